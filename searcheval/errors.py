@@ -1,0 +1,34 @@
+"""Typed errors. Library code raises these; only ``cli.py`` turns them into exit codes."""
+
+from __future__ import annotations
+
+
+class SearchevalError(Exception):
+    """Base class of every error searcheval reports to a user."""
+
+
+class FormatError(SearchevalError):
+    """A problem in an input file, located at a physical, 1-based line (0: the whole file)."""
+
+    def __init__(self, path: str, line: int, message: str) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        where = f"{path}:{line}" if line > 0 else str(path)
+        super().__init__(f"{where}: {message}")
+
+
+class MeasureError(SearchevalError):
+    """One or more measure names could not be parsed; ``problems`` lists every one."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+class UsageError(SearchevalError):
+    """Inputs are individually valid but cannot be used together (e.g. no common query)."""
+
+
+class ReferenceEngineError(SearchevalError):
+    """The reference engine (pytrec_eval) crashed or is unavailable."""

@@ -1,0 +1,293 @@
+"""Parse measure names, in trec_eval's syntax and in ir_measures' syntax.
+
+Grammar (ir_measures style, the canonical form)::
+
+    measure := NAME [ "(" arg ("," arg)* ")" ] [ "@" NUMBER ]
+    arg     := KEY "=" value
+    value   := NUMBER | "[" NUMBER ("," NUMBER)* "]" | "{" INT ":" NUMBER ("," INT ":" NUMBER)* "}"
+
+    AP  AP@100  P@5  P(rel=2)@5  nDCG@10  nDCG(gains={1:3,2:9})  RR  RR@10  R@100
+    IPrec@0.1  SetF(beta=0.5)  utility(coeffs=[2,-1,0,0])  rbp(p=0.8)
+
+trec_eval syntax: a family name, optionally followed by ``.`` or ``_`` and its
+parameters; a family with cutoffs and no parameter expands to its default cutoffs::
+
+    map  P  P.5,10  P_5  ndcg_cut.10  iprec_at_recall.0.1  ndcg.1=3,2=9  utility.2,-1,0,0
+
+and trec_eval's nicknames ``official``, ``all_trec`` and ``set``. ``str(measure)``
+of every parsed measure parses back to an equal measure.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from ..errors import MeasureError
+from .measure import PARAM_KEYS, Measure
+from .specs import BY_TREC, NICKNAMES, SPECS, Kind
+
+# ir_measures names (lower-cased) -> (family without cutoff, family with cutoff).
+IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
+    "ap": ("map", "map_cut"), "map": ("map", "map_cut"),
+    "p": (None, "P"), "r": (None, "recall"), "recall": (None, "recall"),
+    "rr": ("recip_rank", "recip_rank"), "mrr": ("recip_rank", "recip_rank"),
+    "ndcg": ("ndcg", "ndcg_cut"), "rprec": ("Rprec", None), "r-prec": ("Rprec", None),
+    "bpref": ("bpref", None), "infap": ("infAP", None), "gmap": ("gm_map", None),
+    "numq": ("num_q", None), "numret": ("num_ret", None), "numrel": ("num_rel", None),
+    "numrelret": ("num_rel_ret", None), "success": (None, "success"),
+    "iprec": (None, "iprec_at_recall"), "setp": ("set_P", None), "setr": ("set_recall", None),
+    "setf": ("set_F", None), "setap": ("set_map", None),
+}
+for _spec in SPECS:  # trec_eval's family names work in the canonical syntax too
+    IR_ALIASES.setdefault(_spec.trec.lower(), (_spec.trec, _spec.trec)
+                          if _spec.kind in (Kind.CUTOFF, Kind.FRACTION) else (_spec.trec, None))
+    if _spec.kind in (Kind.CUTOFF, Kind.FRACTION):
+        IR_ALIASES[_spec.trec.lower()] = (None, _spec.trec)
+
+_FAMILIES_LONGEST_FIRST = sorted(BY_TREC, key=len, reverse=True)
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+# A name may start with digits (11pt_avg), so names are tried before numbers.
+_TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{_NUMBER})|(?P<sym>[()@=,\[\]{{}}:]))")
+
+
+class _Problem(Exception):
+    def __init__(self, position: int, message: str) -> None:
+        self.position = position
+        self.message = message
+
+
+def known_names() -> list[str]:
+    names = {spec.name for spec in SPECS} | {spec.trec for spec in SPECS} | set(NICKNAMES)
+    return sorted(names | {"MAP", "MRR", "nDCG@10", "P@10", "R@100", "RR@10"})
+
+
+def _suggest(word: str) -> str:
+    close = difflib.get_close_matches(word, known_names(), n=3, cutoff=0.5)
+    close += [n for n in difflib.get_close_matches(word.lower(), [k.lower() for k in known_names()],
+                                                   n=3, cutoff=0.6) if n not in close]
+    return f" (did you mean {', '.join(close[:3])}?)" if close else ""
+
+
+def parse_measures(texts: list[str] | tuple[str, ...] | str, compat: int = 9) -> list[Measure]:
+    """Every measure asked for, in order, without duplicates; all problems reported at once."""
+    if isinstance(texts, str):
+        texts = [texts]
+    measures: list[Measure] = []
+    problems: list[str] = []
+    for text in texts:
+        for part in _split_top_level(text):
+            try:
+                for measure in parse_measure(part, compat):
+                    if measure not in measures:
+                        measures.append(measure)
+            except _Problem as problem:
+                pointer = f"at character {problem.position + 1}"
+                problems.append(f"measure {part!r}: {problem.message} {pointer}")
+    if problems:
+        raise MeasureError(problems)
+    return measures
+
+
+def _split_top_level(text: str) -> list[str]:
+    """A single -m value may list several measures separated by spaces."""
+    return [p for p in text.split() if p] or [text]
+
+
+def parse_measure(text: str, compat: int = 9) -> list[Measure]:
+    """The measures one name stands for (several for nicknames and trec cutoff lists)."""
+    if text in NICKNAMES:
+        return [m for fam in NICKNAMES[text][compat] for m in _expand_trec(fam, None, 0)]
+    if "@" in text or "(" in text:
+        return [_parse_canonical(text)]
+    family = _trec_family(text)
+    if family is not None:
+        rest = text[len(family):]
+        return _expand_trec(family, rest[1:] if rest else None, len(family) + 1)
+    if text.lower() in IR_ALIASES:
+        return [_parse_canonical(text)]
+    raise _Problem(0, f"unknown measure{_suggest(text)}")
+
+
+def _trec_family(text: str) -> str | None:
+    for family in _FAMILIES_LONGEST_FIRST:
+        if text == family or (text.startswith(family) and text[len(family)] in "._"):
+            return family
+    return None
+
+
+def _expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
+    spec = BY_TREC[family]
+    if spec.kind in (Kind.COUNT, Kind.SCALAR):
+        if params:
+            raise _Problem(offset, f"{family} takes no parameters")
+        return [Measure(family)]
+    if spec.kind in (Kind.CUTOFF, Kind.FRACTION):
+        if not params:
+            return [Measure(family, cutoff=c) for c in spec.default]
+        values = [_trec_cutoff(v, spec.kind, offset) for v in params.split(",")]
+        if len(set(values)) != len(values):
+            raise _Problem(offset, "duplicate cutoffs")
+        return [Measure(family, cutoff=v) for v in sorted(values)]
+    if not params:
+        return [Measure(family)]
+    if spec.kind is Kind.GAINS:
+        pairs = []
+        for item in params.split(","):
+            level, sep, gain = item.partition("=")
+            if not sep or not re.fullmatch(r"[-+]?\d+", level) or not re.fullmatch(_NUMBER, gain):
+                raise _Problem(offset, f"expected level=gain pairs like 1=3,2=9, found {item!r}")
+            pairs.append((int(level), float(gain)))
+        return [Measure(family, params=tuple(pairs), trec_label=params)]
+    values = tuple(_number(v, offset) for v in params.split(","))
+    _check_coeff_count(family, values, offset)
+    return [Measure(family, params=values, trec_label=params)]
+
+
+def _trec_cutoff(text: str, kind: Kind, offset: int) -> int | float:
+    if kind is Kind.FRACTION:
+        return _number(text, offset)
+    # trec_eval reads cutoffs with strtol: "23.4" is 23.  Keep that for its syntax.
+    match = re.match(r"[-+]?\d+", text)
+    if not match or int(match.group()) <= 0:
+        raise _Problem(offset, f"cutoffs must be positive integers, found {text!r}")
+    return int(match.group())
+
+
+def _number(text: str, offset: int) -> float:
+    if not re.fullmatch(_NUMBER, text.strip()):
+        raise _Problem(offset, f"expected a number, found {text!r}")
+    return float(text)
+
+
+def _check_coeff_count(family: str, values: tuple, offset: int) -> None:
+    expected = BY_TREC[family].coeff_count
+    if expected is not None and len(values) != expected:
+        raise _Problem(offset, f"{family} takes {expected} parameter(s), found {len(values)}")
+    if not values:
+        raise _Problem(offset, f"{family} needs at least one parameter")
+
+
+# ---- canonical syntax -------------------------------------------------------------------
+
+def _tokens(text: str) -> list[tuple[str, str, int]]:
+    out, pos = [], 0
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if not match or match.end() == pos:
+            raise _Problem(pos, f"unexpected character {text[pos]!r}")
+        kind = match.lastgroup or "sym"
+        out.append((kind, match.group(kind), match.start(kind)))
+        pos = match.end()
+    return out
+
+
+def _parse_canonical(text: str) -> Measure:
+    tokens = _tokens(text) + [("end", "", len(text))]
+    i = 0
+
+    def expect(kind: str, value: str | None = None) -> tuple[str, str, int]:
+        nonlocal i
+        tok = tokens[i]
+        if tok[0] != kind or (value is not None and tok[1] != value):
+            wanted = value or kind
+            found = tok[1] or "the end"
+            raise _Problem(tok[2], f"expected {wanted!r}, found {found!r}")
+        i += 1
+        return tok
+
+    name_tok = expect("name")
+    args: dict[str, object] = {}
+    if tokens[i][1] == "(":
+        i += 1
+        while True:
+            key = expect("name")
+            expect("sym", "=")
+            args[key[1]] = (_parse_value(tokens, i), key[2])
+            i = args[key[1]][0][1]
+            args[key[1]] = (args[key[1]][0][0], key[2])
+            if tokens[i][1] == ",":
+                i += 1
+                continue
+            expect("sym", ")")
+            break
+    cutoff_tok = None
+    if tokens[i][1] == "@":
+        i += 1
+        cutoff_tok = expect("num")
+    expect("end")
+    return _build(name_tok, args, cutoff_tok)
+
+
+def _parse_value(tokens: list, i: int) -> tuple[object, int]:
+    kind, value, pos = tokens[i]
+    if kind == "num":
+        return float(value), i + 1
+    if value == "[":
+        items, i = [], i + 1
+        while True:
+            if tokens[i][0] != "num":
+                raise _Problem(tokens[i][2], "expected a number in the list")
+            items.append(float(tokens[i][1]))
+            i += 1
+            if tokens[i][1] == "]":
+                return tuple(items), i + 1
+            if tokens[i][1] != ",":
+                raise _Problem(tokens[i][2], "expected ',' or ']'")
+            i += 1
+    if value == "{":
+        pairs, i = [], i + 1
+        while True:
+            if tokens[i][0] != "num" or tokens[i + 1][1] != ":" or tokens[i + 2][0] != "num":
+                raise _Problem(tokens[i][2], "expected level:gain")
+            pairs.append((int(float(tokens[i][1])), float(tokens[i + 2][1])))
+            i += 3
+            if tokens[i][1] == "}":
+                return tuple(pairs), i + 1
+            if tokens[i][1] != ",":
+                raise _Problem(tokens[i][2], "expected ',' or '}'")
+            i += 1
+    raise _Problem(pos, f"expected a value, found {value or 'the end'!r}")
+
+
+def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
+    name, pos = name_tok[1], name_tok[2]
+    aliases = IR_ALIASES.get(name.lower())
+    if aliases is None:
+        raise _Problem(pos, f"unknown measure {name!r}{_suggest(name)}")
+    family = aliases[1] if cutoff_tok else aliases[0]
+    if family is None:
+        need = "needs a cutoff, e.g. " + f"{name}@10" if cutoff_tok is None else "takes no cutoff"
+        raise _Problem(pos, f"{name} {need}")
+    spec = BY_TREC[family]
+    cutoff = None
+    if cutoff_tok is not None:
+        value = float(cutoff_tok[1])
+        if spec.kind is Kind.FRACTION:
+            cutoff = value
+        elif value.is_integer() and value > 0:
+            cutoff = int(value)
+        else:
+            raise _Problem(cutoff_tok[2], f"cutoff must be a positive integer, found {cutoff_tok[1]!r}")
+    rel, params = None, ()
+    for key, (value, key_pos) in args.items():
+        if key == "rel" and spec.uses_rel and isinstance(value, float) and value.is_integer():
+            rel = int(value)
+        elif key == PARAM_KEYS.get(family):
+            params = _family_params(family, value, key_pos)
+        else:
+            raise _Problem(key_pos, f"{name} has no parameter {key!r} with that value")
+    return Measure(family, cutoff=cutoff, rel=rel, params=params)
+
+
+def _family_params(family: str, value: object, pos: int) -> tuple:
+    spec = BY_TREC[family]
+    if spec.kind is Kind.GAINS:
+        if not isinstance(value, tuple) or not value or not isinstance(value[0], tuple):
+            raise _Problem(pos, "gains are written {level:gain,...}")
+        return value
+    values = value if isinstance(value, tuple) else (value,)
+    if any(isinstance(v, tuple) for v in values):
+        raise _Problem(pos, "expected numbers")
+    _check_coeff_count(family, values, pos)
+    return tuple(values) if tuple(values) != spec.default else ()

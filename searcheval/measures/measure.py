@@ -1,0 +1,99 @@
+"""One measure: a family plus its cutoff and parameters, with its two names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .specs import BY_TREC, Kind, Spec
+
+# Parameter key of each family that takes parameters besides cutoffs (canonical syntax).
+PARAM_KEYS: dict[str, str] = {
+    "utility": "coeffs", "11pt_avg": "points", "set_F": "beta", "rbp": "p", "rbp_resid": "p",
+    "G": "gains", "ndcg": "gains", "ndcg_rel": "gains", "Rndcg": "gains",
+}
+
+
+def format_number(value: float) -> str:
+    """Shortest text for a number: ``5``, ``0.25``, ``-1``."""
+    if float(value).is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(float(value))
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A single-valued measure.
+
+    ``cutoff`` is an int (rank cutoffs) or a float (recall points, multiples of R);
+    ``rel`` overrides the run-wide relevance level; ``params`` holds COEFFS values or
+    GAINS ``(level, gain)`` pairs, empty for the family's defaults. ``trec_label``
+    keeps the parameter text as typed, because trec_eval prints it verbatim.
+    """
+
+    family: str
+    cutoff: int | float | None = None
+    rel: int | None = None
+    params: tuple = ()
+    trec_label: str | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def spec(self) -> Spec:
+        return BY_TREC[self.family]
+
+    def coefficients(self) -> tuple:
+        """The parameters in force: the given ones, else the family default."""
+        return self.params or self.spec.default
+
+    def __str__(self) -> str:
+        spec = self.spec
+        args = []
+        if self.rel is not None:
+            args.append(f"rel={self.rel}")
+        if self.params:
+            key = PARAM_KEYS[self.family]
+            if spec.kind is Kind.GAINS:
+                pairs = ",".join(f"{lvl}:{format_number(g)}" for lvl, g in self.params)
+                args.append(f"{key}={{{pairs}}}")
+            elif spec.coeff_count == 1:
+                args.append(f"{key}={format_number(self.params[0])}")
+            else:
+                args.append(f"{key}=[{','.join(format_number(v) for v in self.params)}]")
+        text = spec.name + (f"({','.join(args)})" if args else "")
+        if self.cutoff is not None:
+            cut = repr(float(self.cutoff)) if spec.kind is Kind.FRACTION else str(self.cutoff)
+            text += f"@{cut}"
+        return text
+
+    @property
+    def trec_name(self) -> str | None:
+        """The name trec_eval prints (``P_5``, ``iprec_at_recall_0.10``), or None if it has none."""
+        spec = self.spec
+        if self.family == "recip_rank" and self.cutoff is not None:
+            return None  # RR@k is an ir_measures extension, not a trec_eval measure
+        if spec.kind is Kind.CUTOFF:
+            return f"{self.family}_{self.cutoff}"
+        if spec.kind is Kind.FRACTION:
+            return f"{self.family}_{self.cutoff:3.2f}"
+        if spec.kind in (Kind.COEFFS, Kind.GAINS) and self.params:
+            label = self.trec_label or ",".join(
+                f"{lvl}={format_number(g)}" if spec.kind is Kind.GAINS else format_number(lvl)
+                for lvl, g in (self.params if spec.kind is Kind.GAINS
+                               else [(v, None) for v in self.params]))
+            return f"{self.family}_{label}"
+        return self.family
+
+    @property
+    def trec_request(self) -> str | None:
+        """The ``-m`` argument that makes trec_eval (or pytrec_eval) compute this measure."""
+        spec = self.spec
+        if self.trec_name is None:
+            return None
+        if spec.kind is Kind.CUTOFF:
+            return f"{self.family}.{self.cutoff}"
+        if spec.kind is Kind.FRACTION:
+            return f"{self.family}.{self.cutoff!r}"
+        if spec.kind is Kind.GAINS and self.params:
+            return self.family + "." + ",".join(f"{lvl}={g!r}" for lvl, g in self.params)
+        if spec.kind is Kind.COEFFS and self.params:
+            return self.family + "." + ",".join(repr(float(v)) for v in self.params)
+        return self.family
