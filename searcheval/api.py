@@ -1,0 +1,102 @@
+"""The Python API: evaluate paths, DataFrames or {query_id: {doc_id: value}} dicts."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .engines.context import Settings
+from .errors import FormatError, UsageError
+from .formats.trec import Qrels, Run, read_qrels, read_run
+from .measures import Measure, parse_measures
+from .results import Results
+
+ENGINES = ("native", "pytrec_eval")
+
+
+def as_qrels(source: Any) -> Qrels:
+    """A Qrels from a path, a DataFrame (query_id, doc_id, relevance) or a nested dict."""
+    if isinstance(source, Qrels):
+        return source
+    if isinstance(source, (str, Path)):
+        return read_qrels(source)
+    rows = _rows(source, "relevance", "<qrels>")
+    out = []
+    for i, (q, d, v) in enumerate(rows, 1):
+        if isinstance(v, float) and not v.is_integer() or isinstance(v, (str, bytes)):
+            raise FormatError("<qrels>", i, f"relevance must be an integer, found {v!r}")
+        out.append((str(q), str(d), int(v)))
+    if not out:
+        raise FormatError("<qrels>", 0, "no judgments found (the qrels are empty)")
+    q, d, v = zip(*out)
+    return Qrels(np.array(q, dtype=str), np.array(d, dtype=str), np.array(v, dtype=np.int64),
+                 np.arange(1, len(out) + 1))
+
+
+def as_run(source: Any, name: str = "run") -> Run:
+    """A Run from a path, a DataFrame (query_id, doc_id, score) or a nested dict."""
+    if isinstance(source, Run):
+        return source
+    if isinstance(source, (str, Path)):
+        return read_run(source)
+    rows = _rows(source, "score", "<run>")
+    for i, (_, _, score) in enumerate(rows, 1):
+        if not isinstance(score, (int, float, np.number)) or not math.isfinite(float(score)):
+            raise FormatError("<run>", i, f"score must be a finite number, found {score!r}")
+    q = np.array([str(r[0]) for r in rows], dtype=str) if rows else np.array([], dtype="<U1")
+    d = np.array([str(r[1]) for r in rows], dtype=str) if rows else np.array([], dtype="<U1")
+    return Run(q, d, np.array([float(r[2]) for r in rows], dtype=np.float64),
+               np.arange(1, len(rows) + 1), f"<{name}>", name)
+
+
+def _rows(source: Any, value_column: str, label: str) -> list[tuple]:
+    if isinstance(source, dict):
+        return [(q, d, v) for q, docs in source.items() for d, v in docs.items()]
+    columns = getattr(source, "columns", None)
+    if columns is not None:
+        missing = [c for c in ("query_id", "doc_id", value_column) if c not in columns]
+        if missing:
+            raise FormatError(label, 0, f"DataFrame lacks column(s) {', '.join(missing)}")
+        rows = list(zip(source["query_id"], source["doc_id"], source[value_column]))
+        seen: dict = {}
+        for i, (q, d, _) in enumerate(rows, 1):
+            first = seen.setdefault((str(q), str(d)), i)
+            if first != i:
+                raise FormatError(label, i, f"query {q!r} has document {d!r} twice "
+                                  f"(rows {first} and {i})")
+        return rows
+    raise UsageError(f"cannot read {type(source).__name__} as {label[1:-1]}: "
+                     "give a path, a DataFrame or a {query_id: {doc_id: value}} dict")
+
+
+def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
+             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
+             judged_only: bool = False, engine: str = "native", compat: int = 9) -> Results:
+    """Evaluate one run against qrels; returns the Results every output format renders.
+
+    ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
+    ``official`` set). ``missing="zero"`` averages over every qrels query (trec_eval -c);
+    ``"skip"`` only over queries in both.
+    """
+    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
+                        depth=depth, judged_only=judged_only)
+    parsed = resolve_measures(measures, compat)
+    judged, ranked = as_qrels(qrels), as_run(run)
+    if engine == "native":
+        from .engines import native
+        return native.evaluate(judged, ranked, parsed, settings)
+    if engine == "pytrec_eval":
+        from .engines import pytrec
+        return pytrec.evaluate(judged, ranked, parsed, settings)
+    raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+
+
+def resolve_measures(measures: list[str] | str | None, compat: int = 9) -> list[Measure]:
+    if measures is None:
+        measures = ["official"]
+    if isinstance(measures, str):
+        measures = [measures]
+    return parse_measures(list(measures), compat)

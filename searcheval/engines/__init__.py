@@ -1,0 +1,1 @@
+"""Who computes the numbers: the native numpy engine and the pytrec_eval reference."""

@@ -1,0 +1,128 @@
+"""Qrels + run -> the ranked, judged arrays every native kernel reads.
+
+Rows are the retrieved documents of the evaluated queries, grouped by query (in
+trec_eval's query order, byte order of the ids) and ranked by ``ranking``. ``rel``
+holds the judgment of each row as trec_eval's ``form_res_rels`` does: the grade
+when judged, -1 when the document is not in the qrels, -2 when its grade is negative
+(in the pool but unjudged).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import UsageError
+from ..formats.trec import Qrels, Run
+from ..ranking import canonical_order, encode
+
+NONPOOL = -1
+UNJUDGED = -2
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every option that changes a number."""
+
+    compat: int = 9
+    missing: str = "zero"  # "zero" (trec_eval -c) or "skip" (trec_eval's default)
+    relevance_level: int = 1
+    depth: int | None = None  # -M
+    judged_only: bool = False  # -J
+
+    def __post_init__(self) -> None:
+        if self.compat not in (9, 10):
+            raise UsageError(f"compat must be 9 or 10, found {self.compat}")
+        if self.missing not in ("zero", "skip"):
+            raise UsageError(f"missing must be 'zero' or 'skip', found {self.missing!r}")
+        if self.relevance_level < 0:
+            raise UsageError(f"the relevance level must be >= 0, found {self.relevance_level}")
+        if self.depth is not None and self.depth <= 0:
+            raise UsageError(f"the depth must be a positive number of documents, found {self.depth}")
+
+
+@dataclass
+class Ranked:
+    query_ids: np.ndarray  # evaluated queries, trec_eval order
+    in_run: np.ndarray  # per query: did the run retrieve anything for it
+    q: np.ndarray  # per row: query index
+    pos: np.ndarray  # per row: 0-based rank
+    rel: np.ndarray  # per row: grade, NONPOOL or UNJUDGED
+    starts: np.ndarray  # row offsets of each query (length Q + 1)
+    judged_q: np.ndarray  # per judgment of an evaluated query: query index
+    judged_grade: np.ndarray  # per judgment: grade
+    zero_filled: list[str]  # qrels queries absent from the run (scored as empty rankings)
+    skipped: list[str]  # qrels queries absent from the run, left out (missing="skip")
+    ignored: list[str]  # run queries absent from the qrels
+    settings: Settings
+    cache: dict = field(default_factory=dict)
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.query_ids)
+
+    @property
+    def num_ret(self) -> np.ndarray:
+        return np.diff(self.starts)
+
+
+def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
+    query_vocab, (judged_qc, run_qc) = encode(qrels.query_ids, run.query_ids)
+    doc_vocab, (judged_dc, run_dc) = encode(qrels.doc_ids, run.doc_ids)
+    qrels_queries, run_queries = np.unique(judged_qc), np.unique(run_qc)
+    absent = np.setdiff1d(qrels_queries, run_queries)
+    if settings.missing == "zero":
+        evaluated = qrels_queries
+    else:
+        evaluated = np.intersect1d(qrels_queries, run_queries)
+        if len(evaluated) == 0:
+            raise UsageError(f"no query is in both {qrels.path} and {run.path} "
+                             "(with --missing skip nothing would be averaged)")
+    index = np.full(len(query_vocab), -1, dtype=np.int64)
+    index[evaluated] = np.arange(len(evaluated))
+
+    keep = index[run_qc] >= 0
+    q, docs, scores = index[run_qc[keep]], run_dc[keep], run.scores[keep]
+    order = canonical_order(q, scores, docs, settings.compat)
+    q, docs = q[order], docs[order]
+    rel = _lookup_relevance(q, docs, index[judged_qc], judged_dc, qrels.relevance, len(doc_vocab))
+
+    pos = _positions(q, len(evaluated))
+    keep = np.ones(len(q), dtype=bool)
+    if settings.depth is not None:
+        keep &= pos < settings.depth
+    if settings.judged_only:
+        keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
+    q, rel = q[keep], rel[keep]
+    pos = _positions(q, len(evaluated))
+    starts = np.searchsorted(q, np.arange(len(evaluated) + 1))
+
+    judged = index[judged_qc] >= 0
+    names = query_vocab.astype(str)
+    return Ranked(
+        query_ids=names[evaluated], in_run=np.isin(evaluated, run_queries), q=q, pos=pos, rel=rel,
+        starts=starts, judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],
+        zero_filled=list(names[absent]) if settings.missing == "zero" else [],
+        skipped=list(names[absent]) if settings.missing == "skip" else [],
+        ignored=list(names[np.setdiff1d(run_queries, qrels_queries)]), settings=settings)
+
+
+def _positions(q: np.ndarray, num_queries: int) -> np.ndarray:
+    starts = np.searchsorted(q, np.arange(num_queries + 1))
+    return np.arange(len(q), dtype=np.int64) - starts[q]
+
+
+def _lookup_relevance(q, docs, judged_q, judged_docs, grades, num_docs) -> np.ndarray:
+    valid = judged_q >= 0
+    keys = judged_q[valid] * num_docs + judged_docs[valid]
+    grades = grades[valid]
+    order = np.argsort(keys, kind="stable")
+    keys, grades = keys[order], grades[order]
+    wanted = q * num_docs + docs
+    at = np.searchsorted(keys, wanted)
+    found = at < len(keys)
+    found[found] = keys[at[found]] == wanted[found]
+    rel = np.full(len(q), NONPOOL, dtype=np.int64)
+    rel[found] = np.where(grades[at[found]] < 0, UNJUDGED, grades[at[found]])
+    return rel

@@ -1,0 +1,153 @@
+"""Cached per-run arrays the kernels share: relevance at a level, gains and ideal rankings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .context import UNJUDGED, Ranked
+from .segments import segment_cumsum, segment_sum
+
+
+@dataclass
+class LevelView:
+    """Everything that depends on the relevance level."""
+
+    is_rel: np.ndarray  # per row
+    cum_rel: np.ndarray  # per row, inclusive count of relevant rows so far
+    num_rel: np.ndarray  # per query, judgments with grade >= level
+    num_rel_ret: np.ndarray
+    num_nonrel: np.ndarray  # per query, judgments with 0 <= grade < level
+
+    def rel_at(self, r: Ranked, k) -> np.ndarray:
+        """Relevant documents among each query's first k (k scalar or per query)."""
+        from .segments import value_at
+        return value_at(self.cum_rel, r.starts, np.broadcast_to(k, (r.num_queries,)))
+
+
+def level_view(r: Ranked, level: int) -> LevelView:
+    key = ("level", level)
+    if key not in r.cache:
+        nq = r.num_queries
+        is_rel = r.rel >= level
+        judged = r.judged_grade
+        r.cache[key] = LevelView(
+            is_rel=is_rel,
+            cum_rel=segment_cumsum(is_rel.astype(np.int64), r.starts),
+            num_rel=np.bincount(r.judged_q[judged >= level], minlength=nq),
+            num_rel_ret=np.bincount(r.q[is_rel], minlength=nq),
+            num_nonrel=np.bincount(r.judged_q[(judged >= 0) & (judged < level)], minlength=nq))
+    return r.cache[key]
+
+
+def before(r: Ranked, mask: np.ndarray) -> np.ndarray:
+    """Per row, how many earlier rows of its query satisfy ``mask``."""
+    return segment_cumsum(mask.astype(np.int64), r.starts) - mask
+
+
+def unjudged_before(r: Ranked) -> np.ndarray:
+    return before(r, r.rel == UNJUDGED)
+
+
+@dataclass
+class GainView:
+    """Gains of retrieved rows and each query's ideal ranking, as trec_eval builds them."""
+
+    row_gain: np.ndarray  # per row
+    ideal_gain: np.ndarray  # flat: ideal gains of all queries, query by query
+    ideal_starts: np.ndarray  # offsets into ideal_gain (length Q + 1)
+    ideal_cum_dcg: np.ndarray  # flat, running ideal DCG
+
+    @property
+    def ideal_len(self) -> np.ndarray:
+        return np.diff(self.ideal_starts)
+
+
+def gain_view(r: Ranked, pairs: tuple = ()) -> GainView:
+    key = ("gains", pairs)
+    if key not in r.cache:
+        r.cache[key] = _build_gains(r, dict(pairs))
+    return r.cache[key]
+
+
+def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
+    row_gain = np.where(r.rel >= 0, r.rel, 0).astype(np.float64)
+    for level, gain in given.items():
+        row_gain[r.rel == level] = gain
+    counts = _level_counts(r)
+    num_levels = _num_rel_levels(counts)
+    q_parts, rank_parts, gain_parts, count_parts = [], [], [], []
+    for nrl in np.unique(num_levels):
+        queries = np.flatnonzero(num_levels == nrl)
+        levels, gains = _traversal(given, int(nrl))
+        level_idx = np.array(levels, dtype=np.int64)
+        inside = (level_idx >= 0) & (level_idx < counts.shape[1])
+        c = np.zeros((len(queries), len(levels)), dtype=np.int64)
+        c[:, inside] = counts[queries][:, level_idx[inside]]
+        # trec_eval skips exhausted levels and stops at the first level left whose gain <= 0.
+        ok = (c == 0) | (np.array(gains) > 0)
+        c = c * np.logical_and.accumulate(ok, axis=1)
+        q_parts.append(np.repeat(queries, len(levels)))
+        rank_parts.append(np.tile(np.arange(len(levels)), len(queries)))
+        gain_parts.append(np.tile(np.array(gains, dtype=np.float64), len(queries)))
+        count_parts.append(c.ravel())
+    if q_parts:
+        q_all, rank_all = np.concatenate(q_parts), np.concatenate(rank_parts)
+        order = np.lexsort((rank_all, q_all))
+        count_all = np.concatenate(count_parts)[order]
+        ideal_gain = np.repeat(np.concatenate(gain_parts)[order], count_all)
+        ideal_q = np.repeat(q_all[order], count_all)
+    else:
+        ideal_gain, ideal_q = np.zeros(0), np.zeros(0, dtype=np.int64)
+    ideal_starts = np.searchsorted(ideal_q, np.arange(r.num_queries + 1))
+    position = np.arange(len(ideal_q)) - ideal_starts[:-1][ideal_q] if len(ideal_q) else ideal_q
+    discounted = ideal_gain / np.log2(position + 2.0)
+    return GainView(row_gain, ideal_gain, ideal_starts, segment_cumsum(discounted, ideal_starts))
+
+
+def _level_counts(r: Ranked) -> np.ndarray:
+    judged = r.judged_grade >= 0
+    width = int(r.judged_grade[judged].max()) + 1 if judged.any() else 1
+    flat = r.judged_q[judged] * width + r.judged_grade[judged]
+    return np.bincount(flat, minlength=r.num_queries * width).reshape(r.num_queries, width)
+
+
+def _num_rel_levels(counts: np.ndarray) -> np.ndarray:
+    present = counts > 0
+    last = counts.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1)
+    return np.where(present.any(axis=1), last + 1, 0)
+
+
+def _traversal(given: dict[int, float], num_rel_levels: int) -> tuple[list[int], list[float]]:
+    """Levels from highest gain to lowest, in the order trec_eval's setup_gains leaves them.
+
+    trec_eval sorts with qsort and a comparator returning ``(int)(gain1 - gain2)``, so
+    gains less than 1 apart compare equal; glibc's qsort is a stable merge sort, which
+    this reproduces.
+    """
+    entries = [(level, gain) for level, gain in given.items()]
+    entries += [(i, float(i)) for i in range(num_rel_levels) if i not in given]
+    ordered = _merge_sort(entries, lambda a, b: int(a[1] - b[1]))
+    ordered.reverse()
+    return [e[0] for e in ordered], [e[1] for e in ordered]
+
+
+def _merge_sort(items: list, compare) -> list:
+    if len(items) <= 1:
+        return list(items)
+    half = len(items) // 2
+    left, right = _merge_sort(items[:half], compare), _merge_sort(items[half:], compare)
+    out = []
+    while left and right:
+        out.append(left.pop(0) if compare(left[0], right[0]) <= 0 else right.pop(0))
+    return out + left + right
+
+
+def row_dcg(r: Ranked, gains: GainView) -> np.ndarray:
+    """Per row, the discounted gain gain / log2(rank + 1)."""
+    return np.where(gains.row_gain != 0, gains.row_gain / np.log2(r.pos + 2.0), 0.0)
+
+
+def total_dcg(r: Ranked, gains: GainView) -> np.ndarray:
+    return segment_sum(row_dcg(r, gains), r.q, r.num_queries)

@@ -1,0 +1,34 @@
+"""The one place that orders a run. Every measure reads this order.
+
+trec_eval ignores the rank column: it sorts each query's documents by score,
+descending, and breaks ties by doc_id, descending, comparing bytes (``strcmp``).
+trec_eval 9.0.8 holds scores as 32-bit floats, so scores equal to ~7 significant
+digits tie there; trec_eval 10.0 keeps 64-bit doubles.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
+
+
+def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
+    """Scores as the trec_eval version being reproduced holds them."""
+    return scores.astype(np.float32) if compat == 9 else scores.astype(np.float64)
+
+
+def encode(*columns: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Shared integer codes for string columns; code order is byte order of the ids."""
+    vocabulary, inverse = np.unique(np.concatenate(columns), return_inverse=True)
+    codes, start = [], 0
+    for column in columns:
+        codes.append(inverse[start:start + len(column)].astype(np.int64))
+        start += len(column)
+    return vocabulary, codes
+
+
+def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.ndarray,
+                    compat: int) -> np.ndarray:
+    """Permutation grouping rows by query, each in trec_eval's ranking order."""
+    return np.lexsort((-doc_codes, -comparable_scores(scores, compat), query_codes))

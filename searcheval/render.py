@@ -1,0 +1,134 @@
+"""Results -> text: trec_eval's own format, a table for people, long CSV, JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from .errors import UsageError
+from .measures import TREC_ORDER, Kind, Measure
+from .results import Results
+
+
+def _is_count(measure: Measure) -> bool:
+    return measure.spec.kind is Kind.COUNT
+
+
+def _number(measure: Measure, value: float) -> int | float:
+    return int(round(value)) if _is_count(measure) else float(value)
+
+
+def long_rows(results: Results) -> list[tuple]:
+    """(run, query_id, measure, value): per query in natural order, then `all`."""
+    rows = []
+    column = {q: j for j, q in enumerate(results.query_ids)}
+    for query_id in results.natural_query_order():
+        j = column[query_id]
+        for i, measure in enumerate(results.measures):
+            rows.append((results.run, query_id, str(measure), _number(measure, results.values[i, j])))
+    for i, measure in enumerate(results.measures):
+        rows.append((results.run, "all", str(measure), _number(measure, results.means[i])))
+    return rows
+
+
+def to_csv(results_list: list[Results]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["run", "query_id", "measure", "value"])
+    for results in results_list:
+        for row in long_rows(results):
+            writer.writerow(row[:3] + (repr(row[3]) if isinstance(row[3], float) else row[3],))
+    return out.getvalue()
+
+
+def to_json(results_list: list[Results], per_query: bool = True) -> str:
+    documents = []
+    for results in results_list:
+        doc = {"run": results.run, "run_tag": results.run_tag, "settings": results.settings_dict(),
+               "measures": [str(m) for m in results.measures],
+               "summary": {str(m): _number(m, v) for m, v in zip(results.measures, results.means)}}
+        if results.notes:
+            doc["notes"] = results.notes
+        if per_query:
+            doc["per_query"] = {q: {m: _number(results.measures[i], v) for i, (m, v) in
+                                    enumerate(values.items())}
+                                for q, values in results.per_query().items()}
+        documents.append(doc)
+    return json.dumps(documents[0] if len(documents) == 1 else documents, indent=2) + "\n"
+
+
+def _format_value(measure: Measure, value: float) -> str:
+    return str(int(round(value))) if _is_count(measure) else f"{value:.4f}"
+
+
+def settings_lines(results: Results) -> list[str]:
+    s = results.settings_dict()
+    policy = ("every qrels query counts; absent from the run = empty ranking (trec_eval -c)"
+              if results.settings.missing == "zero" else "only queries in both files (trec_eval default)")
+    lines = [
+        f"run: {results.run} (tag {results.run_tag})   engine: {results.engine}   "
+        f"semantics: {s['compat']}",
+        f"ties: {s['tie_rule']}",
+        f"queries: {s['queries_averaged']} averaged; missing={results.settings.missing}: {policy}",
+    ]
+    for label, ids in (("zero-filled (in qrels, not in run)", results.zero_filled),
+                       ("skipped (in qrels, not in run)", results.skipped),
+                       ("ignored (in run, not in qrels)", results.ignored)):
+        if ids:
+            shown = ", ".join(ids[:10]) + (f", ... ({len(ids)} in all)" if len(ids) > 10 else "")
+            lines.append(f"  {label}: {shown}")
+    depth = results.settings.depth or "all"
+    lines.append(f"relevance level: {s['relevance_level']} (grade >= level is relevant)   "
+                 f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}")
+    return lines + results.notes
+
+
+def to_table(results_list: list[Results], per_query: bool = False) -> str:
+    out = []
+    for results in results_list:
+        queries = results.natural_query_order() if per_query else []
+        header = ["measure"] + queries + ["all"]
+        column = {q: j for j, q in enumerate(results.query_ids)}
+        rows = [[str(m)] + [_format_value(m, results.values[i, column[q]]) for q in queries]
+                + [_format_value(m, results.means[i])] for i, m in enumerate(results.measures)]
+        widths = [max(len(r[c]) for r in [header] + rows) for c in range(len(header))]
+        for r in [header] + rows:
+            out.append("  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
+                                 for c, (cell, w) in enumerate(zip(r, widths))).rstrip())
+        out.append("")
+        out.extend(settings_lines(results))
+        out.append("")
+    return "\n".join(out)
+
+
+def to_trec(results: Results, per_query: bool = False, runid: bool = False) -> str:
+    """Byte for byte what trec_eval prints for the same measures and flags."""
+    for m in results.measures:
+        if m.trec_name is None:
+            raise UsageError(f"{m} is not a trec_eval measure: --format trec cannot show it")
+        if m.rel is not None and m.rel != results.settings.relevance_level:
+            raise UsageError(f"{m} has its own relevance level: --format trec cannot show it "
+                             "(trec_eval has one level per run, -l)")
+    order = sorted(range(len(results.measures)),
+                   key=lambda i: (TREC_ORDER[results.measures[i].family], i))
+    lines = []
+    if per_query:
+        for j in sorted(range(len(results.query_ids)), key=lambda j: results.query_ids[j].encode()):
+            # trec_eval 9.0.8 prints nothing for qrels queries the run lacks (with -c).
+            if results.settings.compat == 9 and not results.in_run[j]:
+                continue
+            for i in order:
+                m = results.measures[i]
+                if m.spec.per_query:
+                    lines.append(_trec_line(m, results.query_ids[j], results.values[i, j]))
+    if runid:
+        lines.append(f"{'runid':<22}\tall\t{results.run_tag}")
+    for i in order:
+        lines.append(_trec_line(results.measures[i], "all", results.means[i]))
+    return "\n".join(lines) + "\n"
+
+
+def _trec_line(measure: Measure, query_id: str, value: float) -> str:
+    text = str(int(round(value))) if _is_count(measure) else f"{value:6.4f}"
+    return f"{measure.trec_name:<22}\t{query_id}\t{text}"

@@ -1,0 +1,98 @@
+"""One Results object: per-query values, their aggregates and the settings behind them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .engines.context import Settings
+from .measures import Kind, Measure
+from .ranking import TIE_RULE
+
+MIN_GEO_MEAN = 0.00001
+
+
+def natural_key(text: str) -> list:
+    """Sort key putting q2 before q10."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part)
+            for part in re.split(r"(\d+)", text) if part]
+
+
+def aggregate(measure: Measure, values: np.ndarray) -> float:
+    """trec_eval's `all` value: sums for counts, geometric means for gm_*, else means.
+
+    Sums run sequentially in query order, as trec_eval accumulates them.
+    """
+    if len(values) == 0:
+        return 0.0
+    if measure.spec.kind is Kind.COUNT:
+        return float(np.cumsum(values)[-1])
+    if measure.spec.geometric:
+        logs = np.log(np.maximum(values, MIN_GEO_MEAN))
+        return float(np.exp(np.cumsum(logs)[-1] / len(values)))
+    return float(np.cumsum(values)[-1] / len(values))
+
+
+@dataclass
+class Results:
+    """Per-query values of one run (rows: measures, columns: queries in trec_eval order)."""
+
+    run: str
+    run_tag: str
+    measures: list[Measure]
+    query_ids: list[str]
+    values: np.ndarray
+    settings: Settings
+    engine: str
+    in_run: np.ndarray
+    zero_filled: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.means = np.array([aggregate(m, self.values[i]) for i, m in enumerate(self.measures)])
+        self._row = {str(m): i for i, m in enumerate(self.measures)}
+        self._col = {q: j for j, q in enumerate(self.query_ids)}
+
+    def _measure_row(self, measure: str | Measure) -> int:
+        key = str(measure)
+        if key not in self._row:
+            from .measures import parse_measure
+            key = str(parse_measure(key)[0])
+        return self._row[key]
+
+    def summary(self) -> dict[str, float]:
+        """Canonical measure name -> aggregate over the evaluated queries."""
+        return {str(m): float(v) for m, v in zip(self.measures, self.means)}
+
+    def value(self, measure: str | Measure, query_id: str) -> float:
+        return float(self.values[self._measure_row(measure), self._col[query_id]])
+
+    def per_query(self) -> dict[str, dict[str, float]]:
+        """query_id -> {measure: value}, queries in natural order."""
+        return {q: {str(m): float(self.values[i, self._col[q]]) for i, m in enumerate(self.measures)}
+                for q in self.natural_query_order()}
+
+    def natural_query_order(self) -> list[str]:
+        return sorted(self.query_ids, key=natural_key)
+
+    def settings_dict(self) -> dict:
+        s = self.settings
+        return {
+            "engine": self.engine, "compat": f"trec_eval {'9.0.8' if s.compat == 9 else '10.0'}",
+            "tie_rule": TIE_RULE, "missing": s.missing, "relevance_level": s.relevance_level,
+            "depth": s.depth, "judged_only": s.judged_only,
+            "queries_averaged": len(self.query_ids), "queries_zero_filled": len(self.zero_filled),
+            "queries_skipped": len(self.skipped), "queries_ignored": len(self.ignored),
+            "zero_filled": self.zero_filled, "skipped": self.skipped, "ignored": self.ignored,
+        }
+
+    def to_dataframe(self):
+        """Long table run, query_id, measure, value: per-query rows, then the `all` rows."""
+        import pandas as pd
+
+        from .render import long_rows
+        return pd.DataFrame(long_rows(self), columns=["run", "query_id", "measure", "value"])
