@@ -287,6 +287,47 @@ def set_f(r: Ranked, m: Measure) -> np.ndarray:
     return divide((x + 1.0) * p * rec, x * p + rec)
 
 
+def rank_biased_precision(r: Ranked, m: Measure) -> np.ndarray:
+    """RBP = (1 - p) sum over rows of gain * p^(rank-1), gains scaled into [0, 1] by the
+    query's largest grade when it exceeds 1 (trec_eval 10)."""
+    (p,) = m.coefficients()
+    g = gain_view(r, ())
+    top = _largest_grade(r)
+    scale = np.where(top > 1, top, 1.0)
+    terms = g.row_gain / scale[r.q] * _powers(p, r.pos)
+    return (1.0 - p) * segment_sum(terms, r.q, r.num_queries)
+
+
+def rbp_residual(r: Ranked, m: Measure) -> np.ndarray:
+    """The most RBP could rise if every unjudged retrieved document had full gain."""
+    (p,) = m.coefficients()
+    unjudged = r.rel < 0
+    mass = segment_sum(np.where(unjudged, _powers(p, r.pos), 0.0), r.q, r.num_queries)
+    tail = _powers(p, r.num_ret)
+    has = np.bincount(r.q[unjudged], minlength=r.num_queries) > 0
+    return np.where(has, tail + (1 - p) * mass, 0.0)
+
+
+def _powers(p: float, exponent: np.ndarray) -> np.ndarray:
+    """p**n by repeated multiplication, as trec_eval's loop computes it."""
+    exponent = np.asarray(exponent, dtype=np.int64)
+    table = np.cumprod(np.concatenate(([1.0], np.full(int(exponent.max(initial=0)), p))))
+    return table[exponent]
+
+
+def _largest_grade(r: Ranked) -> np.ndarray:
+    judged = r.judged_grade >= 0
+    out = np.zeros(r.num_queries)
+    np.maximum.at(out, r.judged_q[judged], r.judged_grade[judged].astype(np.float64))
+    return out
+
+
+def unjudged_at(r: Ranked, m: Measure) -> np.ndarray:
+    """unj@k = documents among the first k that are not judged, over k."""
+    running = segment_cumsum((r.rel < 0).astype(np.int64), r.starts)
+    return value_at(running, r.starts, np.full(r.num_queries, m.cutoff)) / float(m.cutoff)
+
+
 KERNELS: dict[str, Callable[[Ranked, Measure], np.ndarray]] = {
     "num_q": num_q, "num_ret": num_ret, "num_rel": num_rel, "num_rel_ret": num_rel_ret,
     "map": average_precision, "gm_map": average_precision, "Rprec": r_precision,
@@ -297,7 +338,8 @@ KERNELS: dict[str, Callable[[Ranked, Measure], np.ndarray]] = {
     "ndcg_cut": ndcg_cut, "map_cut": average_precision, "relative_P": relative_precision,
     "success": success, "set_P": set_precision, "set_relative_P": set_relative_precision,
     "set_recall": set_recall, "set_map": set_map, "set_F": set_f,
-    "num_nonrel_judged_ret": num_nonrel_judged_ret,
+    "num_nonrel_judged_ret": num_nonrel_judged_ret, "rbp": rank_biased_precision,
+    "rbp_resid": rbp_residual, "unj": unjudged_at,
 }
 
 
