@@ -1,0 +1,109 @@
+"""The command line. The only place that turns errors into messages and exit codes.
+
+Exit codes: 0 done; 1 done, but look (cross-check difference, reference engine crash);
+2 bad input or usage, nothing written.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import __version__
+from .errors import ReferenceEngineError, SearchevalError
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+NICKNAME_NAMES = ("official", "all_trec", "set")
+
+
+class ExitWith(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(__version__, "--version", prog_name="searcheval")
+def main() -> None:
+    """searcheval: how good is this ranking? trec_eval's measures, exactly."""
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"searcheval: {message}", err=True)
+    raise ExitWith(code)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("qrels")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.option("-m", "--measure", "measures", multiple=True,
+              help="Measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec) or "
+                   "ir_measures names (AP, P@5, nDCG@10, RR). Default: trec_eval's 'official'.")
+@click.option("-q", "--per-query", is_flag=True, help="Also show each query's values.")
+@click.option("--missing", type=click.Choice(["zero", "skip"]), default=None,
+              help="zero (default, trec_eval -c): every qrels query is averaged, a query the "
+                   "run lacks scores 0. skip (trec_eval's default): only queries in both.")
+@click.option("-c", "complete", is_flag=True, help="Same as --missing zero (trec_eval's -c).")
+@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+              help="Grade at or above which a document is relevant (trec_eval -l).")
+@click.option("-M", "--depth", type=click.IntRange(min=1), default=None,
+              help="Evaluate only the first N documents of each query (trec_eval -M).")
+@click.option("-J", "--judged-only", is_flag=True,
+              help="Drop unjudged documents before measuring (trec_eval -J).")
+@click.option("--engine", type=click.Choice(["native", "pytrec_eval"]), default="native",
+              show_default=True, help="Which code computes the numbers.")
+@click.option("--cross-check", is_flag=True,
+              help="Compute with both engines and compare every (query, measure); exit 1 on "
+                   "any difference above 1e-9.")
+@click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
+              help="trec_eval version to reproduce: 9 (9.0.8, as pytrec_eval) or 10 (10.0).")
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "trec", "csv", "json"]),
+              default="table", show_default=True, help="Output format.")
+@click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
+             judged_only, engine, cross_check, compat, fmt, output) -> None:
+    """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works)."""
+    if complete and missing == "skip":
+        _fail("-c and --missing skip contradict each other")
+    missing = missing or "zero"
+    try:
+        from .commands import run_evaluate
+        code = run_evaluate(qrels, list(runs), list(measures), per_query=per_query,
+                            missing=missing, relevance_level=relevance_level, depth=depth,
+                            judged_only=judged_only, engine=engine, cross_check=cross_check,
+                            compat=int(compat), fmt=fmt, output=output,
+                            runid=not measures or any(m in NICKNAME_NAMES for m in measures))
+    except ReferenceEngineError as exc:
+        _fail(str(exc), 1)
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
+    except KeyboardInterrupt:
+        _fail("interrupted; nothing was written", 130)
+    raise ExitWith(code)
+
+
+@main.command(context_settings=CONTEXT)
+def measures() -> None:
+    """List every measure: canonical name, trec_eval name, default cut-offs."""
+    from .measures import SPECS
+    click.echo(f"{'canonical':<16}{'trec_eval':<24}{'defaults':<40}pytrec_eval")
+    for spec in SPECS:
+        defaults = ",".join(f"{d:g}" for d in spec.default)
+        since = "" if spec.since == 9 else " (trec_eval 10)"
+        click.echo(f"{spec.name:<16}{spec.trec:<24}{defaults:<40}"
+                   f"{'yes' if spec.in_pytrec else 'no'}{since}")
+
+
+def run() -> None:
+    """Console entry point: click's exit handling, plus ours."""
+    try:
+        main.main(standalone_mode=False)
+    except ExitWith as exc:
+        sys.exit(exc.code)
+    except click.exceptions.Abort:
+        click.echo("searcheval: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    sys.exit(0)

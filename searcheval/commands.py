@@ -1,0 +1,66 @@
+"""What the CLI commands do, as plain functions returning an exit code."""
+
+from __future__ import annotations
+
+import click
+
+from . import render
+from .api import as_qrels, as_run, evaluate, resolve_measures
+from .engines.context import Settings
+from .output import write_text
+from .results import Results
+
+
+def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str], *,
+                 per_query: bool, missing: str, relevance_level: int, depth: int | None,
+                 judged_only: bool, engine: str, cross_check: bool, compat: int, fmt: str,
+                 output: str | None, runid: bool) -> int:
+    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
+                        depth=depth, judged_only=judged_only)
+    measures = resolve_measures(measure_names or None, compat)
+    qrels = as_qrels(qrels_path)
+    runs = [as_run(path) for path in run_paths]  # read everything before writing anything
+    results_list: list[Results] = []
+    code = 0
+    for run in runs:
+        if cross_check:
+            from .crosscheck import crosscheck
+            check = crosscheck(qrels, run, measures, settings)
+            results = check.results
+            for line in check.report_lines():
+                click.echo(line, err=True)
+            code = max(code, 0 if check.ok else 1)
+        else:
+            results = evaluate(qrels, run, [str(m) for m in measures], missing=missing,
+                               relevance_level=relevance_level, depth=depth,
+                               judged_only=judged_only, engine=engine, compat=compat) \
+                if engine != "native" else _native(qrels, run, measures, settings)
+        _warn(results)
+        results_list.append(results)
+    write_text(output, _render(results_list, fmt, per_query, runid))
+    return code
+
+
+def _native(qrels, run, measures, settings) -> Results:
+    from .engines import native
+    return native.evaluate(qrels, run, measures, settings)
+
+
+def _warn(results: Results) -> None:
+    if results.ignored:
+        shown = ", ".join(results.ignored[:10]) + (" ..." if len(results.ignored) > 10 else "")
+        click.echo(f"searcheval: warning: {len(results.ignored)} quer"
+                   f"{'y' if len(results.ignored) == 1 else 'ies'} of {results.run} not in the "
+                   f"qrels, ignored: {shown}", err=True)
+    for note in results.notes:
+        click.echo(f"searcheval: note: {note}", err=True)
+
+
+def _render(results_list: list[Results], fmt: str, per_query: bool, runid: bool) -> str:
+    if fmt == "trec":
+        return "".join(render.to_trec(r, per_query=per_query, runid=runid) for r in results_list)
+    if fmt == "csv":
+        return render.to_csv(results_list)
+    if fmt == "json":
+        return render.to_json(results_list)
+    return render.to_table(results_list, per_query=per_query)

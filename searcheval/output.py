@@ -1,0 +1,25 @@
+"""Write output atomically: to a temporary name beside the target, then rename."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def write_text(target: str | None, text: str) -> None:
+    """Write ``text`` to ``target`` (``None`` or ``-``: stdout) with no half-written file."""
+    if target in (None, "-"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    path = Path(target)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
