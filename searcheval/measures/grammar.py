@@ -58,15 +58,18 @@ class _Problem(Exception):
 
 
 def known_names() -> list[str]:
-    names = {spec.name for spec in SPECS} | {spec.trec for spec in SPECS} | set(NICKNAMES)
-    return sorted(names | {"MAP", "MRR", "nDCG@10", "P@10", "R@100", "RR@10"})
+    """Canonical names first, so suggestions prefer them."""
+    names = [spec.name for spec in SPECS] + [spec.trec for spec in SPECS] + list(NICKNAMES)
+    names += ["MAP", "MRR", "nDCG@10", "P@10", "R@100", "RR@10"]
+    return list(dict.fromkeys(names))
 
 
 def _suggest(word: str) -> str:
-    close = difflib.get_close_matches(word, known_names(), n=3, cutoff=0.5)
-    close += [n for n in difflib.get_close_matches(word.lower(), [k.lower() for k in known_names()],
-                                                   n=3, cutoff=0.6) if n not in close]
-    return f" (did you mean {', '.join(close[:3])}?)" if close else ""
+    spelling: dict[str, str] = {}
+    for name in known_names():
+        spelling.setdefault(name.lower(), name)
+    close = difflib.get_close_matches(word.lower(), list(spelling), n=3, cutoff=0.5)
+    return f" (did you mean {', '.join(spelling[c] for c in close)}?)" if close else ""
 
 
 def parse_measures(texts: list[str] | tuple[str, ...] | str, compat: int = 9) -> list[Measure]:
@@ -106,7 +109,7 @@ def parse_measure(text: str, compat: int = 9) -> list[Measure]:
         return _expand_trec(family, rest[1:] if rest else None, len(family) + 1)
     if text.lower() in IR_ALIASES:
         return [_parse_canonical(text)]
-    raise _Problem(0, f"unknown measure{_suggest(text)}")
+    raise _Problem(0, f"unknown measure {text!r}{_suggest(text)}")
 
 
 def _trec_family(text: str) -> str | None:

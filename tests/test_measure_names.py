@@ -1,0 +1,125 @@
+"""Measure names: trec_eval's and ir_measures' syntax, canonical names, precise errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from searcheval import MeasureError, parse_measures
+from searcheval.measures import SPECS
+
+# name typed -> canonical names it stands for, and the names trec_eval prints for them
+NAMES = [
+    ("map", ["AP"], ["map"]),
+    ("AP", ["AP"], ["map"]),
+    ("MAP", ["AP"], ["map"]),
+    ("AP@100", ["AP@100"], ["map_cut_100"]),
+    ("P.5,10", ["P@5", "P@10"], ["P_5", "P_10"]),
+    ("P.10,5", ["P@5", "P@10"], ["P_5", "P_10"]),  # trec_eval sorts cut-offs
+    ("P_5", ["P@5"], ["P_5"]),
+    ("P@5", ["P@5"], ["P_5"]),
+    ("P(rel=2)@5", ["P(rel=2)@5"], ["P_5"]),
+    ("AP(rel=2)", ["AP(rel=2)"], ["map"]),
+    ("ndcg_cut.10", ["nDCG@10"], ["ndcg_cut_10"]),
+    ("ndcg_cut_10", ["nDCG@10"], ["ndcg_cut_10"]),
+    ("nDCG@10", ["nDCG@10"], ["ndcg_cut_10"]),
+    ("nDCG", ["nDCG"], ["ndcg"]),
+    ("ndcg.1=3,2=9", ["nDCG(gains={1:3,2:9})"], ["ndcg_1=3,2=9"]),
+    ("recip_rank", ["RR"], ["recip_rank"]),
+    ("RR", ["RR"], ["recip_rank"]),
+    ("MRR", ["RR"], ["recip_rank"]),
+    ("RR@10", ["RR@10"], [None]),
+    ("R@100", ["R@100"], ["recall_100"]),
+    ("recall.100", ["R@100"], ["recall_100"]),
+    ("Success@1", ["Success@1"], ["success_1"]),
+    ("success.1", ["Success@1"], ["success_1"]),
+    ("Rprec", ["Rprec"], ["Rprec"]),
+    ("Bpref", ["Bpref"], ["bpref"]),
+    ("bpref", ["Bpref"], ["bpref"]),
+    ("NumQ", ["NumQ"], ["num_q"]),
+    ("NumRel", ["NumRel"], ["num_rel"]),
+    ("NumRet", ["NumRet"], ["num_ret"]),
+    ("NumRelRet", ["NumRelRet"], ["num_rel_ret"]),
+    ("iprec_at_recall.0.1", ["IPrec@0.1"], ["iprec_at_recall_0.10"]),
+    ("IPrec@0.1", ["IPrec@0.1"], ["iprec_at_recall_0.10"]),
+    ("utility.2,-1,0,0", ["utility(coeffs=[2,-1,0,0])"], ["utility_2,-1,0,0"]),
+    ("11pt_avg..25,.5,.75", ["11pt_avg(points=[0.25,0.5,0.75])"], ["11pt_avg_.25,.5,.75"]),
+    ("set_F.0.5", ["SetF(beta=0.5)"], ["set_F_0.5"]),
+    ("rbp.p=0.8", ["rbp(p=0.8)"], ["rbp_p=0.8"]),
+]
+
+
+@pytest.mark.parametrize("text,canonical,trec", NAMES, ids=[n[0] for n in NAMES])
+def test_names(text, canonical, trec):
+    measures = parse_measures([text])
+    assert [str(m) for m in measures] == canonical
+    assert [m.trec_name for m in measures] == trec
+
+
+def test_nicknames_expand_in_trec_eval_order():
+    official = parse_measures(["official"])
+    assert [m.trec_name for m in official][:9] == [
+        "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"]
+    assert len(official) == 9 + 11 + 9  # + iprec_at_recall points + P cut-offs
+    assert len(parse_measures(["all_trec"])) == 93  # out.test.a minus runid
+    assert len(parse_measures(["all_trec"], compat=10)) == 98  # + rbp, rbp_resid, unj_5/10/20
+
+
+def test_duplicates_are_dropped_in_order():
+    assert [str(m) for m in parse_measures(["P@5", "P_5", "map", "P.5,10"])] == ["P@5", "AP", "P@10"]
+
+
+ALL = parse_measures(["all_trec", "RR@10", "P(rel=2)@5", "nDCG(gains={0:1,1:3})", "rbp(p=0.5)"],
+                     compat=10)
+
+
+@pytest.mark.parametrize("measure", ALL, ids=str)
+def test_canonical_name_parses_back(measure):
+    assert parse_measures([str(measure)]) == [measure]
+
+
+@settings(derandomize=True, deadline=None, max_examples=200)
+@given(st.sampled_from([s.trec for s in SPECS if s.default and isinstance(s.default[0], int)]),
+       st.lists(st.integers(1, 5000), min_size=1, max_size=4, unique=True),
+       st.one_of(st.none(), st.integers(0, 4)))
+def test_any_cutoff_measure_round_trips(family, cutoffs, rel):
+    measures = parse_measures([f"{family}.{','.join(map(str, cutoffs))}"])
+    assert sorted(m.cutoff for m in measures) == sorted(cutoffs)
+    for m in measures:
+        if rel is not None and m.spec.uses_rel:
+            m = type(m)(m.family, cutoff=m.cutoff, rel=rel)
+        assert parse_measures([str(m)]) == [m]
+
+
+ERRORS = [
+    (["ndgc@10"], "measure 'ndgc@10': unknown measure 'ndgc' (did you mean nDCG, Rndcg, nDCG@10?) "
+                  "at character 1"),
+    (["P@x"], "measure 'P@x': expected 'num', found 'x' at character 3"),
+    (["P@0"], "measure 'P@0': cutoff must be a positive integer, found '0' at character 3"),
+    (["P"], None),  # valid: trec_eval's default cut-offs
+    (["R"], "measure 'R': R needs a cutoff, e.g. R@10 at character 1"),
+    (["AP(rel=x)"], "measure 'AP(rel=x)': expected a value, found 'x' at character 8"),
+    (["AP(foo=1)"], "measure 'AP(foo=1)': AP has no parameter 'foo' with that value at character 4"),
+    (["P.5,0"], "measure 'P.5,0': cutoffs must be positive integers, found '0' at character 3"),
+    (["utility.1,2"], "measure 'utility.1,2': utility takes 4 parameter(s), found 2 at character 9"),
+    (["ndcg.1"], "measure 'ndcg.1': expected level=gain pairs like 1=3,2=9, found '1' at character 6"),
+]
+
+
+@pytest.mark.parametrize("names,message", ERRORS, ids=[e[0][0] for e in ERRORS])
+def test_error_messages(names, message):
+    if message is None:
+        parse_measures(names)
+        return
+    with pytest.raises(MeasureError) as info:
+        parse_measures(names)
+    assert str(info.value) == message
+
+
+def test_error_every_bad_name_reported_at_once():
+    with pytest.raises(MeasureError) as info:
+        parse_measures(["map", "foo", "P@x", "nDCG@10", "bprf"])
+    assert len(info.value.problems) == 3
+    assert "'foo'" in info.value.problems[0] and "'bprf'" in info.value.problems[2]
+    assert "did you mean" in info.value.problems[2] and "bpref" in info.value.problems[2]
