@@ -17,11 +17,6 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 NICKNAME_NAMES = ("official", "all_trec", "set")
 
 
-class ExitWith(Exception):
-    def __init__(self, code: int) -> None:
-        self.code = code
-
-
 @click.group(context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="searcheval")
 def main() -> None:
@@ -29,8 +24,8 @@ def main() -> None:
 
 
 def _fail(message: str, code: int = 2) -> None:
-    click.echo(f"searcheval: {message}", err=True)
-    raise ExitWith(code)
+    click.echo(message, err=True)
+    sys.exit(code)
 
 
 @main.command(context_settings=CONTEXT)
@@ -64,7 +59,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
              judged_only, engine, cross_check, compat, fmt, output) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works)."""
     if complete and missing == "skip":
-        _fail("-c and --missing skip contradict each other")
+        _fail("searcheval: -c and --missing skip contradict each other")
     missing = missing or "zero"
     try:
         from .commands import run_evaluate
@@ -78,8 +73,8 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except KeyboardInterrupt:
-        _fail("interrupted; nothing was written", 130)
-    raise ExitWith(code)
+        _fail("searcheval: interrupted; nothing was written", 130)
+    sys.exit(code)
 
 
 @main.command(context_settings=CONTEXT)
@@ -92,18 +87,3 @@ def measures() -> None:
         since = "" if spec.since == 9 else " (trec_eval 10)"
         click.echo(f"{spec.name:<16}{spec.trec:<24}{defaults:<40}"
                    f"{'yes' if spec.in_pytrec else 'no'}{since}")
-
-
-def run() -> None:
-    """Console entry point: click's exit handling, plus ours."""
-    try:
-        main.main(standalone_mode=False)
-    except ExitWith as exc:
-        sys.exit(exc.code)
-    except click.exceptions.Abort:
-        click.echo("searcheval: aborted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(2)
-    sys.exit(0)
