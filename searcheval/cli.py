@@ -79,11 +79,14 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
 
 @main.command(context_settings=CONTEXT)
 def measures() -> None:
-    """List every measure: canonical name, trec_eval name, default cut-offs."""
-    from .measures import SPECS
-    click.echo(f"{'canonical':<16}{'trec_eval':<24}{'defaults':<40}pytrec_eval")
+    """List every measure: how to write it, trec_eval's name, what it is."""
+    from .measures import SPECS, Kind
+    rows = [("name", "trec_eval", "what it measures")]
     for spec in SPECS:
-        defaults = ",".join(f"{d:g}" for d in spec.default)
-        since = "" if spec.since == 9 else " (trec_eval 10)"
-        click.echo(f"{spec.name:<16}{spec.trec:<24}{defaults:<40}"
-                   f"{'yes' if spec.in_pytrec else 'no'}{since}")
+        name = spec.name + ("@k" if spec.kind is Kind.CUTOFF else
+                            "@x" if spec.kind is Kind.FRACTION else "")
+        rows.append((name, spec.trec, spec.about + ("" if spec.in_pytrec else
+                                                      "; not in pytrec_eval")))
+    width = [max(len(r[i]) for r in rows) + 2 for i in range(2)]
+    for row in rows:
+        click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")

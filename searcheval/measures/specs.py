@@ -9,7 +9,7 @@ trec`` prints in this order.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 class Kind(enum.Enum):
@@ -45,6 +45,7 @@ class Spec:
     uses_rel: bool = True  # depends on the relevance level (accepts rel=N)
     in_pytrec: bool = True  # computable by pytrec_eval (trec_eval 9.0.8)
     since: int = 9  # first trec_eval version whose all_trec has it
+    about: str = ""  # one line for people (README, `searcheval measures`)
 
     @property
     def name(self) -> str:
@@ -90,6 +91,45 @@ SPECS: tuple[Spec, ...] = (
          since=10),
     Spec("unj", Kind.CUTOFF, None, (5, 10, 20), uses_rel=False, in_pytrec=False, since=10),
 )
+
+ABOUT: dict[str, str] = {
+    "num_q": "queries averaged",
+    "num_ret": "documents retrieved (after -M / -J)",
+    "num_rel": "relevant judgments (grade >= level)",
+    "num_rel_ret": "relevant documents retrieved",
+    "map": "average precision: mean of precision at each relevant document, over R",
+    "gm_map": "geometric mean of AP over queries (per-query AP floored at 1e-5)",
+    "Rprec": "precision at rank R (R = number of relevant documents)",
+    "bpref": "binary preference: judged relevant above judged non-relevant documents",
+    "recip_rank": "1 / rank of the first relevant document (RR@k: 0 below rank k)",
+    "iprec_at_recall": "interpolated precision at a recall level (IPrec@0.1)",
+    "P": "precision at rank k: relevant in the first k, over k",
+    "recall": "recall at rank k: relevant in the first k, over R",
+    "infAP": "inferred AP (Yilmaz & Aslam), for sampled judgments",
+    "gm_bpref": "geometric mean of bpref over queries",
+    "Rprec_mult": "precision at rank x*R (Rprec_mult@0.2 ... @2.0)",
+    "utility": "a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret",
+    "11pt_avg": "mean interpolated precision over the 11 recall points",
+    "binG": "binary G: 1/log2(2 + non-relevant above) averaged over relevant documents",
+    "G": "gain-based G (trec_eval, experimental)",
+    "ndcg": "nDCG over the whole ranking, gain = grade (or gains=), discount log2(rank+1)",
+    "ndcg_rel": "nDCG averaged at each relevant document (trec_eval, experimental)",
+    "Rndcg": "nDCG averaged at the R-level boundaries (trec_eval, experimental)",
+    "ndcg_cut": "nDCG at rank k (nDCG@k), gain = grade",
+    "map_cut": "AP counting only the first k documents (AP@k), still over R",
+    "relative_P": "relevant in the first k over min(k, R)",
+    "success": "1 if a relevant document is in the first k",
+    "set_P": "precision of the whole retrieved set",
+    "set_relative_P": "relevant retrieved over min(retrieved, R)",
+    "set_recall": "recall of the whole retrieved set",
+    "set_map": "set precision times set recall",
+    "set_F": "F measure of the retrieved set (beta=1)",
+    "num_nonrel_judged_ret": "judged non-relevant documents retrieved",
+    "rbp": "rank-biased precision, persistence p (trec_eval 10)",
+    "rbp_resid": "RBP residual from unjudged documents (trec_eval 10)",
+    "unj": "fraction of the first k documents that are unjudged (trec_eval 10)",
+}
+SPECS = tuple(replace(spec, about=ABOUT[spec.trec]) for spec in SPECS)
 
 BY_TREC: dict[str, Spec] = {spec.trec: spec for spec in SPECS}
 TREC_ORDER: dict[str, int] = {spec.trec: i for i, spec in enumerate(SPECS)}
