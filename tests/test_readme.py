@@ -1,0 +1,56 @@
+"""The README's examples run and print what the README says (sqlite-utils' docs test)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from searcheval.cli import main
+from searcheval.measures import SPECS
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+CONSOLE = re.findall(r"```console\n(.*?)```", README, re.S)
+
+
+def examples():
+    for block in CONSOLE:
+        command, _, output = block.partition("\n")
+        assert command.startswith("$ searcheval ")
+        yield pytest.param(command[2:], output, id=command[13:60])
+
+
+@pytest.mark.parametrize("command,output", examples())
+def test_console_examples(command, output, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, shlex.split(command)[1:])
+    assert result.stdout + result.stderr == output
+
+
+def test_quick_start_is_two_commands_and_ci_runs_the_second():
+    block = re.search(r"## Quick start\n\n```sh\n(.*?)```", README, re.S).group(1)
+    commands = block.strip().split("\n")
+    assert len(commands) == 2
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert commands[1] in ci
+
+
+def test_every_measure_family_is_documented():
+    for spec in SPECS:
+        assert f"`{spec.trec}" in README, spec.trec
+
+
+def test_python_api_example(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code = re.search(r"```python\n(.*?)```", README, re.S).group(1)
+    namespace: dict = {}
+    exec(code, namespace)  # noqa: S102 - the README's own example
+    results = namespace["results"]
+    assert results.summary() == {"RR": 0.7, "R@1": 0.5}
+    assert results.value("RR", "q3") == 0.5
