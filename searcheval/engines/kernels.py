@@ -225,7 +225,7 @@ def ndcg_rel(r: Ranked, m: Measure) -> np.ndarray:
 
 def rndcg(r: Ranked, m: Measure) -> np.ndarray:
     """Mean nDCG at the ranks where the ideal gain changes (and at the end of the
-    ranking if it is longer than the ideal one)."""
+    ranking if it is more than one document longer than the ideal one)."""
     g = gain_view(r, m.params)
     L = g.ideal_len
     running = segment_cumsum(row_dcg(r, g), r.starts)
@@ -240,7 +240,9 @@ def rndcg(r: Ranked, m: Measure) -> np.ndarray:
     value = divide(_running_at(running, r.starts, bq, b), _ideal_cum_at(g, bq, b))
     total = segment_sum(value, bq, r.num_queries)
     count = np.bincount(bq, minlength=r.num_queries).astype(np.float64)
-    longer = r.num_ret > L
+    # trec_eval's first loop also consumes the row at the boundary L, so the final
+    # ranking is averaged in only when rows remain after it.
+    longer = r.num_ret > L + 1
     final = divide(value_at(running, r.starts, r.num_ret), _ideal_dcg_at(g, L))
     total = total + np.where(longer & (L > 0), final, 0.0)
     count = count + (longer & (L > 0))

@@ -1,0 +1,229 @@
+"""The reference engine: the same Results, computed by pytrec_eval (trec_eval 9.0.8's C code).
+
+pytrec_eval runs in a child process (``pytrec_worker.py``, one per call): its C code
+can segfault or abort, and that must end in a :class:`ReferenceEngineError`, not in
+the end of searcheval. What pytrec_eval lacks is emulated here, each in one place:
+
+* query policy (``-c``): the evaluated queries come from ``context.prepare``; a qrels
+  query absent from the run is sent as an empty ranking, run-only queries are not sent;
+* depth (``-M``): each query is cut after ordering by ``ranking.canonical_order``;
+* empty rankings: ``_zero_empty_rankings`` (the only place a NaN becomes 0);
+* gm_map / gm_bpref: pytrec_eval returns log values; AP / bpref are asked for instead
+  and Results takes the geometric mean, as for the native engine.
+
+pytrec_eval always computes trec_eval 9.0.8 semantics (it holds scores as 32-bit
+floats, verified: 1.00000005 ties with 1.0): with ``compat=10`` the Results say 9.0.8.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import pickle
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ReferenceEngineError
+from ..formats.trec import Qrels, Run
+from ..measures import SPECS, Kind, Measure
+from ..ranking import canonical_order, encode
+from ..results import Results
+from . import pytrec_worker
+from .context import Ranked, Settings, prepare
+
+ENGINE = "pytrec_eval"
+INSTALL_HINT = "pytrec_eval is not installed (the reference engine): pip install pytrec-eval-terrier"
+WORKER = Path(pytrec_worker.__file__)
+
+
+class ReferenceEngineCrash(ReferenceEngineError):
+    """pytrec_eval was installed but died or raised while computing."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """How one family is asked of pytrec_eval and under which key its value comes back.
+
+    ``per_cutoff``: the key is trec_eval's printed name (``P_5``, ``iprec_at_recall_0.10``)
+    and several cutoffs share one request (``P.5,10``); otherwise the key is the bare
+    family name, also for parameterised requests (``utility.2.0,-1.0,0.0,0.0`` -> ``utility``).
+    """
+
+    request: str
+    per_cutoff: bool
+
+
+_PER_CUTOFF = {Kind.CUTOFF: True, Kind.FRACTION: True, Kind.COUNT: False, Kind.SCALAR: False,
+               Kind.COEFFS: False, Kind.GAINS: False}
+# pytrec_eval returns log(max(x, 1e-5)) per query for gm_*: ask for the plain values.
+_ASK_INSTEAD = {"gm_map": "map", "gm_bpref": "bpref"}
+
+ROUTES: dict[str, Route] = {
+    spec.trec: Route(_ASK_INSTEAD.get(spec.trec, spec.trec), _PER_CUTOFF[spec.kind])
+    for spec in SPECS if spec.in_pytrec
+}
+
+
+def unsupported(measure: Measure) -> str | None:
+    """Why pytrec_eval cannot compute ``measure``, or None when it can."""
+    if measure.family not in ROUTES:
+        return f"added in trec_eval {measure.spec.since}.0; pytrec_eval embeds 9.0.8"
+    if measure.trec_request is None:
+        return "not a trec_eval measure"
+    return None
+
+
+def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Results:
+    reference = replace(settings, compat=9)
+    ranked = prepare(qrels, run, reference)
+    plan = _Plan(settings.relevance_level)
+    slots = {i: plan.place(m) for i, m in enumerate(measures) if unsupported(m) is None}
+    answers = _run_worker(_payload(qrels, run, ranked, plan, settings), run.name) if slots else []
+    values = np.full((len(measures), ranked.num_queries), np.nan)
+    for i, (job, key) in slots.items():
+        answer = answers[job]
+        values[i] = [answer.get(q, {}).get(key, np.nan) for q in ranked.query_ids]
+    rows = np.array(sorted(slots), dtype=np.int64)
+    values[rows] = _zero_empty_rankings(values[rows], ranked.num_ret)
+    return Results(run=run.name, run_tag=run.tag, measures=list(measures),
+                   query_ids=list(ranked.query_ids), values=values, settings=reference,
+                   engine=ENGINE, in_run=ranked.in_run, zero_filled=ranked.zero_filled,
+                   skipped=ranked.skipped, ignored=ranked.ignored,
+                   notes=_notes(measures, settings))
+
+
+def _zero_empty_rankings(values: np.ndarray, num_ret: np.ndarray) -> np.ndarray:
+    """NaN -> 0 for queries evaluated as an empty ranking (nothing retrieved, after -M/-J).
+
+    trec_eval 9.0.8's iprec_at_recall divides 0 retrieved by 0 for the 0.00 point (so
+    11pt_avg is NaN too); trec_eval 10.0 prints 0 there, and 9.0.8 -c counts those
+    queries as 0. Any other NaN is left alone, for the cross-check to see.
+    """
+    empty = (num_ret == 0)[np.newaxis, :]
+    return np.where(empty & np.isnan(values), 0.0, values)
+
+
+def _notes(measures: list[Measure], settings: Settings) -> list[str]:
+    by_reason: dict[str, list[str]] = {}
+    for m in measures:
+        reason = unsupported(m)
+        if reason is not None:
+            by_reason.setdefault(reason, []).append(str(m))
+    notes = [f"not computed by pytrec_eval: {', '.join(names)} ({reason})"
+             for reason, names in by_reason.items()]
+    if settings.compat != 9:
+        notes.append("pytrec_eval computes trec_eval 9.0.8 semantics (32-bit scores, 9.0.8 "
+                     "recall cut-offs), not the requested trec_eval 10.0")
+    return notes
+
+
+@dataclass
+class _Job:
+    """One pytrec_eval evaluator: one relevance level, at most one request per family."""
+
+    level: int
+    params: dict[str, list[str]] = field(default_factory=dict)  # family -> params ("" = none)
+    keys: set[str] = field(default_factory=set)
+
+    def requests(self) -> list[str]:
+        return [family + ("." + ",".join(p) if p != [""] else "") for family, p in self.params.items()]
+
+
+class _Plan:
+    """Measures -> evaluator jobs. pytrec_eval keeps one parameter set per family and
+    evaluator, so a second ``utility`` (or a second level) needs a second evaluator."""
+
+    def __init__(self, default_level: int) -> None:
+        self.default_level = default_level
+        self.jobs: list[_Job] = []
+
+    def place(self, m: Measure) -> tuple[int, str]:
+        route = ROUTES[m.family]
+        level = self.default_level if m.rel is None else m.rel
+        param = m.trec_request[len(m.family) + 1:]
+        key = m.trec_name if route.per_cutoff else route.request
+        for index, job in enumerate(self.jobs):
+            if job.level != level:
+                continue
+            taken = job.params.get(route.request)
+            if taken is None or param in taken or (route.per_cutoff and key not in job.keys):
+                if taken is None or param not in taken:
+                    job.params.setdefault(route.request, []).append(param)
+                job.keys.add(key)
+                return index, key
+        self.jobs.append(_Job(level, {route.request: [param]}, {key}))
+        return len(self.jobs) - 1, key
+
+
+def _payload(qrels: Qrels, run: Run, ranked: Ranked, plan: _Plan, settings: Settings) -> dict:
+    query_ids = [str(q) for q in ranked.query_ids]
+    evaluated = np.asarray(ranked.query_ids)
+    judged = np.isin(qrels.query_ids, evaluated)
+    judgments: dict[str, dict[str, int]] = {q: {} for q in query_ids}
+    for q, d, grade in zip(qrels.query_ids[judged].tolist(), qrels.doc_ids[judged].tolist(),
+                           qrels.relevance[judged].tolist()):
+        judgments[q][d] = grade
+    kept = np.isin(run.query_ids, evaluated) & _within_depth(run, settings.depth)
+    primer = _primer_id(qrels, run)
+    # The primer goes first: trec_eval 9.0.8's te_form_res_rels fails (pytrec_eval then
+    # returns zeros, or segfaults in bpref) when the first query it sees has nothing
+    # retrieved or no judgment >= 0, because its static buffers are still unallocated.
+    judgments = {primer: {primer: 1}, **judgments}
+    ranking: dict[str, dict[str, float]] = {primer: {primer: 1.0}, **{q: {} for q in query_ids}}
+    for q, d, score in zip(run.query_ids[kept].tolist(), run.doc_ids[kept].tolist(),
+                           run.scores[kept].tolist()):
+        ranking[q][d] = score
+    jobs = [(job.level, settings.judged_only, job.requests()) for job in plan.jobs]
+    return {"qrels": judgments, "run": ranking, "jobs": jobs}
+
+
+def _within_depth(run: Run, depth: int | None) -> np.ndarray:
+    """trec_eval -M: the first ``depth`` documents of each query, in 9.0.8's order."""
+    keep = np.ones(len(run.query_ids), dtype=bool)
+    if depth is None or len(keep) == 0:
+        return keep
+    _, (queries,) = encode(run.query_ids)
+    _, (docs,) = encode(run.doc_ids)
+    order = canonical_order(queries, run.scores, docs, compat=9)
+    grouped = queries[order]
+    rank = np.arange(len(order)) - np.searchsorted(grouped, grouped, side="left")
+    keep[order] = rank < depth
+    return keep
+
+
+def _primer_id(qrels: Qrels, run: Run) -> str:
+    taken = set(np.unique(qrels.query_ids).tolist()) | set(np.unique(run.query_ids).tolist())
+    primer = "searcheval-primer"
+    while primer in taken:
+        primer += "_"
+    return primer
+
+
+def _run_worker(payload: dict, run_name: str) -> list[dict]:
+    """pytrec_eval's answers for each job, computed in a child process."""
+    if importlib.util.find_spec("pytrec_eval_ext") is None:
+        raise ReferenceEngineError(INSTALL_HINT)
+    data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+    proc = subprocess.run([sys.executable, str(WORKER)], input=data, capture_output=True)
+    if proc.returncode == 0:
+        return pickle.loads(proc.stdout)
+    if proc.returncode == pytrec_worker.NOT_INSTALLED:
+        raise ReferenceEngineError(INSTALL_HINT)
+    raise ReferenceEngineCrash(f"the reference engine (pytrec_eval) crashed on {run_name}: "
+                               f"{_describe_exit(proc.returncode, proc.stderr)}")
+
+
+def _describe_exit(code: int, stderr: bytes) -> str:
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    said = f" ({lines[-1].strip()})" if lines else ""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "a signal"
+        return f"killed by {name} (signal {-code}){said}"
+    return f"exit code {code}{said}"

@@ -1,0 +1,56 @@
+"""The child process that runs pytrec_eval, so a crash in its C code cannot end searcheval.
+
+Protocol (one request per process): stdin holds one pickle ``{"qrels": {query_id:
+{doc_id: grade}}, "run": {query_id: {doc_id: score}}, "jobs": [(relevance_level,
+judged_only, [request, ...]), ...]}``; stdout receives one pickle, the list of
+pytrec_eval's ``{query_id: {key: value}}`` answers, one per job. Exit code
+:data:`NOT_INSTALLED` means pytrec_eval cannot be imported, :data:`FAILED` that it
+raised (message on stderr); a negative code is the signal that killed it.
+
+The parent runs this file by path, not as ``-m searcheval...``: that keeps the
+searcheval package (and numpy) out of the child, which then starts in ~50 ms.
+The payload holds only built-in types for the same reason.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+
+NOT_INSTALLED = 3
+FAILED = 4
+
+
+def main() -> int:
+    here = os.path.dirname(os.path.abspath(__file__))
+    if sys.path and os.path.abspath(sys.path[0] or ".") == here:
+        del sys.path[0]  # run by path: this folder's modules must not shadow top-level ones
+    # trec_eval's C code may print; stdout is reserved for the answer.
+    answer = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    try:
+        import pytrec_eval_ext
+    except ImportError as exc:
+        print(exc, file=sys.stderr)
+        return NOT_INSTALLED
+    payload = pickle.load(sys.stdin.buffer)
+    answers = []
+    try:
+        # One evaluator at a time: each is built, used and dropped before the next.
+        for level, judged_only, requests in payload["jobs"]:
+            evaluator = pytrec_eval_ext.RelevanceEvaluator(
+                query_relevance=payload["qrels"], measures=set(requests),
+                relevance_level=level, judged_docs_only_flag=judged_only)
+            answers.append(evaluator.evaluate(payload["run"]))
+            del evaluator
+    except Exception as exc:  # anything pytrec_eval raises goes back as one line
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return FAILED
+    pickle.dump(answers, answer, protocol=pickle.HIGHEST_PROTOCOL)
+    answer.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
