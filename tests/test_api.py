@@ -1,0 +1,74 @@
+"""The Python API: paths, DataFrames and dicts give the numbers trec_eval printed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import searcheval
+from searcheval import FormatError
+from searcheval.formats.trec import read_qrels, read_run
+
+SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
+# trec_eval 9.0.8, out.test.a: `all` values for qrels.test / results.test
+EXPECTED = {"AP": 0.1785, "P@10": 0.3000, "nDCG@10": 0.3016, "RR": 0.4064, "Bpref": 0.1981,
+            "NumRelRet": 131}
+
+
+def as_dicts():
+    qrels, run = read_qrels(SUITE / "qrels.test"), read_run(SUITE / "results.test")
+    judged = {}
+    for q, d, v in zip(qrels.query_ids, qrels.doc_ids, qrels.relevance):
+        judged.setdefault(str(q), {})[str(d)] = int(v)
+    ranked = {}
+    for q, d, s in zip(run.query_ids, run.doc_ids, run.scores):
+        ranked.setdefault(str(q), {})[str(d)] = float(s)
+    return judged, ranked
+
+
+def as_frames():
+    judged, ranked = as_dicts()
+    qrels = pd.DataFrame([(q, d, v) for q, docs in judged.items() for d, v in docs.items()],
+                         columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame([(q, d, s) for q, docs in ranked.items() for d, s in docs.items()],
+                       columns=["query_id", "doc_id", "score"])
+    return qrels, run
+
+
+@pytest.mark.parametrize("make", [lambda: (SUITE / "qrels.test", SUITE / "results.test"),
+                                  lambda: (str(SUITE / "qrels.test"), str(SUITE / "results.test")),
+                                  as_dicts, as_frames], ids=["paths", "str", "dicts", "frames"])
+def test_inputs_give_trec_eval_numbers(make):
+    qrels, run = make()
+    summary = searcheval.evaluate(qrels, run, list(EXPECTED)).summary()
+    assert {k: round(v, 4) for k, v in summary.items()} == EXPECTED
+
+
+def test_results_object():
+    results = searcheval.evaluate(SUITE / "qrels.test", SUITE / "results.test", ["P@10", "AP"])
+    assert results.value("P@10", "302") == 0.7  # out.test.aq: P_10 302 0.7000
+    assert results.value("P_10", "302") == 0.7  # any spelling of the measure
+    assert round(results.value("map", "301"), 4) == 0.0324
+    frame = results.to_dataframe()
+    assert list(frame.columns) == ["run", "query_id", "measure", "value"]
+    assert len(frame) == 2 * 3 + 2
+    assert frame.iloc[-1].tolist() == ["results.test", "all", "AP", results.summary()["AP"]]
+    assert results.per_query()["303"]["P@10"] == 0.0
+
+
+def test_dataframe_duplicate_row_is_an_error():
+    run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["d", "d"], "score": [1.0, 2.0]})
+    with pytest.raises(FormatError, match=r"<run>:2: query 'q' has document 'd' twice \(rows 1 and 2\)"):
+        searcheval.evaluate({"q": {"d": 1}}, run, ["P@5"])
+
+
+def test_dict_relevance_must_be_integer():
+    with pytest.raises(FormatError, match="relevance must be an integer, found 0.5"):
+        searcheval.evaluate({"q": {"d": 0.5}}, {"q": {"d": 1.0}}, ["P@5"])
+
+
+def test_unknown_input_type():
+    with pytest.raises(searcheval.SearchevalError, match="give a path, a DataFrame"):
+        searcheval.evaluate(42, {"q": {"d": 1.0}}, ["P@5"])
