@@ -10,7 +10,8 @@ import numpy as np
 
 from .engines.context import Settings
 from .errors import FormatError, UsageError
-from .formats.trec import Qrels, Run, read_qrels, read_run
+from .formats.columns import encode
+from .formats.trec import Qrels, Run, make_qrels, make_run, read_qrels, read_run
 from .measures import Measure, parse_measures
 from .results import Results
 
@@ -32,8 +33,8 @@ def as_qrels(source: Any) -> Qrels:
     if not out:
         raise FormatError("<qrels>", 0, "no judgments found (the qrels are empty)")
     q, d, v = zip(*out)
-    return Qrels(np.array(q, dtype=str), np.array(d, dtype=str), np.array(v, dtype=np.int64),
-                 np.arange(1, len(out) + 1))
+    return make_qrels(encode(q), encode(d), np.array(v, dtype=np.int64),
+                      np.arange(1, len(out) + 1), "<qrels>", unit="rows")
 
 
 def as_run(source: Any, name: str = "run") -> Run:
@@ -46,10 +47,9 @@ def as_run(source: Any, name: str = "run") -> Run:
     for i, (_, _, score) in enumerate(rows, 1):
         if not isinstance(score, (int, float, np.number)) or not math.isfinite(float(score)):
             raise FormatError("<run>", i, f"score must be a finite number, found {score!r}")
-    q = np.array([str(r[0]) for r in rows], dtype=str) if rows else np.array([], dtype="<U1")
-    d = np.array([str(r[1]) for r in rows], dtype=str) if rows else np.array([], dtype="<U1")
-    return Run(q, d, np.array([float(r[2]) for r in rows], dtype=np.float64),
-               np.arange(1, len(rows) + 1), f"<{name}>", name)
+    return make_run(encode([str(r[0]) for r in rows]), encode([str(r[1]) for r in rows]),
+                    np.array([float(r[2]) for r in rows], dtype=np.float64),
+                    np.arange(1, len(rows) + 1), f"<{name}>", name, unit="rows")
 
 
 def _rows(source: Any, value_column: str, label: str) -> list[tuple]:
@@ -60,14 +60,7 @@ def _rows(source: Any, value_column: str, label: str) -> list[tuple]:
         missing = [c for c in ("query_id", "doc_id", value_column) if c not in columns]
         if missing:
             raise FormatError(label, 0, f"DataFrame lacks column(s) {', '.join(missing)}")
-        rows = list(zip(source["query_id"], source["doc_id"], source[value_column]))
-        seen: dict = {}
-        for i, (q, d, _) in enumerate(rows, 1):
-            first = seen.setdefault((str(q), str(d)), i)
-            if first != i:
-                raise FormatError(label, i, f"query {q!r} has document {d!r} twice "
-                                  f"(rows {first} and {i})")
-        return rows
+        return list(zip(source["query_id"], source["doc_id"], source[value_column]))
     raise UsageError(f"cannot read {type(source).__name__} as {label[1:-1]}: "
                      "give a path, a DataFrame or a {query_id: {doc_id: value}} dict")
 

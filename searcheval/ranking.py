@@ -18,16 +18,6 @@ def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
     return scores.astype(np.float32) if compat == 9 else scores.astype(np.float64)
 
 
-def encode(*columns: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Shared integer codes for string columns; code order is byte order of the ids."""
-    vocabulary, inverse = np.unique(np.concatenate(columns), return_inverse=True)
-    codes, start = [], 0
-    for column in columns:
-        codes.append(inverse[start:start + len(column)].astype(np.int64))
-        start += len(column)
-    return vocabulary, codes
-
-
 def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.ndarray,
                     compat: int) -> np.ndarray:
     """Permutation grouping rows by query, each in trec_eval's ranking order."""

@@ -60,7 +60,7 @@ def test_results_object():
 
 def test_dataframe_duplicate_row_is_an_error():
     run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["d", "d"], "score": [1.0, 2.0]})
-    with pytest.raises(FormatError, match=r"<run>:2: query 'q' has document 'd' twice \(rows 1 and 2\)"):
+    with pytest.raises(FormatError, match=r"<run>:2: query 'q' retrieves document 'd' twice \(rows 1 and 2\)"):
         searcheval.evaluate({"q": {"d": 1}}, run, ["P@5"])
 
 

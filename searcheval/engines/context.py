@@ -15,7 +15,8 @@ import numpy as np
 
 from ..errors import UsageError
 from ..formats.trec import Qrels, Run
-from ..ranking import canonical_order, encode
+from ..formats.columns import unify
+from ..ranking import canonical_order
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -68,8 +69,8 @@ class Ranked:
 
 
 def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
-    query_vocab, (judged_qc, run_qc) = encode(qrels.query_ids, run.query_ids)
-    doc_vocab, (judged_dc, run_dc) = encode(qrels.doc_ids, run.doc_ids)
+    query_vocab, (judged_qc, run_qc) = unify(qrels.query, run.query)
+    doc_vocab, (judged_dc, run_dc) = unify(qrels.doc, run.doc)
     qrels_queries, run_queries = np.unique(judged_qc), np.unique(run_qc)
     absent = np.setdiff1d(qrels_queries, run_queries)
     if settings.missing == "zero":
@@ -99,7 +100,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     starts = np.searchsorted(q, np.arange(len(evaluated) + 1))
 
     judged = index[judged_qc] >= 0
-    names = query_vocab.astype(str)
+    names = np.array(query_vocab.to_pylist(), dtype=object)
     return Ranked(
         query_ids=names[evaluated], in_run=np.isin(evaluated, run_queries), q=q, pos=pos, rel=rel,
         starts=starts, judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],

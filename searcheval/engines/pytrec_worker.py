@@ -1,9 +1,11 @@
 """The child process that runs pytrec_eval, so a crash in its C code cannot end searcheval.
 
-Protocol (one request per process): stdin holds one pickle ``{"qrels": {query_id:
-{doc_id: grade}}, "run": {query_id: {doc_id: score}}, "jobs": [(relevance_level,
-judged_only, [request, ...]), ...]}``; stdout receives one pickle, the list of
-pytrec_eval's ``{query_id: {key: value}}`` answers, one per job. Exit code
+Protocol (one request per process): stdin holds one pickle ``{"queries": [query_id,
+...], "qrels": columns, "run": columns, "jobs": [(relevance_level, judged_only,
+[request, ...]), ...]}``, where columns are ``(rows per query, doc ids, values as
+int64 / float64 bytes)`` grouped by query in the order of ``queries``; stdout
+receives one pickle, the list of pytrec_eval's ``{query_id: {key: value}}`` answers,
+one per job. Exit code
 :data:`NOT_INSTALLED` means pytrec_eval cannot be imported, :data:`FAILED` that it
 raised (message on stderr); a negative code is the signal that killed it.
 
@@ -14,6 +16,7 @@ The payload holds only built-in types for the same reason.
 
 from __future__ import annotations
 
+import array
 import os
 import pickle
 import sys
@@ -35,14 +38,16 @@ def main() -> int:
         print(exc, file=sys.stderr)
         return NOT_INSTALLED
     payload = pickle.load(sys.stdin.buffer)
+    qrels = _nested(payload["queries"], *payload["qrels"], "q")
+    run = _nested(payload["queries"], *payload["run"], "d")
     answers = []
     try:
         # One evaluator at a time: each is built, used and dropped before the next.
         for level, judged_only, requests in payload["jobs"]:
             evaluator = pytrec_eval_ext.RelevanceEvaluator(
-                query_relevance=payload["qrels"], measures=set(requests),
+                query_relevance=qrels, measures=set(requests),
                 relevance_level=level, judged_docs_only_flag=judged_only)
-            answers.append(evaluator.evaluate(payload["run"]))
+            answers.append(evaluator.evaluate(run))
             del evaluator
     except Exception as exc:  # anything pytrec_eval raises goes back as one line
         print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
@@ -50,6 +55,17 @@ def main() -> int:
     pickle.dump(answers, answer, protocol=pickle.HIGHEST_PROTOCOL)
     answer.close()
     return 0
+
+
+def _nested(queries: list, counts: list, doc_ids: list, packed: bytes, code: str) -> dict:
+    """{query_id: {doc_id: value}} from columns grouped by query (built at C speed)."""
+    values = array.array(code)
+    values.frombytes(packed)
+    out, start = {}, 0
+    for query_id, count in zip(queries, counts):
+        out[query_id] = dict(zip(doc_ids[start:start + count], values[start:start + count]))
+        start += count
+    return out
 
 
 if __name__ == "__main__":
