@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .formats.columns import byte_ranks
+
 TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
 
 
@@ -19,6 +21,23 @@ def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
 
 
 def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.ndarray,
-                    compat: int) -> np.ndarray:
-    """Permutation grouping rows by query, each in trec_eval's ranking order."""
-    return np.lexsort((-doc_codes, -comparable_scores(scores, compat), query_codes))
+                    doc_vocabulary, compat: int) -> np.ndarray:
+    """Permutation grouping rows by query, each in trec_eval's ranking order.
+
+    Rows are sorted by (query, score); only the rows whose score ties with a neighbour
+    need their doc ids compared, so only those ids are sorted by bytes.
+    """
+    held = comparable_scores(scores, compat)
+    order = np.lexsort((-held, query_codes))
+    q, s = query_codes[order], held[order]
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not same.any():
+        return order
+    tied = np.zeros(len(order), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    rows = order[tied]
+    group = np.cumsum(np.concatenate(([True], ~same)))[tied]  # one id per run of equal keys
+    ranks = byte_ranks(doc_vocabulary, doc_codes[rows])
+    order[tied] = rows[np.lexsort((-ranks, group))]
+    return order

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import pyarrow.compute as pc
 
 from ..errors import UsageError
 from ..formats.trec import Qrels, Run
@@ -69,8 +70,12 @@ class Ranked:
 
 
 def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
-    query_vocab, (judged_qc, run_qc) = unify(qrels.query, run.query)
-    doc_vocab, (judged_dc, run_dc) = unify(qrels.doc, run.doc)
+    query_vocab, (judged_qc, run_qc) = unify(qrels.query, run.query, ordered=True)
+    # Judged doc ids are looked up in the run's vocabulary (hash the small side once);
+    # the run keeps its own codes, whose strings break score ties.
+    judged_code = pc.index_in(run.doc.vocabulary, value_set=qrels.doc.vocabulary)
+    run_to_judged = np.asarray(judged_code.fill_null(-1), dtype=np.int64)
+    run_dc = run.doc.codes
     qrels_queries, run_queries = np.unique(judged_qc), np.unique(run_qc)
     absent = np.setdiff1d(qrels_queries, run_queries)
     if settings.missing == "zero":
@@ -85,9 +90,10 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
 
     keep = index[run_qc] >= 0
     q, docs, scores = index[run_qc[keep]], run_dc[keep], run.scores[keep]
-    order = canonical_order(q, scores, docs, settings.compat)
-    q, docs = q[order], docs[order]
-    rel = _lookup_relevance(q, docs, index[judged_qc], judged_dc, qrels.relevance, len(doc_vocab))
+    order = canonical_order(q, scores, docs, run.doc.vocabulary, settings.compat)
+    q, docs = q[order], run_to_judged[docs[order]] if len(order) else docs
+    rel = _lookup_relevance(q, docs, index[judged_qc], qrels.doc.codes, qrels.relevance,
+                            len(qrels.doc.vocabulary))
 
     pos = _positions(q, len(evaluated))
     keep = np.ones(len(q), dtype=bool)
@@ -122,7 +128,7 @@ def _lookup_relevance(q, docs, judged_q, judged_docs, grades, num_docs) -> np.nd
     keys, grades = keys[order], grades[order]
     wanted = q * num_docs + docs
     at = np.searchsorted(keys, wanted)
-    found = at < len(keys)
+    found = (at < len(keys)) & (docs >= 0)  # docs < 0: not in the qrels at all
     found[found] = keys[at[found]] == wanted[found]
     rel = np.full(len(q), NONPOOL, dtype=np.int64)
     rel[found] = np.where(grades[at[found]] < 0, UNJUDGED, grades[at[found]])

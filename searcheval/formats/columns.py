@@ -15,10 +15,12 @@ import pyarrow.compute as pc
 
 @dataclass
 class Encoded:
-    """``vocabulary[codes]`` is the column; ``vocabulary`` is sorted by bytes, no repeats."""
+    """``vocabulary[codes]`` is the column; ``vocabulary`` holds no repeats and, when
+    ``ordered``, is sorted by bytes (so codes compare as the strings do)."""
 
     codes: np.ndarray
     vocabulary: pa.Array
+    ordered: bool = False
 
     def values(self) -> pa.Array:
         return self.vocabulary.take(pa.array(self.codes))
@@ -27,8 +29,11 @@ class Encoded:
         return len(self.codes)
 
 
-def encode(column) -> Encoded:
-    """Encode a string column (Arrow array, chunked array or sequence of str)."""
+def encode(column, ordered: bool = False) -> Encoded:
+    """Encode a string column (Arrow array, chunked array or sequence of str).
+
+    Hashing is cheap; sorting a million distinct ids is not, so order only on request.
+    """
     if not isinstance(column, (pa.Array, pa.ChunkedArray)):
         column = pa.array(list(column), type=pa.string())
     if isinstance(column, pa.ChunkedArray):
@@ -36,25 +41,35 @@ def encode(column) -> Encoded:
     if not pa.types.is_string(column.type):
         column = column.cast(pa.string())
     encoded = pc.dictionary_encode(column)
-    return _sorted(np.asarray(encoded.indices, dtype=np.int64), encoded.dictionary)
+    codes = np.asarray(encoded.indices, dtype=np.int64)
+    return _sorted(codes, encoded.dictionary) if ordered else Encoded(codes, encoded.dictionary)
 
 
 def _sorted(codes: np.ndarray, dictionary: pa.Array) -> Encoded:
     order = np.asarray(pc.sort_indices(dictionary), dtype=np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    return Encoded(rank[codes] if len(codes) else codes, dictionary.take(pa.array(order)))
+    return Encoded(rank[codes] if len(codes) else codes, dictionary.take(pa.array(order)), True)
 
 
-def unify(*columns: Encoded) -> tuple[pa.Array, list[np.ndarray]]:
-    """One sorted vocabulary for several encoded columns, and each column's codes in it."""
-    joint = encode(pa.concat_arrays([c.vocabulary for c in columns]))
+def unify(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array, list[np.ndarray]]:
+    """One vocabulary for several encoded columns, and each column's codes in it."""
+    joint = encode(pa.concat_arrays([c.vocabulary for c in columns]), ordered)
     codes, start = [], 0
     for column in columns:
         local_to_joint = joint.codes[start:start + len(column.vocabulary)]
         codes.append(local_to_joint[column.codes] if len(column.codes) else column.codes)
         start += len(column.vocabulary)
     return joint.vocabulary, codes
+
+
+def byte_ranks(vocabulary: pa.Array, codes: np.ndarray) -> np.ndarray:
+    """Rank, in byte order, of each of ``codes`` among the distinct strings they name."""
+    distinct, local = np.unique(codes, return_inverse=True)
+    order = np.asarray(pc.sort_indices(vocabulary.take(pa.array(distinct))), dtype=np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[local]
 
 
 def first_repeat(keys: np.ndarray, lines: np.ndarray) -> tuple[int, int, int] | None:
