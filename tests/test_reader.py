@@ -1,0 +1,94 @@
+"""Readers: whatever the whitespace, the columns are the records that were written."""
+
+from __future__ import annotations
+
+import gzip
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from searcheval.formats.trec import read_qrels, read_run
+
+ID = st.text(alphabet="abcXYZ019-_.#é", min_size=1, max_size=6).filter(lambda s: not s.startswith("#"))
+SEPARATOR = st.sampled_from([" ", "\t", "  ", " \t ", "\t\t"])
+SCORE = st.one_of(st.integers(-1000, 1000).map(str),
+                  st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False).map(repr))
+
+
+@st.composite
+def files(draw, kind):
+    records, lines = [], []
+    uniform = draw(st.booleans())  # exercise the direct-CSV path too
+    sep = draw(SEPARATOR) if not uniform else draw(st.sampled_from([" ", "\t"]))
+    for _ in range(draw(st.integers(1, 12))):
+        if not uniform and draw(st.integers(0, 5)) == 0:
+            lines.append(draw(st.sampled_from(["", "   ", "# a comment", "#x y z w v u"])))
+        query, doc = draw(ID), draw(ID)
+        if kind == "run":
+            value = draw(SCORE)
+            fields = [query, "Q0", doc, str(draw(st.integers(0, 99))), value, "tag"]
+            if not uniform and draw(st.booleans()):
+                fields.append("extra junk")
+        else:
+            value = str(draw(st.integers(-2, 4)))
+            fields = [query, "0", doc, value]
+        joiner = sep if uniform else draw(SEPARATOR)
+        lead = "" if uniform else draw(st.sampled_from(["", " ", "\t"]))
+        lines.append(lead + joiner.join(fields))
+        records.append((query, doc, float(value), len(lines)))
+    end = draw(st.sampled_from(["\n", "\r\n"])) if not uniform else "\n"
+    return end.join(lines) + end, records
+
+
+def _deduplicate(records):
+    seen, out = set(), []
+    for record in records:
+        if record[:2] not in seen:
+            seen.add(record[:2])
+            out.append(record)
+    return out
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(files("run"), st.booleans())
+def test_run_columns_are_what_was_written(tmp_path_factory, case, compress):
+    text, records = case
+    records = _deduplicate(records)
+    path = tmp_path_factory.mktemp("r") / ("run.gz" if compress else "run")
+    written = _keep_first_of_each_pair(text, "run")
+    path.write_bytes(gzip.compress(written.encode()) if compress else written.encode())
+    run = read_run(path)
+    assert run.query_ids == [r[0] for r in records]
+    assert run.doc_ids == [r[1] for r in records]
+    assert np.array_equal(run.scores, [r[2] for r in records])
+    assert run.lines.tolist() == [r[3] for r in records]
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(files("qrels"))
+def test_qrels_columns_are_what_was_written(tmp_path_factory, case):
+    text, records = case
+    records = _deduplicate(records)
+    path = tmp_path_factory.mktemp("q") / "qrels"
+    path.write_bytes(_keep_first_of_each_pair(text, "qrels").encode())
+    qrels = read_qrels(path)
+    assert qrels.query_ids == [r[0] for r in records]
+    assert qrels.doc_ids == [r[1] for r in records]
+    assert qrels.relevance.tolist() == [int(r[2]) for r in records]
+    assert qrels.lines.tolist() == [r[3] for r in records]
+
+
+def _keep_first_of_each_pair(text: str, kind: str) -> str:
+    """Blank out repeated (query, doc) lines (a repeat is an error, tested elsewhere),
+    keeping every line in place so line numbers stay physical."""
+    seen, out = set(), []
+    for line in text.split("\n"):
+        fields = line.split()
+        if fields and not fields[0].startswith("#") and len(fields) >= 4:
+            key = (fields[0], fields[2])
+            if key in seen:
+                line = ""
+            seen.add(key)
+        out.append(line)
+    return "\n".join(out)
