@@ -11,7 +11,7 @@ import sys
 import click
 
 from . import __version__
-from .errors import ReferenceEngineError, SearchevalError
+from .errors import ReferenceEngineCrash, SearchevalError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 NICKNAME_NAMES = ("official", "all_trec", "set")
@@ -68,7 +68,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             judged_only=judged_only, engine=engine, cross_check=cross_check,
                             compat=int(compat), fmt=fmt, output=output,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures))
-    except ReferenceEngineError as exc:
+    except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
     except SearchevalError as exc:
         _fail(str(exc), 2)

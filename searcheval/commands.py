@@ -10,6 +10,8 @@ from .engines.context import Settings
 from .output import write_text
 from .results import Results
 
+NOTELESS = ("csv", "trec")  # formats with no place for notes: those go to stderr
+
 
 def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str], *,
                  per_query: bool, missing: str, relevance_level: int, depth: int | None,
@@ -27,15 +29,17 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
             from .crosscheck import crosscheck
             check = crosscheck(qrels, run, measures, settings)
             results = check.results
-            for line in check.report_lines():
-                click.echo(line, err=True)
-            code = max(code, 0 if check.ok else 1)
+            results.notes.extend(check.report_lines())
+            if not check.ok():
+                code = 1
+                for line in check.report_lines() if fmt not in NOTELESS else []:
+                    click.echo(f"searcheval: {line}", err=True)  # visible even with -o FILE
         else:
             results = evaluate(qrels, run, [str(m) for m in measures], missing=missing,
                                relevance_level=relevance_level, depth=depth,
                                judged_only=judged_only, engine=engine, compat=compat) \
                 if engine != "native" else _native(qrels, run, measures, settings)
-        _warn(results)
+        _warn(results, show_notes=fmt in NOTELESS)
         results_list.append(results)
     write_text(output, _render(results_list, fmt, per_query, runid))
     return code
@@ -46,13 +50,14 @@ def _native(qrels, run, measures, settings) -> Results:
     return native.evaluate(qrels, run, measures, settings)
 
 
-def _warn(results: Results) -> None:
+def _warn(results: Results, show_notes: bool) -> None:
+    """Warnings on stderr; notes too when the output format has no place for them."""
     if results.ignored:
         shown = ", ".join(results.ignored[:10]) + (" ..." if len(results.ignored) > 10 else "")
         click.echo(f"searcheval: warning: {len(results.ignored)} quer"
                    f"{'y' if len(results.ignored) == 1 else 'ies'} of {results.run} not in the "
                    f"qrels, ignored: {shown}", err=True)
-    for note in results.notes:
+    for note in results.notes if show_notes else []:
         click.echo(f"searcheval: note: {note}", err=True)
 
 

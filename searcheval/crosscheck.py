@@ -75,8 +75,11 @@ class CrossCheck:
             lines = [f"cross-check against pytrec_eval (trec_eval 9.0.8): {self.compared} values "
                      f"compared, {len(self.differences)} differ (tolerance {self.tolerance:g})"]
             lines += _difference_lines(self.differences)
+        by_reason: dict[str, list[str]] = {}
         for item in self.not_checked:
-            lines.append(f"not cross-checked: {item.measure} ({item.reason})")
+            by_reason.setdefault(item.reason, []).append(item.measure)
+        lines += [f"not cross-checked: {', '.join(names)} ({reason})"
+                  for reason, names in by_reason.items()]
         for item in self.by_design:
             count = len([q for q in item.query_ids if q != "all"])
             lines.append(f"{BY_DESIGN}: {item.measure} on {count} "
@@ -101,11 +104,16 @@ def _difference_lines(differences: list[Difference]) -> list[str]:
 
 def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings,
                tolerance: float = 1e-9) -> CrossCheck:
+    """Native Results checked value by value against pytrec_eval.
+
+    A crash of pytrec_eval is recorded in ``reference_crashed``; pytrec_eval not being
+    installed raises ReferenceEngineError (nothing could be checked).
+    """
     results = native.evaluate(qrels, run, measures, settings)
     as_9 = results if settings.compat == 9 else native.evaluate(
         qrels, run, measures, replace(settings, compat=9))
-    not_checked = [NotChecked(str(m), reason) for m in measures
-                   if (reason := pytrec.unsupported(m)) is not None]
+    reasons = [pytrec.unsupported(m, settings.relevance_level) for m in measures]
+    not_checked = [NotChecked(str(m), r) for m, r in zip(measures, reasons) if r is not None]
     by_design = _design_differences(as_9, results, tolerance) if as_9 is not results else []
     check = CrossCheck(results, [], not_checked, by_design, tolerance=tolerance)
     try:
@@ -113,14 +121,14 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     except pytrec.ReferenceEngineCrash as crash:
         check.reference_crashed = str(crash)
         return check
-    skip = {item.measure for item in not_checked}
-    rows = [i for i, m in enumerate(measures) if str(m) not in skip]
+    rows = [i for i, reason in enumerate(reasons) if reason is None]
     check.differences, check.compared = _compare(as_9, reference, rows, tolerance)
     return check
 
 
 def _differing(a: np.ndarray, b: np.ndarray, tolerance: float) -> np.ndarray:
-    """Where a and b differ by more than tolerance (relative above 1); NaN equals only NaN."""
+    """Where a and b differ by more than tolerance (absolute up to 1, relative above);
+    NaN equals only NaN."""
     with np.errstate(invalid="ignore"):
         scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
         close = np.abs(a - b) <= tolerance * scale
@@ -129,29 +137,36 @@ def _differing(a: np.ndarray, b: np.ndarray, tolerance: float) -> np.ndarray:
 
 def _compare(native_9: Results, reference: Results, rows: list[int],
              tolerance: float) -> tuple[list[Difference], int]:
-    columns = [reference.query_ids.index(q) for q in native_9.query_ids]
-    mine, theirs = native_9.values[rows], reference.values[rows][:, columns]
-    out = []
+    """Differences per measure (in the order asked), queries in natural order, then ``all``."""
+    queries = sorted(native_9.query_ids, key=natural_key)
+    mine = native_9.values[rows][:, _columns(native_9, queries)]
+    theirs = reference.values[rows][:, _columns(reference, queries)]
     per_query = _differing(mine, theirs, tolerance)
     aggregate = _differing(native_9.means[rows], reference.means[rows], tolerance)
-    natural = sorted(range(len(native_9.query_ids)), key=lambda j: natural_key(native_9.query_ids[j]))
+    out = []
     for k, i in enumerate(rows):
         name = str(native_9.measures[i])
-        for j in (j for j in natural if per_query[k, j]):
-            out.append(Difference(native_9.query_ids[j], name, float(mine[k, j]),
-                                  float(theirs[k, j])))
+        out += [Difference(queries[j], name, float(mine[k, j]), float(theirs[k, j]))
+                for j in np.flatnonzero(per_query[k])]
         if aggregate[k]:
             out.append(Difference("all", name, float(native_9.means[i]), float(reference.means[i])))
     return out, int(mine.size + len(rows))
 
 
+def _columns(results: Results, queries: list[str]) -> list[int]:
+    where = {q: j for j, q in enumerate(results.query_ids)}
+    return [where[q] for q in queries]
+
+
 def _design_differences(as_9: Results, as_10: Results, tolerance: float) -> list[DesignDifference]:
+    """Measures whose values move between 9.0.8 and 10.0 semantics (same query order)."""
     per_query = _differing(as_9.values, as_10.values, tolerance)
     aggregate = _differing(as_9.means, as_10.means, tolerance)
     out = []
     for i, m in enumerate(as_10.measures):
         if per_query[i].any() or aggregate[i]:
-            queries = [as_10.query_ids[j] for j in np.flatnonzero(per_query[i])]
+            queries = sorted((as_10.query_ids[j] for j in np.flatnonzero(per_query[i])),
+                             key=natural_key)
             out.append(DesignDifference(str(m), queries + (["all"] if aggregate[i] else []),
                                         float(as_9.means[i]), float(as_10.means[i])))
     return out

@@ -32,3 +32,7 @@ class UsageError(SearchevalError):
 
 class ReferenceEngineError(SearchevalError):
     """The reference engine (pytrec_eval) crashed or is unavailable."""
+
+
+class ReferenceEngineCrash(ReferenceEngineError):
+    """pytrec_eval was installed but died or raised while computing."""

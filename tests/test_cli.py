@@ -107,3 +107,57 @@ def test_measures_command_lists_every_family():
 def test_version_and_help():
     assert run("--version").exit_code == 0
     assert "trec_eval" in run("evaluate", "--help").stdout
+
+
+# ---- the cross-check and the reference engine, through the CLI ----------------------------
+
+def test_cross_check_agrees_on_the_library_lab():
+    result = run("evaluate", SEEDS / "library.qrels", SEEDS / "library.run", "-m", "RR", "-m", "R@1",
+                 "--cross-check")
+    assert result.exit_code == 0, result.stderr
+    assert "cross-check against pytrec_eval (trec_eval 9.0.8): 12 values compared, 0 differ" \
+        in result.stdout
+
+
+def test_cross_check_difference_exits_1_and_names_the_rows(monkeypatch):
+    from searcheval.engines import kernels
+    precision = kernels.KERNELS["P"]
+    monkeypatch.setitem(kernels.KERNELS, "P", lambda r, m: precision(r, m) + 1e-6)
+    result = run("evaluate", SEEDS / "pinecone.qrels", SEEDS / "pinecone.run", "-m", "P@5",
+                 "-m", "RR", "--cross-check", "-f", "csv")
+    assert result.exit_code == 1
+    assert "4 values compared, 2 differ" in result.stderr  # the query and `all`
+    assert "pinecone" in result.stderr and "P@5" in result.stderr
+    assert result.stdout.startswith("run,query_id,measure,value\n")  # the results still come out
+
+
+def _crashing_reference(monkeypatch):
+    """Make pytrec_eval really abort (its C assertion on a malformed gain list)."""
+    from searcheval.engines import pytrec
+    real = pytrec._payload
+
+    def payload(*args):
+        out = real(*args)
+        for job in out["jobs"]:
+            job[2][:] = ["ndcg.1"]
+        return out
+    monkeypatch.setattr(pytrec, "_payload", payload)
+
+
+def test_reference_crash_with_cross_check_still_prints_native_results(monkeypatch):
+    _crashing_reference(monkeypatch)
+    result = run("evaluate", SEEDS / "pinecone.qrels", SEEDS / "pinecone.run", "-m", "P@5",
+                 "--cross-check", "-f", "json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["summary"]["P@5"] == 0.6
+    assert "the reference engine (pytrec_eval) crashed on pinecone.run: killed by SIGABRT" \
+        in result.stderr
+
+
+def test_reference_engine_crash_exits_1(monkeypatch):
+    _crashing_reference(monkeypatch)
+    result = run("evaluate", SEEDS / "pinecone.qrels", SEEDS / "pinecone.run", "-m", "P@5",
+                 "--engine", "pytrec_eval")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("the reference engine (pytrec_eval) crashed on pinecone.run")
+    assert result.stdout == ""

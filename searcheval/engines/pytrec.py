@@ -7,7 +7,7 @@ the end of searcheval. What pytrec_eval lacks is emulated here, each in one plac
 * query policy (``-c``): the evaluated queries come from ``context.prepare``; a qrels
   query absent from the run is sent as an empty ranking, run-only queries are not sent;
 * depth (``-M``): each query is cut after ordering by ``ranking.canonical_order``;
-* empty rankings: ``_zero_empty_rankings`` (the only place a NaN becomes 0);
+* empty rankings: ``_empty_ranking_nan_to_zero`` (the only place a NaN becomes 0);
 * gm_map / gm_bpref: pytrec_eval returns log values; AP / bpref are asked for instead
   and Results takes the geometric mean, as for the native engine.
 
@@ -28,21 +28,19 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ReferenceEngineError
+from ..errors import ReferenceEngineCrash, ReferenceEngineError
+from ..formats.columns import Encoded
 from ..formats.trec import Qrels, Run
 from ..measures import SPECS, Kind, Measure
-from ..ranking import canonical_order, encode
+from ..ranking import canonical_order
 from ..results import Results
 from . import pytrec_worker
 from .context import Ranked, Settings, prepare
 
 ENGINE = "pytrec_eval"
-INSTALL_HINT = "pytrec_eval is not installed (the reference engine): pip install pytrec-eval-terrier"
+INSTALL_HINT = ("pytrec_eval is not installed (the reference engine): "
+                "pip install pytrec-eval-terrier")
 WORKER = Path(pytrec_worker.__file__)
-
-
-class ReferenceEngineCrash(ReferenceEngineError):
-    """pytrec_eval was installed but died or raised while computing."""
 
 
 @dataclass(frozen=True)
@@ -69,49 +67,62 @@ ROUTES: dict[str, Route] = {
 }
 
 
-def unsupported(measure: Measure) -> str | None:
+def level_for(measure: Measure, relevance_level: int) -> int:
+    """The relevance level pytrec_eval is asked to compute ``measure`` at.
+
+    pytrec_eval refuses level 0 ("relevance_level should be positive"); families that
+    ignore the level (nDCG, num_ret, ...) are then computed at level 1.
+    """
+    level = relevance_level if measure.rel is None else measure.rel
+    return level if measure.spec.uses_rel else max(level, 1)
+
+
+def unsupported(measure: Measure, relevance_level: int = 1) -> str | None:
     """Why pytrec_eval cannot compute ``measure``, or None when it can."""
     if measure.family not in ROUTES:
         return f"added in trec_eval {measure.spec.since}.0; pytrec_eval embeds 9.0.8"
     if measure.trec_request is None:
         return "not a trec_eval measure"
+    if level_for(measure, relevance_level) < 1:
+        return "pytrec_eval refuses relevance level 0"
     return None
 
 
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Results:
     reference = replace(settings, compat=9)
     ranked = prepare(qrels, run, reference)
+    reasons = [unsupported(m, settings.relevance_level) for m in measures]
     plan = _Plan(settings.relevance_level)
-    slots = {i: plan.place(m) for i, m in enumerate(measures) if unsupported(m) is None}
+    slots = {i: plan.place(m) for i, m in enumerate(measures) if reasons[i] is None}
     answers = _run_worker(_payload(qrels, run, ranked, plan, settings), run.name) if slots else []
     values = np.full((len(measures), ranked.num_queries), np.nan)
     for i, (job, key) in slots.items():
         answer = answers[job]
         values[i] = [answer.get(q, {}).get(key, np.nan) for q in ranked.query_ids]
     rows = np.array(sorted(slots), dtype=np.int64)
-    values[rows] = _zero_empty_rankings(values[rows], ranked.num_ret)
+    values[rows] = _empty_ranking_nan_to_zero(values[rows], ranked.num_ret == 0)
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=[str(q) for q in ranked.query_ids], values=values, settings=reference,
                    engine=ENGINE, in_run=ranked.in_run, zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
-                   notes=_notes(measures, settings))
+                   notes=_notes(measures, reasons, settings))
 
 
-def _zero_empty_rankings(values: np.ndarray, num_ret: np.ndarray) -> np.ndarray:
-    """NaN -> 0 for queries evaluated as an empty ranking (nothing retrieved, after -M/-J).
+def _empty_ranking_nan_to_zero(values: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """NaN -> 0 for queries with an empty ranking.
 
-    trec_eval 9.0.8's iprec_at_recall divides 0 retrieved by 0 for the 0.00 point (so
-    11pt_avg is NaN too); trec_eval 10.0 prints 0 there, and 9.0.8 -c counts those
-    queries as 0. Any other NaN is left alone, for the cross-check to see.
+    On an empty ranking trec_eval's iprec_at_recall divides 0 relevant retrieved by 0
+    retrieved (so 11pt_avg is NaN too). For zero-filled queries (in the qrels, absent
+    from the run) trec_eval -c itself scores 0 (9.0.8 without evaluating them, 10.0
+    printing 0.0000). For a query that -J emptied trec_eval prints nan; searcheval
+    scores it 0 like any empty ranking (README: where searcheval differs).
     """
-    empty = (num_ret == 0)[np.newaxis, :]
-    return np.where(empty & np.isnan(values), 0.0, values)
+    return np.where(np.asarray(empty, dtype=bool)[np.newaxis, :] & np.isnan(values), 0.0, values)
 
 
-def _notes(measures: list[Measure], settings: Settings) -> list[str]:
+def _notes(measures: list[Measure], reasons: list[str | None], settings: Settings) -> list[str]:
     by_reason: dict[str, list[str]] = {}
-    for m in measures:
-        reason = unsupported(m)
+    for m, reason in zip(measures, reasons):
         if reason is not None:
             by_reason.setdefault(reason, []).append(str(m))
     notes = [f"not computed by pytrec_eval: {', '.join(names)} ({reason})"
@@ -131,7 +142,20 @@ class _Job:
     keys: set[str] = field(default_factory=set)
 
     def requests(self) -> list[str]:
-        return [family + ("." + ",".join(p) if p != [""] else "") for family, p in self.params.items()]
+        return [family + ("." + ",".join(params) if params != [""] else "")
+                for family, params in self.params.items()]
+
+    def accepts(self, route: Route, param: str, key: str) -> bool:
+        """A family's first request, the same request again, or one more cutoff of a
+        cutoff family whose printed key is new (0.1 and 0.104 both print ``_0.10``)."""
+        taken = self.params.get(route.request)
+        return taken is None or param in taken or (route.per_cutoff and key not in self.keys)
+
+    def add(self, route: Route, param: str, key: str) -> None:
+        params = self.params.setdefault(route.request, [])
+        if param not in params:
+            params.append(param)
+        self.keys.add(key)
 
 
 class _Plan:
@@ -144,72 +168,69 @@ class _Plan:
 
     def place(self, m: Measure) -> tuple[int, str]:
         route = ROUTES[m.family]
-        level = self.default_level if m.rel is None else m.rel
+        level = level_for(m, self.default_level)
         param = m.trec_request[len(m.family) + 1:]
         key = m.trec_name if route.per_cutoff else route.request
         for index, job in enumerate(self.jobs):
-            if job.level != level:
-                continue
-            taken = job.params.get(route.request)
-            if taken is None or param in taken or (route.per_cutoff and key not in job.keys):
-                if taken is None or param not in taken:
-                    job.params.setdefault(route.request, []).append(param)
-                job.keys.add(key)
+            if job.level == level and job.accepts(route, param, key):
+                job.add(route, param, key)
                 return index, key
-        self.jobs.append(_Job(level, {route.request: [param]}, {key}))
+        self.jobs.append(_Job(level))
+        self.jobs[-1].add(route, param, key)
         return len(self.jobs) - 1, key
 
 
 def _payload(qrels: Qrels, run: Run, ranked: Ranked, plan: _Plan, settings: Settings) -> dict:
-    """Columns grouped by query, evaluated queries in trec_eval's order after the primer.
+    """Columns grouped by query: evaluated queries in trec_eval's order, after the primer.
 
     The primer goes first: trec_eval 9.0.8's te_form_res_rels fails (pytrec_eval then
     returns zeros, or segfaults in bpref) when the first query it sees has nothing
     retrieved or no judgment >= 0, because its static buffers are still unallocated.
     A zero-filled query is a query with no rows: an empty ranking.
     """
-    evaluated = np.asarray(ranked.query_ids)
+    queries = [str(q) for q in ranked.query_ids]
     primer = _primer_id(qrels, run)
-    judged = _grouped(qrels.query_ids, evaluated, np.ones(len(qrels.query_ids), dtype=bool))
-    kept = _grouped(run.query_ids, evaluated, _within_depth(run, settings.depth))
     return {
-        "queries": [primer] + evaluated.tolist(),
-        "qrels": ([1] + np.bincount(judged[1], minlength=len(evaluated)).tolist(),
-                  [primer] + qrels.doc_ids[judged[0]].tolist(),
-                  np.concatenate(([1], qrels.relevance[judged[0]])).astype(np.int64).tobytes()),
-        "run": ([1] + np.bincount(kept[1], minlength=len(evaluated)).tolist(),
-                [primer] + run.doc_ids[kept[0]].tolist(),
-                np.concatenate(([1.0], run.scores[kept[0]])).astype(np.float64).tobytes()),
+        "queries": [primer] + queries,
+        "qrels": _columns(qrels.query, qrels.doc, qrels.relevance.astype(np.int64), queries,
+                          np.ones(len(qrels.relevance), dtype=bool), primer, 1),
+        "run": _columns(run.query, run.doc, run.scores.astype(np.float64), queries,
+                        _within_depth(run, settings.depth), primer, 1.0),
         "jobs": [(job.level, settings.judged_only, job.requests()) for job in plan.jobs],
     }
 
 
-def _grouped(query_ids: np.ndarray, evaluated: np.ndarray,
-             keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(rows to send, grouped by evaluated query, and each one's query index)."""
-    at = np.clip(np.searchsorted(evaluated, query_ids), 0, max(len(evaluated) - 1, 0))
-    keep = keep & (evaluated[at] == query_ids) if len(evaluated) else keep & False
-    rows = np.flatnonzero(keep)
+def _columns(query: Encoded, doc: Encoded, values: np.ndarray, queries: list[str],
+             keep: np.ndarray, primer: str, primer_value: float) -> tuple:
+    """(rows per query, doc vocabulary, doc codes, values) of the kept rows of ``queries``,
+    grouped in their order; the primer's one row first. Codes and values go as bytes."""
+    position = {q: i for i, q in enumerate(queries)}
+    where = np.array([position.get(q, -1) for q in query.vocabulary.to_pylist()], dtype=np.int64)
+    at = where[query.codes] if len(query.codes) else np.zeros(0, dtype=np.int64)
+    rows = np.flatnonzero(keep & (at >= 0))
     rows = rows[np.argsort(at[rows], kind="stable")]
-    return rows, at[rows]
+    vocabulary = doc.vocabulary.to_pylist() + [primer]
+    codes = np.concatenate(([len(vocabulary) - 1], doc.codes[rows])).astype(np.int64)
+    counts = [1] + np.bincount(at[rows], minlength=len(queries)).tolist()
+    sent = np.concatenate((np.array([primer_value], dtype=values.dtype), values[rows]))
+    return counts, vocabulary, codes.tobytes(), sent.tobytes()
 
 
 def _within_depth(run: Run, depth: int | None) -> np.ndarray:
     """trec_eval -M: the first ``depth`` documents of each query, in 9.0.8's order."""
-    keep = np.ones(len(run.query_ids), dtype=bool)
+    keep = np.ones(len(run.scores), dtype=bool)
     if depth is None or len(keep) == 0:
         return keep
-    _, (queries,) = encode(run.query_ids)
-    _, (docs,) = encode(run.doc_ids)
-    order = canonical_order(queries, run.scores, docs, compat=9)
-    grouped = queries[order]
+    order = canonical_order(run.query.codes, run.scores, run.doc.codes, run.doc.vocabulary,
+                            compat=9)
+    grouped = run.query.codes[order]
     rank = np.arange(len(order)) - np.searchsorted(grouped, grouped, side="left")
     keep[order] = rank < depth
     return keep
 
 
 def _primer_id(qrels: Qrels, run: Run) -> str:
-    taken = set(np.unique(qrels.query_ids).tolist()) | set(np.unique(run.query_ids).tolist())
+    taken = set(qrels.query.vocabulary.to_pylist()) | set(run.query.vocabulary.to_pylist())
     primer = "searcheval-primer"
     while primer in taken:
         primer += "_"
@@ -224,7 +245,8 @@ def _run_worker(payload: dict, run_name: str) -> list[dict]:
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.fast = True  # no memo: 10x faster on a million distinct doc ids; the payload is a tree
     pickler.dump(payload)
-    proc = subprocess.run([sys.executable, str(WORKER)], input=buffer.getvalue(), capture_output=True)
+    proc = subprocess.run([sys.executable, str(WORKER)], input=buffer.getvalue(),
+                          capture_output=True)
     if proc.returncode == 0:
         return pickle.loads(proc.stdout)
     if proc.returncode == pytrec_worker.NOT_INSTALLED:

@@ -1,13 +1,15 @@
 """The child process that runs pytrec_eval, so a crash in its C code cannot end searcheval.
 
-Protocol (one request per process): stdin holds one pickle ``{"queries": [query_id,
-...], "qrels": columns, "run": columns, "jobs": [(relevance_level, judged_only,
-[request, ...]), ...]}``, where columns are ``(rows per query, doc ids, values as
-int64 / float64 bytes)`` grouped by query in the order of ``queries``; stdout
-receives one pickle, the list of pytrec_eval's ``{query_id: {key: value}}`` answers,
-one per job. Exit code
-:data:`NOT_INSTALLED` means pytrec_eval cannot be imported, :data:`FAILED` that it
-raised (message on stderr); a negative code is the signal that killed it.
+Protocol, one request per process. stdin holds one pickle::
+
+    {"queries": [query_id, ...], "qrels": columns, "run": columns,
+     "jobs": [(relevance_level, judged_only, [request, ...]), ...]}
+
+where columns are ``(rows per query, doc vocabulary, doc codes as int64 bytes, values
+as int64 / float64 bytes)``, rows grouped by query in the order of ``queries``. stdout
+receives one pickle: pytrec_eval's ``{query_id: {key: value}}`` answer for each job.
+Exit code :data:`NOT_INSTALLED`: pytrec_eval cannot be imported; :data:`FAILED`: it
+raised (message on stderr); negative: the signal that killed it.
 
 The parent runs this file by path, not as ``-m searcheval...``: that keeps the
 searcheval package (and numpy) out of the child, which then starts in ~50 ms.
@@ -38,11 +40,12 @@ def main() -> int:
         print(exc, file=sys.stderr)
         return NOT_INSTALLED
     payload = pickle.load(sys.stdin.buffer)
-    qrels = _nested(payload["queries"], *payload["qrels"], "q")
-    run = _nested(payload["queries"], *payload["run"], "d")
     answers = []
     try:
-        # One evaluator at a time: each is built, used and dropped before the next.
+        qrels = _nested(payload["queries"], *payload["qrels"], "q")
+        run = _nested(payload["queries"], *payload["run"], "d")
+        # Each evaluator is built just before its evaluate() and dropped after: trec_eval
+        # keeps measure parameters in global tables.
         for level, judged_only, requests in payload["jobs"]:
             evaluator = pytrec_eval_ext.RelevanceEvaluator(
                 query_relevance=qrels, measures=set(requests),
@@ -57,10 +60,14 @@ def main() -> int:
     return 0
 
 
-def _nested(queries: list, counts: list, doc_ids: list, packed: bytes, code: str) -> dict:
+def _nested(queries: list, counts: list, vocabulary: list, codes: bytes, packed: bytes,
+            code: str) -> dict:
     """{query_id: {doc_id: value}} from columns grouped by query (built at C speed)."""
     values = array.array(code)
     values.frombytes(packed)
+    indices = array.array("q")
+    indices.frombytes(codes)
+    doc_ids = list(map(vocabulary.__getitem__, indices))
     out, start = {}, 0
     for query_id, count in zip(queries, counts):
         out[query_id] = dict(zip(doc_ids[start:start + count], values[start:start + count]))
