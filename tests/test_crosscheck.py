@@ -18,6 +18,7 @@ from searcheval.engines import native, pytrec
 from searcheval.engines.context import Settings
 from searcheval.engines.kernels import KERNELS
 from searcheval.measures import parse_measures
+from trec_output import read_trec_output
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 TREC = FIXTURES / "trec_eval"
@@ -28,14 +29,6 @@ def check(qrels: Path, run: Path, measures: list[str], **options):
     settings = Settings(**options)
     return crosscheck(api.as_qrels(qrels), api.as_run(run),
                       parse_measures(measures, settings.compat), settings)
-
-
-def read_trec_output(path: Path) -> dict[tuple[str, str], str]:
-    out = {}
-    for line in path.read_text().splitlines():
-        name, query_id, value = line.split("\t")
-        out[(name.strip(), query_id)] = value
-    return out
 
 
 # Beyond all_trec: parameters, per-measure levels, several parameter sets of one family.

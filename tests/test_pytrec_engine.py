@@ -16,21 +16,13 @@ from searcheval import api
 from searcheval.engines import pytrec
 from searcheval.errors import ReferenceEngineError
 from searcheval.measures import SPECS, Kind, parse_measures
+from trec_output import read_trec_output
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 TREC = FIXTURES / "trec_eval"
 V9 = TREC / "v9.0.8"
 CRANFIELD = FIXTURES / "cranfield-runs"
 NOT_NUMBERS = {"runid", "relstring", "relstring_20"}  # string-valued trec_eval lines
-
-
-def read_trec_output(path: Path) -> dict[tuple[str, str], str]:
-    """(trec_eval name, query id or 'all') -> the value text trec_eval printed."""
-    out = {}
-    for line in path.read_text().splitlines():
-        name, query_id, value = line.split("\t")
-        out[(name.strip(), query_id)] = value
-    return out
 
 
 def printed(results, measure, query_id: str) -> str:

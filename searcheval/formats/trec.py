@@ -34,15 +34,11 @@ RUN_FIELDS = "query_id Q0 doc_id rank score tag"
 _WHITESPACE = re.compile(rb"[ \t\n\r\f\v]+")
 
 
-@dataclass
-class Qrels:
-    """Judgments as encoded columns; ``lines`` are physical line numbers (rows for tables)."""
+class _Pairs:
+    """(query, doc) columns, decoded on request."""
 
     query: Encoded
     doc: Encoded
-    relevance: np.ndarray
-    lines: np.ndarray
-    path: str = "<qrels>"
 
     @property
     def query_ids(self) -> list[str]:
@@ -54,7 +50,18 @@ class Qrels:
 
 
 @dataclass
-class Run:
+class Qrels(_Pairs):
+    """Judgments as encoded columns; ``lines`` are physical line numbers (rows for tables)."""
+
+    query: Encoded
+    doc: Encoded
+    relevance: np.ndarray
+    lines: np.ndarray
+    path: str = "<qrels>"
+
+
+@dataclass
+class Run(_Pairs):
     """A ranking as encoded columns, in file order; ``tag`` is the first line's run tag."""
 
     query: Encoded
@@ -70,14 +77,6 @@ class Run:
         if self.path.startswith("<"):
             return self.tag
         return Path(self.path).name
-
-    @property
-    def query_ids(self) -> list[str]:
-        return self.query.values().to_pylist()
-
-    @property
-    def doc_ids(self) -> list[str]:
-        return self.doc.values().to_pylist()
 
 
 # ---- reading bytes -----------------------------------------------------------------------
