@@ -90,3 +90,7 @@ def measures() -> None:
     width = [max(len(r[i]) for r in rows) + 2 for i in range(2)]
     for row in rows:
         click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")
+
+
+# Commands defined in other modules register here, one line each:
+# main.add_command(<click command>)
