@@ -26,7 +26,7 @@ def examples():
         yield pytest.param(command[2:], output, id=command[13:60])
 
 
-@pytest.mark.parametrize("command,output", examples())
+@pytest.mark.parametrize("command,output", list(examples()))
 def test_console_examples(command, output, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(main, shlex.split(command)[1:])
