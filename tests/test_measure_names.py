@@ -99,7 +99,10 @@ ERRORS = [
     (["P@0"], "measure 'P@0': cutoff must be a positive integer, found '0' at character 3"),
     (["P"], None),  # valid: trec_eval's default cut-offs
     (["R"], "measure 'R': R needs a cutoff, e.g. R@10 at character 1"),
-    (["AP(rel=x)"], "measure 'AP(rel=x)': expected a value, found 'x' at character 8"),
+    (["AP(rel=x)"], "measure 'AP(rel=x)': rel must be a whole number, found 'x' at character 4"),
+    (["AP(rel=1.5)"], "measure 'AP(rel=1.5)': rel must be a whole number, found 1.5 at character 4"),
+    (["nDCG(gain=cubic)@5"], "measure 'nDCG(gain=cubic)@5': nDCG has no parameter 'gain' with "
+                             "that value at character 6"),
     (["AP(foo=1)"], "measure 'AP(foo=1)': AP has no parameter 'foo' with that value at character 4"),
     (["P.5,0"], "measure 'P.5,0': cutoffs must be positive integers, found '0' at character 3"),
     (["utility.1,2"], "measure 'utility.1,2': utility takes 4 parameter(s), found 2 at character 9"),

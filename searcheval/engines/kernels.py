@@ -12,8 +12,8 @@ from typing import Callable
 import numpy as np
 
 from ..measures import Measure
-from .context import Ranked
-from .segments import divide, segment_cumsum, segment_max, segment_sum, value_at
+from .context import NONPOOL, Ranked
+from .segments import divide, segment_cumprod, segment_cumsum, segment_max, segment_sum, value_at
 from .views import before, gain_view, level_view, row_dcg, total_dcg, unjudged_before
 
 MIN_GEO_MEAN = 0.00001  # trec_eval: floor of per-query values in geometric means
@@ -193,15 +193,21 @@ def _ideal_dcg_at(g, k: np.ndarray) -> np.ndarray:
     return value_at(g.ideal_cum_dcg, g.ideal_starts, k)
 
 
+def _exponential(m: Measure) -> bool:
+    return m.option("gain") == "exp"
+
+
 def ndcg(r: Ranked, m: Measure) -> np.ndarray:
-    """nDCG = DCG / ideal DCG, gain = grade (or the given gains), discount log2(rank + 1)."""
-    g = gain_view(r, m.params)
+    """nDCG = DCG / ideal DCG, gain = grade (or the given gains, or 2^grade - 1 with
+    gain=exp), discount log2(rank + 1)."""
+    g = gain_view(r, m.params, _exponential(m))
     return divide(total_dcg(r, g), _ideal_dcg_at(g, g.ideal_len))
 
 
 def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
-    """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here)."""
-    g = gain_view(r, ())
+    """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here),
+    or 2^grade - 1 with gain=exp."""
+    g = gain_view(r, (), _exponential(m))
     dcg = segment_sum(np.where(r.pos < m.cutoff, row_dcg(r, g), 0.0), r.q, r.num_queries)
     return divide(dcg, _ideal_dcg_at(g, np.full(r.num_queries, m.cutoff)))
 
@@ -330,6 +336,23 @@ def unjudged_at(r: Ranked, m: Measure) -> np.ndarray:
     return value_at(running, r.starts, np.full(r.num_queries, m.cutoff)) / float(m.cutoff)
 
 
+def judged_at(r: Ranked, m: Measure) -> np.ndarray:
+    """Judged@k = documents among the first k that are in the qrels (any grade), over k."""
+    running = segment_cumsum((r.rel != NONPOOL).astype(np.int64), r.starts)
+    return value_at(running, r.starts, np.full(r.num_queries, m.cutoff)) / float(m.cutoff)
+
+
+def expected_reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
+    """ERR@k = sum over ranks i <= k of 1/i * R_i * prod_{j<i} (1 - R_j),
+    R = (2^grade - 1) / 2^max_grade (Chapelle et al., CIKM 2009); unjudged: grade 0."""
+    (max_grade,) = m.params or (float(max(r.judged_grade.max(initial=0), 0)),)
+    grade = np.clip(r.rel, 0, max_grade).astype(np.float64)
+    stop = (2.0 ** grade - 1) / 2.0 ** max_grade
+    reach = segment_cumprod(1.0 - stop, r.starts) / np.where(stop < 1, 1.0 - stop, 1.0)
+    inside = r.pos < (m.cutoff or np.inf)
+    return segment_sum(np.where(inside, stop * reach / (r.pos + 1.0), 0.0), r.q, r.num_queries)
+
+
 KERNELS: dict[str, Callable[[Ranked, Measure], np.ndarray]] = {
     "num_q": num_q, "num_ret": num_ret, "num_rel": num_rel, "num_rel_ret": num_rel_ret,
     "map": average_precision, "gm_map": average_precision, "Rprec": r_precision,
@@ -341,7 +364,8 @@ KERNELS: dict[str, Callable[[Ranked, Measure], np.ndarray]] = {
     "success": success, "set_P": set_precision, "set_relative_P": set_relative_precision,
     "set_recall": set_recall, "set_map": set_map, "set_F": set_f,
     "num_nonrel_judged_ret": num_nonrel_judged_ret, "rbp": rank_biased_precision,
-    "rbp_resid": rbp_residual, "unj": unjudged_at,
+    "rbp_resid": rbp_residual, "unj": unjudged_at, "Judged": judged_at,
+    "ERR": expected_reciprocal_rank,
 }
 
 

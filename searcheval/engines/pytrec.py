@@ -80,6 +80,8 @@ def level_for(measure: Measure, relevance_level: int) -> int:
 def unsupported(measure: Measure, relevance_level: int = 1) -> str | None:
     """Why pytrec_eval cannot compute ``measure``, or None when it can."""
     if measure.family not in ROUTES:
+        if measure.spec.since == 0:
+            return "not a trec_eval measure"
         return f"added in trec_eval {measure.spec.since}.0; pytrec_eval embeds 9.0.8"
     if measure.trec_request is None:
         return "not a trec_eval measure"

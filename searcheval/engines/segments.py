@@ -39,6 +39,22 @@ def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.cumsum(padded, axis=1)[segment, column]
 
 
+def segment_cumprod(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Inclusive running products restarting at each segment (via logs when padding
+    would be large; values must then be positive)."""
+    lengths = np.diff(starts)
+    if len(values) == 0:
+        return values.astype(np.float64)
+    width = int(lengths.max())
+    segment = np.repeat(np.arange(len(lengths)), lengths)
+    if len(lengths) * width > 4 * len(values) + 1024:
+        return np.exp(segment_cumsum(np.log(values), starts))
+    column = np.arange(len(values)) - starts[:-1][segment]
+    padded = np.ones((len(lengths), width))
+    padded[segment, column] = values
+    return np.cumprod(padded, axis=1)[segment, column]
+
+
 def value_at(cumulative: np.ndarray, starts: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Per segment, the running value after its first ``k`` rows (0 when k <= 0).
 

@@ -64,10 +64,16 @@ class GainView:
         return np.diff(self.ideal_starts)
 
 
-def gain_view(r: Ranked, pairs: tuple = ()) -> GainView:
-    key = ("gains", pairs)
+def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainView:
+    """Gains per grade: the grade itself (trec_eval), the given pairs, or 2^grade - 1
+    (``exponential``, the Burges et al. gain that gdeval uses)."""
+    key = ("gains", pairs, exponential)
     if key not in r.cache:
-        r.cache[key] = _build_gains(r, dict(pairs))
+        given = dict(pairs)
+        if exponential:
+            top = int(r.judged_grade.max(initial=0))
+            given = {grade: 2.0 ** grade - 1 for grade in range(top + 1)}
+        r.cache[key] = _build_gains(r, given)
     return r.cache[key]
 
 

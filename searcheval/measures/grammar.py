@@ -24,7 +24,7 @@ import difflib
 import re
 
 from ..errors import MeasureError
-from .measure import PARAM_KEYS, Measure
+from .measure import PARAM_KEYS, WORD_OPTIONS, Measure
 from .specs import BY_TREC, NICKNAMES, SPECS, Kind
 
 # ir_measures names (lower-cased) -> (family without cutoff, family with cutoff).
@@ -37,7 +37,8 @@ IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "numq": ("num_q", None), "numret": ("num_ret", None), "numrel": ("num_rel", None),
     "numrelret": ("num_rel_ret", None), "success": (None, "success"),
     "iprec": (None, "iprec_at_recall"), "setp": ("set_P", None), "setr": ("set_recall", None),
-    "setf": ("set_F", None), "setap": ("set_map", None),
+    "setf": ("set_F", None), "setap": ("set_map", None), "judged": (None, "Judged"),
+    "err": ("ERR", "ERR"),
 }
 for _spec in SPECS:  # trec_eval's family names work in the canonical syntax too
     IR_ALIASES.setdefault(_spec.trec.lower(), (_spec.trec, _spec.trec)
@@ -231,6 +232,8 @@ def _parse_value(tokens: list, i: int) -> tuple[object, int]:
     kind, value, pos = tokens[i]
     if kind == "num":
         return float(value), i + 1
+    if kind == "name":
+        return value, i + 1
     if value == "[":
         items, i = [], i + 1
         while True:
@@ -277,15 +280,23 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
             cutoff = int(value)
         else:
             raise _Problem(cutoff_tok[2], f"cutoff must be a positive integer, found {cutoff_tok[1]!r}")
-    rel, params = None, ()
+    rel, params, options = None, (), []
+    words = WORD_OPTIONS.get(family, {})
     for key, (value, key_pos) in args.items():
-        if key == "rel" and spec.uses_rel and isinstance(value, float) and value.is_integer():
+        if key == "rel" and spec.uses_rel:
+            if not (isinstance(value, float) and value.is_integer()):
+                raise _Problem(key_pos, f"rel must be a whole number, found {value!r}")
             rel = int(value)
+        elif key in words and value in words[key]:
+            if value != words[key][0]:
+                options.append((key, value))
         elif key == PARAM_KEYS.get(family):
             params = _family_params(family, value, key_pos)
         else:
             raise _Problem(key_pos, f"{name} has no parameter {key!r} with that value")
-    return Measure(family, cutoff=cutoff, rel=rel, params=params)
+    if options and params:
+        raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
+    return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options))
 
 
 def _family_params(family: str, value: object, pos: int) -> tuple:

@@ -9,7 +9,12 @@ from .specs import BY_TREC, Kind, Spec
 # Parameter key of each family that takes parameters besides cutoffs (canonical syntax).
 PARAM_KEYS: dict[str, str] = {
     "utility": "coeffs", "11pt_avg": "points", "set_F": "beta", "rbp": "p", "rbp_resid": "p",
-    "G": "gains", "ndcg": "gains", "ndcg_rel": "gains", "Rndcg": "gains",
+    "G": "gains", "ndcg": "gains", "ndcg_rel": "gains", "Rndcg": "gains", "ERR": "max_grade",
+}
+# Named options taking a word (canonical syntax only): family -> option -> allowed words.
+# The first word is the default and is not written in names.
+WORD_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "ndcg": {"gain": ("linear", "exp")}, "ndcg_cut": {"gain": ("linear", "exp")},
 }
 
 
@@ -34,7 +39,12 @@ class Measure:
     cutoff: int | float | None = None
     rel: int | None = None
     params: tuple = ()
+    options: tuple = ()  # (name, word) pairs, e.g. (("gain", "exp"),)
     trec_label: str | None = field(default=None, compare=False, repr=False)
+
+    def option(self, name: str) -> str:
+        """A word option's value, or its default."""
+        return dict(self.options).get(name, WORD_OPTIONS[self.family][name][0])
 
     @property
     def spec(self) -> Spec:
@@ -49,6 +59,7 @@ class Measure:
         args = []
         if self.rel is not None:
             args.append(f"rel={self.rel}")
+        args += [f"{key}={word}" for key, word in self.options]
         if self.params:
             key = PARAM_KEYS[self.family]
             if spec.kind is Kind.GAINS:
@@ -68,8 +79,9 @@ class Measure:
     def trec_name(self) -> str | None:
         """The name trec_eval prints (``P_5``, ``iprec_at_recall_0.10``), or None if it has none."""
         spec = self.spec
-        if self.family == "recip_rank" and self.cutoff is not None:
-            return None  # RR@k is an ir_measures extension, not a trec_eval measure
+        if (self.family == "recip_rank" and self.cutoff is not None) or self.options \
+                or spec.since == 0:
+            return None  # an extension (RR@k, nDCG(gain=exp), ERR, Judged): not trec_eval's
         if spec.kind is Kind.CUTOFF:
             return f"{self.family}_{self.cutoff}"
         if spec.kind is Kind.FRACTION:

@@ -44,7 +44,7 @@ class Spec:
     geometric: bool = False  # averaged as exp(mean(log(max(x, 1e-5))))
     uses_rel: bool = True  # depends on the relevance level (accepts rel=N)
     in_pytrec: bool = True  # computable by pytrec_eval (trec_eval 9.0.8)
-    since: int = 9  # first trec_eval version whose all_trec has it
+    since: int = 9  # first trec_eval version whose all_trec has it (0: not trec_eval's)
     about: str = ""  # one line for people (README, `searcheval measures`)
 
     @property
@@ -90,9 +90,14 @@ SPECS: tuple[Spec, ...] = (
     Spec("rbp_resid", Kind.COEFFS, None, (0.9,), coeff_count=1, uses_rel=False, in_pytrec=False,
          since=10),
     Spec("unj", Kind.CUTOFF, None, (5, 10, 20), uses_rel=False, in_pytrec=False, since=10),
+    # Beyond trec_eval (ir_measures' names).
+    Spec("Judged", Kind.CUTOFF, "Judged", (10,), uses_rel=False, in_pytrec=False, since=0),
+    Spec("ERR", Kind.CUTOFF, "ERR", (20,), coeff_count=1, uses_rel=False, in_pytrec=False, since=0),
 )
 
 ABOUT: dict[str, str] = {
+    "Judged": "fraction of the first k documents that have a judgment (any grade)",
+    "ERR": "expected reciprocal rank (Chapelle et al. 2009), graded, max_grade declared",
     "num_q": "queries averaged",
     "num_ret": "documents retrieved (after -M / -J)",
     "num_rel": "relevant judgments (grade >= level)",
