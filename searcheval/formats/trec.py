@@ -18,6 +18,7 @@ import io
 import math
 import re
 import sys
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +32,12 @@ from .columns import Encoded, encode, first_repeat
 
 QRELS_FIELDS = "query_id iteration doc_id relevance"
 RUN_FIELDS = "query_id Q0 doc_id rank score tag"
+QRELS_3COL_FIELDS = "query_id doc_id relevance"
+MSMARCO_FIELDS = "query_id doc_id rank"
 _WHITESPACE = re.compile(rb"[ \t\n\r\f\v]+")
+# Arrow's CSV reader ends a line at \n, \r\n or a lone \r; the precise path must agree.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+BOM = b"\xef\xbb\xbf"
 
 
 class _Pairs:
@@ -70,6 +76,7 @@ class Run(_Pairs):
     lines: np.ndarray
     path: str = "<run>"
     tag: str = "run"
+    ranks: np.ndarray | None = None  # the rank column (NaN where not a number), if any
 
     @property
     def name(self) -> str:
@@ -94,19 +101,27 @@ def read_bytes(source: str | Path) -> tuple[str, bytes]:
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:
             raise FormatError(path, 0, f"not a valid gzip file: {exc}") from None
+    if data.startswith(BOM):  # Windows editors start UTF-8 files with one; both paths skip it
+        data = data[len(BOM):]
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise FormatError(path, data.count(b"\n", 0, nul) + 1, "not a text file (NUL byte found)")
+        raise FormatError(path, line_at(data, nul), "not a text file (NUL byte found)")
     return path, data
+
+
+def line_at(data: bytes, offset: int) -> int:
+    """Physical 1-based line of byte ``offset``; lines end at \\n, \\r\\n or a lone \\r."""
+    lone_cr = data.count(b"\r", 0, offset) - data.count(b"\r\n", 0, offset)
+    return data.count(b"\n", 0, offset) + lone_cr + 1
 
 
 def _utf8_error(path: str, data: bytes) -> FormatError | None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return FormatError(path, data.count(b"\n", 0, exc.start) + 1,
+        return FormatError(path, line_at(data, exc.start),
                            f"not UTF-8 text (byte 0x{data[exc.start]:02x})")
     return None
 
@@ -199,12 +214,13 @@ def _fast_qrels(data: bytes):
 def _fast_run(data: bytes):
     try:
         table = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"],
-                        {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64(),
-                         "tag": pa.string()})
+                        {"query_id": pa.string(), "doc_id": pa.string(), "rank": pa.float64(),
+                         "score": pa.float64(), "tag": pa.string()})
         scores = np.asarray(table.column("score"))
         if table.num_rows and np.isfinite(scores).all():
             return (table.column("query_id"), table.column("doc_id"), scores,
-                    np.arange(1, table.num_rows + 1), table.column("tag")[0].as_py())
+                    np.arange(1, table.num_rows + 1), table.column("tag")[0].as_py(),
+                    np.asarray(table.column("rank")))
     except (_Refused, pa.ArrowInvalid):
         pass
     lines, numbers, counts = _fields(data)
@@ -212,32 +228,48 @@ def _fast_run(data: bytes):
         raise _Refused
     if len(numbers) == 0:
         empty = pa.array([], type=pa.string())
-        return empty, empty, np.zeros(0), numbers, None
+        return empty, empty, np.zeros(0), numbers, None, np.zeros(0)
     try:
         scores = np.asarray(_column(lines, 4).cast(pa.float64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         raise _Refused from None
     if not np.isfinite(scores).all():
         raise _Refused
-    return _column(lines, 0), _column(lines, 2), scores, numbers, _column(lines, 5)[0].as_py()
+    return (_column(lines, 0), _column(lines, 2), scores, numbers, _column(lines, 5)[0].as_py(),
+            _numbers_or_nan(_column(lines, 3)))
+
+
+def _numbers_or_nan(column: pa.Array) -> np.ndarray:
+    """The rank column as numbers; trec_eval ignores it, so text there is NaN, not an error."""
+    try:
+        return np.asarray(column.cast(pa.float64()))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return np.array([_float_or_nan(text) for text in column.to_pylist()])
+
+
+def _float_or_nan(text: str) -> float:
+    try:
+        return float(text) if "_" not in text else math.nan
+    except ValueError:
+        return math.nan
 
 
 # ---- the precise path -----------------------------------------------------------------------
 
 def _records(text: str):
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(_LINE_BREAK.split(text), 1):
         fields = _WHITESPACE.split(line.encode())
         fields = [f.decode() for f in fields if f]
         if fields and not fields[0].startswith("#"):
             yield number, fields
 
 
-def parse_slowly(path: str, data: bytes, kind: str) -> tuple[list, list, list, list, str | None]:
+def parse_slowly(path: str, data: bytes, kind: str) -> tuple:
     """Line by line: the columns, or the FormatError of the first bad line."""
     error = _utf8_error(path, data)
     if error:
         raise error
-    queries, docs, values, numbers, tag = [], [], [], [], None
+    queries, docs, values, numbers, tag, ranks = [], [], [], [], None, []
     for number, fields in _records(data.decode("utf-8")):
         if kind == "qrels":
             if len(fields) != 4:
@@ -251,11 +283,12 @@ def parse_slowly(path: str, data: bytes, kind: str) -> tuple[list, list, list, l
                 raise FormatError(path, number, f"expected 6 fields ({RUN_FIELDS}), "
                                   f"found {len(fields)}")
             values.append(_score(path, number, fields[4]))
+            ranks.append(_float_or_nan(fields[3]))
             tag = tag or fields[5]
         queries.append(fields[0])
         docs.append(fields[2])
         numbers.append(number)
-    return queries, docs, values, numbers, tag
+    return queries, docs, values, numbers, tag, ranks
 
 
 def _score(path: str, number: int, text: str) -> float:
@@ -278,7 +311,7 @@ def read_qrels(source: str | Path) -> Qrels:
     try:
         queries, docs, relevance, numbers = _fast_qrels(data)
     except (_Refused, pa.ArrowInvalid):
-        queries, docs, relevance, numbers, _ = parse_slowly(path, data, "qrels")
+        queries, docs, relevance, numbers, _, _ = parse_slowly(path, data, "qrels")
     return make_qrels(encode(queries), encode(docs), relevance, numbers, path)
 
 
@@ -286,11 +319,11 @@ def read_run(source: str | Path) -> Run:
     """Read a TREC run file; every problem is a FormatError naming file and line."""
     path, data = read_bytes(source)
     try:
-        queries, docs, scores, numbers, tag = _fast_run(data)
+        queries, docs, scores, numbers, tag, ranks = _fast_run(data)
     except (_Refused, pa.ArrowInvalid):
-        queries, docs, scores, numbers, tag = parse_slowly(path, data, "run")
+        queries, docs, scores, numbers, tag, ranks = parse_slowly(path, data, "run")
     return make_run(encode(queries), encode(docs), scores, numbers, path,
-                    tag or Path(path).name)
+                    tag or Path(path).name, ranks=np.asarray(ranks, dtype=np.float64))
 
 
 def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
@@ -303,10 +336,11 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
-             unit: str = "lines") -> Run:
+             unit: str = "lines", ranks: np.ndarray | None = None) -> Run:
     """A checked Run: no document twice in one query."""
     _refuse_repeats(query, doc, np.asarray(lines), path, "retrieves document", unit)
-    return Run(query, doc, np.asarray(scores, dtype=np.float64), np.asarray(lines), path, tag)
+    return Run(query, doc, np.asarray(scores, dtype=np.float64), np.asarray(lines), path, tag,
+               ranks)
 
 
 def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray, path: str, verb: str,
