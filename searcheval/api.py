@@ -22,6 +22,9 @@ def as_qrels(source: Any) -> Qrels:
     """A Qrels from a path, a DataFrame (query_id, doc_id, relevance) or a nested dict."""
     if isinstance(source, Qrels):
         return source
+    if isinstance(source, str) and source.startswith("irds:"):
+        from .formats.irds import load_irds_qrels  # imports ir_datasets: only when asked
+        return load_irds_qrels(source)
     if isinstance(source, (str, Path)):
         return read_qrels(source)
     rows = _rows(source, "relevance", "<qrels>")
@@ -67,24 +70,40 @@ def _rows(source: Any, value_column: str, label: str) -> list[tuple]:
 
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
-             judged_only: bool = False, engine: str = "native", compat: int = 9) -> Results:
+             judged_only: bool = False, engine: str = "native", compat: int = 9,
+             ties: str = "trec_eval") -> Results:
     """Evaluate one run against qrels; returns the Results every output format renders.
 
     ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
-    ``official`` set). ``missing="zero"`` averages over every qrels query (trec_eval -c);
-    ``"skip"`` only over queries in both.
+    ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
+    documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
+    ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
+    ordered (``ranking.TIE_POLICIES``).
     """
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only)
+                        depth=depth, judged_only=judged_only, ties=ties)
+    measures, notes = dataset_measures(qrels, measures)
     parsed = resolve_measures(measures, compat)
     judged, ranked = as_qrels(qrels), as_run(run)
     if engine == "native":
         from .engines import native
-        return native.evaluate(judged, ranked, parsed, settings)
-    if engine == "pytrec_eval":
+        results = native.evaluate(judged, ranked, parsed, settings)
+    elif engine == "pytrec_eval":
         from .engines import pytrec
-        return pytrec.evaluate(judged, ranked, parsed, settings)
-    raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+        results = pytrec.evaluate(judged, ranked, parsed, settings)
+    else:
+        raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+    results.notes[:0] = notes
+    return results
+
+
+def dataset_measures(qrels: Any, measures: list[str] | str | None
+                     ) -> tuple[list[str] | str | None, list[str]]:
+    """(measures, notes): an ``irds:`` dataset's official measures when none are asked for."""
+    if measures or not (isinstance(qrels, str) and qrels.startswith("irds:")):
+        return measures, []
+    from .formats.irds import default_measures
+    return default_measures(qrels)
 
 
 def resolve_measures(measures: list[str] | str | None, compat: int = 9) -> list[Measure]:

@@ -45,6 +45,11 @@ def _fail(message: str, code: int = 2) -> None:
               help="Evaluate only the first N documents of each query (trec_eval -M).")
 @click.option("-J", "--judged-only", is_flag=True,
               help="Drop unjudged documents before measuring (trec_eval -J).")
+@click.option("--ties", type=click.Choice(["trec_eval", "input", "rank", "average"]),
+              default="trec_eval", show_default=True,
+              help="Order of documents with equal scores: trec_eval (doc_id descending), input "
+                   "(file order), rank (the rank column), average (expected value over all "
+                   "orders; P, R, AP, nDCG, RR, Success).")
 @click.option("--engine", type=click.Choice(["native", "pytrec_eval"]), default="native",
               show_default=True, help="Which code computes the numbers.")
 @click.option("--cross-check", is_flag=True,
@@ -56,7 +61,7 @@ def _fail(message: str, code: int = 2) -> None:
               default="table", show_default=True, help="Output format.")
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
-             judged_only, engine, cross_check, compat, fmt, output) -> None:
+             judged_only, ties, engine, cross_check, compat, fmt, output) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works)."""
     if complete and missing == "skip":
         _fail("searcheval: -c and --missing skip contradict each other")
@@ -65,7 +70,8 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
         from .commands import run_evaluate
         code = run_evaluate(qrels, list(runs), list(measures), per_query=per_query,
                             missing=missing, relevance_level=relevance_level, depth=depth,
-                            judged_only=judged_only, engine=engine, cross_check=cross_check,
+                            judged_only=judged_only, ties=ties, engine=engine,
+                            cross_check=cross_check,
                             compat=int(compat), fmt=fmt, output=output,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures))
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
@@ -94,3 +100,5 @@ def measures() -> None:
 
 # Commands defined in other modules register here, one line each:
 # main.add_command(<click command>)
+from .convert import convert_command  # noqa: E402  (registered after main is defined)
+main.add_command(convert_command)

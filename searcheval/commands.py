@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import render
-from .api import as_qrels, as_run, evaluate, resolve_measures
+from .api import as_qrels, as_run, dataset_measures, evaluate, resolve_measures
 from .engines.context import Settings
 from .output import write_text
 from .results import Results
@@ -15,11 +15,13 @@ NOTELESS = ("csv", "trec")  # formats with no place for notes: those go to stder
 
 def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str], *,
                  per_query: bool, missing: str, relevance_level: int, depth: int | None,
-                 judged_only: bool, engine: str, cross_check: bool, compat: int, fmt: str,
+                 judged_only: bool, ties: str, engine: str, cross_check: bool, compat: int,
+                 fmt: str,
                  output: str | None, runid: bool) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only)
-    measures = resolve_measures(measure_names or None, compat)
+                        depth=depth, judged_only=judged_only, ties=ties)
+    names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
+    measures = resolve_measures(names, compat)
     qrels = as_qrels(qrels_path)
     runs = [as_run(path) for path in run_paths]  # read everything before writing anything
     results_list: list[Results] = []
@@ -35,19 +37,20 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                 for line in check.report_lines() if fmt not in NOTELESS else []:
                     click.echo(f"searcheval: {line}", err=True)  # visible even with -o FILE
         else:
-            results = evaluate(qrels, run, [str(m) for m in measures], missing=missing,
-                               relevance_level=relevance_level, depth=depth,
-                               judged_only=judged_only, engine=engine, compat=compat) \
-                if engine != "native" else _native(qrels, run, measures, settings)
+            results = _engine(engine).evaluate(qrels, run, measures, settings)
+        results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS)
         results_list.append(results)
     write_text(output, _render(results_list, fmt, per_query, runid))
     return code
 
 
-def _native(qrels, run, measures, settings) -> Results:
+def _engine(name: str):
+    if name == "pytrec_eval":
+        from .engines import pytrec
+        return pytrec
     from .engines import native
-    return native.evaluate(qrels, run, measures, settings)
+    return native
 
 
 def _warn(results: Results, show_notes: bool) -> None:

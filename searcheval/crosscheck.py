@@ -112,7 +112,7 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     results = native.evaluate(qrels, run, measures, settings)
     as_9 = results if settings.compat == 9 else native.evaluate(
         qrels, run, measures, replace(settings, compat=9))
-    reasons = [pytrec.unsupported(m, settings.relevance_level) for m in measures]
+    reasons = [pytrec.unsupported(m, settings.relevance_level, settings.ties) for m in measures]
     not_checked = [NotChecked(str(m), r) for m, r in zip(measures, reasons) if r is not None]
     by_design = _design_differences(as_9, results, tolerance) if as_9 is not results else []
     check = CrossCheck(results, [], not_checked, by_design, tolerance=tolerance)

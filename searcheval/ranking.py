@@ -13,6 +13,14 @@ import numpy as np
 from .formats.columns import byte_ranks
 
 TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
+# How documents with equal scores are ordered (score always comes first):
+TIE_POLICIES = {
+    "trec_eval": TIE_RULE,
+    "input": "score descending, then the order of the lines in the run file",
+    "rank": "score descending, then the rank column ascending, then line order",
+    "average": "score descending; tied documents: the expected value over all their orders "
+               "(McSherry & Najork, ECIR 2008)",
+}
 
 
 def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
@@ -21,13 +29,19 @@ def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
 
 
 def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.ndarray,
-                    doc_vocabulary, compat: int) -> np.ndarray:
-    """Permutation grouping rows by query, each in trec_eval's ranking order.
+                    doc_vocabulary, compat: int, ties: str = "trec_eval",
+                    lines: np.ndarray | None = None, ranks: np.ndarray | None = None) -> np.ndarray:
+    """Permutation grouping rows by query, each in ranking order under a tie policy.
 
-    Rows are sorted by (query, score); only the rows whose score ties with a neighbour
+    trec_eval (also used for "average", whose measures only need the groups of ties):
+    rows are sorted by (query, score); only the rows whose score ties with a neighbour
     need their doc ids compared, so only those ids are sorted by bytes.
     """
     held = comparable_scores(scores, compat)
+    if ties == "input":
+        return np.lexsort((lines, -held, query_codes))
+    if ties == "rank":
+        return np.lexsort((lines, ranks, -held, query_codes))
     order = np.lexsort((-held, query_codes))
     q, s = query_codes[order], held[order]
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])

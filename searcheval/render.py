@@ -70,6 +70,7 @@ def settings_lines(results: Results) -> list[str]:
         f"run: {results.run} (tag {results.run_tag})   engine: {results.engine}   "
         f"semantics: {s['compat']}",
         f"ties: {s['tie_rule']}",
+        *([f"  {s['tied']}"] if s["tied"] else []),
         f"queries: {s['queries_averaged']} averaged; missing={results.settings.missing}: {policy}",
     ]
     for label, ids in (("zero-filled (in qrels, not in run)", results.zero_filled),

@@ -9,7 +9,7 @@ import numpy as np
 
 from .engines.context import Settings
 from .measures import Kind, Measure
-from .ranking import TIE_RULE
+from .ranking import TIE_POLICIES
 
 MIN_GEO_MEAN = 0.00001
 
@@ -51,6 +51,7 @@ class Results:
     skipped: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    tied: str = ""  # how many queries have tied scores, and whether it matters
 
     def __post_init__(self) -> None:
         self.means = np.array([aggregate(m, self.values[i]) for i, m in enumerate(self.measures)])
@@ -83,7 +84,7 @@ class Results:
         s = self.settings
         return {
             "engine": self.engine, "compat": f"trec_eval {'9.0.8' if s.compat == 9 else '10.0'}",
-            "tie_rule": TIE_RULE, "missing": s.missing, "relevance_level": s.relevance_level,
+            "ties": s.ties, "tie_rule": TIE_POLICIES[s.ties], "tied": self.tied, "missing": s.missing, "relevance_level": s.relevance_level,
             "depth": s.depth, "judged_only": s.judged_only,
             "queries_averaged": len(self.query_ids), "queries_zero_filled": len(self.zero_filled),
             "queries_skipped": len(self.skipped), "queries_ignored": len(self.ignored),

@@ -17,7 +17,8 @@ import pyarrow.compute as pc
 from ..errors import UsageError
 from ..formats.trec import Qrels, Run
 from ..formats.columns import unify
-from ..ranking import canonical_order
+from ..errors import FormatError
+from ..ranking import TIE_POLICIES, canonical_order, comparable_scores
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -32,6 +33,7 @@ class Settings:
     relevance_level: int = 1
     depth: int | None = None  # -M
     judged_only: bool = False  # -J
+    ties: str = "trec_eval"  # trec_eval | input | rank | average (ranking.TIE_POLICIES)
 
     def __post_init__(self) -> None:
         if self.compat not in (9, 10):
@@ -42,6 +44,12 @@ class Settings:
             raise UsageError(f"the relevance level must be >= 0, found {self.relevance_level}")
         if self.depth is not None and self.depth <= 0:
             raise UsageError(f"the depth must be a positive number of documents, found {self.depth}")
+        if self.ties not in TIE_POLICIES:
+            raise UsageError(f"ties must be one of {', '.join(TIE_POLICIES)}, found {self.ties!r}")
+        if self.ties == "average" and self.depth is not None:
+            raise UsageError("--ties average cannot be combined with -M: a group of tied "
+                             "documents may straddle the depth, and which of them are kept "
+                             "would depend on the order averaged over")
 
 
 @dataclass
@@ -52,6 +60,7 @@ class Ranked:
     pos: np.ndarray  # per row: 0-based rank
     rel: np.ndarray  # per row: grade, NONPOOL or UNJUDGED
     starts: np.ndarray  # row offsets of each query (length Q + 1)
+    tie_group: np.ndarray  # per row: id of its run of equal scores (increasing down the rows)
     judged_q: np.ndarray  # per judgment of an evaluated query: query index
     judged_grade: np.ndarray  # per judgment: grade
     zero_filled: list[str]  # qrels queries absent from the run (scored as empty rankings)
@@ -88,10 +97,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     index = np.full(len(query_vocab), -1, dtype=np.int64)
     index[evaluated] = np.arange(len(evaluated))
 
-    keep = index[run_qc] >= 0
-    q, docs, scores = index[run_qc[keep]], run_dc[keep], run.scores[keep]
-    order = canonical_order(q, scores, docs, run.doc.vocabulary, settings.compat)
-    q, docs = q[order], run_to_judged[docs[order]] if len(order) else docs
+    q, docs, held = _ranked_rows(run, index[run_qc], settings)
+    docs = run_to_judged[docs] if len(docs) else docs
     rel = _lookup_relevance(q, docs, index[judged_qc], qrels.doc.codes, qrels.relevance,
                             len(qrels.doc.vocabulary))
 
@@ -101,18 +108,45 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         keep &= pos < settings.depth
     if settings.judged_only:
         keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
-    q, rel = q[keep], rel[keep]
+    q, rel, held = q[keep], rel[keep], held[keep]
     pos = _positions(q, len(evaluated))
     starts = np.searchsorted(q, np.arange(len(evaluated) + 1))
+    new_group = np.ones(len(q), dtype=bool)
+    new_group[1:] = (q[1:] != q[:-1]) | (held[1:] != held[:-1])
 
     judged = index[judged_qc] >= 0
     names = np.array(query_vocab.to_pylist(), dtype=object)
     return Ranked(
         query_ids=names[evaluated], in_run=np.isin(evaluated, run_queries), q=q, pos=pos, rel=rel,
-        starts=starts, judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],
+        starts=starts, tie_group=np.cumsum(new_group) - 1, judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
         ignored=list(names[np.setdiff1d(run_queries, qrels_queries)]), settings=settings)
+
+
+def _ranked_rows(run: Run, query_index: np.ndarray, settings: Settings):
+    """(query index, doc code, score as held) of the evaluated queries' rows, ranked.
+
+    ``query_index``: per run row, the index of its query among those evaluated, or -1.
+    """
+    keep = query_index >= 0
+    q, docs, scores = query_index[keep], run.doc.codes[keep], run.scores[keep]
+    ranks = None
+    if settings.ties == "rank":
+        ranks = _rank_column(run)[keep]
+    order = canonical_order(q, scores, docs, run.doc.vocabulary, settings.compat,
+                            ties=settings.ties, lines=run.lines[keep], ranks=ranks)
+    return q[order], docs[order], comparable_scores(scores, settings.compat)[order]
+
+
+def _rank_column(run: Run) -> np.ndarray:
+    if run.ranks is None:
+        raise UsageError(f"{run.path} has no rank column: --ties rank needs one")
+    bad = np.flatnonzero(np.isnan(run.ranks))
+    if len(bad):
+        raise FormatError(run.path, int(run.lines[bad[0]]),
+                          "rank must be a number to break ties by rank (--ties rank)")
+    return run.ranks
 
 
 def _positions(q: np.ndarray, num_queries: int) -> np.ndarray:

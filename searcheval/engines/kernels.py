@@ -24,6 +24,12 @@ def _level(r: Ranked, m: Measure) -> int:
     return r.settings.relevance_level if m.rel is None else m.rel
 
 
+def _linear_view(r: Ranked, m: Measure):
+    """The relevance that measures linear in it read: under --ties average, each row's
+    expected relevance over the orders of its tie group."""
+    return level_view(r, _level(r, m), averaged=r.settings.ties == "average")
+
+
 def num_q(r: Ranked, m: Measure) -> np.ndarray:
     return np.ones(r.num_queries)
 
@@ -55,7 +61,7 @@ def average_precision(r: Ranked, m: Measure) -> np.ndarray:
 
 def r_precision(r: Ranked, m: Measure) -> np.ndarray:
     """Rprec = rel(R) / R."""
-    v = level_view(r, _level(r, m))
+    v = _linear_view(r, m)
     return divide(v.rel_at(r, v.num_rel), v.num_rel)
 
 
@@ -113,18 +119,18 @@ def eleven_point_average(r: Ranked, m: Measure) -> np.ndarray:
 
 def precision(r: Ranked, m: Measure) -> np.ndarray:
     """P@k = rel(k) / k."""
-    return level_view(r, _level(r, m)).rel_at(r, m.cutoff) / float(m.cutoff)
+    return _linear_view(r, m).rel_at(r, m.cutoff) / float(m.cutoff)
 
 
 def recall(r: Ranked, m: Measure) -> np.ndarray:
     """R@k = rel(k) / R."""
-    v = level_view(r, _level(r, m))
+    v = _linear_view(r, m)
     return divide(v.rel_at(r, m.cutoff), v.num_rel)
 
 
 def relative_precision(r: Ranked, m: Measure) -> np.ndarray:
     """relative_P@k = rel(k) / min(k, R)."""
-    v = level_view(r, _level(r, m))
+    v = _linear_view(r, m)
     return divide(v.rel_at(r, m.cutoff), np.minimum(m.cutoff, v.num_rel))
 
 

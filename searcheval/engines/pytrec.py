@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ReferenceEngineCrash, ReferenceEngineError
+from .expected import ORDER_FREE
 from ..formats.columns import Encoded
 from ..formats.trec import Qrels, Run
 from ..measures import SPECS, Kind, Measure
@@ -77,8 +78,10 @@ def level_for(measure: Measure, relevance_level: int) -> int:
     return level if measure.spec.uses_rel else max(level, 1)
 
 
-def unsupported(measure: Measure, relevance_level: int = 1) -> str | None:
+def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_eval") -> str | None:
     """Why pytrec_eval cannot compute ``measure``, or None when it can."""
+    if ties == "average" and measure.family not in ORDER_FREE:
+        return "pytrec_eval scores one order of tied documents, not their average"
     if measure.family not in ROUTES:
         if measure.spec.since == 0:
             return "not a trec_eval measure"
@@ -93,7 +96,7 @@ def unsupported(measure: Measure, relevance_level: int = 1) -> str | None:
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Results:
     reference = replace(settings, compat=9)
     ranked = prepare(qrels, run, reference)
-    reasons = [unsupported(m, settings.relevance_level) for m in measures]
+    reasons = [unsupported(m, settings.relevance_level, settings.ties) for m in measures]
     plan = _Plan(settings.relevance_level)
     slots = {i: plan.place(m) for i, m in enumerate(measures) if reasons[i] is None}
     answers = _run_worker(_payload(qrels, run, ranked, plan, settings), run.name) if slots else []
@@ -192,12 +195,13 @@ def _payload(qrels: Qrels, run: Run, ranked: Ranked, plan: _Plan, settings: Sett
     """
     queries = [str(q) for q in ranked.query_ids]
     primer = _primer_id(qrels, run)
+    scores = _scores_in_order(run, settings)
     return {
         "queries": [primer] + queries,
         "qrels": _columns(qrels.query, qrels.doc, qrels.relevance.astype(np.int64), queries,
                           np.ones(len(qrels.relevance), dtype=bool), primer, 1),
-        "run": _columns(run.query, run.doc, run.scores.astype(np.float64), queries,
-                        _within_depth(run, settings.depth), primer, 1.0),
+        "run": _columns(run.query, run.doc, scores, queries,
+                        _within_depth(run, scores, settings.depth), primer, 1.0),
         "jobs": [(job.level, settings.judged_only, job.requests()) for job in plan.jobs],
     }
 
@@ -218,12 +222,24 @@ def _columns(query: Encoded, doc: Encoded, values: np.ndarray, queries: list[str
     return counts, vocabulary, codes.tobytes(), sent.tobytes()
 
 
-def _within_depth(run: Run, depth: int | None) -> np.ndarray:
+def _scores_in_order(run: Run, settings: Settings) -> np.ndarray:
+    """Scores for pytrec_eval: the run's own, or (--ties input / rank) strictly decreasing
+    numbers that make trec_eval's order the policy's order."""
+    if settings.ties not in ("input", "rank"):
+        return run.scores.astype(np.float64)
+    order = canonical_order(run.query.codes, run.scores, run.doc.codes, run.doc.vocabulary,
+                            compat=9, ties=settings.ties, lines=run.lines, ranks=run.ranks)
+    scores = np.empty(len(order))
+    scores[order] = -np.arange(len(order), dtype=np.float64)  # exact in 32 bits below 2^24
+    return scores
+
+
+def _within_depth(run: Run, scores: np.ndarray, depth: int | None) -> np.ndarray:
     """trec_eval -M: the first ``depth`` documents of each query, in 9.0.8's order."""
-    keep = np.ones(len(run.scores), dtype=bool)
+    keep = np.ones(len(scores), dtype=bool)
     if depth is None or len(keep) == 0:
         return keep
-    order = canonical_order(run.query.codes, run.scores, run.doc.codes, run.doc.vocabulary,
+    order = canonical_order(run.query.codes, scores, run.doc.codes, run.doc.vocabulary,
                             compat=9)
     grouped = run.query.codes[order]
     rank = np.arange(len(order)) - np.searchsorted(grouped, grouped, side="left")

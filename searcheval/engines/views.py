@@ -26,11 +26,19 @@ class LevelView:
         return value_at(self.cum_rel, r.starts, np.broadcast_to(k, (r.num_queries,)))
 
 
-def level_view(r: Ranked, level: int) -> LevelView:
-    key = ("level", level)
+def level_view(r: Ranked, level: int, averaged: bool = False) -> LevelView:
+    """Relevance at ``level``; ``averaged``: each row's relevance is the mean over its
+    group of tied scores (its expected value over the group's orders, --ties average)."""
+    key = ("level", level, averaged)
     if key not in r.cache:
         nq = r.num_queries
         is_rel = r.rel >= level
+        if averaged:
+            exact = level_view(r, level)
+            mean = group_mean(r, exact.is_rel.astype(np.float64))
+            r.cache[key] = LevelView(mean, segment_cumsum(mean, r.starts), exact.num_rel,
+                                     exact.num_rel_ret, exact.num_nonrel)
+            return r.cache[key]
         judged = r.judged_grade
         r.cache[key] = LevelView(
             is_rel=is_rel,
@@ -39,6 +47,14 @@ def level_view(r: Ranked, level: int) -> LevelView:
             num_rel_ret=np.bincount(r.q[is_rel], minlength=nq),
             num_nonrel=np.bincount(r.judged_q[(judged >= 0) & (judged < level)], minlength=nq))
     return r.cache[key]
+
+
+def group_mean(r: Ranked, values: np.ndarray) -> np.ndarray:
+    """Each row's value replaced by the mean over its group of tied scores."""
+    count = int(r.tie_group[-1]) + 1 if len(r.tie_group) else 0
+    total = np.bincount(r.tie_group, weights=values, minlength=count)
+    size = np.bincount(r.tie_group, minlength=count)
+    return (total / np.maximum(size, 1))[r.tie_group]
 
 
 def before(r: Ranked, mask: np.ndarray) -> np.ndarray:
@@ -73,7 +89,10 @@ def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainVi
         if exponential:
             top = int(r.judged_grade.max(initial=0))
             given = {grade: 2.0 ** grade - 1 for grade in range(top + 1)}
-        r.cache[key] = _build_gains(r, given)
+        view = _build_gains(r, given)
+        if r.settings.ties == "average":  # DCG is linear in the gains: average them
+            view.row_gain = group_mean(r, view.row_gain)
+        r.cache[key] = view
     return r.cache[key]
 
 

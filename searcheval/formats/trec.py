@@ -90,6 +90,11 @@ class Run(_Pairs):
 
 def read_bytes(source: str | Path) -> tuple[str, bytes]:
     """(display path, text bytes) of a path, ``-`` (stdin) or a gzip file; checked to be text."""
+    return text_bytes(*read_raw(source))
+
+
+def read_raw(source: str | Path) -> tuple[str, bytes]:
+    """(display path, bytes) of a path, ``-`` (stdin) or a gzip file (detected by content)."""
     path = str(source)
     if path == "-":
         data, path = sys.stdin.buffer.read(), "<stdin>"
@@ -103,6 +108,11 @@ def read_bytes(source: str | Path) -> tuple[str, bytes]:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:
             raise FormatError(path, 0, f"not a valid gzip file: {exc}") from None
+    return path, data
+
+
+def text_bytes(path: str, data: bytes) -> tuple[str, bytes]:
+    """The bytes of a text file: a leading UTF-8 BOM removed, refused if they hold a NUL."""
     if data.startswith(BOM):  # Windows editors start UTF-8 files with one; both paths skip it
         data = data[len(BOM):]
     nul = data.find(b"\x00")
@@ -275,9 +285,7 @@ def parse_slowly(path: str, data: bytes, kind: str) -> tuple:
             if len(fields) != 4:
                 raise FormatError(path, number, f"expected 4 fields ({QRELS_FIELDS}), "
                                   f"found {len(fields)}")
-            if not re.fullmatch(r"[-+]?\d+", fields[3]):
-                raise FormatError(path, number, f"relevance must be an integer, found {fields[3]!r}")
-            values.append(int(fields[3]))
+            values.append(_integer(path, number, fields[3], "relevance"))
         else:
             if len(fields) < 6:
                 raise FormatError(path, number, f"expected 6 fields ({RUN_FIELDS}), "
@@ -289,6 +297,15 @@ def parse_slowly(path: str, data: bytes, kind: str) -> tuple:
         docs.append(fields[2])
         numbers.append(number)
     return queries, docs, values, numbers, tag, ranks
+
+
+def _integer(path: str, number: int, text: str, name: str) -> int:
+    if not re.fullmatch(r"[-+]?\d+", text):
+        raise FormatError(path, number, f"{name} must be an integer, found {text!r}")
+    value = int(text)
+    if not -2**63 <= value < 2**63:
+        raise FormatError(path, number, f"{name} is out of range (64-bit integers), found {text!r}")
+    return value
 
 
 def _score(path: str, number: int, text: str) -> float:
@@ -307,7 +324,11 @@ def _score(path: str, number: int, text: str) -> float:
 
 def read_qrels(source: str | Path) -> Qrels:
     """Read a TREC qrels file; every problem is a FormatError naming file and line."""
-    path, data = read_bytes(source)
+    return parse_qrels(*read_bytes(source))
+
+
+def parse_qrels(path: str, data: bytes) -> Qrels:
+    """TREC qrels from the bytes ``read_bytes`` returned."""
     try:
         queries, docs, relevance, numbers = _fast_qrels(data)
     except (_Refused, pa.ArrowInvalid):
@@ -317,7 +338,11 @@ def read_qrels(source: str | Path) -> Qrels:
 
 def read_run(source: str | Path) -> Run:
     """Read a TREC run file; every problem is a FormatError naming file and line."""
-    path, data = read_bytes(source)
+    return parse_run(*read_bytes(source))
+
+
+def parse_run(path: str, data: bytes) -> Run:
+    """A TREC run from the bytes ``read_bytes`` returned."""
     try:
         queries, docs, scores, numbers, tag, ranks = _fast_run(data)
     except (_Refused, pa.ArrowInvalid):
@@ -353,3 +378,104 @@ def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray, path: str, 
         doc_id = doc.vocabulary[int(doc.codes[row])].as_py()
         raise FormatError(path, second, f"query {query_id!r} {verb} {doc_id!r} twice "
                           f"({unit} {first} and {second})")
+
+
+# ---- 3-column variants: qrels without the iteration, MS MARCO runs ------------------------------
+
+def read_qrels_3col(source: str | Path) -> Qrels:
+    """Read ``query_id doc_id relevance`` lines (whitespace-separated, exactly 3 fields)."""
+    return parse_qrels_3col(*read_bytes(source))
+
+
+def parse_qrels_3col(path: str, data: bytes) -> Qrels:
+    queries, docs, relevance, numbers = _read_3col(path, data, pa.int64(), QRELS_3COL_FIELDS)
+    return make_qrels(encode(queries), encode(docs), relevance, numbers, path)
+
+
+def read_msmarco_run(source: str | Path) -> Run:
+    """Read an MS MARCO run, ``query_id<TAB>doc_id<TAB>rank``: it has no score, so each
+    document scores ``-rank``. trec_eval's order (score descending) is then rank ascending;
+    equal ranks in one query tie, and the doc_id rule orders them, as for equal scores."""
+    return parse_msmarco_run(*read_bytes(source))
+
+
+def parse_msmarco_run(path: str, data: bytes) -> Run:
+    queries, docs, ranks, numbers = _read_3col(path, data, pa.int64(), MSMARCO_FIELDS)
+    ranks = np.asarray(ranks, dtype=np.float64)
+    return make_run(encode(queries), encode(docs), -ranks, numbers, path, Path(path).name,
+                    ranks=ranks)
+
+
+def _read_3col(path: str, data: bytes, value_type: pa.DataType, names: str) -> tuple:
+    try:
+        return _fast_3col(data, value_type)
+    except (_Refused, pa.ArrowInvalid):
+        return _parse_3col_slowly(path, data, names)
+
+
+def _fast_3col(data: bytes, value_type: pa.DataType) -> tuple:
+    try:
+        table = _direct(data, ["query_id", "doc_id", "value"],
+                        {"query_id": pa.string(), "doc_id": pa.string(), "value": value_type})
+        return (table.column("query_id"), table.column("doc_id"), np.asarray(table.column("value")),
+                np.arange(1, table.num_rows + 1))
+    except (_Refused, pa.ArrowInvalid):
+        pass
+    if not data.strip():
+        return [], [], [], []
+    lines, numbers, counts = _fields(data)
+    if not pc.all(pc.equal(counts, 3)).as_py():
+        raise _Refused
+    try:
+        values = _column(lines, 2).cast(value_type)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raise _Refused from None
+    return _column(lines, 0), _column(lines, 1), np.asarray(values), numbers
+
+
+def _parse_3col_slowly(path: str, data: bytes, names: str) -> tuple:
+    error = _utf8_error(path, data)
+    if error:
+        raise error
+    value_name = names.split()[-1]
+    queries, docs, values, numbers = [], [], [], []
+    for number, fields in _records(data.decode("utf-8")):
+        if len(fields) != 3:
+            raise FormatError(path, number, f"expected 3 fields ({names}), found {len(fields)}")
+        values.append(_integer(path, number, fields[2], value_name))
+        queries.append(fields[0])
+        docs.append(fields[1])
+        numbers.append(number)
+    return queries, docs, values, numbers
+
+
+# ---- writers: text in the canonical order -------------------------------------------------------
+
+def qrels_text(qrels: Qrels, columns: int = 4) -> bytes:
+    """TREC qrels (``query_id 0 doc_id relevance``) or, with ``columns=3``, the 3-column
+    variant; judgments in the order they were read."""
+    fields = [qrels.query.values(), qrels.doc.values(), pa.array(qrels.relevance).cast(pa.string())]
+    if columns == 4:
+        fields.insert(1, pa.array(["0"] * len(qrels.query), type=pa.string()))
+    return _join_lines(fields, " " if columns == 4 else "\t")
+
+
+def run_text(run: Run, order: np.ndarray, ranks: np.ndarray, msmarco: bool = False) -> bytes:
+    """TREC run lines (``query_id Q0 doc_id rank score tag``) or MS MARCO lines
+    (``query_id<TAB>doc_id<TAB>rank``) for the rows ``order``, ranked ``ranks``."""
+    query, doc = run.query.values().take(pa.array(order)), run.doc.values().take(pa.array(order))
+    rank = pa.array(ranks).cast(pa.string())
+    if msmarco:
+        return _join_lines([query, doc, rank], "\t")
+    # Arrow prints the shortest text that reads back as the same double ("1e+20", "0.1")
+    score = pa.array(run.scores[order]).cast(pa.string())
+    constant = [pa.array([text] * len(order), type=pa.string()) for text in ("Q0", run.tag)]
+    return _join_lines([query, constant[0], doc, rank, score, constant[1]], " ")
+
+
+def _join_lines(columns: list[pa.Array], separator: str) -> bytes:
+    if len(columns[0]) == 0:
+        return b""
+    lines = pc.binary_join_element_wise(*columns, separator)
+    ended = pc.binary_join_element_wise(lines, pa.scalar("", pa.string()), "\n")
+    return "".join(ended.to_pylist()).encode("utf-8")

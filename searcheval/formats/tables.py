@@ -1,0 +1,587 @@
+"""Tables: CSV and TSV with a header, JSON Lines, JSON, Parquet and pandas DataFrames.
+
+Columns are found by name: ``query_id`` (or ``qid``, ``q_id``), ``doc_id`` (or ``docno``,
+``docid``), then ``relevance`` (or ``label``) for qrels, ``score`` and/or ``rank`` and an
+optional ``tag`` for runs (PyTerrier's and ranx's spellings are the aliases). A run with
+ranks but no scores is an MS MARCO run: each document scores ``-rank``. Other columns are
+ignored. JSON is ``{query_id: {doc_id: value}}``, as pytrec_eval and ranx keep judgments.
+
+Text tables are split by Arrow; a line-by-line pass (Python's csv and json modules) runs
+only when Arrow refuses or when rows and physical lines may not match (blank lines, values
+spanning lines), so errors always name the physical line. Checking and converting values
+is whole-column work shared by every format (``checked``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import FormatError, UsageError
+from .columns import encode
+from .trec import Qrels, Run, make_qrels, make_run, text_bytes
+
+ALIASES = {"query_id": ("query_id", "qid", "q_id"), "doc_id": ("doc_id", "docno", "docid"),
+           "relevance": ("relevance", "label"), "score": ("score",), "rank": ("rank",),
+           "tag": ("tag",)}
+VALUE_COLUMNS = {"qrels": ("relevance",), "run": ("score", "rank")}
+_INTEGER = r"^[-+]?[0-9]+$"
+_NUMBER = r"^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$"
+
+
+@dataclass
+class Columns:
+    """Raw columns of a table (names as written), the physical line (or row) of each row,
+    and what a message calls a row's place."""
+
+    path: str
+    arrays: dict[str, pa.Array]
+    lines: np.ndarray
+    unit: str = "lines"
+    header_line: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+# ---- from columns to Qrels / Run --------------------------------------------------------------
+
+def roles(names: list[str]) -> dict[str, str]:
+    """role (query_id, doc_id, relevance, score, rank, tag) -> the column that plays it."""
+    found = {}
+    for role, aliases in ALIASES.items():
+        for alias in aliases:
+            if alias in names:
+                found[role] = alias
+                break
+    return found
+
+
+def table_kind(names: list[str], path: str, line: int) -> str:
+    """qrels or run, from the value columns present."""
+    present = roles(names)
+    kinds = [k for k, values in VALUE_COLUMNS.items() if any(v in present for v in values)]
+    if len(kinds) == 1:
+        return kinds[0]
+    if not kinds:
+        raise FormatError(path, line, "expected a relevance column (qrels) or a score or rank "
+                          f"column (run), found columns {_listed(names)}")
+    raise UsageError(f"{path}: has both relevance and score/rank columns: say --kind qrels or "
+                     "--kind run")
+
+
+def checked(table: Columns, kind: str, notes: list[str] | None = None) -> Qrels | Run:
+    """Qrels or Run from raw columns: ids as text, values checked, every refusal located;
+    what was noticed on the way (a missing tag, several tags) is added to ``notes``."""
+    data = _checked(table, kind)
+    if notes is not None:
+        notes.extend(table.notes)
+    return data
+
+
+def _checked(table: Columns, kind: str) -> Qrels | Run:
+    present = roles(list(table.arrays))
+    needed = ["query_id", "doc_id"] + (["relevance"] if kind == "qrels" else [])
+    missing = [n for n in needed if n not in present]
+    if kind == "run" and "score" not in present and "rank" not in present:
+        missing.append("score (or rank)")
+    if missing:
+        raise FormatError(table.path, table.header_line,
+                          f"expected column(s) {', '.join(missing)} for {kind}, "
+                          f"found {_listed(list(table.arrays))}")
+    column = {role: table.arrays[name] for role, name in present.items()}
+    query, doc = (encode(_ids(table, column[r], r)) for r in ("query_id", "doc_id"))
+    if kind == "qrels":
+        relevance = _integers(table, column["relevance"], "relevance")
+        return make_qrels(query, doc, relevance, table.lines, table.path, unit=table.unit)
+    ranks = _integers(table, column["rank"], "rank") if "rank" in column else None
+    if "score" in column:
+        scores = _numbers(table, column["score"], "score")
+    else:
+        scores = -ranks.astype(np.float64)  # MS MARCO: rank 1 scores highest
+        table.notes.append("scores: none in the input; each document scores -rank")
+    tag = _tag(table, column.get("tag"))
+    return make_run(query, doc, scores, table.lines, table.path, tag, unit=table.unit,
+                    ranks=None if ranks is None else ranks.astype(np.float64))
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+def _refuse(table: Columns, row: int, message: str) -> FormatError:
+    return FormatError(table.path, int(table.lines[row]), message)
+
+
+def _first(mask) -> int:
+    return int(np.flatnonzero(np.asarray(mask, dtype=bool))[0])
+
+
+def _plain(array: pa.Array | pa.ChunkedArray) -> pa.Array:
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    if pa.types.is_large_string(array.type):
+        array = array.cast(pa.string())
+    return array
+
+
+def _nulls(table: Columns, array: pa.Array, role: str) -> None:
+    if array.null_count:
+        row = _first(array.is_null(nan_is_null=True).to_numpy(zero_copy_only=False))
+        raise _refuse(table, row, f"{role} is missing")
+
+
+def _ids(table: Columns, array: pa.Array, role: str) -> pa.Array:
+    array = _plain(array)
+    _nulls(table, array, role)
+    if pa.types.is_integer(array.type):
+        return array.cast(pa.string())
+    if not pa.types.is_string(array.type):
+        _wrong_type(table, array, role, "text or an integer")
+    empty = pc.equal(pc.utf8_length(array), 0).to_numpy(zero_copy_only=False)
+    if empty.any():
+        raise _refuse(table, _first(empty), f"{role} is empty")
+    return array
+
+
+def _integers(table: Columns, array: pa.Array, role: str) -> np.ndarray:
+    array = _plain(array)
+    _nulls(table, array, role)
+    if pa.types.is_integer(array.type):
+        return np.asarray(array.cast(pa.int64()))
+    if pa.types.is_floating(array.type):
+        values = np.asarray(array, dtype=np.float64)
+        bad = ~np.isfinite(values) | (values != np.round(values))
+        if bad.any():
+            row = _first(bad)
+            raise _refuse(table, row, f"{role} must be an integer, found {float(values[row])!r}")
+        return values.astype(np.int64)
+    if pa.types.is_string(array.type):
+        bad = pc.invert(pc.match_substring_regex(pc.utf8_trim_whitespace(array), _INTEGER))
+        bad = bad.to_numpy(zero_copy_only=False)
+        if bad.any():
+            row = _first(bad)
+            raise _refuse(table, row, f"{role} must be an integer, found {array[row].as_py()!r}")
+        try:
+            return np.asarray(pc.utf8_trim_whitespace(array).cast(pa.int64()))
+        except pa.ArrowInvalid:
+            raise FormatError(table.path, 0, f"{role}: an integer is out of range") from None
+    return _wrong_type(table, array, role, "an integer")
+
+
+def _numbers(table: Columns, array: pa.Array, role: str) -> np.ndarray:
+    array = _plain(array)
+    _nulls(table, array, role)
+    if pa.types.is_integer(array.type) or pa.types.is_floating(array.type):
+        values = np.asarray(array.cast(pa.float64()))
+    elif pa.types.is_string(array.type):
+        trimmed = pc.utf8_trim_whitespace(array)
+        bad = pc.invert(pc.match_substring_regex(trimmed, _NUMBER)).to_numpy(zero_copy_only=False)
+        if bad.any():
+            row = _first(bad)
+            text = array[row].as_py()
+            what = "a finite number" if text.strip().lower().lstrip("+-") in (
+                "inf", "infinity", "nan") else "a number"
+            raise _refuse(table, row, f"{role} must be {what}, found {text!r}")
+        values = np.asarray(trimmed.cast(pa.float64()))
+    else:
+        return _wrong_type(table, array, role, "a number")
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row = _first(bad)
+        raise _refuse(table, row, f"{role} must be a finite number, found {float(values[row])!r}")
+    return values
+
+
+def _wrong_type(table: Columns, array: pa.Array, role: str, what: str):
+    """Refuse a column of the wrong type at its first row."""
+    value = array[0].as_py() if len(array) else None
+    if len(array) == 0:
+        raise FormatError(table.path, table.header_line, f"{role} must be {what}, found "
+                          f"{array.type} values")
+    raise _refuse(table, 0, f"{role} must be {what}, found {value!r}")
+
+
+def _tag(table: Columns, array: pa.Array | None) -> str:
+    default = Path(table.path).stem.split(".")[0] if not table.path.startswith("<") else "run"
+    if array is None or len(array) == 0:
+        table.notes.append(f"tag: none in the input; the run's tag is {default!r}")
+        return default
+    tags = pc.unique(_ids(table, array, "tag")).to_pylist()
+    if len(tags) > 1:
+        shown = ", ".join(repr(t) for t in tags[:5]) + (" ..." if len(tags) > 5 else "")
+        table.notes.append(f"tag: {len(tags)} tags in the input ({shown}); a run has one "
+                           f"tag, kept the first, {tags[0]!r}")
+    return tags[0]
+
+
+# ---- CSV and TSV --------------------------------------------------------------------------------
+
+def read_delimited(path: str, data: bytes, delimiter: str, kind: str | None,
+                   notes: list[str] | None = None) -> Qrels | Run:
+    """A CSV (``delimiter=","``) or TSV (``"\\t"``) file with a header line."""
+    import pyarrow.csv as pacsv
+
+    path, data = text_bytes(path, data)
+    header = _header(path, data, delimiter)
+    kind = kind or table_kind(header, path, 1)
+    wanted = [name for name in roles(header).values()]
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(block_size=1 << 24),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=False,
+                                              ignore_empty_lines=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types={name: pa.string() for name in wanted}, strings_can_be_null=False,
+                include_columns=wanted))
+        if table.num_rows + 1 != _physical_lines(data):
+            raise ValueError("rows and lines differ")
+        columns = Columns(path, {n: table.column(n) for n in wanted},
+                          np.arange(2, table.num_rows + 2), header_line=1)
+    except (pa.ArrowInvalid, ValueError):
+        columns = _delimited_slowly(path, data, delimiter, header, wanted)
+    return checked(columns, kind, notes)
+
+
+def _physical_lines(data: bytes) -> int:
+    from .trec import line_at
+    return line_at(data, len(data)) - (1 if data.endswith((b"\n", b"\r")) else 0)
+
+
+def _header(path: str, data: bytes, delimiter: str) -> list[str]:
+    first = data.split(b"\n", 1)[0].split(b"\r", 1)[0]
+    try:
+        names = next(csv.reader([first.decode("utf-8")], delimiter=delimiter), [])
+    except (UnicodeDecodeError, csv.Error):
+        names = []
+    if not any(names):
+        raise FormatError(path, 1, "expected a header line naming the columns (query_id, "
+                          "doc_id, relevance or score), found " + ("an empty line" if data else
+                                                                   "an empty file"))
+    return names
+
+
+def _delimited_slowly(path: str, data: bytes, delimiter: str, header: list[str],
+                      wanted: list[str]) -> Columns:
+    from .trec import _utf8_error
+    error = _utf8_error(path, data)
+    if error:
+        raise error
+    index = [header.index(name) for name in wanted]
+    rows: list[list[str]] = [[] for _ in wanted]
+    lines = []
+    csv.field_size_limit(sys.maxsize)
+    reader = csv.reader(io.StringIO(data.decode("utf-8"), newline=""), delimiter=delimiter)
+    start = 1
+    try:
+        for record in reader:
+            if reader.line_num == 1 or not record:
+                start = reader.line_num + 1
+                continue
+            if len(record) != len(header):
+                raise FormatError(path, start, f"expected {len(header)} fields (as the header), "
+                                  f"found {len(record)}")
+            for values, i in zip(rows, index):
+                values.append(record[i])
+            lines.append(start)
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise FormatError(path, start, f"not valid CSV: {exc}") from None
+    arrays = {name: pa.array(values, type=pa.string()) for name, values in zip(wanted, rows)}
+    return Columns(path, arrays, np.array(lines, dtype=np.int64), header_line=1)
+
+
+# ---- JSON Lines and JSON -------------------------------------------------------------------------
+
+def read_jsonl(path: str, data: bytes, kind: str | None,
+               notes: list[str] | None = None) -> Qrels | Run:
+    """One JSON object per line, keys as the column names."""
+    import pyarrow.json as pajson
+
+    path, data = text_bytes(path, data)
+    try:
+        table = pajson.read_json(io.BytesIO(data), read_options=pajson.ReadOptions(
+            block_size=1 << 24), parse_options=pajson.ParseOptions(newlines_in_values=False))
+        if table.num_rows != _physical_lines(data) or any(
+                pa.types.is_struct(t) or pa.types.is_list(t) for t in table.schema.types):
+            raise ValueError("rows and lines differ")
+        names = [name for name in roles(table.column_names).values()]
+        columns = Columns(path, {n: table.column(n) for n in names},
+                          np.arange(1, table.num_rows + 1))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError):
+        columns = _jsonl_slowly(path, data)
+    return checked(columns, kind or table_kind(list(columns.arrays), path, 1), notes)
+
+
+def _jsonl_slowly(path: str, data: bytes) -> Columns:
+    from .trec import _LINE_BREAK, _utf8_error
+    error = _utf8_error(path, data)
+    if error:
+        raise error
+    values: dict[str, list] = {}
+    lines = []
+    for number, line in enumerate(_LINE_BREAK.split(data.decode("utf-8")), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise FormatError(path, number, f"not valid JSON: {_json_reason(exc)}") from None
+        if not isinstance(record, dict):
+            raise FormatError(path, number, "expected a JSON object {\"query_id\": ..., "
+                              f"\"doc_id\": ..., ...}}, found {type(record).__name__}")
+        for role, name in roles(list(record)).items():
+            column = values.setdefault(name, [None] * len(lines))
+            column.append(_scalar(path, number, role, record[name]))
+        lines.append(number)
+        for column in values.values():
+            column.extend([None] * (len(lines) - len(column)))
+    arrays = {name: _array(column) for name, column in values.items()}
+    return Columns(path, arrays, np.array(lines, dtype=np.int64))
+
+
+def _json_reason(exc: Exception) -> str:
+    return exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+
+
+def _scalar(path: str, line: int, role: str, value: Any) -> Any:
+    """A JSON value as a column holds it: ids as text, numbers as numbers."""
+    if value is None:
+        return None
+    if role in ("query_id", "doc_id", "tag"):
+        if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+            return str(value)
+        raise FormatError(path, line, f"{role} must be text or an integer, found {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise FormatError(path, line, f"{role} must be a number, found {value!r}")
+    if role != "score" and not (isinstance(value, int) or float(value).is_integer()):
+        raise FormatError(path, line, f"{role} must be an integer, found {value!r}")
+    if role != "score":
+        return int(value)
+    return float(value)
+
+
+def _array(values: list) -> pa.Array:
+    kinds = {type(v) for v in values if v is not None}
+    if kinds <= {int}:
+        try:
+            return pa.array(values, type=pa.int64())
+        except OverflowError:
+            return pa.array([None if v is None else float(v) for v in values], type=pa.float64())
+    if kinds <= {int, float}:
+        return pa.array([None if v is None else float(v) for v in values], type=pa.float64())
+    return pa.array(values, type=pa.string())
+
+
+def read_json(path: str, data: bytes, kind: str | None,
+              notes: list[str] | None = None) -> Qrels | Run:
+    """``{query_id: {doc_id: value}}``; integer values are qrels or a run (``kind`` decides),
+    any fractional value makes it a run."""
+    from .trec import _utf8_error
+    path, data = text_bytes(path, data)
+    error = _utf8_error(path, data)
+    if error:
+        raise error
+    text = data.decode("utf-8")
+    try:
+        document = json.loads(text, object_pairs_hook=_no_repeats)
+    except (ValueError, RecursionError) as exc:
+        line = exc.lineno if isinstance(exc, json.JSONDecodeError) else 0
+        raise FormatError(path, line, f"not valid JSON: {_json_reason(exc)}") from None
+    except _Repeated as exc:
+        raise FormatError(path, _locate(text, exc.key, second=True), f"key {exc.key!r} is "
+                          "there twice (a query or document repeated)") from None
+    if not isinstance(document, dict) or not all(isinstance(v, dict) for v in document.values()):
+        raise FormatError(path, 1, "expected a JSON object {query_id: {doc_id: value}}, found "
+                          + ("a list (a list of records? write JSON Lines, .jsonl)"
+                             if isinstance(document, list) else "something else"))
+    rows = [(q, d, v) for q, docs in document.items() for d, v in docs.items()]
+    kind = kind or _json_kind(path, rows)
+    role = "relevance" if kind == "qrels" else "score"
+    values = []
+    for q, d, v in rows:
+        try:
+            values.append(_scalar(path, 0, role, v))
+        except FormatError as exc:
+            raise FormatError(path, _locate(text, d, after=q), f"query {q!r}, document {d!r}: "
+                              f"{exc.message}") from None
+    arrays = {"query_id": pa.array([r[0] for r in rows], type=pa.string()),
+              "doc_id": pa.array([r[1] for r in rows], type=pa.string()),
+              role: _array(values)}
+    try:
+        return checked(Columns(path, arrays, np.arange(1, len(rows) + 1)), kind, notes)
+    except FormatError as exc:  # rows are numbered from 1 here: find the row's line
+        if exc.line <= 0:
+            raise
+        q, d, _ = rows[exc.line - 1]
+        raise FormatError(path, _locate(text, d, after=q),
+                          f"query {q!r}, document {d!r}: {exc.message}") from None
+
+
+class _Repeated(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict:
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Repeated(key)
+        out[key] = value
+    return out
+
+
+def _json_kind(path: str, rows: list[tuple]) -> str:
+    numbers = [v for _, _, v in rows if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if any(isinstance(v, float) and not v.is_integer() for v in numbers):
+        return "run"
+    raise UsageError(f"{path}: integer values may be relevance grades (qrels) or scores "
+                     "(a run): say --kind qrels or --kind run")
+
+
+def _locate(text: str, key: str, after: str | None = None, second: bool = False) -> int:
+    """Line of ``"key":`` in ``text`` (after ``"after":``, or its second occurrence); 0 if
+    the key is written with escapes we do not search for."""
+    start = 0
+    if after is not None:
+        start = text.find(json.dumps(after, ensure_ascii=False) + ":")
+        start = text.find(json.dumps(after, ensure_ascii=False)) if start < 0 else start
+        if start < 0:
+            return 0
+    needle = json.dumps(key, ensure_ascii=False)
+    found = text.find(needle, start + (1 if after is not None else 0))
+    if second and found >= 0:
+        found = text.find(needle, found + 1)
+    return 0 if found < 0 else text.count("\n", 0, found) + 1
+
+
+# ---- Parquet and DataFrames ------------------------------------------------------------------------
+
+def read_parquet(path: str, data: bytes, kind: str | None,
+                 notes: list[str] | None = None) -> Qrels | Run:
+    import pyarrow.parquet as pq
+    try:
+        table = pq.read_table(io.BytesIO(data))
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise FormatError(path, 0, f"not a readable Parquet file: {exc}") from None
+    return _from_arrow(table, path, kind, notes)
+
+
+def _from_arrow(table: pa.Table, path: str, kind: str | None,
+                notes: list[str] | None) -> Qrels | Run:
+    kind = kind or table_kind(table.column_names, path, 0)
+    names = list(roles(table.column_names).values())
+    columns = Columns(path, {n: table.column(n) for n in names}, np.arange(1, table.num_rows + 1),
+                      unit="rows")
+    return checked(columns, kind, notes)
+
+
+def from_dataframe(frame: Any, kind: str, label: str | None = None,
+                   notes: list[str] | None = None) -> Qrels | Run:
+    """Qrels (``query_id, doc_id, relevance``) or a Run (``query_id, doc_id, score[, rank]
+    [, tag]``) from a pandas DataFrame (pandas 2 or 3); rows are numbered from 1."""
+    label = label or f"<{kind}>"
+    names = [str(c) for c in frame.columns]
+    arrays = {}
+    for name in roles(names).values():
+        arrays[name] = _series_array(frame[name], label, name)
+    columns = Columns(label, arrays, np.arange(1, len(frame) + 1), unit="rows")
+    return checked(columns, kind, notes)
+
+
+def _series_array(series: Any, label: str, name: str) -> pa.Array:
+    try:
+        return pa.array(series, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        role = next(r for r, aliases in ALIASES.items() if name in aliases)
+        values = [_scalar(label, row, role, None if _missing(v) else _python(v))
+                  for row, v in enumerate(series.tolist(), 1)]
+        return _array(values)
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def _python(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+# ---- writers -----------------------------------------------------------------------------------------
+
+def arrow_table(data: Qrels | Run, order: np.ndarray | None = None,
+                ranks: np.ndarray | None = None) -> pa.Table:
+    """The columns a table format writes: qrels as read; a run's rows in ``order``, ranked."""
+    if isinstance(data, Qrels):
+        return pa.table({"query_id": data.query.values(), "doc_id": data.doc.values(),
+                         "relevance": pa.array(data.relevance, type=pa.int64())})
+    take = pa.array(order)
+    return pa.table({"query_id": data.query.values().take(take),
+                     "doc_id": data.doc.values().take(take),
+                     "score": pa.array(data.scores[order], type=pa.float64()),
+                     "rank": pa.array(ranks, type=pa.int64()),
+                     "tag": pa.array([data.tag] * len(order), type=pa.string())})
+
+
+def delimited_bytes(table: pa.Table, delimiter: str) -> bytes:
+    """CSV/TSV with a header; values are quoted only if some value needs quotes."""
+    import pyarrow.csv as pacsv
+    special = "[" + re.escape(delimiter + '"') + "\r\n]"
+    needs = any(pc.any(pc.match_substring_regex(pc.unique(table.column(name)), special)).as_py()
+                for name in table.column_names if pa.types.is_string(table.schema.field(name).type))
+    sink = io.BytesIO()
+    sink.write((delimiter.join(table.column_names) + "\n").encode())  # Arrow quotes names
+    pacsv.write_csv(table, sink, write_options=pacsv.WriteOptions(
+        include_header=False, delimiter=delimiter, quoting_style="needed" if needs else "none"))
+    return sink.getvalue()
+
+
+def jsonl_bytes(table: pa.Table) -> bytes:
+    """One object per row; ids are escaped once per distinct id, then joined by Arrow."""
+    if table.num_rows == 0:
+        return b""
+    parts = []
+    for name in table.column_names:
+        column = table.column(name).combine_chunks()
+        if pa.types.is_string(column.type):
+            encoded = pc.dictionary_encode(column)
+            escaped = pa.array([json.dumps(v, ensure_ascii=False)
+                                for v in encoded.dictionary.to_pylist()], type=pa.string())
+            text = escaped.take(encoded.indices)
+        else:
+            text = column.cast(pa.string())
+        parts.append(pc.binary_join_element_wise(f'"{name}": ', text, ""))
+    body = pc.binary_join_element_wise(*parts, ", ")
+    lines = pc.binary_join_element_wise("{", body, "}\n", "")
+    return "".join(lines.to_pylist()).encode("utf-8")
+
+
+def json_bytes(table: pa.Table, value: str) -> bytes:
+    document: dict[str, dict[str, Any]] = {}
+    for q, d, v in zip(*(table.column(n).to_pylist() for n in ("query_id", "doc_id", value))):
+        document.setdefault(q, {})[d] = v
+    return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def parquet_bytes(table: pa.Table) -> bytes:
+    import pyarrow.parquet as pq
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
+def to_dataframe(table: pa.Table) -> Any:
+    """A pandas DataFrame of the columns (ids as text)."""
+    return table.to_pandas()
