@@ -28,6 +28,26 @@ def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
     return scores.astype(np.float32) if compat == 9 else scores.astype(np.float64)
 
 
+def _already_ranked(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray | None:
+    """The order without a sort when, as TREC runs usually are, each query's rows are
+    contiguous and in non-increasing score order (checked in O(n)); else None."""
+    if len(query_codes) == 0:
+        return np.zeros(0, dtype=np.int64)
+    boundary = np.flatnonzero(query_codes[1:] != query_codes[:-1]) + 1
+    descending = held[1:] <= held[:-1]
+    descending[boundary - 1] = True  # a new query may start anywhere
+    if not descending.all():
+        return None
+    starts = np.concatenate(([0], boundary))
+    block_query = query_codes[starts]
+    block_order = np.argsort(block_query, kind="stable")
+    if np.any(block_query[block_order][1:] == block_query[block_order][:-1]):
+        return None  # a query in two places: not grouped
+    lengths = np.diff(np.append(starts, len(query_codes)))[block_order]
+    new_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    return np.repeat(starts[block_order] - new_starts, lengths) + np.arange(len(query_codes))
+
+
 def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.ndarray,
                     doc_vocabulary, compat: int, ties: str = "trec_eval",
                     lines: np.ndarray | None = None, ranks: np.ndarray | None = None) -> np.ndarray:
@@ -42,7 +62,9 @@ def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.n
         return np.lexsort((lines, -held, query_codes))
     if ties == "rank":
         return np.lexsort((lines, ranks, -held, query_codes))
-    order = np.lexsort((-held, query_codes))
+    order = _already_ranked(query_codes, held)
+    if order is None:
+        order = np.lexsort((-held, query_codes))
     q, s = query_codes[order], held[order]
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not same.any():

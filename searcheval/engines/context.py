@@ -10,6 +10,7 @@ when judged, -1 when the document is not in the qrels, -2 when its grade is nega
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pyarrow.compute as pc
@@ -140,6 +141,11 @@ def _ranked_rows(run: Run, query_index: np.ndarray, settings: Settings):
 
 
 def _rank_column(run: Run) -> np.ndarray:
+    """The rank column: readers skip it (trec_eval ignores it) unless asked, so a run read
+    from a TREC file is read again for it."""
+    if run.ranks is None and Path(run.path).is_file():
+        from ..formats.trec import read_run
+        run.ranks = read_run(run.path, ranks=True).ranks
     if run.ranks is None:
         raise UsageError(f"{run.path} has no rank column: --ties rank needs one")
     bad = np.flatnonzero(np.isnan(run.ranks))

@@ -53,7 +53,13 @@ class Groups:
 
 
 def _groups(r: Ranked, m: Measure) -> Groups:
-    v = level_view(r, _level(r, m))
+    key = ("tie-groups", _level(r, m))
+    if key not in r.cache:
+        r.cache[key] = _build_groups(r, level_view(r, _level(r, m)))
+    return r.cache[key]
+
+
+def _build_groups(r: Ranked, v) -> Groups:
     count = int(r.tie_group[-1]) + 1 if len(r.tie_group) else 0
     first = np.searchsorted(r.tie_group, np.arange(count))
     size = np.diff(np.append(first, len(r.tie_group)))[r.tie_group]

@@ -166,7 +166,7 @@ def _direct(data: bytes, names: list[str], types: dict) -> pa.Table:
         raise _Refused
     table = pacsv.read_csv(
         io.BytesIO(data),
-        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 22),
         parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
                                           newlines_in_values=False, ignore_empty_lines=False),
         convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
@@ -180,7 +180,7 @@ def _fields(data: bytes) -> tuple[list[pa.Array], np.ndarray, pa.Array]:
     """Fields of each record line, the records' line numbers, and the field counts."""
     table = pacsv.read_csv(
         io.BytesIO(data),
-        read_options=pacsv.ReadOptions(column_names=["line"], block_size=1 << 24),
+        read_options=pacsv.ReadOptions(column_names=["line"], block_size=1 << 22),
         parse_options=pacsv.ParseOptions(delimiter="\x1f", quote_char=False, escape_char=False,
                                           ignore_empty_lines=False, newlines_in_values=False),
         convert_options=pacsv.ConvertOptions(column_types={"line": pa.string()},
@@ -221,17 +221,20 @@ def _fast_qrels(data: bytes):
     return _column(lines, 0), _column(lines, 2), np.asarray(relevance), numbers
 
 
-def _fast_run(data: bytes):
+def _fast_run(data: bytes, ranks: bool):
+    """Only the columns every evaluation needs; the rank column when asked (--ties rank)."""
     try:
-        table = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"],
-                        {"query_id": pa.string(), "doc_id": pa.string(), "rank": pa.float64(),
-                         "score": pa.float64(), "tag": pa.string()})
+        types = {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
+        if ranks:
+            types["rank"] = pa.float64()
+        table = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"], types)
         scores = np.asarray(table.column("score"))
         if table.num_rows and np.isfinite(scores).all():
+            tag = data[:data.find(b"\n")].split()[5].decode()
             return (table.column("query_id"), table.column("doc_id"), scores,
-                    np.arange(1, table.num_rows + 1), table.column("tag")[0].as_py(),
-                    np.asarray(table.column("rank")))
-    except (_Refused, pa.ArrowInvalid):
+                    np.arange(1, table.num_rows + 1), tag,
+                    np.asarray(table.column("rank")) if ranks else None)
+    except (_Refused, pa.ArrowInvalid, IndexError):
         pass
     lines, numbers, counts = _fields(data)
     if len(numbers) and not pc.all(pc.greater_equal(counts, 6)).as_py():
@@ -246,7 +249,7 @@ def _fast_run(data: bytes):
     if not np.isfinite(scores).all():
         raise _Refused
     return (_column(lines, 0), _column(lines, 2), scores, numbers, _column(lines, 5)[0].as_py(),
-            _numbers_or_nan(_column(lines, 3)))
+            _numbers_or_nan(_column(lines, 3)) if ranks else None)
 
 
 def _numbers_or_nan(column: pa.Array) -> np.ndarray:
@@ -336,19 +339,22 @@ def parse_qrels(path: str, data: bytes) -> Qrels:
     return make_qrels(encode(queries), encode(docs), relevance, numbers, path)
 
 
-def read_run(source: str | Path) -> Run:
-    """Read a TREC run file; every problem is a FormatError naming file and line."""
-    return parse_run(*read_bytes(source))
+def read_run(source: str | Path, ranks: bool = False) -> Run:
+    """Read a TREC run file; every problem is a FormatError naming file and line.
+
+    trec_eval ignores the rank column; ``ranks=True`` keeps it (for --ties rank)."""
+    return parse_run(*read_bytes(source), ranks=ranks)
 
 
-def parse_run(path: str, data: bytes) -> Run:
+def parse_run(path: str, data: bytes, ranks: bool = False) -> Run:
     """A TREC run from the bytes ``read_bytes`` returned."""
     try:
-        queries, docs, scores, numbers, tag, ranks = _fast_run(data)
+        queries, docs, scores, numbers, tag, rank_column = _fast_run(data, ranks)
     except (_Refused, pa.ArrowInvalid):
-        queries, docs, scores, numbers, tag, ranks = parse_slowly(path, data, "run")
+        queries, docs, scores, numbers, tag, rank_column = parse_slowly(path, data, "run")
     return make_run(encode(queries), encode(docs), scores, numbers, path,
-                    tag or Path(path).name, ranks=np.asarray(ranks, dtype=np.float64))
+                    tag or Path(path).name,
+                    ranks=np.asarray(rank_column, dtype=np.float64) if ranks else None)
 
 
 def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
