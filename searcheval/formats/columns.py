@@ -76,10 +76,11 @@ def first_repeat(keys: np.ndarray, lines: np.ndarray) -> tuple[int, int, int] | 
     """(row of the first occurrence, its line, line of the repeat) of the earliest repeat."""
     if len(keys) < 2:
         return None
+    ordered = np.sort(keys)  # cheap test first: almost every file has no repeat
+    if not (ordered[1:] == ordered[:-1]).any():
+        return None
     order = np.lexsort((lines, keys))
     same = keys[order][1:] == keys[order][:-1]
-    if not same.any():
-        return None
     repeats = np.flatnonzero(same)
     second_lines = lines[order][repeats + 1]
     pick = repeats[np.argmin(second_lines)]
