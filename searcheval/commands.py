@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import render
-from .api import as_qrels, as_run, dataset_measures, evaluate, resolve_measures
+from .api import as_qrels, as_run, dataset_measures, resolve_measures
 from .engines.context import Settings
 from .output import write_text
 from .results import Results

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
-import subprocess
 from pathlib import Path
 
 import pytest

@@ -85,7 +85,6 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     # the run keeps its own codes, whose strings break score ties.
     judged_code = pc.index_in(run.doc.vocabulary, value_set=qrels.doc.vocabulary)
     run_to_judged = np.asarray(judged_code.fill_null(-1), dtype=np.int64)
-    run_dc = run.doc.codes
     qrels_queries, run_queries = np.unique(judged_qc), np.unique(run_qc)
     absent = np.setdiff1d(qrels_queries, run_queries)
     if settings.missing == "zero":

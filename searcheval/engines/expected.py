@@ -29,9 +29,9 @@ import numpy as np
 from ..errors import UsageError
 from ..measures import Measure
 from .context import Ranked
-from .kernels import KERNELS, _level
+from .kernels import KERNELS
 from .segments import divide, segment_cumprod, segment_sum
-from .views import level_view
+from .views import level_of, level_view
 
 LINEAR = ("P", "recall", "relative_P", "Rprec", "ndcg", "ndcg_cut")
 # Families whose value does not depend on the order of the ranking at all.
@@ -53,9 +53,9 @@ class Groups:
 
 
 def _groups(r: Ranked, m: Measure) -> Groups:
-    key = ("tie-groups", _level(r, m))
+    key = ("tie-groups", level_of(r, m))
     if key not in r.cache:
-        r.cache[key] = _build_groups(r, level_view(r, _level(r, m)))
+        r.cache[key] = _build_groups(r, level_view(r, level_of(r, m)))
     return r.cache[key]
 
 
@@ -78,7 +78,7 @@ def _build_groups(r: Ranked, v) -> Groups:
 def success(r: Ranked, m: Measure) -> np.ndarray:
     """E[Success@k] = 1 - [nothing relevant above the group cut by k] * C(n-r, m)/C(n, m)."""
     g = _groups(r, m)
-    found = level_view(r, _level(r, m)).num_rel_ret > 0
+    found = level_view(r, level_of(r, m)).num_rel_ret > 0
     out = found.astype(np.float64)
     cut = found & (r.num_ret > m.cutoff)
     below = r.starts[:-1][cut] + m.cutoff  # the first row past the cut-off
@@ -101,7 +101,7 @@ def average_precision(r: Ranked, m: Measure) -> np.ndarray:
     precision = (g.above + 1 + mates_above) / (r.pos + 1.0)
     inside = (r.pos < (m.cutoff or np.inf)) & (g.relevant > 0)
     terms = np.where(inside, g.relevant / g.size * precision, 0.0)
-    return divide(segment_sum(terms, r.q, r.num_queries), level_view(r, _level(r, m)).num_rel)
+    return divide(segment_sum(terms, r.q, r.num_queries), level_view(r, level_of(r, m)).num_rel)
 
 
 EXPECTED: dict[str, Callable[[Ranked, Measure], np.ndarray]] = {

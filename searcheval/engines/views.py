@@ -10,6 +10,11 @@ from .context import UNJUDGED, Ranked
 from .segments import segment_cumsum, segment_sum
 
 
+def level_of(r: Ranked, m) -> int:
+    """The relevance level a measure uses: its own (P(rel=2)@5) or the run's (-l)."""
+    return r.settings.relevance_level if m.rel is None else m.rel
+
+
 @dataclass
 class LevelView:
     """Everything that depends on the relevance level."""

@@ -1,0 +1,174 @@
+"""Kernels of the gain-based measures and of those beyond trec_eval 9: Ranked -> one value
+per query.
+
+The nDCG family mirrors trec_eval's m_ndcg*.c / m_G.c loops (gains per grade, an ideal
+ranking built level by level); rbp, rbp_resid and unj mirror trec_eval 10.0; Judged and
+ERR follow ir_measures' and Chapelle et al.'s definitions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..measures import Measure
+from .context import NONPOOL, Ranked
+from .segments import divide, segment_cumprod, segment_cumsum, segment_sum, value_at
+from .views import gain_view, level_of, level_view, row_dcg, total_dcg
+
+
+def g_measure(r: Ranked, m: Measure) -> np.ndarray:
+    """G = 1/sum(ideal gains) sum over rows of gain / log2(2 + cost so far - gain so far)."""
+    g = gain_view(r, m.params)
+    at_ideal = r.pos < g.ideal_len[r.q]
+    ideal_here = np.where(at_ideal, g.ideal_gain[np.minimum(g.ideal_starts[r.q] + r.pos,
+                                                            max(len(g.ideal_gain) - 1, 0))]
+                          if len(g.ideal_gain) else 0.0, 0.0)
+    cost = segment_cumsum(np.maximum(ideal_here, 1.0), r.starts)
+    gained = segment_cumsum(g.row_gain, r.starts)
+    terms = np.where(g.row_gain != 0, g.row_gain / np.log2(2.0 + cost - gained), 0.0)
+    return divide(segment_sum(terms, r.q, r.num_queries), _ideal_total(r, g))
+
+
+def _ideal_total(r: Ranked, g) -> np.ndarray:
+    ideal_q = np.repeat(np.arange(r.num_queries), g.ideal_len)
+    return segment_sum(g.ideal_gain, ideal_q, r.num_queries)
+
+
+def _ideal_dcg_at(g, k: np.ndarray) -> np.ndarray:
+    """Ideal DCG of each query's first k ideal positions."""
+    return value_at(g.ideal_cum_dcg, g.ideal_starts, k)
+
+
+def _exponential(m: Measure) -> bool:
+    return m.option("gain") == "exp"
+
+
+def ndcg(r: Ranked, m: Measure) -> np.ndarray:
+    """nDCG = DCG / ideal DCG, gain = grade (or the given gains, or 2^grade - 1 with
+    gain=exp), discount log2(rank + 1)."""
+    g = gain_view(r, m.params, _exponential(m))
+    return divide(total_dcg(r, g), _ideal_dcg_at(g, g.ideal_len))
+
+
+def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
+    """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here),
+    or 2^grade - 1 with gain=exp."""
+    g = gain_view(r, (), _exponential(m))
+    dcg = segment_sum(np.where(r.pos < m.cutoff, row_dcg(r, g), 0.0), r.q, r.num_queries)
+    return divide(dcg, _ideal_dcg_at(g, np.full(r.num_queries, m.cutoff)))
+
+
+def ndcg_rel(r: Ranked, m: Measure) -> np.ndarray:
+    """nDCG averaged over the relevant documents (gain > 0); unretrieved ones count at
+    the DCG of the whole ranking."""
+    g = gain_view(r, m.params)
+    L = g.ideal_len
+    running = segment_cumsum(row_dcg(r, g), r.starts)
+    ideal_here = g.ideal_cum_dcg[np.clip(g.ideal_starts[r.q] + np.minimum(r.pos, L[r.q] - 1), 0,
+                                         max(len(g.ideal_cum_dcg) - 1, 0))] if len(g.ideal_gain) \
+        else np.zeros(len(r.q))
+    found = g.row_gain > 0
+    total = segment_sum(np.where(found, divide(running, ideal_here), 0.0), r.q, r.num_queries)
+    final = value_at(running, r.starts, r.num_ret)
+    ideal = _ideal_dcg_at(g, L)
+    total = total + (L - np.bincount(r.q[found], minlength=r.num_queries)) * divide(final, ideal)
+    return np.where(total > 0, divide(total, L), 0.0)
+
+
+def rndcg(r: Ranked, m: Measure) -> np.ndarray:
+    """Mean nDCG at the ranks where the ideal gain changes (and at the end of the
+    ranking if it is more than one document longer than the ideal one)."""
+    g = gain_view(r, m.params)
+    L = g.ideal_len
+    running = segment_cumsum(row_dcg(r, g), r.starts)
+    ideal_q = np.repeat(np.arange(r.num_queries), L)
+    k = np.arange(len(ideal_q)) - g.ideal_starts[:-1][ideal_q]
+    previous = np.concatenate(([np.nan], g.ideal_gain[:-1]))
+    at_end = k == L[ideal_q] - 1
+    # boundary b = k (k >= 1, gain changes at k) or b = L (after the last ideal position)
+    change = (k >= 1) & (g.ideal_gain != previous)
+    b = np.concatenate((k[change], k[at_end] + 1))
+    bq = np.concatenate((ideal_q[change], ideal_q[at_end]))
+    value = divide(_running_at(running, r.starts, bq, b), _ideal_cum_at(g, bq, b))
+    total = segment_sum(value, bq, r.num_queries)
+    count = np.bincount(bq, minlength=r.num_queries).astype(np.float64)
+    # trec_eval's first loop also consumes the row at the boundary L, so the final
+    # ranking is averaged in only when rows remain after it.
+    longer = r.num_ret > L + 1
+    final = divide(value_at(running, r.starts, r.num_ret), _ideal_dcg_at(g, L))
+    total = total + np.where(longer & (L > 0), final, 0.0)
+    count = count + (longer & (L > 0))
+    out = divide(total, count)
+    return np.where(level_view(r, level_of(r, m)).num_rel > 0, out, 0.0)
+
+
+def _running_at(running: np.ndarray, starts: np.ndarray, q: np.ndarray, k: np.ndarray) -> np.ndarray:
+    n = np.minimum(k, np.diff(starts)[q])
+    if len(running) == 0:
+        return np.zeros(len(q))
+    return np.where(n > 0, running[np.clip(starts[:-1][q] + n - 1, 0, len(running) - 1)], 0.0)
+
+
+def _ideal_cum_at(g, q: np.ndarray, k: np.ndarray) -> np.ndarray:
+    if len(g.ideal_cum_dcg) == 0:
+        return np.zeros(len(q))
+    return np.where(k > 0, g.ideal_cum_dcg[np.clip(g.ideal_starts[:-1][q] + k - 1, 0,
+                                                   len(g.ideal_cum_dcg) - 1)], 0.0)
+
+
+def rank_biased_precision(r: Ranked, m: Measure) -> np.ndarray:
+    """RBP = (1 - p) sum over rows of gain * p^(rank-1), gains scaled into [0, 1] by the
+    query's largest grade when it exceeds 1 (trec_eval 10)."""
+    (p,) = m.coefficients()
+    g = gain_view(r, ())
+    top = _largest_grade(r)
+    scale = np.where(top > 1, top, 1.0)
+    terms = g.row_gain / scale[r.q] * _powers(p, r.pos)
+    return (1.0 - p) * segment_sum(terms, r.q, r.num_queries)
+
+
+def rbp_residual(r: Ranked, m: Measure) -> np.ndarray:
+    """The most RBP could rise if every unjudged retrieved document had full gain."""
+    (p,) = m.coefficients()
+    unjudged = r.rel < 0
+    mass = segment_sum(np.where(unjudged, _powers(p, r.pos), 0.0), r.q, r.num_queries)
+    tail = _powers(p, r.num_ret)
+    has = np.bincount(r.q[unjudged], minlength=r.num_queries) > 0
+    return np.where(has, tail + (1 - p) * mass, 0.0)
+
+
+def _powers(p: float, exponent: np.ndarray) -> np.ndarray:
+    """p**n by repeated multiplication, as trec_eval's loop computes it."""
+    exponent = np.asarray(exponent, dtype=np.int64)
+    table = np.cumprod(np.concatenate(([1.0], np.full(int(exponent.max(initial=0)), p))))
+    return table[exponent]
+
+
+def _largest_grade(r: Ranked) -> np.ndarray:
+    judged = r.judged_grade >= 0
+    out = np.zeros(r.num_queries)
+    np.maximum.at(out, r.judged_q[judged], r.judged_grade[judged].astype(np.float64))
+    return out
+
+
+def unjudged_at(r: Ranked, m: Measure) -> np.ndarray:
+    """unj@k = documents among the first k that are not judged, over k."""
+    running = segment_cumsum((r.rel < 0).astype(np.int64), r.starts)
+    return value_at(running, r.starts, np.full(r.num_queries, m.cutoff)) / float(m.cutoff)
+
+
+def judged_at(r: Ranked, m: Measure) -> np.ndarray:
+    """Judged@k = documents among the first k that are in the qrels (any grade), over k."""
+    running = segment_cumsum((r.rel != NONPOOL).astype(np.int64), r.starts)
+    return value_at(running, r.starts, np.full(r.num_queries, m.cutoff)) / float(m.cutoff)
+
+
+def expected_reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
+    """ERR@k = sum over ranks i <= k of 1/i * R_i * prod_{j<i} (1 - R_j),
+    R = (2^grade - 1) / 2^max_grade (Chapelle et al., CIKM 2009); unjudged: grade 0."""
+    (max_grade,) = m.params or (float(max(r.judged_grade.max(initial=0), 0)),)
+    grade = np.clip(r.rel, 0, max_grade).astype(np.float64)
+    stop = (2.0 ** grade - 1) / 2.0 ** max_grade
+    reach = segment_cumprod(1.0 - stop, r.starts) / np.where(stop < 1, 1.0 - stop, 1.0)
+    inside = r.pos < (m.cutoff or np.inf)
+    return segment_sum(np.where(inside, stop * reach / (r.pos + 1.0), 0.0), r.q, r.num_queries)
