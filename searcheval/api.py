@@ -11,7 +11,9 @@ import numpy as np
 from .engines.context import Settings
 from .errors import FormatError, UsageError
 from .formats.columns import encode
-from .formats.trec import Qrels, Run, make_qrels, make_run, read_qrels, read_run
+from .formats.registry import read_path
+from .formats.tables import from_dataframe
+from .formats.trec import Qrels, Run, make_qrels, make_run, read_qrels, read_run  # noqa: F401
 from .measures import Measure, parse_measures
 from .results import Results
 
@@ -26,7 +28,9 @@ def as_qrels(source: Any) -> Qrels:
         from .formats.irds import load_irds_qrels  # imports ir_datasets: only when asked
         return load_irds_qrels(source)
     if isinstance(source, (str, Path)):
-        return read_qrels(source)
+        return read_path(source, "qrels")
+    if hasattr(source, "columns"):
+        return from_dataframe(source, "qrels")
     rows = _rows(source, "relevance", "<qrels>")
     out = []
     for i, (q, d, v) in enumerate(rows, 1):
@@ -45,7 +49,9 @@ def as_run(source: Any, name: str = "run") -> Run:
     if isinstance(source, Run):
         return source
     if isinstance(source, (str, Path)):
-        return read_run(source)
+        return read_path(source, "run")
+    if hasattr(source, "columns"):
+        return from_dataframe(source, "run", f"<{name}>")
     rows = _rows(source, "score", "<run>")
     for i, (_, _, score) in enumerate(rows, 1):
         if not isinstance(score, (int, float, np.number)) or not math.isfinite(float(score)):

@@ -62,7 +62,10 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
              judged_only, ties, engine, cross_check, compat, fmt, output) -> None:
-    """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works)."""
+    """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
+
+    QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
+    """
     if complete and missing == "skip":
         _fail("searcheval: -c and --missing skip contradict each other")
     missing = missing or "zero"
@@ -102,3 +105,7 @@ def measures() -> None:
 # main.add_command(<click command>)
 from .convert import convert_command  # noqa: E402  (registered after main is defined)
 main.add_command(convert_command)
+from .labels import labels  # noqa: E402
+main.add_command(labels)
+from .check import check_command  # noqa: E402
+main.add_command(check_command)

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 import numpy as np
 
-from .errors import SearchevalError
-from .formats import registry
+from .errors import SearchevalError, UsageError
+from .formats import registry, trec
 from .formats.trec import Run
 
 
@@ -39,10 +39,14 @@ def convert(source: str | Path, target: str | Path, kind: str | None = None,
     """Read ``source`` and write it to ``target`` (``-``: stdin/stdout); formats named or
     recognised (see ``searcheval.formats.registry``). Nothing is written on an error."""
     target = str(target)
-    if kind is None and from_format is None and to_format is not None:
-        kinds = registry.named(to_format).kinds
-        kind = kinds[0] if len(kinds) == 1 else None
-    loaded = registry.read(source, kind, from_format)
+    path, data = trec.read_raw(source)
+    try:
+        loaded = registry.read_data(path, data, kind, from_format, ranks=True)
+    except UsageError:  # which kind? the output format may say (--to trec-run)
+        kinds = registry.named(to_format).kinds if to_format and kind is None else ()
+        if len(kinds) != 1:
+            raise
+        loaded = registry.read_data(path, data, kinds[0], from_format, ranks=True)
     chosen = registry.target_format(target, loaded.kind, to_format)
     payload, dropped = registry.render(loaded.data, chosen, compat)
     notes = list(loaded.notes)
@@ -93,3 +97,19 @@ def convert_command(source, target, kind, from_format, to_format, compat) -> Non
     for line in done.report_lines():
         click.echo(f"searcheval: {line}", err=True)
     sys.exit(0)
+
+
+def to_dataframe(data, compat: int = 9):
+    """A pandas DataFrame: qrels as ``query_id, doc_id, relevance`` in their order; a run as
+    ``query_id, doc_id, score, rank, tag`` in trec_eval's order, ranks from 1."""
+    from .formats import tables
+    if isinstance(data, Run):
+        order, ranks = registry.canonical_rows(data, compat)
+        return tables.to_dataframe(tables.arrow_table(data, order, ranks))
+    return tables.to_dataframe(tables.arrow_table(data))
+
+
+def from_dataframe(frame, kind: str):
+    """Qrels (``kind="qrels"``) or a Run from a DataFrame; see ``formats.tables``."""
+    from .formats.tables import from_dataframe as read_frame
+    return read_frame(frame, kind)

@@ -7,16 +7,26 @@ import subprocess
 import sys
 from pathlib import Path
 
-SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SEEDS = FIXTURES / "seeds"
+CASES = [  # the direct path, the general path (tabs, padding, extra fields), heavy ties
+    (SEEDS / "library.qrels", SEEDS / "library.run"),
+    (FIXTURES / "trec_eval" / "qrels.test.with-comments", FIXTURES / "trec_eval" / "results.trunc"),
+    (FIXTURES / "cranfield-runs" / "qrel",
+     FIXTURES / "cranfield-runs" / "results" / "results_english_boolean.txt"),
+]
 HEAVY = ("pandas", "scipy", "matplotlib", "ir_datasets", "statsmodels", "tqdm")
 
 
-def test_evaluate_imports_nothing_heavy():
+@pytest.mark.parametrize("qrels,run", CASES, ids=["direct", "general", "ties"])
+def test_evaluate_imports_nothing_heavy(qrels, run):
     code = ("import sys, runpy; sys.argv = ['searcheval', 'evaluate', sys.argv[1], sys.argv[2], "
-            "'-m', 'RR']\n"
+            "'-m', 'all_trec']\n"
             "try:\n    runpy.run_module('searcheval', run_name='__main__')\n"
             "except SystemExit:\n    pass\n"
             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))")
-    out = subprocess.run([sys.executable, "-c", code, str(SEEDS / "library.qrels"),
-                          str(SEEDS / "library.run")], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code, str(qrels), str(run)],
+                         capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from ..errors import UsageError
 from ..formats.trec import Qrels, Run
+from ..formats.arrow import numbers
 from ..formats.columns import unify
 from ..errors import FormatError
 from ..ranking import TIE_POLICIES, canonical_order, comparable_scores
@@ -84,7 +85,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     # Judged doc ids are looked up in the run's vocabulary (hash the small side once);
     # the run keeps its own codes, whose strings break score ties.
     judged_code = pc.index_in(run.doc.vocabulary, value_set=qrels.doc.vocabulary)
-    run_to_judged = np.asarray(judged_code.fill_null(-1), dtype=np.int64)
+    run_to_judged = numbers(judged_code, null=-1).astype(np.int64)
     qrels_queries, run_queries = np.unique(judged_qc), np.unique(run_qc)
     absent = np.setdiff1d(qrels_queries, run_queries)
     if settings.missing == "zero":

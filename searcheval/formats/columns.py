@@ -12,6 +12,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .arrow import numbers, take
+
 
 @dataclass
 class Encoded:
@@ -23,7 +25,7 @@ class Encoded:
     ordered: bool = False
 
     def values(self) -> pa.Array:
-        return self.vocabulary.take(pa.array(self.codes))
+        return take(self.vocabulary, self.codes)
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -41,15 +43,15 @@ def encode(column, ordered: bool = False) -> Encoded:
     if not pa.types.is_string(column.type):
         column = column.cast(pa.string())
     encoded = pc.dictionary_encode(column)
-    codes = np.asarray(encoded.indices, dtype=np.int64)
+    codes = numbers(encoded.indices).astype(np.int64)
     return _sorted(codes, encoded.dictionary) if ordered else Encoded(codes, encoded.dictionary)
 
 
 def _sorted(codes: np.ndarray, dictionary: pa.Array) -> Encoded:
-    order = np.asarray(pc.sort_indices(dictionary), dtype=np.int64)
+    order = numbers(pc.sort_indices(dictionary)).astype(np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    return Encoded(rank[codes] if len(codes) else codes, dictionary.take(pa.array(order)), True)
+    return Encoded(rank[codes] if len(codes) else codes, take(dictionary, order), True)
 
 
 def unify(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array, list[np.ndarray]]:
@@ -66,7 +68,7 @@ def unify(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array, list[np.n
 def byte_ranks(vocabulary: pa.Array, codes: np.ndarray) -> np.ndarray:
     """Rank, in byte order, of each of ``codes`` among the distinct strings they name."""
     distinct, local = np.unique(codes, return_inverse=True)
-    order = np.asarray(pc.sort_indices(vocabulary.take(pa.array(distinct))), dtype=np.int64)
+    order = numbers(pc.sort_indices(take(vocabulary, distinct))).astype(np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank[local]

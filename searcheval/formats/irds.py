@@ -145,7 +145,7 @@ def _read(dataset_id: str, entity: str) -> Iterator:
                 chunk = list(itertools.islice(items, 1000))
         except Exception as exc:
             if refused:
-                raise _offline_error(label, entity, [[]], refused[0]) from None
+                raise _offline_error(label, entity, [], refused[0]) from None
             raise FormatError(label, 0, f"ir_datasets could not read the {entity}: "
                               f"{type(exc).__name__}: {exc}") from None
         yield from chunk
@@ -153,11 +153,12 @@ def _read(dataset_id: str, entity: str) -> Iterator:
             return
 
 
-def _missing(obj: Any, seen: set[int], depth: int) -> list[list[str]]:
-    """Each file ir_datasets would need and lacks: [first choice, alternatives...].
+class _Url(str):
+    """A source only the network has (no local file can stand in for it)."""
 
-    An empty group is a need no local file can meet (a bare network stream).
-    """
+
+def _missing(obj: Any, seen: set[int], depth: int) -> list[list[str]]:
+    """Each file ir_datasets would need and lacks: [first choice, alternatives...]."""
     from ir_datasets.datasets.base import ExpectedFile
     from ir_datasets.util import Cache, Download, LocalDownload
     from ir_datasets.util.download import BaseDownload
@@ -172,12 +173,15 @@ def _missing(obj: Any, seen: set[int], depth: int) -> list[list[str]]:
         return [[str(obj._path)] + [f for group in inner for f in group]] if inner else []
     if isinstance(obj, Download):
         local = [m._path for m in obj.mirrors if isinstance(m, LocalDownload)]
-        paths = ([Path(obj._cache_path)] if obj._cache_path else []) + local
-        return [] if any(p.exists() for p in paths) else [[str(p) for p in paths]]
+        cache = [Path(obj._cache_path)] if obj._cache_path not in (None, os.devnull) else []
+        if any(p.exists() for p in cache + local):
+            return []
+        urls = [_Url(m.url) for m in obj.mirrors if isinstance(getattr(m, "url", None), str)]
+        return [[str(p) for p in cache + local] or urls[:1] or [_Url("?")]]
     if isinstance(obj, (LocalDownload, ExpectedFile)):
         return [] if obj._path.exists() else [[str(obj._path)]]
     if isinstance(obj, BaseDownload):
-        return [[]]
+        return [[_Url(getattr(obj, "url", None) or getattr(obj, "uri", "?"))]]
     return [group for child in _children(obj) for group in _missing(child, seen, depth + 1)]
 
 
@@ -196,9 +200,11 @@ def _offline_error(label: str, entity: str, missing: list[list[str]],
     home = os.environ.get("IR_DATASETS_HOME")
     needs = []
     for group in missing:
-        shown = [_show(f, home) for f in group]
+        shown = [_show(f, home) for f in group if not isinstance(f, _Url)]
         if shown:
             needs.append(shown[0] + (f" (or {', '.join(shown[1:])})" if shown[1:] else ""))
+        else:
+            needs.append(f"a file it can only download ({group[0]})")
     expected = f"expected {' and '.join(needs)}" if needs else f"it would download {url}"
     where = (f"IR_DATASETS_HOME={home}" if home else
              f"IR_DATASETS_HOME is not set, so {Path.home() / '.ir_datasets'}")

@@ -51,6 +51,7 @@ VOCABULARY: dict[str, int] = {
     "no relevante": 0, "relevante": 1, "muy relevante": 2,
 }
 _INTEGER = re.compile(r"[-+]?\d+(\.0*)?")
+_FLOAT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 # "2 - highly relevant", "3: perfect": a grade, then words (never "1.5" or "1 2")
 _NUMBERED = re.compile(r"([-+]?\d+)\s*(?:[-–—:.)=]\s*)?(?=[^\d\s.]).+", re.S)
 FORMATS = ("csv", "tsv", "jsonl", "xlsx")
@@ -283,14 +284,12 @@ def grade(labeled: LabeledSet, row: Row, mapping: dict[str, int]) -> int | None:
     value = row.cells.get("label")
     if value is None or isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, float):
-        if value.is_integer():
-            return int(value)
-        raise FormatError(labeled.path, row.line, f"label must be an integer grade or a word, "
-                          f"found {value!r}")
     shown = str(value).strip() if not isinstance(value, bool) else str(value).lower()
     if _INTEGER.fullmatch(shown):
         return int(float(shown))
+    if isinstance(value, float) or _FLOAT.fullmatch(shown):
+        raise FormatError(labeled.path, row.line, f"label must be an integer grade or a word, "
+                          f"found {value!r}")
     key = word_key(shown)
     found = mapping.get(key, _numbered(shown))
     found = VOCABULARY.get(key) if found is None else found

@@ -57,7 +57,7 @@ FORMATS = (
 )
 BY_NAME = {f.name: f for f in FORMATS}
 NAMES = tuple(BY_NAME)
-TEXT_EXTENSIONS = (".txt", ".tsv", "")  # what these hold is read from the content
+DECIDING = ("csv", "jsonl", "json", "parquet")
 TREC_OF = {"qrels": "trec-qrels", "run": "trec-run"}
 SAMPLE_LINES = 20
 
@@ -93,19 +93,32 @@ def extension(path: str) -> str:
 
 # ---- reading -----------------------------------------------------------------------------------
 
-def read(source: str | Path, kind: str | None = None, fmt: str | None = None) -> Loaded:
-    """Read qrels or a run in any named format (``fmt``), recognised when not given."""
+def read(source: str | Path, kind: str | None = None, fmt: str | None = None,
+         ranks: bool = False) -> Loaded:
+    """Read qrels or a run in any named format (``fmt``), recognised when not given.
+    A TREC run's rank column is read only with ``ranks`` (trec_eval ignores it)."""
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}: choose qrels or run")
-    return read_data(*trec.read_raw(source), kind, fmt)
+    return read_data(*trec.read_raw(source), kind, fmt, ranks)
 
 
-def read_data(path: str, data: bytes, kind: str | None = None, fmt: str | None = None) -> Loaded:
+def read_path(source: str | Path, kind: str) -> Qrels | Run:
+    """What ``evaluate`` reads: TREC files as always, any other recognised format too."""
+    return read(source, kind).data
+
+
+def read_data(path: str, data: bytes, kind: str | None = None, fmt: str | None = None,
+              ranks: bool = False) -> Loaded:
     """``read`` for bytes already read (``trec.read_raw``)."""
     chosen = named(fmt) or recognise(path, data, kind)
     if kind is not None and kind not in chosen.kinds:
         raise UsageError(f"{path}: {chosen} holds {_kinds(chosen)}, not {_kinds(kind)}")
     notes: list[str] = []
+    if chosen.name == "trec-run" and ranks:
+        return Loaded(trec.parse_run(*trec.text_bytes(path, data), ranks=True), chosen, notes)
+    if chosen.name == "msmarco-run":
+        notes.append("scores: none in the input; each document scores -rank")
+        notes.append("tag: none in the input; the run's tag is the file name")
     return Loaded(_READERS[chosen.name](path, data, kind, notes), chosen, notes)
 
 
@@ -137,10 +150,11 @@ _READERS = {
 def recognise(path: str, data: bytes, kind: str | None) -> Format:
     """The format of ``data``: by extension when it names one, else by content."""
     ext = extension(path)
-    if ext not in TEXT_EXTENSIONS:
-        for fmt in FORMATS:
-            if ext in fmt.extensions:
-                return fmt
+    # .csv, .jsonl, .json and .parquet decide; TREC extensions do not (some runs are named
+    # .qrels), nor does .tsv (MS MARCO's files have no header line): the content does.
+    for fmt in FORMATS:
+        if ext in fmt.extensions and fmt.name in DECIDING:
+            return fmt
     if data[:4] == b"PAR1":
         return BY_NAME["parquet"]
     text = data[:1 << 16].lstrip(trec.BOM).lstrip()

@@ -102,7 +102,7 @@ def _unreadable(path: str, kind: str, fmt: str, exc: SearchevalError) -> Scan:
 
 def _strict(path: str, data: bytes, kind: str, fmt: str) -> Scan:
     try:
-        d = registry.read_data(path, data, kind, fmt).data
+        d = registry.read_data(path, data, kind, fmt, ranks=True).data
     except SearchevalError as exc:
         return _unreadable(path, kind, fmt, exc)
     if kind == "qrels":

@@ -50,6 +50,7 @@ class Columns:
     unit: str = "lines"
     header_line: int = 0
     notes: list[str] = field(default_factory=list)
+    names: list[str] | None = None  # every column of the input, for messages
 
 
 # ---- from columns to Qrels / Run --------------------------------------------------------------
@@ -96,7 +97,7 @@ def _checked(table: Columns, kind: str) -> Qrels | Run:
     if missing:
         raise FormatError(table.path, table.header_line,
                           f"expected column(s) {', '.join(missing)} for {kind}, "
-                          f"found {_listed(list(table.arrays))}")
+                          f"found {_listed(table.names or list(table.arrays))}")
     column = {role: table.arrays[name] for role, name in present.items()}
     query, doc = (encode(_ids(table, column[r], r)) for r in ("query_id", "doc_id"))
     if kind == "qrels":
@@ -213,7 +214,8 @@ def _wrong_type(table: Columns, array: pa.Array, role: str, what: str):
 
 
 def _tag(table: Columns, array: pa.Array | None) -> str:
-    default = Path(table.path).stem.split(".")[0] if not table.path.startswith("<") else "run"
+    default = table.path.strip("<>") if table.path.startswith("<") else \
+        Path(table.path).name.split(".")[0]
     if array is None or len(array) == 0:
         table.notes.append(f"tag: none in the input; the run's tag is {default!r}")
         return default
@@ -240,8 +242,7 @@ def read_delimited(path: str, data: bytes, delimiter: str, kind: str | None,
         table = pacsv.read_csv(
             io.BytesIO(data),
             read_options=pacsv.ReadOptions(block_size=1 << 24),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=False,
-                                              ignore_empty_lines=False),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=False),
             convert_options=pacsv.ConvertOptions(
                 column_types={name: pa.string() for name in wanted}, strings_can_be_null=False,
                 include_columns=wanted))
@@ -251,6 +252,7 @@ def read_delimited(path: str, data: bytes, delimiter: str, kind: str | None,
                           np.arange(2, table.num_rows + 2), header_line=1)
     except (pa.ArrowInvalid, ValueError):
         columns = _delimited_slowly(path, data, delimiter, header, wanted)
+    columns.names = header
     return checked(columns, kind, notes)
 
 
@@ -484,7 +486,7 @@ def _from_arrow(table: pa.Table, path: str, kind: str | None,
     kind = kind or table_kind(table.column_names, path, 0)
     names = list(roles(table.column_names).values())
     columns = Columns(path, {n: table.column(n) for n in names}, np.arange(1, table.num_rows + 1),
-                      unit="rows")
+                      unit="rows", names=table.column_names)
     return checked(columns, kind, notes)
 
 
@@ -497,7 +499,7 @@ def from_dataframe(frame: Any, kind: str, label: str | None = None,
     arrays = {}
     for name in roles(names).values():
         arrays[name] = _series_array(frame[name], label, name)
-    columns = Columns(label, arrays, np.arange(1, len(frame) + 1), unit="rows")
+    columns = Columns(label, arrays, np.arange(1, len(frame) + 1), unit="rows", names=names)
     return checked(columns, kind, notes)
 
 

@@ -28,6 +28,8 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ..errors import FormatError
+from .arrow import index_scalar, indices
+from .arrow import numbers as as_numpy
 from .columns import Encoded, encode, first_repeat
 
 QRELS_FIELDS = "query_id iteration doc_id relevance"
@@ -150,13 +152,21 @@ def _uniform_delimiter(data: bytes) -> str | None:
     comment line might have the right count, so files with one never come this way, and
     neither do files mixing tabs and spaces (a field could then hold whitespace).
     """
-    if not data or data[:1] in b"# \t\r\n" or b"\n#" in data:
+    if not data or data[:1] in b"# \t\r\n\v\f" or b"\n#" in data or b"\r#" in data:
         return None
     # A field must not hold the other kind of whitespace: one delimiter byte, not both.
     first_line = data[:data.find(b"\n")]
     delimiter = b"\t" if b"\t" in first_line else b" "
     other = b" " if delimiter == b"\t" else b"\t"
-    return None if other in data else delimiter.decode()
+    if other in data or b"\v" in data or b"\f" in data:
+        return None
+    # Two delimiters in a row, or one at either end of a line, make an empty field, which
+    # would shift the columns of that line: only the general path splits runs of whitespace.
+    d = delimiter
+    if d + d in data or d + b"\n" in data or d + b"\r" in data or b"\n" + d in data \
+            or b"\r" + d in data or data.endswith(d):
+        return None
+    return delimiter.decode()
 
 
 def _direct(data: bytes, names: list[str], types: dict) -> pa.Table:
@@ -170,8 +180,9 @@ def _direct(data: bytes, names: list[str], types: dict) -> pa.Table:
         parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
                                           newlines_in_values=False, ignore_empty_lines=False),
         convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
+                                             null_values=[],  # "N/A" is no relevance grade
                                              include_columns=list(types)))
-    if pc.any(pc.equal(table.column("query_id"), "")).as_py():
+    if not as_numpy(pc.utf8_length(table.column("query_id"))).all():
         raise _Refused  # Arrow reads a blank line as a row of empty fields
     return table
 
@@ -189,17 +200,17 @@ def _fields(data: bytes) -> tuple[list[pa.Array], np.ndarray, pa.Array]:
         raise _Refused
     lines = pc.ascii_split_whitespace(pc.ascii_trim_whitespace(table.column("line")))
     counts = pc.list_value_length(lines)
-    first = pc.list_element(lines, 0)
-    record = pc.and_(pc.not_equal(first, ""), pc.invert(pc.starts_with(first, "#")))
-    numbers = np.flatnonzero(np.asarray(record.combine_chunks() if isinstance(record, pa.ChunkedArray)
-                                        else record, dtype=bool)) + 1
+    first = pc.list_element(lines, index_scalar(0))
+    record = (as_numpy(pc.utf8_length(first)) > 0) & ~as_numpy(pc.starts_with(first, "#"))
+    numbers = np.flatnonzero(record) + 1
     if len(numbers) < len(lines):
-        lines, counts = pc.filter(lines, record), pc.filter(counts, record)
+        kept = indices(numbers - 1)
+        lines, counts = lines.take(kept), counts.take(kept)
     return lines, numbers, counts
 
 
 def _column(lines, index: int) -> pa.Array:
-    out = pc.list_element(lines, index)
+    out = pc.list_element(lines, index_scalar(index))
     return out.combine_chunks() if isinstance(out, pa.ChunkedArray) else out
 
 
@@ -208,17 +219,17 @@ def _fast_qrels(data: bytes):
         table = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
                         {"query_id": pa.string(), "doc_id": pa.string(), "relevance": pa.int64()})
         return (table.column("query_id"), table.column("doc_id"),
-                np.asarray(table.column("relevance")), np.arange(1, table.num_rows + 1))
+                as_numpy(table.column("relevance")), np.arange(1, table.num_rows + 1))
     except (_Refused, pa.ArrowInvalid):
         pass
     lines, numbers, counts = _fields(data)
-    if len(numbers) == 0 or not pc.all(pc.equal(counts, 4)).as_py():
+    if len(numbers) == 0 or not (as_numpy(counts) == 4).all():
         raise _Refused
     try:
         relevance = _column(lines, 3).cast(pa.int64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         raise _Refused from None
-    return _column(lines, 0), _column(lines, 2), np.asarray(relevance), numbers
+    return _column(lines, 0), _column(lines, 2), as_numpy(relevance), numbers
 
 
 def _fast_run(data: bytes, ranks: bool):
@@ -228,22 +239,22 @@ def _fast_run(data: bytes, ranks: bool):
         if ranks:
             types["rank"] = pa.float64()
         table = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"], types)
-        scores = np.asarray(table.column("score"))
+        scores = as_numpy(table.column("score"))
         if table.num_rows and np.isfinite(scores).all():
             tag = data[:data.find(b"\n")].split()[5].decode()
             return (table.column("query_id"), table.column("doc_id"), scores,
                     np.arange(1, table.num_rows + 1), tag,
-                    np.asarray(table.column("rank")) if ranks else None)
+                    as_numpy(table.column("rank")) if ranks else None)
     except (_Refused, pa.ArrowInvalid, IndexError):
         pass
     lines, numbers, counts = _fields(data)
-    if len(numbers) and not pc.all(pc.greater_equal(counts, 6)).as_py():
+    if len(numbers) and not (as_numpy(counts) >= 6).all():
         raise _Refused
     if len(numbers) == 0:
         empty = pa.array([], type=pa.string())
         return empty, empty, np.zeros(0), numbers, None, np.zeros(0)
     try:
-        scores = np.asarray(_column(lines, 4).cast(pa.float64()))
+        scores = as_numpy(_column(lines, 4).cast(pa.float64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         raise _Refused from None
     if not np.isfinite(scores).all():
@@ -255,7 +266,7 @@ def _fast_run(data: bytes, ranks: bool):
 def _numbers_or_nan(column: pa.Array) -> np.ndarray:
     """The rank column as numbers; trec_eval ignores it, so text there is NaN, not an error."""
     try:
-        return np.asarray(column.cast(pa.float64()))
+        return as_numpy(column.cast(pa.float64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return np.array([_float_or_nan(text) for text in column.to_pylist()])
 
@@ -408,8 +419,8 @@ def read_msmarco_run(source: str | Path) -> Run:
 def parse_msmarco_run(path: str, data: bytes) -> Run:
     queries, docs, ranks, numbers = _read_3col(path, data, pa.int64(), MSMARCO_FIELDS)
     ranks = np.asarray(ranks, dtype=np.float64)
-    return make_run(encode(queries), encode(docs), -ranks, numbers, path, Path(path).name,
-                    ranks=ranks)
+    return make_run(encode(queries), encode(docs), -ranks, numbers, path,
+                    Path(path).name.split(".")[0], ranks=ranks)
 
 
 def _read_3col(path: str, data: bytes, value_type: pa.DataType, names: str) -> tuple:

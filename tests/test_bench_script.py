@@ -1,0 +1,66 @@
+"""scripts/bench.py (issue 6) at a tiny scale: it prints its tables and the check that
+searcheval's means equal pytrec_eval's, and its synthetic data has the awkward parts it
+promises (ties, negative grades, queries missing on either side, several doc-id shapes)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow.compute as pc
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+@pytest.fixture(scope="module")
+def bench_data():
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bench_data
+        yield bench_data
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
+
+def test_bench_prints_tables_and_agreement(tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(SCRIPTS / "bench.py"), "--scale", "tiny", "--repeat", "1",
+         "--tools", "floor,searcheval,pytrec_eval", "--seed-repeat", "1", "--data", str(tmp_path)],
+        capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr + out.stdout
+    lines = out.stdout.splitlines()
+    assert "| tool | runs | median wall s | x floor | x searcheval | peak MiB | x floor peak |" in lines
+    for tool in ("pyarrow floor", "searcheval", "pytrec_eval"):
+        assert any(line.startswith(f"| {tool} | 1 | ") for line in lines), tool
+    assert any(line.startswith("agreement with pytrec_eval: AGREE, ") for line in lines)
+    assert "DISAGREEMENT" not in out.stdout
+    assert any(line.startswith("| searcheval evaluate (seed fixture) | ") for line in lines)
+    assert any(line.startswith("| wall <= 2.0x floor | tiny | ") for line in lines)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bench-tiny-seed6-v1.qrels",
+                                                           "bench-tiny-seed6-v1.run"]
+
+
+def test_data_is_deterministic_and_awkward(bench_data):
+    scale = bench_data.SCALES["tiny"]
+    run, qrels = bench_data.generate(scale, seed=6)
+    again, _ = bench_data.generate(scale, seed=6)
+    assert run.equals(again)
+    assert run.num_rows == scale.lines
+    pairs = pc.binary_join_element_wise(run["query_id"], run["doc_id"], " ")
+    assert len(pc.unique(pairs)) == run.num_rows  # no document twice in a query
+    judged = pc.binary_join_element_wise(qrels["query_id"], qrels["doc_id"], " ")
+    assert len(pc.unique(judged)) == qrels.num_rows
+    run_queries = set(pc.unique(run["query_id"]).to_pylist())
+    qrels_queries = set(pc.unique(qrels["query_id"]).to_pylist())
+    assert run_queries - qrels_queries and qrels_queries - run_queries
+    # ~60 judged per query at 200 retrieved (tiny); ~100 at 1,000 (1m, 7m)
+    assert 50 <= qrels.num_rows / len(qrels_queries) <= 70
+    grades = set(pc.unique(qrels["relevance"]).to_pylist())
+    assert grades == {-1, 0, 1, 2, 3}
+    scores = np.asarray(run["score"])
+    assert len(np.unique(scores)) < 0.5 * len(scores)  # many ties
+    prefixes = {d.rstrip("0123456789-_")[:7] for d in run["doc_id"].to_pylist()}
+    assert prefixes == {"", "D", "msmarco", "WSJ", "clueweb"}
