@@ -32,6 +32,9 @@ def aggregate(measure: Measure, values: np.ndarray) -> float:
     if measure.spec.geometric:
         logs = np.log(np.maximum(values, MIN_GEO_MEAN))
         return float(np.exp(np.cumsum(logs)[-1] / len(values)))
+    if measure.spec.found_only:
+        found = values[values != 0]
+        return float(np.cumsum(found)[-1] / len(found)) if len(found) else 0.0
     return float(np.cumsum(values)[-1] / len(values))
 
 

@@ -80,3 +80,17 @@ def test_judged_counts_any_judgment_and_divides_by_k():
     assert summary["Judged@4"] == 3 / 4  # a, b and c (judged -1) are in the qrels
     assert summary["Judged@10"] == 3 / 10  # like P@k: missing ranks count as not judged
     assert summary["unj@10"] == 2 / 10  # trec_eval 10: x and c (negative grade) are unjudged
+
+
+SEEDS = SUITE.parent / "seeds"
+
+
+def test_first_relevant_rank_and_found_are_the_lessons_table():
+    """Lesson 003's table: the correct document is at rank 1, 1 (and 2), 2, not found, 1."""
+    results = searcheval.evaluate(SEEDS / "library.qrels", SEEDS / "library.run",
+                                  ["FirstRel", "Found@1", "Found@5"])
+    per_query = results.per_query()
+    assert [per_query[q]["FirstRel"] for q in ("q1", "q2", "q3", "q4", "q5")] == [1, 1, 2, 0, 1]
+    assert [per_query[q]["Success@1"] for q in ("q1", "q2", "q3", "q4", "q5")] == [1, 1, 0, 0, 1]
+    assert results.summary()["FirstRel"] == (1 + 1 + 2 + 1) / 4  # over the queries found
+    assert results.summary()["Success@5"] == 4 / 5

@@ -85,6 +85,12 @@ def reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
     return out
 
 
+def first_relevant_rank(r: Ranked, m: Measure) -> np.ndarray:
+    """FirstRel = rank of the first relevant document; 0 when none is retrieved."""
+    rr = reciprocal_rank(r, m)
+    return np.where(rr > 0, np.round(1.0 / np.where(rr > 0, rr, 1.0)), 0.0)
+
+
 def _recall_cutoffs(r: Ranked, fraction: float, R: np.ndarray) -> np.ndarray:
     if r.settings.compat == 9:
         return (fraction * R + 0.9).astype(np.int64)  # trec_eval 9: (long)(x*R + 0.9)
@@ -210,5 +216,5 @@ KERNELS: dict[str, Callable[[Ranked, Measure], np.ndarray]] = {
     "set_recall": set_recall, "set_map": set_map, "set_F": set_f,
     "num_nonrel_judged_ret": num_nonrel_judged_ret, "rbp": rank_biased_precision,
     "rbp_resid": rbp_residual, "unj": unjudged_at, "Judged": judged_at,
-    "ERR": expected_reciprocal_rank,
+    "ERR": expected_reciprocal_rank, "FirstRel": first_relevant_rank,
 }

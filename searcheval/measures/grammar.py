@@ -38,7 +38,7 @@ IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "numrelret": ("num_rel_ret", None), "success": (None, "success"),
     "iprec": (None, "iprec_at_recall"), "setp": ("set_P", None), "setr": ("set_recall", None),
     "setf": ("set_F", None), "setap": ("set_map", None), "judged": (None, "Judged"),
-    "err": ("ERR", "ERR"),
+    "err": ("ERR", "ERR"), "found": (None, "success"), "firstrel": ("FirstRel", None),
 }
 for _spec in SPECS:  # trec_eval's family names work in the canonical syntax too
     IR_ALIASES.setdefault(_spec.trec.lower(), (_spec.trec, _spec.trec)

@@ -42,6 +42,7 @@ class Spec:
     coeff_count: int | None = None
     per_query: bool = True  # trec_eval prints a per-query line for it
     geometric: bool = False  # averaged as exp(mean(log(max(x, 1e-5))))
+    found_only: bool = False  # averaged over the queries where it is not 0 (FirstRel)
     uses_rel: bool = True  # depends on the relevance level (accepts rel=N)
     in_pytrec: bool = True  # computable by pytrec_eval (trec_eval 9.0.8)
     since: int = 9  # first trec_eval version whose all_trec has it (0: not trec_eval's)
@@ -93,10 +94,13 @@ SPECS: tuple[Spec, ...] = (
     # Beyond trec_eval (ir_measures' names).
     Spec("Judged", Kind.CUTOFF, "Judged", (10,), uses_rel=False, in_pytrec=False, since=0),
     Spec("ERR", Kind.CUTOFF, "ERR", (20,), coeff_count=1, uses_rel=False, in_pytrec=False, since=0),
+    Spec("FirstRel", Kind.SCALAR, "FirstRel", in_pytrec=False, since=0, found_only=True),
 )
 
 ABOUT: dict[str, str] = {
     "Judged": "fraction of the first k documents that have a judgment (any grade)",
+    "FirstRel": "rank of the first relevant document, 0 if none is retrieved; its mean "
+                "covers the queries where one was",
     "ERR": "expected reciprocal rank (Chapelle et al. 2009), graded, max_grade declared",
     "num_q": "queries averaged",
     "num_ret": "documents retrieved (after -M / -J)",
