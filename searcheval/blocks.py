@@ -40,6 +40,7 @@ class Part:
     tied: int = 0  # queries of the block with tied scores
     changed: int | None = None  # of those, how many change value under the other policy
     other: str = ""  # the other tie policy ``changed`` was computed under
+    records: int = 0  # run lines the block held
 
 
 def compact(codes: np.ndarray, vocabulary: pa.Array) -> Encoded:

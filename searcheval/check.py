@@ -139,8 +139,9 @@ def _rank_column(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray
                    f"rank column says {doc(said)!r} (line {run.lines[said]}), the scores say "
                    f"{doc(scored)!r} (line {run.lines[scored]})")
     elif np.count_nonzero(run.ranks[order] != ranks):
+        renumbered = int(np.count_nonzero(run.ranks[order] != ranks))
         report.say(run.path, "note", "the rank column follows the scores but is not numbered "
-                   f"1, 2, 3, ... ({_count(int(np.count_nonzero(run.ranks[order] != ranks)), 'line')})")
+                   f"1, 2, 3, ... ({_count(renumbered, 'line')})")
     text = np.isnan(run.ranks)
     if text.any():
         report.say(run.path, "note", f"{_count(int(text.sum()), 'line')} with a rank that is "

@@ -57,11 +57,14 @@ def _fail(message: str, code: int = 2) -> None:
                    "any difference above 1e-9.")
 @click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
               help="trec_eval version to reproduce: 9 (9.0.8, as pytrec_eval) or 10 (10.0).")
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "trec", "csv", "json"]),
-              default="table", show_default=True, help="Output format.")
+@click.option("-f", "--format", "fmt", default="table", show_default=True, help="Output format.",
+              type=click.Choice(["table", "csv", "wide-csv", "json", "markdown", "latex", "trec"]))
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+@click.option("--plot", "plot_dir", default=None, metavar="DIR",
+              help="Also write PNG and SVG plots into DIR: precision-recall curves, "
+                   "distributions over queries.")
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
-             judged_only, ties, engine, cross_check, compat, fmt, output) -> None:
+             judged_only, ties, engine, cross_check, compat, fmt, output, plot_dir) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
@@ -75,7 +78,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             missing=missing, relevance_level=relevance_level, depth=depth,
                             judged_only=judged_only, ties=ties, engine=engine,
                             cross_check=cross_check,
-                            compat=int(compat), fmt=fmt, output=output,
+                            compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures))
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
@@ -109,3 +112,7 @@ from .labels import labels  # noqa: E402
 main.add_command(labels)
 from .check import check_command  # noqa: E402
 main.add_command(check_command)
+from .batch_cli import batch_command  # noqa: E402
+main.add_command(batch_command)
+from .compare_cli import compare_command  # noqa: E402
+main.add_command(compare_command)

@@ -10,14 +10,14 @@ from .engines.context import Settings
 from .output import write_text
 from .results import Results
 
-NOTELESS = ("csv", "trec")  # formats with no place for notes: those go to stderr
+NOTELESS = ("csv", "wide-csv", "trec")  # formats with no place for notes: those go to stderr
 
 
 def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str], *,
                  per_query: bool, missing: str, relevance_level: int, depth: int | None,
                  judged_only: bool, ties: str, engine: str, cross_check: bool, compat: int,
                  fmt: str,
-                 output: str | None, runid: bool) -> int:
+                 output: str | None, runid: bool, plot_dir: str | None = None) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties)
     names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
@@ -41,8 +41,20 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS)
         results_list.append(results)
-    write_text(output, _render(results_list, fmt, per_query, runid))
+    text = render.render_results(results_list, fmt, per_query, runid)
+    files = _plots(qrels, runs, results_list, settings) if plot_dir else {}
+    write_text(output, text)
+    if files:
+        from .plots import write
+        write(plot_dir, files)
     return code
+
+
+def _plots(qrels, runs, results_list: list[Results], settings: Settings) -> dict[str, bytes]:
+    """PR curves and distributions, drawn before anything is written (matplotlib: only here)."""
+    from . import plots
+    curves = plots.iprec_curves(qrels, runs, settings)
+    return plots.encode(plots.results_figures(results_list, curves))
 
 
 def _engine(name: str):
@@ -62,13 +74,3 @@ def _warn(results: Results, show_notes: bool) -> None:
                    f"qrels, ignored: {shown}", err=True)
     for note in results.notes if show_notes else []:
         click.echo(f"searcheval: note: {note}", err=True)
-
-
-def _render(results_list: list[Results], fmt: str, per_query: bool, runid: bool) -> str:
-    if fmt == "trec":
-        return "".join(render.to_trec(r, per_query=per_query, runid=runid) for r in results_list)
-    if fmt == "csv":
-        return render.to_csv(results_list)
-    if fmt == "json":
-        return render.to_json(results_list)
-    return render.to_table(results_list, per_query=per_query)

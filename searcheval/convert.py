@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 import numpy as np
+import pyarrow.compute as pc
 
 from .errors import SearchevalError, UsageError
 from .formats import registry, trec
@@ -50,11 +51,25 @@ def convert(source: str | Path, target: str | Path, kind: str | None = None,
     chosen = registry.target_format(target, loaded.kind, to_format)
     payload, dropped = registry.render(loaded.data, chosen, compat)
     notes = list(loaded.notes)
+    if loaded.format.name == "trec-run":
+        notes.extend(_tags(path, data))
     if isinstance(loaded.data, Run) and "rank" in chosen.keeps:
         notes.extend(_renumbered(loaded.data, compat))
     registry.write_bytes(target, payload)
     return Conversion(loaded.kind, loaded.format.name, chosen.name, len(loaded.data.query),
                       dropped, notes)
+
+
+def _tags(path: str, data: bytes) -> list[str]:
+    """A run has one tag (trec_eval reports the first line's): say when lines had others."""
+    from .formats.scan import scan_text
+    tags = scan_text(path, data, "run", "trec-run").tags
+    distinct = pc.unique(tags).to_pylist() if tags is not None else []
+    if len(distinct) < 2:
+        return []
+    shown = ", ".join(repr(t) for t in distinct[:5]) + (" ..." if len(distinct) > 5 else "")
+    return [f"tag: {len(distinct)} tags in the input ({shown}); a run has one tag, kept the "
+            f"first, {distinct[0]!r}"]
 
 
 def _renumbered(run: Run, compat: int) -> list[str]:

@@ -1,4 +1,5 @@
-"""Results -> text: trec_eval's own format, a table for people, long CSV, JSON."""
+"""Results -> text: trec_eval's own format, a table for people, long and wide CSV, JSON,
+Markdown and LaTeX. Every view reads the same Results; none recomputes a number."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import json
 
 from .errors import UsageError
 from .measures import TREC_ORDER, Kind, Measure
+from .render_grid import Cell, cells, latex_escape, latex_grid, markdown_grid
 from .results import Results
+
+FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")
 
 
 def _is_count(measure: Measure) -> bool:
@@ -133,3 +137,107 @@ def to_trec(results: Results, per_query: bool = False, runid: bool = False) -> s
 def _trec_line(measure: Measure, query_id: str, value: float) -> str:
     text = str(int(round(value))) if _is_count(measure) else f"{value:6.4f}"
     return f"{measure.trec_name:<22}\t{query_id}\t{text}"
+
+
+def render_results(results_list: list[Results], fmt: str, per_query: bool = False,
+                   runid: bool = False) -> str:
+    """The text of one output format (``FORMATS``) for the Results of one or more runs."""
+    if fmt == "trec":
+        return "".join(to_trec(r, per_query=per_query, runid=runid) for r in results_list)
+    views = {"table": lambda: to_table(results_list, per_query=per_query),
+             "csv": lambda: to_csv(results_list), "wide-csv": lambda: to_wide_csv(results_list),
+             "json": lambda: to_json(results_list),
+             "markdown": lambda: to_markdown(results_list, per_query=per_query),
+             "latex": lambda: to_latex(results_list, per_query=per_query)}
+    if fmt not in views:
+        raise UsageError(f"unknown format {fmt!r}: choose {', '.join(FORMATS)}")
+    return views[fmt]()
+
+
+def csv_value(value: int | float) -> str:
+    """Full precision: the shortest text that reads back as the same float."""
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def to_wide_csv(results_list: list[Results]) -> str:
+    """One row per (run, query), a column per measure; each run's `all` row after its queries.
+
+    Runs with different measures share one header: the union, in first-seen order; a run
+    without a measure leaves its cell empty.
+    """
+    names: list[str] = []
+    for results in results_list:
+        names += [str(m) for m in results.measures if str(m) not in names]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["run", "query_id"] + names)
+    for results in results_list:
+        column = {q: j for j, q in enumerate(results.query_ids)}
+        index = {str(m): i for i, m in enumerate(results.measures)}
+        for query_id in results.natural_query_order() + ["all"]:
+            def cell(name: str) -> str:
+                if name not in index:
+                    return ""
+                i = index[name]
+                value = results.means[i] if query_id == "all" else results.values[i, column[query_id]]
+                return csv_value(_number(results.measures[i], value))
+            writer.writerow([results.run, query_id] + [cell(n) for n in names])
+    return out.getvalue()
+
+
+def best_runs(values: dict[str, float], measure: Measure) -> set[str]:
+    """Runs holding the highest value of a measure (none for counts: more is not better)."""
+    if _is_count(measure) or len(values) < 2:
+        return set()
+    top = max(values.values())
+    return {run for run, v in values.items() if v == top}
+
+
+def summary_grid(results_list: list[Results]) -> tuple[list[Cell], list[list[Cell]]]:
+    """Measures down, runs across, the best mean of each measure in bold."""
+    header = cells(["measure"] + [r.run for r in results_list])
+    rows = []
+    for i, measure in enumerate(results_list[0].measures):
+        means = {r.run: r.summary()[str(measure)] for r in results_list}
+        best = best_runs(means, measure)
+        rows.append([Cell(str(measure))] + [Cell(_format_value(measure, means[r.run]),
+                                                 bold=r.run in best) for r in results_list])
+    return header, rows
+
+
+def per_query_grid(results: Results) -> tuple[list[Cell], list[list[Cell]]]:
+    queries = results.natural_query_order()
+    column = {q: j for j, q in enumerate(results.query_ids)}
+    header = cells(["measure"] + queries + ["all"])
+    rows = [cells([str(m)] + [_format_value(m, results.values[i, column[q]]) for q in queries]
+                  + [_format_value(m, results.means[i])]) for i, m in enumerate(results.measures)]
+    return header, rows
+
+
+def _same_measures(results_list: list[Results]) -> None:
+    first = [str(m) for m in results_list[0].measures]
+    for results in results_list[1:]:
+        if [str(m) for m in results.measures] != first:
+            raise UsageError("runs with different measures cannot share one table")
+
+
+def to_markdown(results_list: list[Results], per_query: bool = False) -> str:
+    _same_measures(results_list)
+    lines = markdown_grid(*summary_grid(results_list))
+    lines += ["", "Mean over the queries averaged; best value of each measure in bold."]
+    for results in results_list if per_query else []:
+        lines += ["", f"Per query, {results.run}:", ""] + markdown_grid(*per_query_grid(results))
+    for results in results_list:
+        lines += [""] + [f"- {line.strip()}" for line in settings_lines(results)]
+    return "\n".join(lines) + "\n"
+
+
+def to_latex(results_list: list[Results], per_query: bool = False) -> str:
+    _same_measures(results_list)
+    lines = ["% best value of each measure in bold; needs \\usepackage{booktabs}"]
+    lines += latex_grid(*summary_grid(results_list))
+    for results in results_list if per_query else []:
+        lines += ["", f"% per query, {results.run}"] + latex_grid(*per_query_grid(results))
+    for results in results_list:
+        lines += [""] + [f"% {line.strip()}" for line in settings_lines(results)]
+    return "\n".join(lines) + "\n"

@@ -43,14 +43,21 @@ def evaluate_streaming(qrels: Qrels, source: str | Path, measures: list[Measure]
 
     Blocks hold at most ``chunk_queries`` queries (default: every whole query of a chunk
     of ``block_bytes``)."""
+    return stream_evaluate(qrels, source, measures, settings, chunk_queries, block_bytes)[0]
+
+
+def stream_evaluate(qrels: Qrels, source: str | Path, measures: list[Measure],
+                    settings: Settings, chunk_queries: int | None = None,
+                    block_bytes: int = BLOCK_BYTES) -> tuple[Results, int]:
+    """``evaluate_streaming``, and the number of records read."""
     parts: list[Part] = []
-    path, tag = str(source), None
+    path, tag, records = str(source), None, 0
     for block in run_blocks(source, chunk_queries, block_bytes, ranks=settings.ties == "rank"):
-        path, tag = block.path, tag or block.tag
+        path, tag, records = block.path, tag or block.tag, records + len(block.lines)
         parts.append(evaluate_block(qrels, block, measures, settings))
     tag = tag or Path(path).name
     name = tag if path.startswith("<") else Path(path).name
-    return combine(parts, qrels, measures, settings, name, tag, path)
+    return combine(parts, qrels, measures, settings, name, tag, path), records
 
 
 def run_blocks(source: str | Path, chunk_queries: int | None = None,

@@ -91,7 +91,8 @@ WRITTEN = {  # what each writer must produce for RUN_TEXT, worked out by hand
     "trec-run": "q1 Q0 d2 1 2.5 mysys\nq1 Q0 d1 2 2.5 mysys\nq1 Q0 d3 3 1 mysys\n"
                 "q1 Q0 d10 4 0.25 mysys\nq2 Q0 x 1 1e-7 mysys\nq10 Q0 d8 1 3 mysys\n"
                 "q10 Q0 d9 2 -1 mysys\n",
-    "msmarco-run": "q1\td2\t1\nq1\td1\t2\nq1\td3\t3\nq1\td10\t4\nq2\tx\t1\nq10\td8\t1\nq10\td9\t2\n",
+    "msmarco-run": "q1\td2\t1\nq1\td1\t2\nq1\td3\t3\nq1\td10\t4\nq2\tx\t1\nq10\td8\t1\n"
+                   "q10\td9\t2\n",
     "csv": "query_id,doc_id,score,rank,tag\nq1,d2,2.5,1,mysys\nq1,d1,2.5,2,mysys\nq1,d3,1,3,mysys\n"
            "q1,d10,0.25,4,mysys\nq2,x,1e-7,1,mysys\nq10,d8,3,1,mysys\nq10,d9,-1,2,mysys\n",
 }
@@ -132,6 +133,14 @@ def test_gzip_in_and_out_and_stdin(sources):
     assert text.splitlines()[1] == "q1\td2\t2.5\t1\tmysys"
     result = cli("convert", "-", "-", "--kind", "run", "--to", "msmarco-run", input=RUN_TEXT)
     assert result.stdout == WRITTEN["msmarco-run"]
+
+
+def test_several_tags_are_reported(tmp_path):
+    (tmp_path / "in.run").write_text("q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 b\nq2 Q0 d1 1 1 a\n")
+    result = cli("convert", tmp_path / "in.run", tmp_path / "out.run")
+    assert "tag: 2 tags in the input ('a', 'b'); a run has one tag, kept the first, 'a'" in \
+        result.stderr
+    assert (tmp_path / "out.run").read_text().split("\n")[1].endswith(" a")
 
 
 def test_rank_column_renumbered_is_reported(sources):

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ..errors import FormatError, UsageError
-from . import tables, trec
+from ..errors import UsageError
+from . import json_tables, tables, trec
 from .columns import Encoded
 from .trec import Qrels, Run
 
@@ -44,7 +44,8 @@ class Format:
 
 BOTH = ("qrels", "run")
 FORMATS = (
-    Format("trec-qrels", ("qrels",), (".qrels", ".qrel"), (), "query_id iteration doc_id relevance"),
+    Format("trec-qrels", ("qrels",), (".qrels", ".qrel"), (),
+           "query_id iteration doc_id relevance"),
     Format("trec-run", ("run",), (".run", ".trec", ".res"), ("score", "rank", "tag"),
            "query_id Q0 doc_id rank score tag"),
     Format("qrels-3col", ("qrels",), (), (), "query_id doc_id relevance"),
@@ -141,8 +142,8 @@ _READERS = {
     "msmarco-run": _read_trec(trec.parse_msmarco_run),
     "csv": _read_table(tables.read_delimited, ","),
     "tsv": _read_table(tables.read_delimited, "\t"),
-    "jsonl": _read_table(tables.read_jsonl),
-    "json": _read_table(tables.read_json),
+    "jsonl": _read_table(json_tables.read_jsonl),
+    "json": _read_table(json_tables.read_json),
     "parquet": _read_table(tables.read_parquet),
 }
 
@@ -271,8 +272,8 @@ def render(data: Qrels | Run, fmt: Format, compat: int = 9) -> tuple[bytes, list
 _TABLE_WRITERS = {
     "csv": lambda table, value: tables.delimited_bytes(table, ","),
     "tsv": lambda table, value: tables.delimited_bytes(table, "\t"),
-    "jsonl": lambda table, value: tables.jsonl_bytes(table),
-    "json": tables.json_bytes,
+    "jsonl": lambda table, value: json_tables.jsonl_bytes(table),
+    "json": json_tables.json_bytes,
     "parquet": lambda table, value: tables.parquet_bytes(table),
 }
 _QRELS_WRITERS = {

@@ -111,6 +111,11 @@ def _strict(path: str, data: bytes, kind: str, fmt: str) -> Scan:
     return Scan(path, kind, fmt, d.query, d.doc, d.scores, d.lines, d.ranks, tags)
 
 
+def scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int = 20) -> Scan:
+    """``scan`` for the bytes of a whitespace-separated format (``LAYOUTS``)."""
+    return _scan_text(*trec.text_bytes(path, data), kind, fmt, limit)
+
+
 def _scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int) -> Scan:
     problems = _Problems(limit)
     text = data.decode("utf-8", errors="surrogateescape")

@@ -1,0 +1,182 @@
+"""JSON Lines (one object a line, keys as table columns) and JSON
+(``{query_id: {doc_id: value}}``, as pytrec_eval and ranx keep judgments and runs).
+
+JSON Lines are split by Arrow when every row is one physical line; otherwise (and when
+Arrow refuses) Python's json module reads line by line and names the line. JSON has no
+line per row: a refused value is found again in the text to name its line.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import FormatError, UsageError
+from .tables import Columns, _array, _physical_lines, _scalar, checked, roles, table_kind
+from .trec import Qrels, Run, text_bytes
+
+
+def read_jsonl(path: str, data: bytes, kind: str | None,
+               notes: list[str] | None = None) -> Qrels | Run:
+    """One JSON object per line, keys as the column names."""
+    import pyarrow.json as pajson
+
+    path, data = text_bytes(path, data)
+    try:
+        table = pajson.read_json(io.BytesIO(data), read_options=pajson.ReadOptions(
+            block_size=1 << 24), parse_options=pajson.ParseOptions(newlines_in_values=False))
+        if table.num_rows != _physical_lines(data) or any(
+                pa.types.is_struct(t) or pa.types.is_list(t) for t in table.schema.types):
+            raise ValueError("rows and lines differ")
+        names = [name for name in roles(table.column_names).values()]
+        columns = Columns(path, {n: table.column(n) for n in names},
+                          np.arange(1, table.num_rows + 1))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError):
+        columns = _jsonl_slowly(path, data)
+    return checked(columns, kind or table_kind(list(columns.arrays), path, 1), notes)
+
+
+def _jsonl_slowly(path: str, data: bytes) -> Columns:
+    from .trec import _LINE_BREAK, _utf8_error
+    error = _utf8_error(path, data)
+    if error:
+        raise error
+    values: dict[str, list] = {}
+    lines = []
+    for number, line in enumerate(_LINE_BREAK.split(data.decode("utf-8")), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise FormatError(path, number, f"not valid JSON: {_json_reason(exc)}") from None
+        if not isinstance(record, dict):
+            raise FormatError(path, number, "expected a JSON object {\"query_id\": ..., "
+                              f"\"doc_id\": ..., ...}}, found {type(record).__name__}")
+        for role, name in roles(list(record)).items():
+            column = values.setdefault(name, [None] * len(lines))
+            column.append(_scalar(path, number, role, record[name]))
+        lines.append(number)
+        for column in values.values():
+            column.extend([None] * (len(lines) - len(column)))
+    arrays = {name: _array(column) for name, column in values.items()}
+    return Columns(path, arrays, np.array(lines, dtype=np.int64))
+
+
+def _json_reason(exc: Exception) -> str:
+    return exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+
+
+def read_json(path: str, data: bytes, kind: str | None,
+              notes: list[str] | None = None) -> Qrels | Run:
+    """``{query_id: {doc_id: value}}``; integer values are qrels or a run (``kind`` decides),
+    any fractional value makes it a run."""
+    from .trec import _utf8_error
+    path, data = text_bytes(path, data)
+    error = _utf8_error(path, data)
+    if error:
+        raise error
+    text = data.decode("utf-8")
+    try:
+        document = json.loads(text, object_pairs_hook=_no_repeats)
+    except (ValueError, RecursionError) as exc:
+        line = exc.lineno if isinstance(exc, json.JSONDecodeError) else 0
+        raise FormatError(path, line, f"not valid JSON: {_json_reason(exc)}") from None
+    except _Repeated as exc:
+        raise FormatError(path, _locate(text, exc.key, second=True), f"key {exc.key!r} is "
+                          "there twice (a query or document repeated)") from None
+    if not isinstance(document, dict) or not all(isinstance(v, dict) for v in document.values()):
+        raise FormatError(path, 1, "expected a JSON object {query_id: {doc_id: value}}, found "
+                          + ("a list (a list of records? write JSON Lines, .jsonl)"
+                             if isinstance(document, list) else "something else"))
+    rows = [(q, d, v) for q, docs in document.items() for d, v in docs.items()]
+    kind = kind or _json_kind(path, rows)
+    role = "relevance" if kind == "qrels" else "score"
+    values = []
+    for q, d, v in rows:
+        try:
+            values.append(_scalar(path, 0, role, v))
+        except FormatError as exc:
+            raise FormatError(path, _locate(text, d, after=q), f"query {q!r}, document {d!r}: "
+                              f"{exc.message}") from None
+    arrays = {"query_id": pa.array([r[0] for r in rows], type=pa.string()),
+              "doc_id": pa.array([r[1] for r in rows], type=pa.string()),
+              role: _array(values)}
+    try:
+        return checked(Columns(path, arrays, np.arange(1, len(rows) + 1)), kind, notes)
+    except FormatError as exc:  # rows are numbered from 1 here: find the row's line
+        if exc.line <= 0:
+            raise
+        q, d, _ = rows[exc.line - 1]
+        raise FormatError(path, _locate(text, d, after=q),
+                          f"query {q!r}, document {d!r}: {exc.message}") from None
+
+
+class _Repeated(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict:
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Repeated(key)
+        out[key] = value
+    return out
+
+
+def _json_kind(path: str, rows: list[tuple]) -> str:
+    numbers = [v for _, _, v in rows if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if any(isinstance(v, float) and not v.is_integer() for v in numbers):
+        return "run"
+    raise UsageError(f"{path}: integer values may be relevance grades (qrels) or scores "
+                     "(a run): say --kind qrels or --kind run")
+
+
+def _locate(text: str, key: str, after: str | None = None, second: bool = False) -> int:
+    """Line of ``"key":`` in ``text`` (after ``"after":``, or its second occurrence); 0 if
+    the key is written with escapes we do not search for."""
+    start = 0
+    if after is not None:
+        start = text.find(json.dumps(after, ensure_ascii=False) + ":")
+        start = text.find(json.dumps(after, ensure_ascii=False)) if start < 0 else start
+        if start < 0:
+            return 0
+    needle = json.dumps(key, ensure_ascii=False)
+    found = text.find(needle, start + (1 if after is not None else 0))
+    if second and found >= 0:
+        found = text.find(needle, found + 1)
+    return 0 if found < 0 else text.count("\n", 0, found) + 1
+
+
+def jsonl_bytes(table: pa.Table) -> bytes:
+    """One object per row; ids are escaped once per distinct id, then joined by Arrow."""
+    if table.num_rows == 0:
+        return b""
+    parts = []
+    for name in table.column_names:
+        column = table.column(name).combine_chunks()
+        if pa.types.is_string(column.type):
+            encoded = pc.dictionary_encode(column)
+            escaped = pa.array([json.dumps(v, ensure_ascii=False)
+                                for v in encoded.dictionary.to_pylist()], type=pa.string())
+            text = escaped.take(encoded.indices)
+        else:
+            text = column.cast(pa.string())
+        parts.append(pc.binary_join_element_wise(f'"{name}": ', text, ""))
+    body = pc.binary_join_element_wise(*parts, ", ")
+    lines = pc.binary_join_element_wise("{", body, "}\n", "")
+    return "".join(lines.to_pylist()).encode("utf-8")
+
+
+def json_bytes(table: pa.Table, value: str) -> bytes:
+    document: dict[str, dict[str, Any]] = {}
+    for q, d, v in zip(*(table.column(n).to_pylist() for n in ("query_id", "doc_id", value))):
+        document.setdefault(q, {})[d] = v
+    return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
