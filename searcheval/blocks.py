@@ -44,9 +44,11 @@ class Part:
 
 
 def compact(codes: np.ndarray, vocabulary: pa.Array) -> Encoded:
-    """The same column over only the vocabulary it uses."""
-    used, local = np.unique(codes, return_inverse=True)
-    return Encoded(local.astype(np.int64).reshape(-1), vocabulary.take(pa.array(used)))
+    """The same column over only the vocabulary it uses (codes keep their order)."""
+    used = np.flatnonzero(np.bincount(codes, minlength=len(vocabulary)))
+    local = np.empty(len(vocabulary), dtype=np.int64)
+    local[used] = np.arange(len(used))
+    return Encoded(local[codes], vocabulary.take(pa.array(used)))
 
 
 def run_rows(run: Run, start: int, stop: int) -> Run:

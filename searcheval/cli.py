@@ -116,3 +116,5 @@ from .batch_cli import batch_command  # noqa: E402
 main.add_command(batch_command)
 from .compare_cli import compare_command  # noqa: E402
 main.add_command(compare_command)
+from .searchers.command import search_command  # noqa: E402
+main.add_command(search_command)

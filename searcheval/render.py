@@ -9,7 +9,7 @@ import json
 
 from .errors import UsageError
 from .measures import TREC_ORDER, Kind, Measure
-from .render_grid import Cell, cells, latex_escape, latex_grid, markdown_grid
+from .render_grid import Cell, cells, latex_grid, markdown_grid
 from .results import Results
 
 FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")

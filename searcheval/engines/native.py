@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from ..formats.trec import Qrels, Run
@@ -22,7 +20,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    query_ids=list(ranked.query_ids), values=values, settings=settings,
                    engine="native", in_run=ranked.in_run, zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
-                   tied=tie_note(ranked, measures, values))
+                   tied=tie_note(ranked))
 
 
 def _kernel(measure: Measure, ties: str):
@@ -36,26 +34,21 @@ def _compute(ranked: Ranked, measures: list[Measure], kernels: list) -> np.ndarr
     return values
 
 
-def tie_note(ranked: Ranked, measures: list[Measure], values: np.ndarray) -> str:
-    """How many queries have tied scores, and in how many a value depends on the policy.
+def tie_note(ranked: Ranked) -> str:
+    """How many queries have tied scores, and in how many the tie rule can move a value.
 
-    The values are recomputed under the other policy (``average`` against any order,
-    ``trec_eval`` against ``average``) for the measures both define.
+    Only a group of tied documents holding different judgments can: when every tied
+    document of a query has the same grade, every order of them scores the same.
     """
-    tied_rows = np.zeros(len(ranked.q), dtype=bool)
-    tied_rows[1:] = ranked.tie_group[1:] == ranked.tie_group[:-1]
-    tied = np.unique(ranked.q[tied_rows])
-    if len(tied) == 0:
+    if len(ranked.q) == 0:
         return "no query has tied scores"
-    other = "trec_eval" if ranked.settings.ties == "average" else "average"
-    both = [i for i, m in enumerate(measures)
-            if m.family in expected.EXPECTED or m.family in expected.LINEAR]
-    if not both or (other == "average" and ranked.settings.depth is not None):
-        return f"{len(tied)} of {ranked.num_queries} queries have tied scores"
-    if True:
-        again = replace(ranked, settings=replace(ranked.settings, ties=other), cache={})
-        chosen = [measures[i] for i in both]
-        others = _compute(again, chosen, [_kernel(m, other) for m in chosen])
-        changed = int((np.abs(others - values[both]) > 1e-12).any(axis=0).sum())
-    return (f"{len(tied)} of {ranked.num_queries} queries have tied scores, {changed} of them "
-            f"with a value that differs under --ties {other}")
+    starts = np.flatnonzero(np.diff(ranked.tie_group, prepend=-1))
+    size = np.diff(np.append(starts, len(ranked.q)))
+    tied = size > 1
+    if not tied.any():
+        return "no query has tied scores"
+    mixed = np.minimum.reduceat(ranked.rel, starts) != np.maximum.reduceat(ranked.rel, starts)
+    queries = ranked.q[starts]
+    return (f"{len(np.unique(queries[tied]))} of {ranked.num_queries} queries have tied scores; "
+            f"in {len(np.unique(queries[tied & mixed]))} the tied documents differ in relevance, "
+            "so their values depend on the tie rule (see --ties)")

@@ -1,0 +1,98 @@
+"""Paired tests, effect size and corrections, checked against values others computed:
+scipy and statsmodels on the same vectors, and our own exact enumeration of all 2^n sign
+flips (not the library the randomization test calls)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import scipy.stats
+from hypothesis import given, settings, strategies as st
+from statsmodels.stats.multitest import multipletests
+
+from searcheval import stats
+
+PAIRS = st.integers(1, 12).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 8), min_size=n, max_size=n),
+    st.lists(st.integers(0, 8), min_size=n, max_size=n)))
+
+
+def exact_sign_flip_p(d: np.ndarray) -> float:
+    """Two-sided p over all 2^n sign assignments of integer differences: the share of
+    assignments whose |sum| is at least the observed |sum| (integers: no rounding)."""
+    observed = abs(int(d.sum()))
+    hits = sum(abs(int(np.dot(signs, d))) >= observed
+               for signs in itertools.product((1, -1), repeat=len(d)))
+    return hits / 2 ** len(d)
+
+
+@settings(derandomize=True, deadline=None, max_examples=60)
+@given(PAIRS)
+def test_randomization_is_exact_enumeration_for_small_n(pair):
+    a, b = (np.array(x, dtype=float) / 8 for x in pair)  # eighths: exact in binary
+    d = np.array(pair[1]) - np.array(pair[0])
+    assert stats.randomization(a, b).p == pytest.approx(exact_sign_flip_p(d), abs=1e-12)
+
+
+def test_randomization_monte_carlo_is_near_the_exact_value():
+    rng = np.random.default_rng(7)
+    d = rng.integers(-3, 5, size=16)  # 65536 flips > 10000 resamples: sampled, not enumerated
+    exact = exact_sign_flip_p(d)
+    got = stats.randomization(np.zeros(16), d.astype(float)).p
+    assert abs(got - exact) < 4 * np.sqrt(exact * (1 - exact) / 10000) + 1e-4
+    assert got == stats.randomization(np.zeros(16), d.astype(float)).p  # fixed default seed
+    assert "10000 random sign flips, seed 0" in stats.describe("randomization", 10000, 0, 16)
+    assert "exact: all 2^13 sign flips" in stats.describe("randomization", 10000, 0, 13)
+
+
+def vectors(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-query values in eighths (ties and zero differences included), 3 to 60 queries."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 61))
+    return rng.integers(0, 9, n) / 8, rng.integers(0, 9, n) / 8
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_t_and_wilcoxon_p_values_are_scipys(seed):
+    a, b = vectors(seed)
+    assert stats.paired_t(a, b).p == pytest.approx(scipy.stats.ttest_rel(b, a).pvalue, rel=1e-12)
+    expected = scipy.stats.wilcoxon(b - a, zero_method="wilcox").pvalue
+    assert stats.wilcoxon(a, b).p == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_cohens_d_times_root_n_is_scipys_t_statistic(seed):
+    a, b = vectors(seed)
+    t = scipy.stats.ttest_rel(b, a).statistic
+    assert stats.cohens_d(a, b) * np.sqrt(len(a)) == pytest.approx(t, rel=1e-9)
+
+
+@pytest.mark.parametrize("test", stats.TESTS)
+def test_no_difference_at_all_is_p_one(test):
+    values = np.array([0.2, 0.5, 1.0, 0.0])
+    assert stats.run_test(test, values, values.copy(), 1000, 0).p == 1.0
+    assert stats.cohens_d(values, values) is None
+
+
+def test_bootstrap_interval_is_scipys_and_agrees_with_its_p_value():
+    rng = np.random.default_rng(3)
+    a, b = rng.uniform(size=30), rng.uniform(size=30) + 0.1
+    outcome = stats.bootstrap(a, b, resamples=2000, seed=5)
+    expected = scipy.stats.bootstrap((b - a,), np.mean, n_resamples=2000, method="percentile",
+                                     rng=np.random.default_rng(5)).confidence_interval
+    assert outcome.ci == pytest.approx((expected.low, expected.high), rel=1e-12)
+    assert (outcome.p < 0.05) == (not outcome.ci[0] <= 0 <= outcome.ci[1])
+
+
+P_VALUES = [[0.01, 0.04, 0.03, 0.005], [0.2, 0.2, 0.01], [0.5], [0.001, 0.9, 0.04, 0.04, 0.3]]
+
+
+@pytest.mark.parametrize("pvalues", P_VALUES)
+@pytest.mark.parametrize("method,theirs", [("holm", "holm"), ("bonferroni", "bonferroni"),
+                                           ("bh", "fdr_bh")])
+def test_corrections_are_statsmodels(pvalues, method, theirs):
+    expected = multipletests(pvalues, method=theirs)[1]
+    assert stats.adjust(pvalues, method) == pytest.approx(list(expected), rel=1e-12)
+    assert stats.adjust(pvalues, "none") == pvalues
