@@ -44,10 +44,15 @@ SCALES = {
 }
 
 
+def paths(scale: Scale, directory: Path, seed: int) -> tuple[Path, Path]:
+    """Where the qrels and run for `scale` and `seed` are cached."""
+    stem = directory / f"bench-{scale.name}-seed{seed}-v{GENERATOR_VERSION}"
+    return stem.with_suffix(".qrels"), stem.with_suffix(".run")
+
+
 def dataset(scale: Scale, directory: Path, seed: int) -> tuple[Path, Path]:
     """Paths of the qrels and run for `scale`, generated unless already cached."""
-    stem = directory / f"bench-{scale.name}-seed{seed}-v{GENERATOR_VERSION}"
-    qrels, run = stem.with_suffix(".qrels"), stem.with_suffix(".run")
+    qrels, run = paths(scale, directory, seed)
     if not (qrels.exists() and run.exists()):
         directory.mkdir(parents=True, exist_ok=True)
         run_table, qrels_table = generate(scale, seed)

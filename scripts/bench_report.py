@@ -7,6 +7,7 @@ import importlib.metadata
 import os
 import platform
 import statistics
+import subprocess
 from pathlib import Path
 
 from bench_tools import MEASURES
@@ -22,12 +23,26 @@ def header(known: list) -> None:
     print(f"# searcheval benchmark, {now}\n")
     print(f"machine: {_cpu()}, {os.cpu_count()} cores, {_memory_gib():.0f} GiB, "
           f"{platform.system()} {platform.release()}, Python {platform.python_version()}")
-    print("versions: " + ", ".join(f"{name} {_version(name)}" for name in PACKAGES))
+    print("versions: " + ", ".join(f"{name} {_version(name)}" for name in PACKAGES)
+          + _commit())
     missing = sorted({t.name for t in known if not t.installed()})
     if missing:
         print("not installed, skipped: " + ", ".join(missing))
     print("method: fresh process per run, tools take turns round-robin, median of the runs; "
           "peak = the process's max resident set size (wait4 rusage)\n")
+
+
+def _commit() -> str:
+    """The repository's commit, and whether the package differs from it."""
+    repo = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--",
+                                "searcheval"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return f"; commit {head}" + (" + uncommitted changes in searcheval/" if dirty else "")
 
 
 def _version(name: str) -> str:
@@ -85,15 +100,15 @@ def agreement(check: dict, rows: list) -> dict:
     return {"ok": ok, "checked": True, "line": line, "max_diff": worst}
 
 
-def scale_tables(scale, qrels: Path, run: Path, prepared: float, rows: list, check: dict,
+def scale_tables(scale, qrels: Path, run: Path, prepared: float | None, rows: list, check: dict,
                  agreed: dict, load: tuple, args) -> None:
     print(f"## {scale.name}: {scale.lines:,} run lines\n")
     queries = check.get("zero", {}).get("queries")
     both = check.get("skip", {}).get("queries")
     print(f"data: run {_lines(run):,} lines, {run.stat().st_size / 1e6:.0f} MB; qrels "
           f"{_lines(qrels):,} lines, {qrels.stat().st_size / 1e6:.1f} MB; {queries or '?':,} "
-          f"qrels queries, {both or '?':,} in both files (seed {args.seed}, ready in "
-          f"{prepared:.1f} s)")
+          f"qrels queries, {both or '?':,} in both files (seed {args.seed}, "
+          + ("cached" if prepared is None else f"generated in {prepared:.1f} s") + ")")
     before, after = (" ".join(f"{x:.2f}" for x in avg) for avg in load)
     print(f"load average (1/5/15 min) on {os.cpu_count()} cores: {before} before timing, "
           f"{after} after\n")
@@ -106,21 +121,18 @@ def scale_tables(scale, qrels: Path, run: Path, prepared: float, rows: list, che
 
 
 def _timing_table(rows: list) -> None:
-    floor = next((r for r in rows if r.tool.key == "floor"), None)
-    ours = next((r for r in rows if r.tool.key == "searcheval"), None)
+    floor = next((r for r in rows if r.tool.key == "floor" and r.samples), None)
+    ours = next((r for r in rows if r.tool.key == "searcheval" and r.samples), None)
     print("| tool | runs | median wall s | x floor | x searcheval | peak MiB | x floor peak |")
     print("|---|--:|--:|--:|--:|--:|--:|")
     for row in rows:
         if row.samples:
-            print(f"| {row.tool.name} | {len(row.samples)} | {row.wall:.2f} | "
-                  f"{_ratio(row.wall, floor and floor.wall)} | {_ratio(row.wall, ours and ours.wall)} "
-                  f"| {row.peak:,.0f} | {_ratio(row.peak, floor and floor.peak)} |")
+            _timing_row(row.tool.name, len(row.samples), row.wall, row.peak, floor, ours)
         if row.tool.key == "ranx" and row.samples:
             warm = statistics.median(s.parsed["import_and_read"] + s.parsed["second_evaluate"]
                                      for s in row.samples)
-            print(f"| ranx warm (in process: import + read + 2nd evaluate) | {len(row.samples)} | "
-                  f"{warm:.2f} | {_ratio(warm, floor and floor.wall)} | "
-                  f"{_ratio(warm, ours and ours.wall)} | | |")
+            _timing_row("ranx warm (in process: import + read + 2nd evaluate)",
+                        len(row.samples), warm, None, floor, ours)
     for row in rows:
         if row.skipped:
             print(f"\n{row.tool.name}: skipped, {row.skipped}", end="")
@@ -128,6 +140,13 @@ def _timing_table(rows: list) -> None:
             print(f"\n!!! {row.tool.name}: FAILED after {len(row.samples)} runs: {row.failure}",
                   end="")
     print()
+
+
+def _timing_row(label: str, runs: int, wall: float, peak: float | None, floor, ours) -> None:
+    floor_wall, floor_peak = (floor.wall, floor.peak) if floor else (None, None)
+    peaks = f"{peak:,.0f} | {_ratio(peak, floor_peak)}" if peak is not None else " | "
+    print(f"| {label} | {runs} | {wall:.2f} | {_ratio(wall, floor_wall)} | "
+          f"{_ratio(wall, ours and ours.wall)} | {peaks} |")
 
 
 def _means_table(rows: list, check: dict) -> None:
@@ -141,8 +160,9 @@ def _means_table(rows: list, check: dict) -> None:
             _means_row(label, f"{found['queries']:,}", found["means"])
     for row in rows:
         if row.samples and row.samples[0].parsed.get("means") and row.tool.key != "searcheval":
-            queries = row.samples[0].parsed.get("queries")
-            _means_row(row.tool.name, f"{queries:,}" if queries else "", row.samples[0].parsed["means"])
+            parsed = row.samples[0].parsed
+            queries = f"{parsed['queries']:,}" if parsed.get("queries") else ""
+            _means_row(row.tool.name, queries, parsed["means"])
 
 
 def _means_row(label: str, queries: str, means: dict) -> None:
@@ -163,8 +183,7 @@ def _lines(path: Path) -> int:
 
 
 def seed_table(medians: dict, repeat: int) -> None:
-    names = list(medians)
-    base, ours = medians[names[0]], medians[names[1]]
+    base = next(iter(medians.values()))  # python -c "import pyarrow"
     print(f"## small input: the seed lesson fixture (fixtures/seeds/library.*), {repeat} runs\n")
     print("| command | median wall s | x import pyarrow |")
     print("|---|--:|--:|")

@@ -1,11 +1,12 @@
 """searcheval: how good is this ranking? trec_eval's measures, exactly, in Python."""
 
 from .api import evaluate, read_qrels, read_run
+from .compare import Comparison, compare
 from .errors import FormatError, MeasureError, SearchevalError
 from .formats.trec import Qrels, Run
 from .measures import Measure, parse_measures
 from .results import Results
 
 __version__ = "0.1.0"
-__all__ = ["FormatError", "Measure", "MeasureError", "Qrels", "Results", "Run", "SearchevalError",
-           "evaluate", "parse_measures", "read_qrels", "read_run", "__version__"]
+__all__ = ["Comparison", "FormatError", "Measure", "MeasureError", "Qrels", "Results", "Run", "SearchevalError",
+           "compare", "evaluate", "parse_measures", "read_qrels", "read_run", "__version__"]

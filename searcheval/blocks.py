@@ -12,7 +12,7 @@ means of the values, never averages of block averages. The streaming reader
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pyarrow as pa
@@ -26,8 +26,37 @@ from .formats.trec import Qrels, Run, make_run
 from .measures import Measure
 from .results import Results
 
-_TIED = re.compile(r"(\d+) of (\d+) queries have tied scores"
-                   r"(?:, (\d+) of them with a value that differs under --ties (\w+))?$")
+_NUMBER = re.compile(r"\d+")
+# Families whose default parameter the engine computes from the judgments of all the
+# evaluated queries (ERR's max_grade: the largest grade judged), which a block cannot
+# know: blocks compute every candidate value and ``combine`` keeps the right one.
+COLLECTION_DEFAULTS = ("ERR",)
+
+
+@dataclass
+class Plan:
+    """The measures asked for, and the measures each block computes to give them."""
+
+    measures: list[Measure]
+    computed: list[Measure] = field(default_factory=list)
+    rows: list[dict[int, int]] = field(default_factory=list)  # per measure: max grade -> row
+
+    @classmethod
+    def of(cls, measures: list[Measure], qrels: Qrels) -> "Plan":
+        grades = sorted({0} | {max(int(g), 0) for g in np.unique(qrels.relevance)})
+        plan = cls(list(measures))
+        for measure in measures:
+            variants = ([replace(measure, params=(grade,)) for grade in grades]
+                        if measure.family in COLLECTION_DEFAULTS and not measure.params
+                        else [measure])
+            plan.rows.append({grade: len(plan.computed) + i for i, grade in enumerate(grades)}
+                             if len(variants) > 1 else {-1: len(plan.computed)})
+            plan.computed.extend(variants)
+        return plan
+
+    def select(self, values: np.ndarray, max_grade: int) -> np.ndarray:
+        """The rows of the measures asked for, given the largest grade evaluated."""
+        return values[[rows.get(max_grade, rows.get(-1)) for rows in self.rows]]
 
 
 @dataclass
@@ -37,9 +66,7 @@ class Part:
     query_ids: list[str]
     values: np.ndarray
     ignored: list[str]  # queries of the block that the qrels do not judge
-    tied: int = 0  # queries of the block with tied scores
-    changed: int | None = None  # of those, how many change value under the other policy
-    other: str = ""  # the other tie policy ``changed`` was computed under
+    tied: str = ""  # the engine's note on the block's tied scores (``native.tie_note``)
     records: int = 0  # run lines the block held
 
 
@@ -69,32 +96,24 @@ def qrels_for(qrels: Qrels, query_ids: pa.Array) -> Qrels:
                  qrels.relevance[rows], qrels.lines[rows], qrels.path)
 
 
-def evaluate_block(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Part:
-    """Per-query values of the judged queries of ``run``, a block of whole queries."""
+def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Part:
+    """Per-query values (``plan.computed``) of the judged queries of ``run``, a block of
+    whole queries."""
     names = run.query.vocabulary.take(pa.array(np.unique(run.query.codes)))
     judged = pc.is_in(names, value_set=qrels.query.vocabulary)
     if not pc.any(judged).as_py():
-        return Part([], np.zeros((len(measures), 0)), sorted(names.to_pylist(), key=str.encode))
-    results = native.evaluate(qrels_for(qrels, names.filter(judged)), run, measures,
+        return Part([], np.zeros((len(plan.computed), 0)),
+                    sorted(names.to_pylist(), key=str.encode))
+    results = native.evaluate(qrels_for(qrels, names.filter(judged)), run, plan.computed,
                               replace(settings, missing="skip"))
-    return Part(list(results.query_ids), results.values, list(results.ignored),
-                *_tie_counts(results.tied))
-
-
-def _tie_counts(note: str) -> tuple[int, int | None, str]:
-    """The numbers in the engine's tie note (``native.tie_note``), to add them up."""
-    match = _TIED.match(note)
-    if match is None:
-        return 0, None, ""
-    changed = match.group(3)
-    return int(match.group(1)), None if changed is None else int(changed), match.group(4) or ""
+    return Part(list(results.query_ids), results.values, list(results.ignored), results.tied)
 
 
 def empty_run(path: str, tag: str) -> Run:
     return make_run(encode([]), encode([]), np.zeros(0), np.zeros(0, dtype=np.int64), path, tag)
 
 
-def combine(parts: list[Part], qrels: Qrels, measures: list[Measure], settings: Settings,
+def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
             run_name: str, run_tag: str, run_path: str) -> Results:
     """One Results from the parts of a run, as if the run had been evaluated at once."""
     seen = [q for part in parts for q in part.query_ids]
@@ -105,8 +124,8 @@ def combine(parts: list[Part], qrels: Qrels, measures: list[Measure], settings: 
     absent = sorted(unseen.to_pylist(), key=str.encode)
     if settings.missing == "zero" and absent:
         # trec_eval -c: a qrels query the run never retrieved for is an empty ranking
-        empty = native.evaluate(qrels_for(qrels, unseen), empty_run(run_path, run_tag), measures,
-                                settings)
+        empty = native.evaluate(qrels_for(qrels, unseen), empty_run(run_path, run_tag),
+                                plan.computed, settings)
         seen += list(empty.query_ids)
         in_run += [False] * len(empty.query_ids)
         values.append(empty.values)
@@ -115,9 +134,10 @@ def combine(parts: list[Part], qrels: Qrels, measures: list[Measure], settings: 
                          "(with --missing skip nothing would be averaged)")
     order = np.asarray(pc.sort_indices(pa.array(seen, pa.string())), dtype=np.int64)
     ignored = sorted({q for part in parts for q in part.ignored}, key=str.encode)
-    return Results(run=run_name, run_tag=run_tag, measures=list(measures),
-                   query_ids=[seen[i] for i in order],
-                   values=np.concatenate(values, axis=1)[:, order], settings=settings,
+    evaluated = qrels_for(qrels, pa.array(seen, pa.string()))
+    values = plan.select(np.concatenate(values, axis=1), max(int(evaluated.relevance.max()), 0))
+    return Results(run=run_name, run_tag=run_tag, measures=list(plan.measures),
+                   query_ids=[seen[i] for i in order], values=values[:, order], settings=settings,
                    engine="native", in_run=np.array(in_run, dtype=bool)[order],
                    zero_filled=absent if settings.missing == "zero" else [],
                    skipped=absent if settings.missing == "skip" else [], ignored=ignored,
@@ -125,13 +145,17 @@ def combine(parts: list[Part], qrels: Qrels, measures: list[Measure], settings: 
 
 
 def _tie_note(parts: list[Part], num_queries: int) -> str:
-    """``native.tie_note``'s sentence for the whole run, from the counts of its parts."""
-    tied = sum(part.tied for part in parts)
-    if tied == 0:
+    """``native.tie_note``'s sentence for the whole run, from the sentences of its parts.
+
+    The engine says "no query has tied scores", or "T of N queries have tied scores"
+    followed by counts of some of those T queries: the counts of disjoint blocks add up,
+    and N becomes the number of queries of the whole run. (A ``tie_counts`` hook in the
+    engine would spare this reading of its sentence.)"""
+    notes = [part.tied for part in parts if _NUMBER.search(part.tied)]
+    if not notes:
         return "no query has tied scores"
-    note = f"{tied} of {num_queries} queries have tied scores"
-    counted = [part for part in parts if part.changed is not None]
-    if counted:
-        changed = sum(part.changed for part in counted)
-        note += f", {changed} of them with a value that differs under --ties {counted[0].other}"
-    return note
+    counts = [[int(n) for n in _NUMBER.findall(note)] for note in notes]
+    totals = [sum(column) for column in zip(*counts)]
+    totals[1:2] = [num_queries]
+    numbers = iter(totals)
+    return _NUMBER.sub(lambda _: str(next(numbers)), notes[0])

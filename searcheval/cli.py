@@ -118,3 +118,9 @@ from .compare_cli import compare_command  # noqa: E402
 main.add_command(compare_command)
 from .searchers.command import search_command  # noqa: E402
 main.add_command(search_command)
+from .pool import pool_command  # noqa: E402
+main.add_command(pool_command)
+from .judgments import judgments_command  # noqa: E402
+main.add_command(judgments_command)
+from .misses import misses_command  # noqa: E402
+main.add_command(misses_command)

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for
-from .blocks import Part, combine, evaluate_block
+from .blocks import Part, Plan, combine, evaluate_block
 from .engines.context import Settings
 from .errors import SearchevalError, UsageError
 from .formats.trec import BOM, Qrels, Run
@@ -125,10 +125,11 @@ def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure
     grouped = frame.shuffle(on="query_id", npartitions=len(pieces))
     tag = client.submit(_first_tag, path, pure=False).result() or Path(path).name
     shared = shared if shared is not None else client.scatter(qrels, broadcast=True)
-    tasks = [dask.delayed(_evaluate_partition)(part, shared, measures, settings, path, tag)
+    plan = Plan.of(measures, qrels)
+    tasks = [dask.delayed(_evaluate_partition)(part, shared, plan, settings, path, tag)
              for part in grouped.to_delayed()]
     parts: list[Part] = client.gather(client.compute(tasks))
-    results = combine(parts, qrels, measures, settings, Path(path).name, tag, path)
+    results = combine(parts, qrels, plan, settings, Path(path).name, tag, path)
     return results, sum(part.records for part in parts)
 
 
@@ -210,7 +211,7 @@ def _first_tag(path: str) -> str | None:
     return None
 
 
-def _evaluate_partition(frame, qrels: Qrels, measures: list[Measure], settings: Settings,
+def _evaluate_partition(frame, qrels: Qrels, plan: Plan, settings: Settings,
                         path: str, tag: str) -> Part:
     """A partition holds whole queries (shuffled by query id): evaluate it on its own."""
     import pyarrow as pa
@@ -218,14 +219,14 @@ def _evaluate_partition(frame, qrels: Qrels, measures: list[Measure], settings: 
     from .formats.columns import encode
     from .formats.trec import make_run
     if len(frame) == 0:
-        return Part([], np.zeros((len(measures), 0)), [])
+        return Part([], np.zeros((len(plan.computed), 0)), [])
     ranks = frame["rank"].to_numpy(dtype=np.float64) if "rank" in frame else None
     try:
         run: Run = make_run(encode(pa.array(frame["query_id"], pa.string())),
                             encode(pa.array(frame["doc_id"], pa.string())),
                             frame["score"].to_numpy(dtype=np.float64),
                             frame["line"].to_numpy(dtype=np.int64), path, tag, ranks=ranks)
-        part = evaluate_block(qrels, run, measures, settings)
+        part = evaluate_block(qrels, run, plan, settings)
     except SearchevalError as exc:
         raise _portable(exc) from None
     part.records = len(frame)

@@ -108,9 +108,11 @@ def legend(comparison: Comparison) -> list[str]:
 
 
 def _settings(comparison: Comparison) -> list[str]:
-    lines = []
-    for results in comparison.results:
-        lines += render.settings_lines(results)
+    """The first run's settings, then of each other run only what differs (its name)."""
+    first = render.settings_lines(comparison.results[0])
+    lines = list(first)
+    for results in comparison.results[1:]:
+        lines += [line for line in render.settings_lines(results) if line not in first]
     return lines
 
 

@@ -23,7 +23,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .blocks import Part, combine, evaluate_block, run_rows
+from .blocks import Part, Plan, combine, evaluate_block, run_rows
 from .engines.context import Settings
 from .errors import FormatError
 from .formats.trec import BOM, Qrels, Run, line_at, parse_run
@@ -51,13 +51,14 @@ def stream_evaluate(qrels: Qrels, source: str | Path, measures: list[Measure],
                     block_bytes: int = BLOCK_BYTES) -> tuple[Results, int]:
     """``evaluate_streaming``, and the number of records read."""
     parts: list[Part] = []
+    plan = Plan.of(measures, qrels)
     path, tag, records = str(source), None, 0
     for block in run_blocks(source, chunk_queries, block_bytes, ranks=settings.ties == "rank"):
         path, tag, records = block.path, tag or block.tag, records + len(block.lines)
-        parts.append(evaluate_block(qrels, block, measures, settings))
+        parts.append(evaluate_block(qrels, block, plan, settings))
     tag = tag or Path(path).name
     name = tag if path.startswith("<") else Path(path).name
-    return combine(parts, qrels, measures, settings, name, tag, path), records
+    return combine(parts, qrels, plan, settings, name, tag, path), records
 
 
 def run_blocks(source: str | Path, chunk_queries: int | None = None,

@@ -28,11 +28,13 @@ def bench_data():
 def test_bench_prints_tables_and_agreement(tmp_path):
     out = subprocess.run(
         [sys.executable, str(SCRIPTS / "bench.py"), "--scale", "tiny", "--repeat", "1",
-         "--tools", "floor,searcheval,pytrec_eval", "--seed-repeat", "1", "--data", str(tmp_path)],
+         "--tools", "floor,searcheval,pytrec_eval", "--seed-repeat", "1",
+         "--data", str(tmp_path)],
         capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr + out.stdout
     lines = out.stdout.splitlines()
-    assert "| tool | runs | median wall s | x floor | x searcheval | peak MiB | x floor peak |" in lines
+    header = "| tool | runs | median wall s | x floor | x searcheval | peak MiB | x floor peak |"
+    assert header in lines
     for tool in ("pyarrow floor", "searcheval", "pytrec_eval"):
         assert any(line.startswith(f"| {tool} | 1 | ") for line in lines), tool
     assert any(line.startswith("agreement with pytrec_eval: AGREE, ") for line in lines)

@@ -100,7 +100,26 @@ def read(source: str | Path, kind: str | None = None, fmt: str | None = None,
     A TREC run's rank column is read only with ``ranks`` (trec_eval ignores it)."""
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}: choose qrels or run")
-    return read_data(*trec.read_raw(source), kind, fmt, ranks)
+    return _read_regular(source, kind, fmt, ranks) \
+        or read_data(*trec.read_raw(source), kind, fmt, ranks)
+
+
+def _read_regular(source: str | Path, kind: str | None, fmt: str | None,
+                  ranks: bool) -> Loaded | None:
+    """A plain TREC file in its regular form, read without loading its bytes into Python
+    (a large run holds hundreds of MB); None sends it down the general path."""
+    path = str(source)
+    if path == "-" or not Path(path).is_file():
+        return None
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 16)
+    if head[:2] == b"\x1f\x8b":
+        return None
+    chosen = named(fmt) or recognise(path, head, kind)
+    if chosen.name not in ("trec-run", "trec-qrels") or (kind and kind not in chosen.kinds):
+        return None
+    data = trec.read_regular_file(path, "run" if chosen.name == "trec-run" else "qrels", ranks)
+    return Loaded(data, chosen, []) if data is not None else None
 
 
 def read_path(source: str | Path, kind: str) -> Qrels | Run:

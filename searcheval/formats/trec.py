@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import io
 import math
+import mmap
 import re
 import sys
 import zlib
@@ -153,25 +154,31 @@ def _uniform_delimiter(data: bytes) -> str | None:
     possible: comment lines (they may have the right field count), two delimiters in a
     row (an empty field that shifts the columns), and any other whitespace inside a field.
     """
-    if not data or data[:1] in b"# \t\r\n\v\f" or b"\n#" in data:
+    def has(pattern: bytes) -> bool:  # find(), not `in`: a memory map has no fast `in`
+        return data.find(pattern) >= 0
+
+    if not len(data) or data[:1] in b"# \t\r\n\v\f" or has(b"\n#"):
         return None
     first_line = data[:data.find(b"\n")]
     delimiter = b"\t" if b"\t" in first_line else b" "
     other = b" " if delimiter == b"\t" else b"\t"
-    if other in data or b"\v" in data or b"\f" in data or delimiter * 2 in data:
+    if has(other) or has(b"\v") or has(b"\f") or has(delimiter * 2):
         return None
-    if b"\r" in data and b"\r#" in data:  # a comment after a lone CR line break
+    if has(b"\r") and has(b"\r#"):  # a comment after a lone CR line break
         return None
     return delimiter.decode()
 
 
-def _direct(data: bytes, names: list[str], types: dict) -> pa.Table:
-    """Columns straight from Arrow's CSV reader, for files with one uniform delimiter."""
+def _direct(data, names: list[str], types: dict, source: str | None = None) -> pa.Table:
+    """Columns straight from Arrow's CSV reader, for files with one uniform delimiter.
+
+    ``data``: the bytes, or a memory map of ``source``, which Arrow then reads itself.
+    """
     delimiter = _uniform_delimiter(data)
     if delimiter is None:
         raise _Refused
     table = pacsv.read_csv(
-        io.BytesIO(data),
+        source if source is not None else io.BytesIO(data),
         read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 22),
         parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
                                           newlines_in_values=False, ignore_empty_lines=False),
@@ -181,6 +188,55 @@ def _direct(data: bytes, names: list[str], types: dict) -> pa.Table:
     if not as_numpy(pc.utf8_length(table.column("query_id"))).all():
         raise _Refused  # Arrow reads a blank line as a row of empty fields
     return table
+
+
+def _direct_qrels(data, source: str | None = None):
+    table = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
+                    {"query_id": pa.string(), "doc_id": pa.string(), "relevance": pa.int64()},
+                    source)
+    return (table.column("query_id"), table.column("doc_id"),
+            as_numpy(table.column("relevance")), np.arange(1, table.num_rows + 1))
+
+
+def _direct_run(data, ranks: bool, source: str | None = None):
+    """Only the columns every evaluation needs; the rank column when asked (--ties rank)."""
+    types = {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
+    if ranks:
+        types["rank"] = pa.float64()
+    table = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"], types, source)
+    scores = as_numpy(table.column("score"))
+    if not table.num_rows or not np.isfinite(scores).all():
+        raise _Refused
+    tag = data[:data.find(b"\n")].split()[5].decode()
+    return (table.column("query_id"), table.column("doc_id"), scores,
+            np.arange(1, table.num_rows + 1), tag,
+            as_numpy(table.column("rank")) if ranks else None)
+
+
+def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run | None:
+    """A plain, regular TREC file read without its bytes entering Python's heap: the
+    checks scan a memory map, Arrow reads the file. None when the file needs more care
+    (compressed, a BOM, a NUL, irregular whitespace, comments...): read its bytes then."""
+    try:
+        with open(path, "rb") as handle, \
+                mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            if view[:2] == b"\x1f\x8b" or view[:len(BOM)] == BOM or view.find(b"\x00") >= 0:
+                return None
+            delimiter = _uniform_delimiter(view)
+            head = view[:view.find(b"\n") + 1]
+    except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
+        return None
+    if delimiter is None:
+        return None
+    try:
+        if kind == "qrels":
+            queries, docs, relevance, numbers = _direct_qrels(head, path)
+            return make_qrels(encode(queries), encode(docs), relevance, numbers, path)
+        queries, docs, scores, numbers, tag, rank_column = _direct_run(head, ranks, path)
+    except (_Refused, pa.ArrowInvalid, IndexError):
+        return None
+    return make_run(encode(queries), encode(docs), scores, numbers, path, tag,
+                    ranks=rank_column)
 
 
 def _fields(data: bytes) -> tuple[list[pa.Array], np.ndarray, pa.Array]:
@@ -212,10 +268,7 @@ def _column(lines, index: int) -> pa.Array:
 
 def _fast_qrels(data: bytes):
     try:
-        table = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
-                        {"query_id": pa.string(), "doc_id": pa.string(), "relevance": pa.int64()})
-        return (table.column("query_id"), table.column("doc_id"),
-                as_numpy(table.column("relevance")), np.arange(1, table.num_rows + 1))
+        return _direct_qrels(data)
     except (_Refused, pa.ArrowInvalid):
         pass
     lines, numbers, counts = _fields(data)
@@ -229,18 +282,8 @@ def _fast_qrels(data: bytes):
 
 
 def _fast_run(data: bytes, ranks: bool):
-    """Only the columns every evaluation needs; the rank column when asked (--ties rank)."""
     try:
-        types = {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
-        if ranks:
-            types["rank"] = pa.float64()
-        table = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"], types)
-        scores = as_numpy(table.column("score"))
-        if table.num_rows and np.isfinite(scores).all():
-            tag = data[:data.find(b"\n")].split()[5].decode()
-            return (table.column("query_id"), table.column("doc_id"), scores,
-                    np.arange(1, table.num_rows + 1), tag,
-                    as_numpy(table.column("rank")) if ranks else None)
+        return _direct_run(data, ranks)
     except (_Refused, pa.ArrowInvalid, IndexError):
         pass
     lines, numbers, counts = _fields(data)

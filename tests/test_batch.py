@@ -1,0 +1,256 @@
+"""searcheval batch: outputs, leaderboard, resume after a real kill, bad runs, -j, progress."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import searcheval
+from searcheval.cli import main
+from searcheval.render import to_csv, to_json
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+CRANFIELD = FIXTURES / "cranfield-runs"
+BAD_RUN = FIXTURES / "errors" / "short-line.run"
+
+
+def batch(*args):
+    return CliRunner().invoke(main, ["batch", *[str(a) for a in args]])
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def test_outputs_are_the_evaluate_outputs_and_trec_eval_numbers(tmp_path):
+    result = batch(CRANFIELD / "qrel", CRANFIELD / "results", "-o", tmp_path, "--missing", "skip",
+                   "-m", "map", "-m", "P.10", "-m", "num_q", "--sort", "P@10")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (f"searcheval: 15 runs: 15 evaluated, 0 up to date, 0 failed; "
+                             f"leaderboard in {tmp_path / 'summary.csv'}\n")
+    board = list(csv.DictReader(io.StringIO((tmp_path / "summary.csv").read_text())))
+    assert [row["P@10"] for row in board] == sorted((row["P@10"] for row in board), key=float,
+                                                     reverse=True)
+    for row in board:
+        run = CRANFIELD / "results" / row["run"]
+        metrics = (CRANFIELD / "metrics" / row["run"].replace("results_", "metrics_")).read_text()
+        trec = {line.split()[0]: line.split()[2] for line in metrics.splitlines()}
+        assert f"{float(row['AP']):.4f}" == trec["map"] and row["NumQ"] == trec["num_q"]
+        assert f"{float(row['P@10']):.4f}" == trec["P_10"] and row["queries"] == trec["num_q"]
+        alone = searcheval.evaluate(CRANFIELD / "qrel", run, ["map", "P.10", "num_q"],
+                                    missing="skip")
+        assert (tmp_path / "runs" / f"{run.name}.csv").read_text() == to_csv([alone])
+        assert (tmp_path / "runs" / f"{run.name}.json").read_text() == to_json([alone])
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["sort"] == "P@10" and summary["measures"] == ["AP", "P@10", "NumQ"]
+    assert [r["run"] for r in summary["runs"]] == [row["run"] for row in board]
+    assert summary["settings"]["missing"] == "skip" and summary["failed"] == []
+
+
+def resume_counts(result) -> str:
+    return result.stderr.splitlines()[-1].split(": ", 1)[1].split(";")[0]
+
+
+def test_rerun_skips_current_outputs_and_recomputes_what_changed(tmp_path):
+    runs = tmp_path / "runs-in"
+    runs.mkdir()
+    for name in ("a.run", "b.run", "c.run"):
+        (runs / name).write_bytes((FIXTURES / "trec_eval" / "results.test").read_bytes())
+    qrels, out = FIXTURES / "trec_eval" / "qrels.test", tmp_path / "out"
+    args = [qrels, runs, "-o", out, "-m", "AP", "-m", "P@5"]
+    assert resume_counts(batch(*args)) == "3 runs: 3 evaluated, 0 up to date, 0 failed"
+    before = tree(out)
+    assert resume_counts(batch(*args)) == "3 runs: 0 evaluated, 3 up to date, 0 failed"
+    assert tree(out) == before
+    with (runs / "b.run").open("a") as handle:  # one run changes
+        handle.write("303 Q0 extra-doc 1 99 STANDARD\n")
+    (out / "runs" / "c.run.csv").write_text("truncated")  # one output is damaged
+    assert resume_counts(batch(*args)) == "3 runs: 2 evaluated, 1 up to date, 0 failed"
+    assert (out / "runs" / "c.run.csv").read_bytes() == before["runs/c.run.csv"]
+    for option in (["--stream"], ["--chunk-queries", "1"], ["-j", "2"]):  # no number changes
+        assert resume_counts(batch(*args, *option)) == "3 runs: 0 evaluated, 3 up to date, 0 failed"
+    for option in (["-l", "2"], ["--missing", "skip"], ["-M", "10"], ["-J"], ["--compat", "10"],
+                   ["--ties", "input"], ["-m", "RR"]):
+        assert resume_counts(batch(*args, *option)) == "3 runs: 3 evaluated, 0 up to date, 0 failed"
+
+
+def test_a_bad_run_is_reported_and_skipped(tmp_path):
+    good = FIXTURES / "seeds" / "pinecone.run"
+    result = batch(FIXTURES / "seeds" / "pinecone.qrels", BAD_RUN, good, "-o", tmp_path,
+                   "-m", "P@5")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"searcheval: {BAD_RUN}:3: expected 6 fields (query_id Q0 doc_id rank score tag), "
+        "found 5 (run skipped)")
+    assert (tmp_path / "summary.csv").read_text() == "run,P@5,queries\npinecone.run,0.6,1\n"
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [
+        "pinecone.run.csv", "pinecone.run.done", "pinecone.run.json"]
+    failed = json.loads((tmp_path / "summary.json").read_text())["failed"]
+    assert failed == [{"path": str(BAD_RUN), "error": f"{BAD_RUN}:3: expected 6 fields "
+                       "(query_id Q0 doc_id rank score tag), found 5"}]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-m", "AP", "--sort", "P@5"], "--sort P@5: not among the measures (AP)"),
+    (["-m", "AP", "--no-stream", "--chunk-queries", "2"],
+     "searcheval: --chunk-queries streams, so it cannot go with --no-stream"),
+    (["-m", "AP", "-c", "--missing", "skip"],
+     "searcheval: -c and --missing skip contradict each other"),
+])
+def test_error_usage(args, message, tmp_path):
+    result = batch(FIXTURES / "seeds" / "pinecone.qrels", FIXTURES / "seeds" / "pinecone.run",
+                   "-o", tmp_path / "out", *args)
+    assert (result.exit_code, result.stderr) == (2, message + "\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_error_no_run_matches(tmp_path):
+    result = batch(FIXTURES / "seeds" / "pinecone.qrels", tmp_path / "*.run", "-o", tmp_path)
+    assert (result.exit_code, result.stderr) == (
+        2, f"{tmp_path / '*.run'}: no such run file, directory or matching file\n")
+
+
+def test_error_two_runs_with_one_name(tmp_path):
+    (tmp_path / "x").mkdir()
+    copy = tmp_path / "x" / "pinecone.run"
+    copy.write_bytes((FIXTURES / "seeds" / "pinecone.run").read_bytes())
+    result = batch(FIXTURES / "seeds" / "pinecone.qrels", FIXTURES / "seeds" / "pinecone.run",
+                   copy, "-o", tmp_path / "out")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("two runs are named pinecone.run (")
+
+
+def test_error_dask_not_installed(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    result = batch(FIXTURES / "seeds" / "pinecone.qrels", FIXTURES / "seeds" / "pinecone.run",
+                   "-o", tmp_path, "--dask", "local")
+    assert (result.exit_code, result.stderr) == (
+        2, 'Dask is not installed: pip install "searcheval[dask]"\n')
+
+
+def test_globs_and_directories_in_natural_order(tmp_path):
+    for name in ("r10.run", "r2.run", "r1.run"):
+        (tmp_path / name).write_bytes((FIXTURES / "seeds" / "pinecone.run").read_bytes())
+    result = batch(FIXTURES / "seeds" / "pinecone.qrels", tmp_path / "r1*.run", tmp_path / "r2.run",
+                   "-o", tmp_path / "out", "-m", "P@5")
+    assert result.exit_code == 0
+    doc = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert [r["run"] for r in doc["runs"]] == ["r1.run", "r2.run", "r10.run"]  # ties: by name
+
+
+# ---- a real process, really interrupted --------------------------------------------------------
+
+def synthetic_batch(folder: Path, runs: int = 24, queries: int = 30, docs: int = 300) -> Path:
+    """A qrels and ``runs`` runs of queries x docs lines (each takes tens of milliseconds)."""
+    rng = np.random.default_rng(7)
+    qrels = folder / "qrels"
+    qrels.write_text("".join(f"q{q} 0 d{d} {rng.integers(0, 3)}\n" for q in range(queries + 2)
+                             for d in range(0, docs, 15)))
+    (folder / "in").mkdir()
+    for r in range(runs):
+        scores = np.round(rng.random((queries, docs)), 4)
+        (folder / "in" / f"run{r}.txt").write_text("".join(
+            f"q{q} Q0 d{d} {d + 1} {scores[q, d]} r{r}\n" for q in range(queries)
+            for d in range(docs)))
+    return qrels
+
+
+def start(args: list, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "searcheval", "batch", *map(str, args)],
+                            cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, **kwargs)
+
+
+def wait_for_first_output(process: subprocess.Popen, folder: Path) -> None:
+    deadline = time.monotonic() + 60
+    while not list(folder.glob("runs/*.done")):
+        assert process.poll() is None and time.monotonic() < deadline, "batch ended early"
+        time.sleep(0.005)
+
+
+def group_gone(group: int, timeout: float = 10) -> bool:
+    """True once no process of the session the test started is left (workers die too)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    os.killpg(group, signal.SIGKILL)
+    return False
+
+
+@pytest.mark.parametrize("signal_number,jobs", [(signal.SIGKILL, 2), (signal.SIGINT, 1)],
+                         ids=["SIGKILL-j2", "SIGINT-j1"])
+def test_killed_batch_resumes_to_the_clean_outputs(signal_number, jobs, tmp_path):
+    qrels = synthetic_batch(tmp_path)
+    options = ["-m", "AP", "-m", "nDCG@10", "-m", "P@5", "--sort", "nDCG@10"]
+    clean = batch(qrels, tmp_path / "in", "-o", tmp_path / "clean", *options)
+    assert clean.exit_code == 0
+    out = tmp_path / "out"
+    process = start([qrels, tmp_path / "in", "-o", out, *options, "-j", jobs])
+    wait_for_first_output(process, out)
+    os.kill(process.pid, signal_number)
+    _, stderr = process.communicate(timeout=60)
+    assert group_gone(process.pid), "a worker outlived the batch"
+    done = len(list(out.glob("runs/*.done")))
+    assert 0 < done < 24, f"not interrupted mid-batch ({done} of 24 done)"
+    if signal_number == signal.SIGINT:
+        assert process.returncode == 130
+        assert stderr.decode().endswith(f"searcheval: interrupted; the runs finished so far are "
+                                        f"in {out}: run the same command again to finish\n")
+    resumed = batch(qrels, tmp_path / "in", "-o", out, *options)
+    assert resumed.exit_code == 0
+    assert resume_counts(resumed) == f"24 runs: {24 - done} evaluated, {done} up to date, 0 failed"
+    assert tree(out) == tree(tmp_path / "clean")
+
+
+def test_jobs_give_the_single_process_outputs(tmp_path):
+    qrels = synthetic_batch(tmp_path, runs=4, docs=50)
+    one = batch(qrels, tmp_path / "in", BAD_RUN, "-o", tmp_path / "one", "-m", "AP", "-m", "RR")
+    two = batch(qrels, tmp_path / "in", BAD_RUN, "-o", tmp_path / "two", "-m", "AP", "-m", "RR",
+                "-j", "2")
+    assert (one.exit_code, two.exit_code) == (1, 1)
+    assert one.stderr == two.stderr.replace(str(tmp_path / "two"), str(tmp_path / "one"))
+    assert tree(tmp_path / "one") == tree(tmp_path / "two")
+
+
+def test_progress_on_a_terminal_only(tmp_path):
+    args = [CRANFIELD / "qrel", CRANFIELD / "results", "-m", "AP"]
+    master, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "searcheval", "batch", *map(str, args),
+                                "-o", str(tmp_path / "tty")], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=terminal)
+    os.close(terminal)
+    shown = b""
+    while chunk := _read(master):
+        shown += chunk
+    process.wait(timeout=60)
+    assert b"batch  [" in shown and b"15/15  runs" in shown and b"lines/s" in shown
+    piped = start([*args, "-o", tmp_path / "pipe"])
+    _, stderr = piped.communicate(timeout=60)
+    assert stderr.decode().splitlines() == [
+        f"searcheval: 15 runs: 15 evaluated, 0 up to date, 0 failed; "
+        f"leaderboard in {tmp_path / 'pipe' / 'summary.csv'}"]
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 4096)
+    except OSError:  # the terminal closed
+        return b""

@@ -1,0 +1,98 @@
+"""--plot: valid PNG and SVG files of the promised size; the lesson's before/after
+comparison rendered; the difference bars are the sorted per-query differences."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+import searcheval
+from searcheval.cli import main
+
+SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
+LESSON = ["P@5", "R@10", "RR", "nDCG@10"]
+PNG_SIZE = (800, 500)  # 8 x 5 inches at 100 dpi
+SVG_SIZE = ("576pt", "360pt")  # 8 x 5 inches at 72 points per inch
+
+
+def check_png(path: Path) -> None:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    assert struct.unpack(">II", data[16:24]) == PNG_SIZE
+    with Image.open(path) as image:  # Pillow decodes every chunk
+        image.load()
+        assert image.size == PNG_SIZE
+
+
+def check_svg(path: Path) -> None:
+    root = ET.parse(path).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert (root.get("width"), root.get("height")) == SVG_SIZE
+
+
+def plot(command: str, out: Path, *runs: str, measures=LESSON, extra=()) -> None:
+    args = [command, str(SEEDS / "rerank.qrels"), *(str(SEEDS / r) for r in runs)]
+    args += [a for m in measures for a in ("-m", m)] + ["--plot", str(out), *extra]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+
+
+def test_the_lessons_before_after_comparison_renders(tmp_path):
+    plot("compare", tmp_path, "before.run", "after.run")
+    stems = (["pr-curves"] + [f"distribution-{m}" for m in LESSON]
+             + [f"difference-{m}-after.run-vs-before.run" for m in LESSON])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"{s}.{ext}" for s in stems for ext in ("png", "svg"))
+    for stem in stems:
+        check_png(tmp_path / f"{stem}.png")
+        check_svg(tmp_path / f"{stem}.svg")
+
+
+def test_evaluate_plots_curves_and_distributions(tmp_path):
+    plot("evaluate", tmp_path, "before.run", "after.run", measures=["P(rel=1)@5"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "distribution-P_rel_1_@5.png", "distribution-P_rel_1_@5.svg", "pr-curves.png",
+        "pr-curves.svg"]
+    check_png(tmp_path / "pr-curves.png")
+    check_svg(tmp_path / "distribution-P_rel_1_@5.svg")
+
+
+def test_same_input_same_files(tmp_path):
+    for out in (tmp_path / "one", tmp_path / "two"):
+        plot("evaluate", out, "after.run", measures=["RR"])
+    for name in ("pr-curves.svg", "pr-curves.png", "distribution-RR.svg"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+
+def test_difference_bars_are_the_sorted_per_query_differences():
+    from searcheval import plots
+    # per-query values from the reference engine (trec_eval's code), not ours
+    before, after = (searcheval.evaluate(SEEDS / "rerank.qrels", SEEDS / r, ["P@5"],
+                                         engine="pytrec_eval") for r in ("before.run", "after.run"))
+    ids = sorted(before.query_ids)
+    a = np.array([before.value("P@5", q) for q in ids])
+    b = np.array([after.value("P@5", q) for q in ids])
+    figure = plots.difference_bars("P@5", "after.run", "before.run", ids, b, a)
+    heights = [bar.get_height() for bar in figure.axes[0].patches]
+    assert heights == pytest.approx(sorted(b - a, reverse=True))
+    wins, losses = int(np.sum(b > a)), int(np.sum(b < a))
+    assert f"({wins} better, {len(ids) - wins - losses} same, {losses} worse)" in \
+        figure.axes[0].get_title()
+
+
+def test_compare_without_plot_does_not_import_matplotlib():
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom searcheval.cli import main\n"
+            f"r = CliRunner().invoke(main, ['compare', {str(SEEDS / 'rerank.qrels')!r}, "
+            f"{str(SEEDS / 'before.run')!r}, {str(SEEDS / 'after.run')!r}, '-m', 'RR'])\n"
+            "assert r.exit_code == 0, r.output\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
