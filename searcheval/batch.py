@@ -226,6 +226,11 @@ def load_qrels(source: str) -> Qrels:
     return _QRELS
 
 
+def qrels_reads() -> int:
+    """How many times this process has parsed qrels for a batch."""
+    return _QRELS_READS
+
+
 def worker_qrels() -> Qrels:
     if _QRELS is None:
         raise RuntimeError("the qrels were not loaded in this process (load_qrels)")

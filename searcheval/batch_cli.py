@@ -29,6 +29,9 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
 
     The qrels are read (and checked) here once, then once by each worker process."""
     paths = expand_runs(run_arguments)
+    if dask is not None:
+        from .distributed import require_dask
+        require_dask()
     runs = Path(outdir) / "runs"
     runs.mkdir(parents=True, exist_ok=True)
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
@@ -168,7 +171,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
     if stream is False and chunk_queries is not None:
         _fail("searcheval: --chunk-queries streams, so it cannot go with --no-stream")
     try:
-        job, sort = _job(qrels, list(measures), Settings(
+        job, sort = batch_job(qrels, list(measures), Settings(
             compat=int(compat), missing=missing or "zero", relevance_level=relevance_level,
             depth=depth, judged_only=judged_only, ties=ties), sort_by, stream, chunk_queries,
             parse_size(block_size))
@@ -189,8 +192,10 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
     sys.exit(1 if failed else 0)
 
 
-def _job(qrels: str, measures: list[str], settings: Settings, sort_by: str | None,
-         stream: bool | None, chunk_queries: int | None, block_bytes: int) -> tuple[Job, str]:
+def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str | None = None,
+              stream: bool | None = None, chunk_queries: int | None = None,
+              block_bytes: int = 32 << 20) -> tuple[Job, str]:
+    """The Job of a batch (measures in canonical names, the qrels' hash) and its sort measure."""
     from .api import dataset_measures, resolve_measures
     names, _ = dataset_measures(qrels, measures or None)
     parsed = [str(m) for m in resolve_measures(names, settings.compat)]

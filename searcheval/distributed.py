@@ -32,14 +32,21 @@ DEFAULT_LOCAL_WORKERS = 2
 _ALIGN_READ = 1 << 16
 
 
+def require_dask() -> None:
+    """Stop with the install hint when dask.distributed is missing."""
+    try:
+        import distributed  # noqa: F401
+        import dask.dataframe  # noqa: F401
+    except ImportError:
+        raise UsageError(INSTALL_HINT) from None
+
+
 @contextmanager
 def dask_client(address: str):
     """A ``distributed.Client`` for ``local[:N]`` (a LocalCluster of N processes) or the
     scheduler at ``address``; closed (and the local cluster stopped) on exit."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise UsageError(INSTALL_HINT) from None
+    require_dask()
+    from distributed import Client, LocalCluster
     if address == "local" or address.startswith("local:"):
         count = address.partition(":")[2]
         if count and not count.isdigit() or count == "0":

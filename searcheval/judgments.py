@@ -134,6 +134,8 @@ def judgments_command(sheet_path, output, existing, label_map, partial, sheet) -
         lines = run_judgments(sheet_path, output, existing, label_map, partial, sheet)
     except SearchevalError as exc:
         _fail(str(exc), 2)
+    except OSError as exc:  # the output's folder is missing or not writable
+        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
     for line in lines:
         click.echo(line, err=output == "-")
 

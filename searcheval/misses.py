@@ -131,4 +131,6 @@ def misses_command(qrels, run, k, queries, relevance_level, fmt, output) -> None
         write_text(output, text)
     except SearchevalError as exc:
         _fail(str(exc), 2)
+    except OSError as exc:  # the output's folder is missing or not writable
+        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
     click.echo(summary(found), err=fmt == "csv" or output not in (None, "-"))

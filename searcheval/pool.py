@@ -105,9 +105,8 @@ def trim(text: str, limit: int) -> str:
     text = " ".join(text.split())
     if limit <= 0 or len(text) <= limit:
         return text
-    cut = text[:limit]
-    space = cut.rfind(" ")
-    return (cut[:space] if space > limit // 2 else cut).rstrip() + " …"
+    space = text.rfind(" ", 0, limit + 1)  # a space just past the limit ends a whole word
+    return (text[:space] if space > limit // 2 else text[:limit]).rstrip() + " …"
 
 
 def sheet_text(found: Pool, queries: dict[str, str], docs: dict[str, str], max_chars: int,
@@ -176,6 +175,8 @@ def pool_command(runs, depth, docs, queries, existing, max_chars, output) -> Non
         lines = run_pool(list(runs), depth, docs, queries, existing, max_chars, output)
     except SearchevalError as exc:
         _fail(str(exc), 2)
+    except OSError as exc:  # the output's folder is missing or not writable
+        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
     for line in lines:
         click.echo(line, err=output == "-")
 

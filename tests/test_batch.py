@@ -154,7 +154,7 @@ def test_globs_and_directories_in_natural_order(tmp_path):
 
 # ---- a real process, really interrupted --------------------------------------------------------
 
-def synthetic_batch(folder: Path, runs: int = 24, queries: int = 30, docs: int = 300) -> Path:
+def synthetic_batch(folder: Path, runs: int = 16, queries: int = 30, docs: int = 200) -> Path:
     """A qrels and ``runs`` runs of queries x docs lines (each takes tens of milliseconds)."""
     rng = np.random.default_rng(7)
     qrels = folder / "qrels"
@@ -209,14 +209,14 @@ def test_killed_batch_resumes_to_the_clean_outputs(signal_number, jobs, tmp_path
     _, stderr = process.communicate(timeout=60)
     assert group_gone(process.pid), "a worker outlived the batch"
     done = len(list(out.glob("runs/*.done")))
-    assert 0 < done < 24, f"not interrupted mid-batch ({done} of 24 done)"
+    assert 0 < done < 16, f"not interrupted mid-batch ({done} of 16 done)"
     if signal_number == signal.SIGINT:
         assert process.returncode == 130
         assert stderr.decode().endswith(f"searcheval: interrupted; the runs finished so far are "
                                         f"in {out}: run the same command again to finish\n")
     resumed = batch(qrels, tmp_path / "in", "-o", out, *options)
     assert resumed.exit_code == 0
-    assert resume_counts(resumed) == f"24 runs: {24 - done} evaluated, {done} up to date, 0 failed"
+    assert resume_counts(resumed) == f"16 runs: {16 - done} evaluated, {done} up to date, 0 failed"
     assert tree(out) == tree(tmp_path / "clean")
 
 
@@ -231,7 +231,7 @@ def test_jobs_give_the_single_process_outputs(tmp_path):
 
 
 def test_progress_on_a_terminal_only(tmp_path):
-    args = [CRANFIELD / "qrel", CRANFIELD / "results", "-m", "AP"]
+    args = [CRANFIELD / "qrel", CRANFIELD / "results" / "results_*_bm25.txt", "-m", "AP"]
     master, terminal = pty.openpty()
     process = subprocess.Popen([sys.executable, "-m", "searcheval", "batch", *map(str, args),
                                 "-o", str(tmp_path / "tty")], cwd=ROOT,
@@ -241,11 +241,11 @@ def test_progress_on_a_terminal_only(tmp_path):
     while chunk := _read(master):
         shown += chunk
     process.wait(timeout=60)
-    assert b"batch  [" in shown and b"15/15  runs" in shown and b"lines/s" in shown
+    assert b"batch  [" in shown and b"5/5  runs" in shown and b"lines/s" in shown
     piped = start([*args, "-o", tmp_path / "pipe"])
     _, stderr = piped.communicate(timeout=60)
     assert stderr.decode().splitlines() == [
-        f"searcheval: 15 runs: 15 evaluated, 0 up to date, 0 failed; "
+        f"searcheval: 5 runs: 5 evaluated, 0 up to date, 0 failed; "
         f"leaderboard in {tmp_path / 'pipe' / 'summary.csv'}"]
 
 

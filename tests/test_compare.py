@@ -177,3 +177,14 @@ def test_python_api_pairs_run_objects_and_names_the_baseline():
     assert comparison.baseline == "before.run" and comparison.runs == ["before.run", "after.run"]
     (row,) = comparison.rows
     assert (round(row.baseline_mean, 2), round(row.run_mean, 2)) == (0.65, 0.78)
+
+
+def test_fixture_files_are_what_the_generator_writes(tmp_path):
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, str(SEEDS / "make_rerank_runs.py"), str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    for name in ("rerank.qrels", "before.run", "after.run"):
+        assert (tmp_path / name).read_bytes() == (SEEDS / name).read_bytes()
+    printed = {" ".join(line.split()[:-3]): float(line.split()[-3]) for line in out.splitlines()}
+    assert round(printed["P@5 before"], 2) == 0.65 and round(printed["nDCG@10 after"], 2) == 0.82

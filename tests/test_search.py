@@ -210,3 +210,10 @@ def test_error_search_cli_is_one_line_and_writes_nothing(tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert result.stderr == "q.tsv:2: query id 'q1' appears twice (lines 1 and 2)\n"
     assert not Path("run.txt").exists()
+
+
+def test_error_search_cli_output_folder_missing(tmp_path):
+    target = tmp_path / "missing" / "run.txt"
+    result = CliRunner().invoke(main, ["search", DOCS, QUERIES, "-o", str(target)])
+    assert result.exit_code == 2
+    assert result.stderr == f"{target}: cannot write: No such file or directory\n"

@@ -19,6 +19,7 @@ descending) and ignores the rank column, so the order must live in the written s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,11 +78,7 @@ def search(docs: Any, queries: Any, method: str = "keyword", k: int = 1000,
     doc_words = [words.words(text, stop) for text in doc_texts.values()]
     order = sorted(query_texts, key=natural_key)
     query_words = [words.words(query_texts[q], stop) for q in order]
-    if method == "keyword":
-        scored = keyword.scores(doc_words, query_words)
-    else:
-        from . import bm25  # imports bm25s (and scipy): only when asked
-        scored = bm25.scores(doc_words, query_words, k1=k1, b=b)
+    scored = _scores(method, doc_words, query_words, k1, b)
     position = np.empty(len(doc_ids), dtype=np.int64)  # doc id ascending, as the lesson
     position[sorted(range(len(doc_ids)), key=lambda i: doc_ids[i])] = np.arange(len(doc_ids))
     n = min(len(doc_ids), k)
@@ -96,6 +93,14 @@ def search(docs: Any, queries: Any, method: str = "keyword", k: int = 1000,
     about = method if method == "keyword" else f"bm25 (bm25s, k1 {k1:g}, b {b:g})"
     return Ranking(method, {q: query_texts[q] for q in order}, results, written,
                    len(doc_ids), k, described, about)
+
+
+def _scores(method: str, doc_words: list[list[str]], query_words: list[list[str]],
+            k1: float, b: float) -> Iterator[np.ndarray]:
+    if method == "keyword":
+        return keyword.scores(doc_words, query_words)
+    from . import bm25  # imports bm25s (and scipy): only when asked
+    return bm25.scores(doc_words, query_words, k1=k1, b=b)
 
 
 def _texts(source: Any, role: str) -> dict[str, str]:

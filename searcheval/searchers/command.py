@@ -45,6 +45,8 @@ def search_command(docs, queries, output, method, depth, stopwords, k1, b, tag, 
         write_text(output, text)
     except SearchevalError as exc:
         _fail(str(exc), 2)
+    except OSError as exc:  # the output's folder is missing or not writable
+        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
     for line in ranking_lines(ranking, show) + report(ranking, output, text.count("\n"),
                                                       tag or method):
         click.echo(line, err=output == "-")

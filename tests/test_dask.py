@@ -1,0 +1,101 @@
+"""Dask: runs as tasks and one run split into query-shuffled partitions give the
+single-process numbers, on a LocalCluster of 2 worker processes (reached by its address,
+as an existing cluster would be)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from searcheval.api import resolve_measures
+from searcheval.cli import main
+from searcheval.distributed import dask_client, evaluate_partitioned
+from searcheval.engines import native
+from searcheval.engines.context import Settings
+from searcheval.errors import SearchevalError
+from searcheval.formats.trec import read_qrels, read_run
+from searcheval.render import to_trec
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SUITE = FIXTURES / "trec_eval"
+CRANFIELD = FIXTURES / "cranfield-runs"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=logging.ERROR) as local:
+        yield local.scheduler_address
+
+
+def test_batch_on_dask_equals_one_process(cluster, tmp_path):
+    """Runs up to --block-size are tasks; larger ones are split and shuffled (328k: only
+    results_whitespace_boolean.txt, 336,021 bytes, in two partitions)."""
+    args = ["batch", str(CRANFIELD / "qrel"), str(CRANFIELD / "results" / "results_*_bm25.txt"),
+            str(CRANFIELD / "results" / "results_whitespace_boolean.txt"),
+            str(FIXTURES / "errors" / "short-line.run"), "-m", "AP", "-m", "nDCG@10",
+            "-m", "ERR@10", "--block-size", "328k"]
+    local = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "local")])
+    remote = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "dask"), "--dask", cluster])
+    assert (local.exit_code, remote.exit_code) == (1, 1)
+    assert remote.stderr == local.stderr.replace("local", "dask")
+    files = [p for p in sorted((tmp_path / "local").rglob("*")) if p.is_file()]
+    assert len(files) == 3 * 6 + 2
+    for path in files:
+        twin = tmp_path / "dask" / path.relative_to(tmp_path / "local")
+        assert_same_text(path.read_text(), twin.read_text(), path.suffix == ".done")
+
+
+NUMBER = re.compile(r"-?\d+\.\d+(?:e-?\d+)?")
+
+
+def assert_same_text(one: str, other: str, stamp: bool) -> None:
+    """Equal but for the last bits of floats (to 1e-12): the engine's segment sums may
+    round differently when other queries are evaluated beside a query."""
+    if stamp:  # output hashes differ when a float's last digit does
+        one, other = (json.dumps({k: v for k, v in json.loads(t).items() if k != "outputs"})
+                      for t in (one, other))
+    assert NUMBER.split(one) == NUMBER.split(other)
+    np.testing.assert_allclose([float(x) for x in NUMBER.findall(one)],
+                               [float(x) for x in NUMBER.findall(other)], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("qrels,run,names,options", [
+    (SUITE / "qrels.test", SUITE / "results.trunc", ["all_trec"], dict(missing="zero", depth=100)),
+    (SUITE / "qrels.rel_level", SUITE / "results.test", ["all_trec", "ERR@20"],
+     dict(ties="input", relevance_level=2)),
+    (CRANFIELD / "qrel", CRANFIELD / "results" / "results_english_bm25.txt",
+     ["all_trec", "ERR@20"], dict(missing="skip")),
+], ids=["trunc-zero-M100", "rel_level-input", "cranfield-skip"])
+def test_partitioned_run_equals_in_memory(cluster, qrels, run, names, options):
+    judged = read_qrels(qrels)
+    settings = Settings(**options)
+    measures = resolve_measures(names)
+    with dask_client(cluster) as client:
+        results, records = evaluate_partitioned(client, judged, str(run), measures, settings,
+                                                block_bytes=run.stat().st_size // 5)
+    in_memory = native.evaluate(judged, read_run(run), measures, settings)
+    assert records == len(read_run(run).lines)
+    assert results.query_ids == in_memory.query_ids and results.tied == in_memory.tied
+    np.testing.assert_allclose(results.values, in_memory.values, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(results.means, in_memory.means, rtol=0, atol=1e-12)
+    if run.name == "results.trunc":  # trec_eval's own output (its -c -M100 case)
+        assert to_trec(results, per_query=True, runid=True).replace("results.trunc", "STANDARD") \
+            == "".join(line + "\n" for line in (SUITE / "v9.0.8" / "out.test.aqcM").read_text()
+                       .splitlines() if not line.startswith("relstring"))
+
+
+def test_partitioned_errors_name_the_physical_line(cluster, tmp_path):
+    path = tmp_path / "run"
+    path.write_text("".join(f"301 Q0 d{i} 1 {i} t\n" for i in range(500)) + "302 Q0 x 1 nan t\n")
+    with pytest.raises(SearchevalError) as caught, dask_client(cluster) as client:
+        evaluate_partitioned(client, read_qrels(SUITE / "qrels.test"), str(path),
+                             resolve_measures(["AP"]), Settings(), block_bytes=2_000)
+    assert str(caught.value) == f"{path}:501: score must be a finite number, found 'nan'"
