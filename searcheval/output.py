@@ -7,6 +7,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .errors import UsageError
+
 
 def write_text(target: str | None, text: str) -> None:
     """Write ``text`` to ``target`` (``None`` or ``-``: stdout) with no half-written file."""
@@ -15,11 +17,18 @@ def write_text(target: str | None, text: str) -> None:
         sys.stdout.flush()
         return
     path = Path(target)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                         dir=path.parent or ".")
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write there: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise UsageError(f"{target}: cannot write there: {exc.strerror or exc}") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

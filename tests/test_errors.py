@@ -110,3 +110,10 @@ def test_error_real_process_prints_no_traceback(tmp_path):
     assert proc.stderr == (f"{qrels}:2: expected 4 fields (query_id iteration doc_id relevance), "
                            "found 3\n")
     assert proc.stdout == ""
+
+
+def test_error_output_into_a_missing_folder(tmp_path):
+    target = tmp_path / "no-such-folder" / "out.csv"
+    result, _, _ = invoke(tmp_path, GOOD_QRELS, GOOD_RUN, "-o", str(target))
+    assert result.exit_code == 2
+    assert result.stderr == f"{target}: cannot write there: No such file or directory\n"
