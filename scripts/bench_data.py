@@ -2,7 +2,8 @@
 
 Shaped like MS MARCO dev evaluations, with the awkward parts real files have: ~1,000
 documents per query (a few queries shorter), scores rounded to 2 decimals (so many ties,
-which trec_eval breaks by doc id), some queries with negative scores, graded judgments
+which trec_eval breaks by doc id: ~45% of the lines share their score with a neighbour,
+~11% of those ranked in the top 10), some queries with negative scores, graded judgments
 0-3 with a few negative grades, ~100 judged documents per query (most retrieved, some
 not), doc ids of five shapes and lengths (numeric, MS MARCO v1 `D123`, MS MARCO v2
 `msmarco_passage_07_4150`, newswire `WSJ000012-0345`, ClueWeb `clueweb09-en0003-47-05231`),

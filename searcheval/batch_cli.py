@@ -22,6 +22,10 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 SIZE = re.compile(r"(\d+)([kKmMgG]?)$")
 
 
+class WorkerDied(SearchevalError):
+    """A worker process of ``-j N`` ended without finishing its run."""
+
+
 def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job, sort: str,
               jobs: int = 1, dask: str | None = None,
               on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
@@ -61,13 +65,19 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
                   workers: int) -> Iterator[Outcome]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker, initargs=(qrels_source, os.getpid()))
     try:
         futures = [pool.submit(process, path, job, outdir, stamps[path]) for path in paths]
         for future in as_completed(futures):
-            yield future.result()
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                raise WorkerDied("searcheval: a worker process died (out of memory, or killed); "
+                                 f"the runs finished so far are in {outdir}: run the same "
+                                 "command again to finish") from None
     except BaseException:  # Ctrl-C or an error: stop now, the outputs written so far stay
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in list((getattr(pool, "_processes", None) or {}).values()):
@@ -176,6 +186,8 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
             depth=depth, judged_only=judged_only, ties=ties), sort_by, stream, chunk_queries,
             parse_size(block_size))
         outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
+    except WorkerDied as exc:
+        _fail(str(exc), 1)
     except SearchevalError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:

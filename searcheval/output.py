@@ -21,14 +21,14 @@ def write_text(target: str | None, text: str) -> None:
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
                                          dir=path.parent or ".")
     except OSError as exc:
-        raise UsageError(f"{target}: cannot write there: {exc.strerror or exc}") from None
+        raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         os.replace(temporary, path)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)
-        raise UsageError(f"{target}: cannot write there: {exc.strerror or exc}") from None
+        raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

@@ -53,6 +53,9 @@ def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.n
                     lines: np.ndarray | None = None, ranks: np.ndarray | None = None) -> np.ndarray:
     """Permutation grouping rows by query, each in ranking order under a tie policy.
 
+    ``doc_codes`` index ``doc_vocabulary``; with ``doc_vocabulary`` None they are already
+    ranks in byte order (within each query), as ``columns.pair_ranks`` gives them.
+
     trec_eval (also used for "average", whose measures only need the groups of ties):
     rows are sorted by (query, score); only the rows whose score ties with a neighbour
     need their doc ids compared, so only those ids are sorted by bytes.
@@ -74,6 +77,7 @@ def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.n
     tied[:-1] |= same
     rows = order[tied]
     group = np.cumsum(np.concatenate(([True], ~same)))[tied]  # one id per run of equal keys
-    ranks = byte_ranks(doc_vocabulary, doc_codes[rows])
+    ranks = doc_codes[rows] if doc_vocabulary is None else byte_ranks(doc_vocabulary,
+                                                                      doc_codes[rows])
     order[tied] = rows[np.lexsort((-ranks, group))]
     return order

@@ -116,4 +116,4 @@ def test_error_output_into_a_missing_folder(tmp_path):
     target = tmp_path / "no-such-folder" / "out.csv"
     result, _, _ = invoke(tmp_path, GOOD_QRELS, GOOD_RUN, "-o", str(target))
     assert result.exit_code == 2
-    assert result.stderr == f"{target}: cannot write there: No such file or directory\n"
+    assert result.stderr == f"{target}: cannot write: No such file or directory\n"

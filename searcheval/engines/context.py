@@ -84,8 +84,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     query_vocab, (judged_qc, run_qc) = unify(qrels.query, run.query, ordered=True)
     # Judged doc ids are looked up in the run's vocabulary (hash the small side once);
     # the run keeps its own codes, whose strings break score ties.
-    judged_code = pc.index_in(run.doc.vocabulary, value_set=qrels.doc.vocabulary)
-    run_to_judged = numbers(judged_code, null=-1).astype(np.int64)
+    judged_doc = numbers(pc.index_in(run.doc.values(), value_set=qrels.doc.vocabulary),
+                         null=-1).astype(np.int64)  # per run row: its doc's qrels code, or -1
     qrels_queries, run_queries = np.unique(judged_qc), np.unique(run_qc)
     absent = np.setdiff1d(qrels_queries, run_queries)
     if settings.missing == "zero":
@@ -98,8 +98,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     index = np.full(len(query_vocab), -1, dtype=np.int64)
     index[evaluated] = np.arange(len(evaluated))
 
-    q, docs, held = _ranked_rows(run, index[run_qc], settings)
-    docs = run_to_judged[docs] if len(docs) else docs
+    q, docs, held = _ranked_rows(run, index[run_qc], judged_doc, settings)
     rel = _lookup_relevance(q, docs, index[judged_qc], qrels.doc.codes, qrels.relevance,
                             len(qrels.doc.vocabulary))
 
@@ -125,19 +124,27 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         ignored=list(names[np.setdiff1d(run_queries, qrels_queries)]), settings=settings)
 
 
-def _ranked_rows(run: Run, query_index: np.ndarray, settings: Settings):
-    """(query index, doc code, score as held) of the evaluated queries' rows, ranked.
+def _ranked_rows(run: Run, query_index: np.ndarray, judged_doc: np.ndarray, settings: Settings):
+    """(query index, qrels doc code, score as held) of the evaluated queries' rows, ranked.
 
     ``query_index``: per run row, the index of its query among those evaluated, or -1.
     """
     keep = query_index >= 0
-    q, docs, scores = query_index[keep], run.doc.codes[keep], run.scores[keep]
+    q, docs, scores = query_index[keep], judged_doc[keep], run.scores[keep]
     ranks = None
     if settings.ties == "rank":
         ranks = _rank_column(run)[keep]
-    order = canonical_order(q, scores, docs, run.doc.vocabulary, settings.compat,
+    order = canonical_order(q, scores, _pair_rank(run)[keep], None, settings.compat,
                             ties=settings.ties, lines=run.lines[keep], ranks=ranks)
     return q[order], docs[order], comparable_scores(scores, settings.compat)[order]
+
+
+def _pair_rank(run: Run) -> np.ndarray:
+    """Byte order of each row's doc id within its query (make_run computed it)."""
+    if run.pair_rank is None:
+        from ..formats.columns import pair_ranks
+        run.pair_rank = pair_ranks(run.query.codes, run.doc.values())[0]
+    return run.pair_rank
 
 
 def _rank_column(run: Run) -> np.ndarray:

@@ -1,34 +1,69 @@
-"""String columns as integer codes whose order is the byte order of the strings.
+"""String columns as integer codes, and the byte order of ids.
 
-Ids are hashed once (Arrow's dictionary encoding), then only the distinct values are
-sorted, so codes compare as trec_eval's ``strcmp`` compares the ids.
+Ids are hashed (Arrow's dictionary encoding) when codes are needed; sorting distinct
+values makes codes compare as trec_eval's ``strcmp`` compares the ids. A run's doc ids
+are millions of mostly distinct strings, where hashing is the slowest step of reading:
+``lazy`` columns keep the strings and encode only if something asks for codes, and
+``pair_ranks`` orders (query, doc) pairs with one Arrow sort instead.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .arrow import numbers, take
+from .arrow import indices, numbers, take
 
 
-@dataclass
 class Encoded:
     """``vocabulary[codes]`` is the column; ``vocabulary`` holds no repeats and, when
-    ``ordered``, is sorted by bytes (so codes compare as the strings do)."""
+    ``ordered``, is sorted by bytes (so codes compare as the strings do). A column made
+    by ``lazy`` holds its strings and computes codes and vocabulary on first use."""
 
-    codes: np.ndarray
-    vocabulary: pa.Array
-    ordered: bool = False
+    def __init__(self, codes: np.ndarray | None = None, vocabulary: pa.Array | None = None,
+                 ordered: bool = False, strings: pa.Array | None = None) -> None:
+        self._codes, self._vocabulary, self.ordered, self._strings = (codes, vocabulary,
+                                                                      ordered, strings)
+
+    @classmethod
+    def lazy(cls, strings: pa.Array) -> Encoded:
+        return cls(strings=_string_array(strings))
+
+    def _encode(self) -> None:
+        done = encode(self._strings)
+        self._codes, self._vocabulary = done.codes, done.vocabulary
+
+    @property
+    def codes(self) -> np.ndarray:
+        if self._codes is None:
+            self._encode()
+        return self._codes
+
+    @property
+    def vocabulary(self) -> pa.Array:
+        if self._vocabulary is None:
+            self._encode()
+        return self._vocabulary
 
     def values(self) -> pa.Array:
+        """The column as strings."""
+        if self._strings is not None:
+            return self._strings
         return take(self.vocabulary, self.codes)
 
     def __len__(self) -> int:
-        return len(self.codes)
+        return len(self._strings) if self._strings is not None else len(self._codes)
+
+
+def _string_array(column) -> pa.Array:
+    if not isinstance(column, (pa.Array, pa.ChunkedArray)):
+        column = pa.array(list(column), type=pa.string())
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    if not pa.types.is_string(column.type):
+        column = column.cast(pa.string())
+    return column
 
 
 def encode(column, ordered: bool = False) -> Encoded:
@@ -36,13 +71,7 @@ def encode(column, ordered: bool = False) -> Encoded:
 
     Hashing is cheap; sorting a million distinct ids is not, so order only on request.
     """
-    if not isinstance(column, (pa.Array, pa.ChunkedArray)):
-        column = pa.array(list(column), type=pa.string())
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
-    if not pa.types.is_string(column.type):
-        column = column.cast(pa.string())
-    encoded = pc.dictionary_encode(column)
+    encoded = pc.dictionary_encode(_string_array(column))
     codes = numbers(encoded.indices).astype(np.int64)
     return _sorted(codes, encoded.dictionary) if ordered else Encoded(codes, encoded.dictionary)
 
@@ -65,6 +94,22 @@ def unify(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array, list[np.n
     return joint.vocabulary, codes
 
 
+def pair_ranks(query_codes: np.ndarray, docs: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(rank of each row's (query, doc) pair in byte order, whether it repeats the pair
+    ranked just above it), from one Arrow sort by query code then doc id."""
+    table = pa.table({"q": indices(query_codes), "d": docs})
+    order = numbers(pc.sort_indices(table, sort_keys=[("q", "ascending"), ("d", "ascending")]))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    repeats = np.zeros(len(order), dtype=bool)
+    if len(order) > 1:
+        ordered_docs = take(docs, order)
+        same_doc = numbers(pc.equal(ordered_docs.slice(1), ordered_docs.slice(0, len(order) - 1)))
+        same_query = query_codes[order][1:] == query_codes[order][:-1]
+        repeats[order[1:]] = same_doc & same_query
+    return rank, repeats
+
+
 def byte_ranks(vocabulary: pa.Array, codes: np.ndarray) -> np.ndarray:
     """Rank, in byte order, of each of ``codes`` among the distinct strings they name."""
     distinct, local = np.unique(codes, return_inverse=True)
@@ -72,18 +117,3 @@ def byte_ranks(vocabulary: pa.Array, codes: np.ndarray) -> np.ndarray:
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank[local]
-
-
-def first_repeat(keys: np.ndarray, lines: np.ndarray) -> tuple[int, int, int] | None:
-    """(row of the first occurrence, its line, line of the repeat) of the earliest repeat."""
-    if len(keys) < 2:
-        return None
-    ordered = np.sort(keys)  # cheap test first: almost every file has no repeat
-    if not (ordered[1:] == ordered[:-1]).any():
-        return None
-    order = np.lexsort((lines, keys))
-    same = keys[order][1:] == keys[order][:-1]
-    repeats = np.flatnonzero(same)
-    second_lines = lines[order][repeats + 1]
-    pick = repeats[np.argmin(second_lines)]
-    return int(order[pick]), int(lines[order][pick]), int(lines[order][pick + 1])

@@ -31,7 +31,7 @@ import pyarrow.csv as pacsv
 from ..errors import FormatError
 from .arrow import index_scalar, indices
 from .arrow import numbers as as_numpy
-from .columns import Encoded, encode, first_repeat
+from .columns import Encoded, encode, pair_ranks
 
 QRELS_FIELDS = "query_id iteration doc_id relevance"
 RUN_FIELDS = "query_id Q0 doc_id rank score tag"
@@ -80,6 +80,7 @@ class Run(_Pairs):
     path: str = "<run>"
     tag: str = "run"
     ranks: np.ndarray | None = None  # the rank column (NaN where not a number), if any
+    pair_rank: np.ndarray | None = None  # byte rank of each row's (query, doc): make_run
 
     @property
     def name(self) -> str:
@@ -235,7 +236,7 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
         queries, docs, scores, numbers, tag, rank_column = _direct_run(head, ranks, path)
     except (_Refused, pa.ArrowInvalid, IndexError):
         return None
-    return make_run(encode(queries), encode(docs), scores, numbers, path, tag,
+    return make_run(encode(queries), Encoded.lazy(docs), scores, numbers, path, tag,
                     ranks=rank_column)
 
 
@@ -402,7 +403,7 @@ def parse_run(path: str, data: bytes, ranks: bool = False) -> Run:
         queries, docs, scores, numbers, tag, rank_column = _fast_run(data, ranks)
     except (_Refused, pa.ArrowInvalid):
         queries, docs, scores, numbers, tag, rank_column = parse_slowly(path, data, "run")
-    return make_run(encode(queries), encode(docs), scores, numbers, path,
+    return make_run(encode(queries), Encoded.lazy(docs), scores, numbers, path,
                     tag or Path(path).name,
                     ranks=np.asarray(rank_column, dtype=np.float64) if ranks else None)
 
@@ -418,22 +419,28 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
              unit: str = "lines", ranks: np.ndarray | None = None) -> Run:
-    """A checked Run: no document twice in one query."""
-    _refuse_repeats(query, doc, np.asarray(lines), path, "retrieves document", unit)
-    return Run(query, doc, np.asarray(scores, dtype=np.float64), np.asarray(lines), path, tag,
-               ranks)
+    """A checked Run: no document twice in one query. The doc ids need not be encoded
+    (``Encoded.lazy``): one sort of the (query, doc) pairs finds repeats and gives the
+    byte order of each query's doc ids that trec_eval's tie rule needs."""
+    lines = np.asarray(lines)
+    pair_rank = _refuse_repeats(query, doc, lines, path, "retrieves document", unit)
+    run = Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks)
+    run.pair_rank = pair_rank
+    return run
 
 
 def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray, path: str, verb: str,
-                    unit: str) -> None:
-    keys = query.codes * max(len(doc.vocabulary), 1) + doc.codes
-    repeat = first_repeat(keys, lines)
-    if repeat is not None:
-        row, first, second = repeat
+                    unit: str) -> np.ndarray:
+    """The byte rank of each (query, doc) pair, or the error naming the earliest repeat."""
+    rank, repeats = pair_ranks(query.codes, doc.values())
+    if repeats.any():
+        row = int(np.flatnonzero(repeats)[np.argmin(lines[repeats])])  # earliest repeat
+        first = int(np.flatnonzero(rank == rank[row] - 1)[0])  # the pair ranked just above
         query_id = query.vocabulary[int(query.codes[row])].as_py()
-        doc_id = doc.vocabulary[int(doc.codes[row])].as_py()
-        raise FormatError(path, second, f"query {query_id!r} {verb} {doc_id!r} twice "
-                          f"({unit} {first} and {second})")
+        doc_id = doc.values()[row].as_py()
+        raise FormatError(path, int(lines[row]), f"query {query_id!r} {verb} {doc_id!r} twice "
+                          f"({unit} {int(lines[first])} and {int(lines[row])})")
+    return rank
 
 
 # ---- 3-column variants: qrels without the iteration, MS MARCO runs ------------------------------
