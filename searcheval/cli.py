@@ -10,6 +10,8 @@ import sys
 
 import click
 
+from .cli_options import query_and_ranking_options
+
 from . import __version__
 from .errors import ReferenceEngineCrash, SearchevalError
 
@@ -35,28 +37,12 @@ def _fail(message: str, code: int = 2) -> None:
               help="Measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec) or "
                    "ir_measures names (AP, P@5, nDCG@10, RR). Default: trec_eval's 'official'.")
 @click.option("-q", "--per-query", is_flag=True, help="Also show each query's values.")
-@click.option("--missing", type=click.Choice(["zero", "skip"]), default=None,
-              help="zero (default, trec_eval -c): every qrels query is averaged, a query the "
-                   "run lacks scores 0. skip (trec_eval's default): only queries in both.")
-@click.option("-c", "complete", is_flag=True, help="Same as --missing zero (trec_eval's -c).")
-@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
-              help="Grade at or above which a document is relevant (trec_eval -l).")
-@click.option("-M", "--depth", type=click.IntRange(min=1), default=None,
-              help="Evaluate only the first N documents of each query (trec_eval -M).")
-@click.option("-J", "--judged-only", is_flag=True,
-              help="Drop unjudged documents before measuring (trec_eval -J).")
-@click.option("--ties", type=click.Choice(["trec_eval", "input", "rank", "average"]),
-              default="trec_eval", show_default=True,
-              help="Order of documents with equal scores: trec_eval (doc_id descending), input "
-                   "(file order), rank (the rank column), average (expected value over all "
-                   "orders; P, R, AP, nDCG, RR, Success).")
 @click.option("--engine", type=click.Choice(["native", "pytrec_eval"]), default="native",
               show_default=True, help="Which code computes the numbers.")
 @click.option("--cross-check", is_flag=True,
               help="Compute with both engines and compare every (query, measure); exit 1 on "
                    "any difference above 1e-9.")
-@click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
-              help="trec_eval version to reproduce: 9 (9.0.8, as pytrec_eval) or 10 (10.0).")
+@query_and_ranking_options
 @click.option("-f", "--format", "fmt", default="table", show_default=True, help="Output format.",
               type=click.Choice(["table", "csv", "wide-csv", "json", "markdown", "latex", "trec"]))
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")

@@ -10,6 +10,8 @@ import sys
 
 import click
 
+from .cli_options import query_and_ranking_options
+
 from .render import FORMATS
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -34,20 +36,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Seed of the randomization and bootstrap tests.")
 @click.option("--resamples", type=click.IntRange(min=1), default=10000, show_default=True,
               help="Sign flips (randomization) or resamples (bootstrap).")
-@click.option("--missing", type=click.Choice(["zero", "skip"]), default=None,
-              help="As for evaluate: zero (default, trec_eval -c) or skip; with skip only "
-                   "queries every run answered are compared.")
-@click.option("-c", "complete", is_flag=True, help="Same as --missing zero (trec_eval's -c).")
-@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
-              help="Grade at or above which a document is relevant (trec_eval -l).")
-@click.option("-M", "--depth", type=click.IntRange(min=1), default=None,
-              help="Evaluate only the first N documents of each query (trec_eval -M).")
-@click.option("-J", "--judged-only", is_flag=True,
-              help="Drop unjudged documents before measuring (trec_eval -J).")
-@click.option("--ties", type=click.Choice(["trec_eval", "input", "rank", "average"]),
-              default="trec_eval", show_default=True, help="Order of tied scores, as for evaluate.")
-@click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
-              help="trec_eval version to reproduce: 9 (9.0.8) or 10 (10.0).")
+@query_and_ranking_options
 @click.option("-f", "--format", "fmt", type=click.Choice(list(FORMATS)), default="table",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")

@@ -13,18 +13,17 @@ blank lines count) or the spreadsheet row (XLSX, as the spreadsheet numbers it).
 from __future__ import annotations
 
 import csv
-import gzip
 import hashlib
 import io
 import json
 import math
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError
+from .trec import read_raw
 
 # role -> recognised header names, best first (headers are compared lower-cased, with runs
 # of spaces and hyphens read as "_"). When two headers fit one role the first listed wins
@@ -97,18 +96,7 @@ def read_labeled(source: str | Path, columns: dict[str, str] | None = None,
 
 
 def _load(path: str) -> tuple[str, bytes]:
-    if path == "-":
-        return "<stdin>", sys.stdin.buffer.read()
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise FormatError(path, 0, f"not a valid gzip file: {exc}") from None
-    return path, data
+    return read_raw(path)  # stdin, gzip and read errors as for every other input
 
 
 def _detect(path: str, data: bytes) -> str:

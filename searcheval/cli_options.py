@@ -1,0 +1,36 @@
+"""Options shared by the commands that evaluate (evaluate, compare): one definition each."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import click
+
+QUERY_AND_RANKING_OPTIONS = [
+    click.option("--missing", type=click.Choice(["zero", "skip"]), default=None,
+                 help="zero (default, trec_eval -c): every qrels query is averaged, a query "
+                      "the run lacks scores 0. skip (trec_eval's default): only queries in "
+                      "both."),
+    click.option("-c", "complete", is_flag=True,
+                 help="Same as --missing zero (trec_eval's -c)."),
+    click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+                 help="Grade at or above which a document is relevant (trec_eval -l)."),
+    click.option("-M", "--depth", type=click.IntRange(min=1), default=None,
+                 help="Evaluate only the first N documents of each query (trec_eval -M)."),
+    click.option("-J", "--judged-only", is_flag=True,
+                 help="Drop unjudged documents before measuring (trec_eval -J)."),
+    click.option("--ties", type=click.Choice(["trec_eval", "input", "rank", "average"]),
+                 default="trec_eval", show_default=True,
+                 help="Order of documents with equal scores: trec_eval (doc_id descending), "
+                      "input (file order), rank (the rank column), average (expected value "
+                      "over all orders; P, R, AP, nDCG, RR, Success)."),
+    click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
+                 help="trec_eval version to reproduce: 9 (9.0.8, as pytrec_eval) or 10 (10.0)."),
+]
+
+
+def query_and_ranking_options(command: Callable) -> Callable:
+    """--missing, -c, -l, -M, -J, --ties and --compat, as trec_eval spells them."""
+    for option in reversed(QUERY_AND_RANKING_OPTIONS):
+        command = option(command)
+    return command
