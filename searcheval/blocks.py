@@ -11,7 +11,6 @@ means of the values, never averages of block averages. The streaming reader
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -26,7 +25,6 @@ from .formats.trec import Qrels, Run, make_run
 from .measures import Measure
 from .results import Results
 
-_NUMBER = re.compile(r"\d+")
 # Families whose default parameter the engine computes from the judgments of all the
 # evaluated queries (ERR's max_grade: the largest grade judged), which a block cannot
 # know: blocks compute every candidate value and ``combine`` keeps the right one.
@@ -66,7 +64,7 @@ class Part:
     query_ids: list[str]
     values: np.ndarray
     ignored: list[str]  # queries of the block that the qrels do not judge
-    tied: str = ""  # the engine's note on the block's tied scores (``native.tie_note``)
+    tie_counts: tuple[int, int] = (0, 0)  # ``native.tie_counts`` of the block
     records: int = 0  # run lines the block held
 
 
@@ -106,7 +104,8 @@ def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Pa
                     sorted(names.to_pylist(), key=str.encode))
     results = native.evaluate(qrels_for(qrels, names.filter(judged)), run, plan.computed,
                               replace(settings, missing="skip"))
-    return Part(list(results.query_ids), results.values, list(results.ignored), results.tied)
+    return Part(list(results.query_ids), results.values, list(results.ignored),
+                results.tie_counts or (0, 0))
 
 
 def empty_run(path: str, tag: str) -> Run:
@@ -141,21 +140,7 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
                    engine="native", in_run=np.array(in_run, dtype=bool)[order],
                    zero_filled=absent if settings.missing == "zero" else [],
                    skipped=absent if settings.missing == "skip" else [], ignored=ignored,
-                   tied=_tie_note(parts, len(seen)))
+                   tie_counts=(sum(p.tie_counts[0] for p in parts),  # disjoint blocks add up
+                               sum(p.tie_counts[1] for p in parts)))
 
 
-def _tie_note(parts: list[Part], num_queries: int) -> str:
-    """``native.tie_note``'s sentence for the whole run, from the sentences of its parts.
-
-    The engine says "no query has tied scores", or "T of N queries have tied scores"
-    followed by counts of some of those T queries: the counts of disjoint blocks add up,
-    and N becomes the number of queries of the whole run. (A ``tie_counts`` hook in the
-    engine would spare this reading of its sentence.)"""
-    notes = [part.tied for part in parts if _NUMBER.search(part.tied)]
-    if not notes:
-        return "no query has tied scores"
-    counts = [[int(n) for n in _NUMBER.findall(note)] for note in notes]
-    totals = [sum(column) for column in zip(*counts)]
-    totals[1:2] = [num_queries]
-    numbers = iter(totals)
-    return _NUMBER.sub(lambda _: str(next(numbers)), notes[0])

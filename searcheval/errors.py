@@ -17,6 +17,9 @@ class FormatError(SearchevalError):
         where = f"{path}:{line}" if line > 0 else str(path)
         super().__init__(f"{where}: {message}")
 
+    def __reduce__(self):  # picklable with its three arguments (errors cross processes)
+        return (FormatError, (self.path, self.line, self.message))
+
 
 class MeasureError(SearchevalError):
     """One or more measure names could not be parsed; ``problems`` lists every one."""
@@ -24,6 +27,9 @@ class MeasureError(SearchevalError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("; ".join(problems))
+
+    def __reduce__(self):
+        return (MeasureError, (self.problems,))
 
 
 class UsageError(SearchevalError):

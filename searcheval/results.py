@@ -54,7 +54,15 @@ class Results:
     skipped: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    tied: str = ""  # how many queries have tied scores, and whether it matters
+    tie_counts: tuple[int, int] | None = None  # native.tie_counts: tied, differing in relevance
+
+    @property
+    def tied(self) -> str:
+        """How many queries have tied scores, and in how many the tie rule can move a value."""
+        if self.tie_counts is None:
+            return ""
+        from .engines.native import tie_sentence
+        return tie_sentence(*self.tie_counts, len(self.query_ids))
 
     def __post_init__(self) -> None:
         self.means = np.array([aggregate(m, self.values[i]) for i, m in enumerate(self.measures)])

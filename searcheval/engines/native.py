@@ -20,7 +20,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    query_ids=list(ranked.query_ids), values=values, settings=settings,
                    engine="native", in_run=ranked.in_run, zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
-                   tied=tie_note(ranked))
+                   tie_counts=tie_counts(ranked))
 
 
 def _kernel(measure: Measure, ties: str):
@@ -34,21 +34,23 @@ def _compute(ranked: Ranked, measures: list[Measure], kernels: list) -> np.ndarr
     return values
 
 
-def tie_note(ranked: Ranked) -> str:
-    """How many queries have tied scores, and in how many the tie rule can move a value.
+def tie_counts(ranked: Ranked) -> tuple[int, int]:
+    """(queries with tied scores, queries whose tied documents differ in relevance).
 
-    Only a group of tied documents holding different judgments can: when every tied
-    document of a query has the same grade, every order of them scores the same.
+    Only a group of tied documents holding different judgments can move a value: when
+    every tied document of a query has the same grade, every order of them scores the same.
     """
     if len(ranked.q) == 0:
-        return "no query has tied scores"
+        return 0, 0
     starts = np.flatnonzero(np.diff(ranked.tie_group, prepend=-1))
-    size = np.diff(np.append(starts, len(ranked.q)))
-    tied = size > 1
-    if not tied.any():
-        return "no query has tied scores"
+    tied = np.diff(np.append(starts, len(ranked.q))) > 1
     mixed = np.minimum.reduceat(ranked.rel, starts) != np.maximum.reduceat(ranked.rel, starts)
     queries = ranked.q[starts]
-    return (f"{len(np.unique(queries[tied]))} of {ranked.num_queries} queries have tied scores; "
-            f"in {len(np.unique(queries[tied & mixed]))} the tied documents differ in relevance, "
-            "so their values depend on the tie rule (see --ties)")
+    return len(np.unique(queries[tied])), len(np.unique(queries[tied & mixed]))
+
+
+def tie_sentence(tied: int, mixed: int, num_queries: int) -> str:
+    if tied == 0:
+        return "no query has tied scores"
+    return (f"{tied} of {num_queries} queries have tied scores; in {mixed} the tied documents "
+            "differ in relevance, so their values depend on the tie rule (see --ties)")
