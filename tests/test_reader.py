@@ -92,3 +92,12 @@ def _keep_first_of_each_pair(text: str, kind: str) -> str:
             seen.add(key)
         out.append(line)
     return "\n".join(out)
+
+
+def test_comment_line_with_six_fields_in_a_regular_file(tmp_path):
+    """A regular file is parsed straight by Arrow; a comment with the right field count
+    must still be skipped, and line numbers stay physical."""
+    path = tmp_path / "run"
+    path.write_text("q1 Q0 d1 1 2.0 r\n# a b c d e\nq1 Q0 d2 2 1.0 r\n")
+    run = read_run(path)
+    assert run.doc_ids == ["d1", "d2"] and run.lines.tolist() == [1, 3]

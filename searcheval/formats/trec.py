@@ -152,20 +152,19 @@ def _uniform_delimiter(data: bytes) -> str | None:
     Arrow refuses lines with another field count, and ``_direct`` refuses empty ids, so
     a delimiter at either end of a line sends the file down the general path by itself.
     What Arrow would misread must be ruled out here, with as few passes over the bytes as
-    possible: comment lines (they may have the right field count), two delimiters in a
-    row (an empty field that shifts the columns), and any other whitespace inside a field.
+    possible: two delimiters in a row (an empty field that shifts the columns) and any
+    other whitespace inside a field. Comment lines with the right field count are caught
+    after parsing (``_direct``: a query id starting with ``#``).
     """
     def has(pattern: bytes) -> bool:  # find(), not `in`: a memory map has no fast `in`
         return data.find(pattern) >= 0
 
-    if not len(data) or data[:1] in b"# \t\r\n\v\f" or has(b"\n#"):
+    if not len(data) or data[:1] in b"# \t\r\n\v\f":
         return None
     first_line = data[:data.find(b"\n")]
     delimiter = b"\t" if b"\t" in first_line else b" "
     other = b" " if delimiter == b"\t" else b"\t"
     if has(other) or has(b"\v") or has(b"\f") or has(delimiter * 2):
-        return None
-    if has(b"\r") and has(b"\r#"):  # a comment after a lone CR line break
         return None
     return delimiter.decode()
 
@@ -186,8 +185,11 @@ def _direct(data, names: list[str], types: dict, source: str | None = None) -> p
         convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
                                              null_values=[],  # "N/A" is no relevance grade
                                              include_columns=list(types)))
-    if not as_numpy(pc.utf8_length(table.column("query_id"))).all():
+    query_ids = table.column("query_id")
+    if not as_numpy(pc.utf8_length(query_ids)).all():
         raise _Refused  # Arrow reads a blank line as a row of empty fields
+    if as_numpy(pc.starts_with(query_ids, pattern="#")).any():
+        raise _Refused  # a comment line that happened to have the right field count
     return table
 
 
