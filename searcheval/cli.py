@@ -6,6 +6,7 @@ Exit codes: 0 done; 1 done, but look (cross-check difference, reference engine c
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -19,7 +20,20 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 NICKNAME_NAMES = ("official", "all_trec", "set")
 
 
-@click.group(context_settings=CONTEXT)
+class LazyGroup(click.Group):
+    """A click group whose commands from other modules are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS and name not in self.commands:
+            module, attribute = LAZY_COMMANDS[name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="searcheval")
 def main() -> None:
     """searcheval: how good is this ranking? trec_eval's measures, exactly."""
@@ -90,23 +104,16 @@ def measures() -> None:
         click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")
 
 
-# Commands defined in other modules register here, one line each:
-# main.add_command(<click command>)
-from .convert import convert_command  # noqa: E402  (registered after main is defined)
-main.add_command(convert_command)
-from .labels import labels  # noqa: E402
-main.add_command(labels)
-from .check import check_command  # noqa: E402
-main.add_command(check_command)
-from .batch_cli import batch_command  # noqa: E402
-main.add_command(batch_command)
-from .compare_cli import compare_command  # noqa: E402
-main.add_command(compare_command)
-from .searchers.command import search_command  # noqa: E402
-main.add_command(search_command)
-from .pool import pool_command  # noqa: E402
-main.add_command(pool_command)
-from .judgments import judgments_command  # noqa: E402
-main.add_command(judgments_command)
-from .misses import misses_command  # noqa: E402
-main.add_command(misses_command)
+# Commands defined in other modules: name -> "module:attribute", imported only when that
+# command runs (or help lists it), so `searcheval evaluate` loads none of them.
+LAZY_COMMANDS = {
+    "convert": "searcheval.convert:convert_command",
+    "labels": "searcheval.labels:labels",
+    "check": "searcheval.check:check_command",
+    "batch": "searcheval.batch_cli:batch_command",
+    "compare": "searcheval.compare_cli:compare_command",
+    "search": "searcheval.searchers.command:search_command",
+    "pool": "searcheval.pool:pool_command",
+    "judgments": "searcheval.judgments:judgments_command",
+    "misses": "searcheval.misses:misses_command",
+}
