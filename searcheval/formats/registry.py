@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import UsageError
-from . import json_tables, tables, trec
+from . import json_tables, tables, trec, trec_variants, trec_writers
 from .columns import Encoded
 from .trec import Qrels, Run
 
@@ -157,8 +157,8 @@ def _read_table(function, *args):
 _READERS = {
     "trec-qrels": _read_trec(trec.parse_qrels),
     "trec-run": _read_trec(trec.parse_run),
-    "qrels-3col": _read_trec(trec.parse_qrels_3col),
-    "msmarco-run": _read_trec(trec.parse_msmarco_run),
+    "qrels-3col": _read_trec(trec_variants.parse_qrels_3col),
+    "msmarco-run": _read_trec(trec_variants.parse_msmarco_run),
     "csv": _read_table(tables.read_delimited, ","),
     "tsv": _read_table(tables.read_delimited, "\t"),
     "jsonl": _read_table(json_tables.read_jsonl),
@@ -283,7 +283,7 @@ def render(data: Qrels | Run, fmt: Format, compat: int = 9) -> tuple[bytes, list
         dropped.append(f"tag {data.tag!r} ({fmt} holds no run tag)")
     _refuse_unwritable_ids(data, fmt)
     if fmt.name in ("trec-run", "msmarco-run"):
-        return trec.run_text(data, order, ranks, fmt.name == "msmarco-run"), dropped
+        return trec_writers.run_text(data, order, ranks, fmt.name == "msmarco-run"), dropped
     table = tables.arrow_table(data, order, ranks)
     return _TABLE_WRITERS[fmt.name](table, "score"), dropped
 
@@ -296,8 +296,8 @@ _TABLE_WRITERS = {
     "parquet": lambda table, value: tables.parquet_bytes(table),
 }
 _QRELS_WRITERS = {
-    "trec-qrels": lambda qrels, table: trec.qrels_text(qrels),
-    "qrels-3col": lambda qrels, table: trec.qrels_text(qrels, columns=3),
+    "trec-qrels": lambda qrels, table: trec_writers.qrels_text(qrels),
+    "qrels-3col": lambda qrels, table: trec_writers.qrels_text(qrels, columns=3),
     **{name: (lambda write: lambda qrels, table: write(table, "relevance"))(write)
        for name, write in _TABLE_WRITERS.items()},
 }
