@@ -27,7 +27,10 @@ class Encoded:
                                                                       ordered, strings)
 
     @classmethod
-    def lazy(cls, strings: pa.Array) -> Encoded:
+    def lazy(cls, strings: pa.Array | pa.ChunkedArray) -> Encoded:
+        """Keep the strings as they are (a CSV reader's chunks are not copied together)."""
+        if isinstance(strings, pa.ChunkedArray) and pa.types.is_string(strings.type):
+            return cls(strings=strings)
         return cls(strings=_string_array(strings))
 
     def _encode(self) -> None:
