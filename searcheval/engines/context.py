@@ -82,11 +82,12 @@ class Ranked:
 
 def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     query_vocab, (judged_qc, run_qc) = unify(qrels.query, run.query, ordered=True)
-    # Judged doc ids are looked up in the run's vocabulary (hash the small side once);
-    # the run keeps its own codes, whose strings break score ties.
+    # Each run row's doc id is looked up among the judged ones (one hash of the qrels'
+    # ids); the run's doc ids are never encoded themselves (see formats.columns).
     judged_doc = numbers(pc.index_in(run.doc.values(), value_set=qrels.doc.vocabulary),
                          null=-1).astype(np.int64)  # per run row: its doc's qrels code, or -1
-    qrels_queries, run_queries = np.unique(judged_qc), np.unique(run_qc)
+    qrels_queries = _present(judged_qc, len(query_vocab))
+    run_queries = _present(run_qc, len(query_vocab))
     absent = np.setdiff1d(qrels_queries, run_queries)
     if settings.missing == "zero":
         evaluated = qrels_queries
@@ -103,13 +104,14 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
                             len(qrels.doc.vocabulary))
 
     pos = _positions(q, len(evaluated))
-    keep = np.ones(len(q), dtype=bool)
-    if settings.depth is not None:
-        keep &= pos < settings.depth
-    if settings.judged_only:
-        keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
-    q, rel, held = q[keep], rel[keep], held[keep]
-    pos = _positions(q, len(evaluated))
+    if settings.depth is not None or settings.judged_only:
+        keep = np.ones(len(q), dtype=bool)
+        if settings.depth is not None:
+            keep &= pos < settings.depth
+        if settings.judged_only:
+            keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
+        q, rel, held = q[keep], rel[keep], held[keep]
+        pos = _positions(q, len(evaluated))
     starts = np.searchsorted(q, np.arange(len(evaluated) + 1))
     new_group = np.ones(len(q), dtype=bool)
     new_group[1:] = (q[1:] != q[:-1]) | (held[1:] != held[:-1])
@@ -118,10 +120,16 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     names = np.array(query_vocab.to_pylist(), dtype=object)
     return Ranked(
         query_ids=names[evaluated], in_run=np.isin(evaluated, run_queries), q=q, pos=pos, rel=rel,
-        starts=starts, tie_group=np.cumsum(new_group) - 1, judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],
+        starts=starts, tie_group=np.cumsum(new_group) - 1, judged_q=index[judged_qc][judged],
+        judged_grade=qrels.relevance[judged],
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
         ignored=list(names[np.setdiff1d(run_queries, qrels_queries)]), settings=settings)
+
+
+def _present(codes: np.ndarray, size: int) -> np.ndarray:
+    """The distinct codes, sorted, in O(n) (np.unique would sort millions of rows)."""
+    return np.flatnonzero(np.bincount(codes, minlength=size))
 
 
 def _ranked_rows(run: Run, query_index: np.ndarray, judged_doc: np.ndarray, settings: Settings):
