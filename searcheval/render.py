@@ -19,8 +19,13 @@ def _is_count(measure: Measure) -> bool:
     return measure.spec.kind is Kind.COUNT
 
 
+def _whole(measure: Measure, value: float) -> bool:
+    """Counts, and a rank (FirstRel) of one query, are whole numbers: shown without decimals."""
+    return _is_count(measure) or (measure.spec.found_only and float(value).is_integer())
+
+
 def _number(measure: Measure, value: float) -> int | float:
-    return int(round(value)) if _is_count(measure) else float(value)
+    return int(round(value)) if _whole(measure, value) else float(value)
 
 
 def long_rows(results: Results) -> list[tuple]:
@@ -63,7 +68,7 @@ def to_json(results_list: list[Results], per_query: bool = True) -> str:
 
 
 def _format_value(measure: Measure, value: float) -> str:
-    return str(int(round(value))) if _is_count(measure) else f"{value:.4f}"
+    return str(int(round(value))) if _whole(measure, value) else f"{value:.4f}"
 
 
 def settings_lines(results: Results) -> list[str]:
