@@ -11,6 +11,7 @@ negative grades, queries missing from either file, queries without relevant docu
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ FAMILIES = ["num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpre
             "set_F", "num_nonrel_judged_ret"]
 MEASURES = parse_measures(FAMILIES + ["P.1,2,3", "recall.1,2,3", "ndcg_cut.1,2,3", "success.2,3",
                                       "map_cut.2,3", "relative_P.2,3"])
+EXAMPLES = int(os.environ.get("AGREEMENT_EXAMPLES", "300"))  # more for a longer search
 QUERY_IDS = ["1", "2", "10", "q1", "q10", "Q2"]
 DOC_IDS = ["d1", "d2", "d10", "d01", "D3", "9", "10", "a-1", "a_1", "é", "z"]
 SCORES = [0.0, 1.0, 1.00000001, 1.0000001, 2.5, -3.0, 7.0, 1e6, 1000000.06]
@@ -91,7 +93,7 @@ def reference(qrels, run, options) -> dict:
     return out
 
 
-@settings(max_examples=300, derandomize=True, deadline=None,
+@settings(max_examples=EXAMPLES, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(collections())
 def test_native_agrees_with_pytrec_eval(case):
