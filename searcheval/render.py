@@ -71,6 +71,12 @@ def _format_value(measure: Measure, value: float) -> str:
     return str(int(round(value))) if _whole(measure, value) else f"{value:.4f}"
 
 
+def _left_out(results: Results) -> str:
+    if results.settings.missing == "zero":
+        return f"{len(results.zero_filled)} zero-filled, {len(results.ignored)}"
+    return f"{len(results.skipped)} skipped, {len(results.ignored)}"
+
+
 def settings_lines(results: Results) -> list[str]:
     s = results.settings_dict()
     policy = ("every qrels query counts; absent from the run = empty ranking (trec_eval -c)"
@@ -80,7 +86,8 @@ def settings_lines(results: Results) -> list[str]:
         f"semantics: {s['compat']}",
         f"ties: {s['tie_rule']}",
         *([f"  {s['tied']}"] if s["tied"] else []),
-        f"queries: {s['queries_averaged']} averaged; missing={results.settings.missing}: {policy}",
+        f"queries: {s['queries_averaged']} averaged, {_left_out(results)} ignored (only in the run)",
+        f"  missing={results.settings.missing}: {policy}",
     ]
     for label, ids in (("zero-filled (in qrels, not in run)", results.zero_filled),
                        ("skipped (in qrels, not in run)", results.skipped),

@@ -42,7 +42,8 @@ def test_default_is_every_qrels_query_and_says_so():
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[1].split() == ["RR", "0.7000"]  # the lesson's MRR 0.70
-    assert "5 averaged; missing=zero" in result.stdout
+    assert "5 averaged, 1 zero-filled, 0 ignored" in result.stdout
+    assert "missing=zero: every qrels query counts" in result.stdout
     assert "zero-filled (in qrels, not in run): q4" in result.stdout
     assert "doc_id descending" in result.stdout
 
