@@ -102,7 +102,7 @@ def pair_ranks(query_codes: np.ndarray, docs: pa.Array) -> tuple[np.ndarray, np.
     ranked just above it), from one Arrow sort by query code then doc id."""
     table = pa.table({"q": indices(query_codes), "d": docs})
     order = numbers(pc.sort_indices(table, sort_keys=[("q", "ascending"), ("d", "ascending")]))
-    rank = np.empty(len(order), dtype=np.int64)
+    rank = np.empty(len(order), dtype=np.int32 if len(order) < 2**31 else np.int64)
     rank[order] = np.arange(len(order))
     repeats = np.zeros(len(order), dtype=bool)
     if len(order) > 1:
