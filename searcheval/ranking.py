@@ -25,7 +25,7 @@ TIE_POLICIES = {
 
 def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
     """Scores as the trec_eval version being reproduced holds them."""
-    return scores.astype(np.float32) if compat == 9 else scores.astype(np.float64)
+    return scores.astype(np.float32 if compat == 9 else np.float64, copy=False)
 
 
 def _already_ranked(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray | None:

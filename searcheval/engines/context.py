@@ -139,13 +139,17 @@ def _ranked_rows(run: Run, query_index: np.ndarray, judged_doc: np.ndarray, sett
     ``query_index``: per run row, the index of its query among those evaluated, or -1.
     """
     keep = query_index >= 0
-    q, docs, scores = query_index[keep], judged_doc[keep], run.scores[keep]
-    ranks = None
-    if settings.ties == "rank":
-        ranks = _rank_column(run)[keep]
-    order = canonical_order(q, scores, _pair_rank(run)[keep], None, settings.compat,
-                            ties=settings.ties, lines=run.lines[keep], ranks=ranks)
-    return q[order], docs[order], comparable_scores(scores, settings.compat)[order]
+    every = bool(keep.all())  # usually: then no copies of the columns
+
+    def kept(column: np.ndarray) -> np.ndarray:
+        return column if every else column[keep]
+
+    q, docs = kept(query_index), kept(judged_doc)
+    held = comparable_scores(kept(run.scores), settings.compat)
+    ranks = kept(_rank_column(run)) if settings.ties == "rank" else None
+    order = canonical_order(q, held, kept(_pair_rank(run)), None, settings.compat,
+                            ties=settings.ties, lines=kept(run.lines), ranks=ranks)
+    return q[order], docs[order], held[order]
 
 
 def _pair_rank(run: Run) -> np.ndarray:
@@ -159,9 +163,13 @@ def _pair_rank(run: Run) -> np.ndarray:
 def _rank_column(run: Run) -> np.ndarray:
     """The rank column: readers skip it (trec_eval ignores it) unless asked, so a run read
     from a TREC file is read again for it."""
+    if run.ranks is None and len(run.scores) == 0:
+        return np.zeros(0)
     if run.ranks is None and Path(run.path).is_file():
         from ..formats.trec import read_run
-        run.ranks = read_run(run.path, ranks=True).ranks
+        again = read_run(run.path, ranks=True)
+        if len(again.scores) == len(run.scores):  # the same rows (not a block of them)
+            run.ranks = again.ranks
     if run.ranks is None:
         raise UsageError(f"{run.path} has no rank column: --ties rank needs one")
     bad = np.flatnonzero(np.isnan(run.ranks))
