@@ -39,6 +39,19 @@ def main() -> None:
     """searcheval: how good is this ranking? trec_eval's measures, exactly."""
 
 
+def run_reporting(work, output: str) -> None:
+    """Run a command that writes ``output`` and returns report lines: the lines go to
+    stdout (stderr when the data itself goes to stdout); errors become one line, exit 2."""
+    try:
+        lines = work()
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
+    except OSError as exc:  # the output's folder is missing or not writable
+        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
+    for line in lines:
+        click.echo(line, err=output == "-")
+
+
 def _fail(message: str, code: int = 2) -> None:
     click.echo(message, err=True)
     sys.exit(code)

@@ -128,16 +128,8 @@ def merge(new: Judged, existing: list[Judgment], existing_lines: list[int],
 @click.option("--sheet", default=None, help="XLSX sheet to read (default: the first).")
 def judgments_command(sheet_path, output, existing, label_map, partial, sheet) -> None:
     """Turn a judging sheet from 'searcheval pool', labels filled in, into TREC qrels."""
-    from .cli import _fail  # the CLI turns errors into messages and exit codes
-    from .errors import SearchevalError
-    try:
-        lines = run_judgments(sheet_path, output, existing, label_map, partial, sheet)
-    except SearchevalError as exc:
-        _fail(str(exc), 2)
-    except OSError as exc:  # the output's folder is missing or not writable
-        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
-    for line in lines:
-        click.echo(line, err=output == "-")
+    from .cli import run_reporting  # the CLI turns errors into messages and exit codes
+    run_reporting(lambda: run_judgments(sheet_path, output, existing, label_map, partial, sheet), output)
 
 
 def run_judgments(source: str, output: str, existing: str | None, label_map: tuple[str, ...],

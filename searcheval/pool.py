@@ -169,16 +169,8 @@ def pool_command(runs, depth, docs, queries, existing, max_chars, output) -> Non
     document's text (trimmed), which runs retrieved it at what rank, and an empty label
     column. 'searcheval judgments' turns the filled sheet into qrels.
     """
-    from .cli import _fail  # the CLI turns errors into messages and exit codes
-    from .errors import SearchevalError
-    try:
-        lines = run_pool(list(runs), depth, docs, queries, existing, max_chars, output)
-    except SearchevalError as exc:
-        _fail(str(exc), 2)
-    except OSError as exc:  # the output's folder is missing or not writable
-        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
-    for line in lines:
-        click.echo(line, err=output == "-")
+    from .cli import run_reporting  # the CLI turns errors into messages and exit codes
+    run_reporting(lambda: run_pool(list(runs), depth, docs, queries, existing, max_chars, output), output)
 
 
 def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str | None,

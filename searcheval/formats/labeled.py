@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError
+from .jsonlines import json_objects
 from .trec import read_raw
 
 # role -> recognised header names, best first (headers are compared lower-cased, with runs
@@ -162,16 +162,7 @@ def _header(path: str, line: int, cells: list) -> list[str]:
 def _jsonl(path: str, text: str) -> tuple[list[str], list[tuple[int, dict]]]:
     header: dict[str, None] = {}
     records = []
-    for line, content in enumerate(text.split("\n"), 1):
-        if not content.strip():
-            continue
-        try:
-            value = json.loads(content)
-        except json.JSONDecodeError as exc:
-            raise FormatError(path, line, f"not valid JSON: {exc.msg} (column {exc.colno})") \
-                from None
-        if not isinstance(value, dict):
-            raise FormatError(path, line, f"expected a JSON object, found {type(value).__name__}")
+    for line, value in json_objects(path, text):
         header.update(dict.fromkeys(value))
         records.append((line, value))
     if not records:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import FormatError
+from ..formats.jsonlines import json_objects
 from ..formats.trec import read_raw, text_bytes
 
 ID_COLUMNS = {"doc": ("doc_id", "docid", "docno", "_id", "id"),
@@ -152,17 +152,7 @@ def _csv(path: str, text: str, role: str) -> Iterator[Entry]:
 
 
 def _jsonl(path: str, text: str, role: str) -> Iterator[Entry]:
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FormatError(path, number, f"not valid JSON: {exc.msg} (column {exc.colno})") \
-                from None
-        if not isinstance(record, dict):
-            raise FormatError(path, number, f"expected a JSON object, found "
-                              f"{type(record).__name__}")
+    for number, record in json_objects(path, text):
         names = list(record)
         ident, texts = _columns(path, number, names, role)
         values = [record[n] for n in names]
