@@ -14,6 +14,7 @@ import math
 import os
 
 import numpy as np
+import pytrec_eval  # the reference: a runtime dependency, never skipped
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,7 +23,6 @@ import searcheval
 from searcheval.errors import UsageError
 from searcheval.measures import parse_measures
 
-pytrec_eval = pytest.importorskip("pytrec_eval")
 
 FAMILIES = ["num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
             "iprec_at_recall", "P", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility",

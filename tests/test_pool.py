@@ -87,7 +87,8 @@ def test_round_trip_sheet_to_qrels_merges_existing(lab):
 
 
 def test_round_trip_through_xlsx(lab):
-    openpyxl = pytest.importorskip("openpyxl")
+    import openpyxl  # a test dependency (setup.cfg [test])
+
     rows = pool_sheet()
     book = openpyxl.Workbook()
     for row in [rows[0]] + [r[:-1] + [g] for r, g in zip(rows[1:], LABELS)]:

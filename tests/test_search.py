@@ -133,8 +133,6 @@ def _random_collection(seed: int) -> tuple[dict[str, str], dict[str, str]]:
 def test_written_run_keeps_the_searchers_order_under_trec_eval(tmp_path, method, seed, k):
     """trec_eval orders by score, then doc id descending; the run must still read in the
     searcher's order (score, then doc id ascending), in 32-bit (9.0.8) and 64-bit (10)."""
-    if method == "bm25":
-        pytest.importorskip("bm25s")
     docs, queries = _random_collection(seed)
     ranking = search(docs, queries, method, k=k)
     path = tmp_path / "run.txt"
@@ -153,7 +151,6 @@ def test_written_run_keeps_the_searchers_order_under_trec_eval(tmp_path, method,
 
 
 def test_bm25_ranks_rare_words_higher():
-    pytest.importorskip("bm25s")
     docs = {"d1": "sala sala libro", "d2": "sala hora", "d3": "sala plaza", "d4": "nada"}
     ranking = search(docs, {"q": "libro sala"}, "bm25")
     assert ranking.ranked("q")[0] == "d1" and "d4" not in ranking.ranked("q")

@@ -23,9 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 METHODS = ("keyword", "bm25")
 
-pytest.importorskip("bm25s")
-
-
 @pytest.fixture(scope="module")
 def baselines(tmp_path_factory, irds_home):
     """One run of the script (a few seconds), shared by the tests below."""

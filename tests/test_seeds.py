@@ -82,7 +82,6 @@ def test_library_missing_policy_matters(engine: str) -> None:
 
 
 def test_library_long_table(engine: str) -> None:
-    pytest.importorskip("pandas")
     df = evaluate("library", ["RR"], engine).to_dataframe()
     assert {"run", "query_id", "measure", "value"} <= set(df.columns)
     rows = df[(df["measure"] == "RR") & df["query_id"].isin(LIBRARY)]
