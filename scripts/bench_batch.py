@@ -17,14 +17,13 @@ import argparse
 import os
 import shutil
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from scale_data import write_qrels, write_run  # noqa: E402
+from scale_data import in_workdir, write_qrels, write_run  # noqa: E402
 
 from searcheval.batch import qrels_reads  # noqa: E402
 from searcheval.batch_cli import batch_job, run_batch  # noqa: E402
@@ -45,12 +44,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2, help="best of N timings")
     parser.add_argument("--workdir", type=Path, default=None, help="default: a temporary folder")
     args = parser.parse_args()
-    work = args.workdir or Path(tempfile.mkdtemp(prefix="searcheval-bench-batch-"))
-    try:
-        return bench(work, args)
-    finally:
-        if args.workdir is None:
-            shutil.rmtree(work, ignore_errors=True)
+    return in_workdir(args.workdir, "searcheval-bench-batch-", lambda work: bench(work, args))
 
 
 def bench(work: Path, args: argparse.Namespace) -> int:

@@ -24,7 +24,6 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from scale_data import write_qrels, write_run  # noqa: E402
+from scale_data import in_workdir, write_qrels, write_run  # noqa: E402
 
 import searcheval  # noqa: E402
 from searcheval.api import resolve_measures  # noqa: E402
@@ -55,13 +54,7 @@ def main() -> int:
                         help="peak resident memory allowed for the streaming child")
     parser.add_argument("--workdir", type=Path, default=None, help="default: a temporary folder")
     args = parser.parse_args()
-    work = args.workdir or Path(tempfile.mkdtemp(prefix="searcheval-bench-stream-"))
-    work.mkdir(parents=True, exist_ok=True)
-    try:
-        return bench(work, args)
-    finally:
-        if args.workdir is None:
-            shutil.rmtree(work, ignore_errors=True)
+    return in_workdir(args.workdir, "searcheval-bench-stream-", lambda work: bench(work, args))
 
 
 def bench(work: Path, args: argparse.Namespace) -> int:

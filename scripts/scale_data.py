@@ -80,3 +80,18 @@ def write_qrels(path: Path, queries: int, docs_per_query: int, judged_per_query:
     pacsv.write_csv(pa.table({"line": text}), str(temporary),
                     pacsv.WriteOptions(include_header=False, quoting_style="none"))
     os.replace(temporary, path)
+
+
+def in_workdir(workdir: "Path | None", prefix: str, bench) -> int:
+    """Run ``bench(folder)`` in ``workdir``, or in a temporary folder removed afterwards."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    work = workdir or Path(tempfile.mkdtemp(prefix=prefix))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        return bench(work)
+    finally:
+        if workdir is None:
+            shutil.rmtree(work, ignore_errors=True)

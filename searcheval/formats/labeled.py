@@ -12,7 +12,6 @@ blank lines count) or the spreadsheet row (XLSX, as the spreadsheet numbers it).
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import math
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError
-from .jsonlines import json_objects
+from .textrows import csv_rows, json_objects
 from .trec import read_raw
 
 # role -> recognised header names, best first (headers are compared lower-cased, with runs
@@ -126,22 +125,15 @@ def _text(path: str, data: bytes) -> str:
 
 
 def _delimited(path: str, text: str, fmt: str) -> tuple[list[str], list[tuple[int, dict]]]:
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t" if fmt == "tsv" else ",")
-    header, records, end = None, [], 0
-    try:
-        for cells in reader:
-            line, end = end + 1, reader.line_num  # a quoted cell may span several lines
-            if not any(c.strip() for c in cells):
-                continue
-            if header is None:
-                header = _header(path, line, cells)
-            elif len(cells) != len(header):
-                raise FormatError(path, line, f"expected {len(header)} fields, as the header "
-                                  f"has, found {len(cells)}")
-            else:
-                records.append((line, dict(zip(header, cells))))
-    except csv.Error as exc:
-        raise FormatError(path, end + 1, f"not valid {fmt.upper()}: {exc}") from None
+    header, records = None, []
+    for line, cells in csv_rows(path, text, "\t" if fmt == "tsv" else ","):
+        if header is None:
+            header = _header(path, line, cells)
+        elif len(cells) != len(header):
+            raise FormatError(path, line, f"expected {len(header)} fields, as the header "
+                              f"has, found {len(cells)}")
+        else:
+            records.append((line, dict(zip(header, cells))))
     if header is None:
         raise FormatError(path, 0, "the file is empty (no header)")
     return header, records

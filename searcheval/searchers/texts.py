@@ -15,13 +15,11 @@ Every problem is a FormatError naming the physical line.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import FormatError
-from ..formats.jsonlines import json_objects
+from ..formats.textrows import csv_rows, json_objects
 from ..formats.trec import read_raw, text_bytes
 
 ID_COLUMNS = {"doc": ("doc_id", "docid", "docno", "_id", "id"),
@@ -134,19 +132,12 @@ def _row(path: str, number: int, fields: list, header: tuple[int, list[int]]) ->
 
 
 def _csv(path: str, text: str, role: str) -> Iterator[Entry]:
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header, end = None, 0
-    try:
-        for cells in reader:
-            number, end = end + 1, reader.line_num  # a quoted cell may span several lines
-            if not any(c.strip() for c in cells):
-                continue
-            if header is None:
-                header = _columns(path, number, cells, role)
-            else:
-                yield _row(path, number, cells, header)
-    except csv.Error as exc:
-        raise FormatError(path, end + 1, f"not valid CSV: {exc}") from None
+    header = None
+    for number, cells in csv_rows(path, text):
+        if header is None:
+            header = _columns(path, number, cells, role)
+        else:
+            yield _row(path, number, cells, header)
     if header is None:
         raise FormatError(path, 0, "the file is empty (no header line)")
 

@@ -1,7 +1,10 @@
-"""JSON Lines: one object per line, blank lines skipped, errors naming the line."""
+"""Rows of text tables (CSV/TSV, JSON Lines) with their physical line numbers; blank
+lines skipped, errors naming the line."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterator
 
@@ -22,3 +25,17 @@ def json_objects(path: str, text: str) -> Iterator[tuple[int, dict]]:
             raise FormatError(path, number, f"expected a JSON object, found "
                               f"{type(value).__name__}")
         yield number, value
+
+
+def csv_rows(path: str, text: str, delimiter: str = ",") -> Iterator[tuple[int, list[str]]]:
+    """(physical line number where the row starts, cells) of each non-blank row."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    end = 0
+    try:
+        for cells in reader:
+            line, end = end + 1, reader.line_num  # a quoted cell may span several lines
+            if any(c.strip() for c in cells):
+                yield line, cells
+    except csv.Error as exc:
+        name = "TSV" if delimiter == "\t" else "CSV"
+        raise FormatError(path, end + 1, f"not valid {name}: {exc}") from None
