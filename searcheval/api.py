@@ -11,6 +11,7 @@ import numpy as np
 from .engines.context import Settings
 from .errors import FormatError, UsageError
 from .formats.columns import encode
+from .formats.irds import is_irds  # the module imports ir_datasets only when used
 from .formats.registry import read_path
 from .formats.tables import from_dataframe
 from .formats.trec import Qrels, Run, make_qrels, make_run, read_qrels, read_run  # noqa: F401
@@ -24,7 +25,7 @@ def as_qrels(source: Any) -> Qrels:
     """A Qrels from a path, a DataFrame (query_id, doc_id, relevance) or a nested dict."""
     if isinstance(source, Qrels):
         return source
-    if isinstance(source, str) and source.startswith("irds:"):
+    if is_irds(source):
         from .formats.irds import load_irds_qrels  # imports ir_datasets: only when asked
         return load_irds_qrels(source)
     if isinstance(source, (str, Path)):
@@ -106,7 +107,7 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
 def dataset_measures(qrels: Any, measures: list[str] | str | None
                      ) -> tuple[list[str] | str | None, list[str]]:
     """(measures, notes): an ``irds:`` dataset's official measures when none are asked for."""
-    if measures or not (isinstance(qrels, str) and qrels.startswith("irds:")):
+    if measures or not is_irds(qrels):
         return measures, []
     from .formats.irds import default_measures
     return default_measures(qrels)

@@ -16,6 +16,7 @@ import click
 from .batch import Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard, load_qrels, process
 from .engines.context import Settings
 from .errors import SearchevalError, UsageError
+from .formats.irds import is_irds
 from .output import write_text
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -216,7 +217,7 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
         sort = str(resolve_measures([sort_by], settings.compat)[0])
         if sort not in parsed:
             raise UsageError(f"--sort {sort_by}: not among the measures ({', '.join(parsed)})")
-    digest = qrels if qrels.startswith("irds:") else _qrels_sha256(qrels)
+    digest = qrels if is_irds(qrels) else _qrels_sha256(qrels)
     return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes), sort
 
 

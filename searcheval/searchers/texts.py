@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import FormatError
+from ..formats.irds import is_irds
 from ..formats.textrows import csv_rows, json_objects
 from ..formats.trec import read_raw, text_bytes
 
@@ -53,7 +54,7 @@ def read_texts(source: str, role: str, wanted: set[str] | None = None) -> dict[s
 
 
 def _entries(source: str, role: str) -> Iterator[Entry]:
-    if source.startswith("irds:"):
+    if is_irds(source):
         from ..formats import irds  # imports ir_datasets: only when asked
         items: Iterable[tuple[str, str]] = (
             irds.iter_irds_docs(source) if role == "doc" else
