@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .formats.columns import byte_ranks
 
 TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
 # How documents with equal scores are ordered (score always comes first):
@@ -48,17 +47,17 @@ def _already_ranked(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray | N
     return np.repeat(starts[block_order] - new_starts, lengths) + np.arange(len(query_codes))
 
 
-def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.ndarray,
-                    doc_vocabulary, compat: int, ties: str = "trec_eval",
-                    lines: np.ndarray | None = None, ranks: np.ndarray | None = None) -> np.ndarray:
+def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_ranks: np.ndarray,
+                    compat: int, ties: str = "trec_eval", lines: np.ndarray | None = None,
+                    ranks: np.ndarray | None = None) -> np.ndarray:
     """Permutation grouping rows by query, each in ranking order under a tie policy.
 
-    ``doc_codes`` index ``doc_vocabulary``; with ``doc_vocabulary`` None they are already
-    ranks in byte order (within each query), as ``columns.pair_ranks`` gives them.
+    ``doc_ranks``: within each query, the byte order of the rows' doc ids
+    (``Run.doc_byte_ranks``).
 
     trec_eval (also used for "average", whose measures only need the groups of ties):
     rows are sorted by (query, score); only the rows whose score ties with a neighbour
-    need their doc ids compared, so only those ids are sorted by bytes.
+    need their doc ids compared.
     """
     held = comparable_scores(scores, compat)
     if ties == "input":
@@ -77,7 +76,5 @@ def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_codes: np.n
     tied[:-1] |= same
     rows = order[tied]
     group = np.cumsum(np.concatenate(([True], ~same)))[tied]  # one id per run of equal keys
-    ranks = doc_codes[rows] if doc_vocabulary is None else byte_ranks(doc_vocabulary,
-                                                                      doc_codes[rows])
-    order[tied] = rows[np.lexsort((-ranks, group))]
+    order[tied] = rows[np.lexsort((-doc_ranks[rows], group))]
     return order

@@ -147,17 +147,9 @@ def _ranked_rows(run: Run, query_index: np.ndarray, judged_doc: np.ndarray, sett
     q, docs = kept(query_index), kept(judged_doc)
     held = comparable_scores(kept(run.scores), settings.compat)
     ranks = kept(_rank_column(run)) if settings.ties == "rank" else None
-    order = canonical_order(q, held, kept(_pair_rank(run)), None, settings.compat,
+    order = canonical_order(q, held, kept(run.doc_byte_ranks()), settings.compat,
                             ties=settings.ties, lines=kept(run.lines), ranks=ranks)
     return q[order], docs[order], held[order]
-
-
-def _pair_rank(run: Run) -> np.ndarray:
-    """Byte order of each row's doc id within its query (make_run computed it)."""
-    if run.pair_rank is None:
-        from ..formats.columns import pair_ranks
-        run.pair_rank = pair_ranks(run.query.codes, run.doc.values())[0]
-    return run.pair_rank
 
 
 def _rank_column(run: Run) -> np.ndarray:

@@ -227,7 +227,7 @@ def _scores_in_order(run: Run, settings: Settings) -> np.ndarray:
     numbers that make trec_eval's order the policy's order."""
     if settings.ties not in ("input", "rank"):
         return run.scores.astype(np.float64)
-    order = canonical_order(run.query.codes, run.scores, run.doc.codes, run.doc.vocabulary,
+    order = canonical_order(run.query.codes, run.scores, run.doc_byte_ranks(),
                             compat=9, ties=settings.ties, lines=run.lines, ranks=run.ranks)
     scores = np.empty(len(order))
     scores[order] = -np.arange(len(order), dtype=np.float64)  # exact in 32 bits below 2^24
@@ -239,8 +239,7 @@ def _within_depth(run: Run, scores: np.ndarray, depth: int | None) -> np.ndarray
     keep = np.ones(len(scores), dtype=bool)
     if depth is None or len(keep) == 0:
         return keep
-    order = canonical_order(run.query.codes, scores, run.doc.codes, run.doc.vocabulary,
-                            compat=9)
+    order = canonical_order(run.query.codes, scores, run.doc_byte_ranks(), compat=9)
     grouped = run.query.codes[order]
     rank = np.arange(len(order)) - np.searchsorted(grouped, grouped, side="left")
     keep[order] = rank < depth

@@ -111,12 +111,3 @@ def pair_ranks(query_codes: np.ndarray, docs: pa.Array) -> tuple[np.ndarray, np.
         same_query = query_codes[order][1:] == query_codes[order][:-1]
         repeats[order[1:]] = same_doc & same_query
     return rank, repeats
-
-
-def byte_ranks(vocabulary: pa.Array, codes: np.ndarray) -> np.ndarray:
-    """Rank, in byte order, of each of ``codes`` among the distinct strings they name."""
-    distinct, local = np.unique(codes, return_inverse=True)
-    order = numbers(pc.sort_indices(take(vocabulary, distinct))).astype(np.int64)
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return rank[local]

@@ -82,6 +82,13 @@ class Run(_Pairs):
     ranks: np.ndarray | None = None  # the rank column (NaN where not a number), if any
     pair_rank: np.ndarray | None = None  # byte rank of each row's (query, doc): make_run
 
+    def doc_byte_ranks(self) -> np.ndarray:
+        """Per row, the rank of its (query, doc) pair in byte order: within a query, the
+        order of doc ids that trec_eval's tie rule compares (no doc id encoding needed)."""
+        if self.pair_rank is None:
+            self.pair_rank = pair_ranks(self.query.codes, self.doc.values())[0]
+        return self.pair_rank
+
     @property
     def name(self) -> str:
         """What tables call this run: the file name, else its tag."""
