@@ -55,13 +55,18 @@ def sources(tmp_path):
     return tmp_path
 
 
+def convert_twice(sources, kind: str, first: str, second: str):
+    """in.<kind> -> first format -> second format; (the CLI result, what the second holds)."""
+    a, b = sources / f"a{SUFFIX[first]}", sources / f"b{SUFFIX[second]}"
+    assert cli("convert", sources / f"in.{kind}", a, "--to", first).exit_code == 0
+    result = cli("convert", a, b, "--kind", kind, "--from", first, "--to", second)
+    assert result.exit_code == 0, result.stderr
+    return result, registry.read(b, kind, second).data
+
+
 @pytest.mark.parametrize("first,second", list(itertools.product(RUN_FORMATS, RUN_FORMATS)))
 def test_run_round_trip_every_pair(sources, first, second):
-    a, b = sources / f"a{SUFFIX[first]}", sources / f"b{SUFFIX[second]}"
-    assert cli("convert", sources / "in.run", a, "--to", first).exit_code == 0
-    result = cli("convert", a, b, "--kind", "run", "--from", first, "--to", second)
-    assert result.exit_code == 0, result.stderr
-    run = registry.read(b, "run", second).data
+    result, run = convert_twice(sources, "run", first, second)
     both = KEEPS[first] & KEEPS[second]
     assert [r[:2] for r in ranked(run)] == [r[:2] for r in RANKED]  # the same ranking
     if "score" in both:
@@ -76,12 +81,8 @@ def test_run_round_trip_every_pair(sources, first, second):
 
 @pytest.mark.parametrize("first,second", list(itertools.product(QRELS_FORMATS, QRELS_FORMATS)))
 def test_qrels_round_trip_every_pair(sources, first, second):
-    a, b = sources / f"a{SUFFIX[first]}", sources / f"b{SUFFIX[second]}"
-    assert cli("convert", sources / "in.qrels", a, "--to", first).exit_code == 0
-    result = cli("convert", a, b, "--kind", "qrels", "--from", first, "--to", second)
-    assert result.exit_code == 0, result.stderr
+    result, qrels = convert_twice(sources, "qrels", first, second)
     assert "dropped" not in result.stderr
-    qrels = registry.read(b, "qrels", second).data
     assert set(zip(qrels.query_ids, qrels.doc_ids, qrels.relevance.tolist())) == QRELS
     if "json" not in (first, second):  # JSON groups judgments by query; the others keep order
         assert qrels.query_ids == [line.split()[0] for line in QRELS_TEXT.splitlines()]
