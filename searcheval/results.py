@@ -61,8 +61,12 @@ class Results:
         """How many queries have tied scores, and in how many the tie rule can move a value."""
         if self.tie_counts is None:
             return ""
-        from .engines.native import tie_sentence
-        return tie_sentence(*self.tie_counts, len(self.query_ids))
+        tied, mixed = self.tie_counts
+        if tied == 0:
+            return "no query has tied scores"
+        return (f"{tied} of {len(self.query_ids)} queries have tied scores; in {mixed} the tied "
+                "documents differ in relevance, so their values depend on the tie rule "
+                "(see --ties)")
 
     def __post_init__(self) -> None:
         self.means = np.array([aggregate(m, self.values[i]) for i, m in enumerate(self.measures)])

@@ -47,10 +47,3 @@ def tie_counts(ranked: Ranked) -> tuple[int, int]:
     mixed = np.minimum.reduceat(ranked.rel, starts) != np.maximum.reduceat(ranked.rel, starts)
     queries = ranked.q[starts]
     return len(np.unique(queries[tied])), len(np.unique(queries[tied & mixed]))
-
-
-def tie_sentence(tied: int, mixed: int, num_queries: int) -> str:
-    if tied == 0:
-        return "no query has tied scores"
-    return (f"{tied} of {num_queries} queries have tied scores; in {mixed} the tied documents "
-            "differ in relevance, so their values depend on the tie rule (see --ties)")
