@@ -8,6 +8,8 @@ digits tie there; trec_eval 10.0 keeps 64-bit doubles.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 
@@ -27,54 +29,118 @@ def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
     return scores.astype(np.float32 if compat == 9 else np.float64, copy=False)
 
 
-def _already_ranked(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray | None:
-    """The order without a sort when, as TREC runs usually are, each query's rows are
-    contiguous and in non-increasing score order (checked in O(n)); else None."""
+@dataclass
+class Ordering:
+    """A permutation that groups rows by query and ranks them, kept cheap to apply.
+
+    ``base`` orders rows by (query, score), or is None when the rows already are in that
+    order (the usual TREC file: nothing is copied). Tied rows are then reordered inside
+    their groups: position ``moved_to[i]`` of the base order takes the row at base
+    position ``moved_from[i]``. Query and score are constant inside a group of ties, so
+    only columns that differ there (judgments, doc ids) need ``take(..., ties=True)``.
+    """
+
+    size: int
+    base: np.ndarray | None
+    moved_to: np.ndarray
+    moved_from: np.ndarray
+
+    def take(self, column: np.ndarray, ties: bool = True) -> np.ndarray:
+        ordered = column if self.base is None else column[self.base]
+        if ties and len(self.moved_to):
+            ordered = ordered.copy() if ordered is column else ordered
+            ordered[self.moved_to] = ordered[self.moved_from]  # the right side is read first
+        return ordered
+
+    def permutation(self) -> np.ndarray:
+        return self.take(np.arange(self.size, dtype=np.int64))
+
+
+def _already_ranked(query_codes: np.ndarray, held: np.ndarray) -> tuple[bool, np.ndarray | None]:
+    """(True, None) when each query's rows are contiguous, the queries in ascending code
+    order and each query in non-increasing score order, as TREC runs usually are (checked
+    in O(n)); (True, permutation) when only the queries' order differs; (False, None) else."""
     if len(query_codes) == 0:
-        return np.zeros(0, dtype=np.int64)
+        return True, None
     boundary = np.flatnonzero(query_codes[1:] != query_codes[:-1]) + 1
     descending = held[1:] <= held[:-1]
     descending[boundary - 1] = True  # a new query may start anywhere
     if not descending.all():
-        return None
+        return False, None
     starts = np.concatenate(([0], boundary))
     block_query = query_codes[starts]
+    if np.all(block_query[1:] > block_query[:-1]):
+        return True, None
     block_order = np.argsort(block_query, kind="stable")
     if np.any(block_query[block_order][1:] == block_query[block_order][:-1]):
-        return None  # a query in two places: not grouped
+        return False, None  # a query in two places: not grouped
     lengths = np.diff(np.append(starts, len(query_codes)))[block_order]
     new_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    return np.repeat(starts[block_order] - new_starts, lengths) + np.arange(len(query_codes))
+    return True, np.repeat(starts[block_order] - new_starts, lengths) + np.arange(len(query_codes))
 
 
-def canonical_order(query_codes: np.ndarray, scores: np.ndarray, doc_ranks: np.ndarray,
-                    compat: int, ties: str = "trec_eval", lines: np.ndarray | None = None,
+def canonical_order(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
+                    ties: str = "trec_eval", lines: np.ndarray | None = None,
                     ranks: np.ndarray | None = None) -> np.ndarray:
-    """Permutation grouping rows by query, each in ranking order under a tie policy.
+    """Permutation grouping rows by query code, each query in ranking order under a tie
+    policy. ``docs``: the rows' doc ids (an Arrow string column), compared only for ties."""
+    return ranking(query_codes, scores, docs, compat, ties, lines, ranks).permutation()
 
-    ``doc_ranks``: within each query, the byte order of the rows' doc ids
-    (``Run.doc_byte_ranks``).
+
+def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
+            ties: str = "trec_eval", lines: np.ndarray | None = None,
+            ranks: np.ndarray | None = None, rel: np.ndarray | None = None) -> Ordering:
+    """The ``Ordering`` of ``canonical_order``.
 
     trec_eval (also used for "average", whose measures only need the groups of ties):
-    rows are sorted by (query, score); only the rows whose score ties with a neighbour
-    need their doc ids compared.
+    rows are put in (query, score) order; only rows whose score ties with a neighbour
+    have their doc ids compared. ``rel``: per row, its judgment; a group of ties whose
+    rows all hold the same judgment scores the same in any order, so it is left as it is.
     """
     held = comparable_scores(scores, compat)
+    nothing = np.zeros(0, dtype=np.int64)
     if ties == "input":
-        return np.lexsort((lines, -held, query_codes))
+        return Ordering(len(held), np.lexsort((lines, -held, query_codes)), nothing, nothing)
     if ties == "rank":
-        return np.lexsort((lines, ranks, -held, query_codes))
-    order = _already_ranked(query_codes, held)
-    if order is None:
-        order = np.lexsort((-held, query_codes))
-    q, s = query_codes[order], held[order]
+        return Ordering(len(held), np.lexsort((lines, ranks, -held, query_codes)), nothing,
+                        nothing)
+    grouped, base = _already_ranked(query_codes, held)
+    if not grouped:
+        base = np.lexsort((-held, query_codes))
+    q = query_codes if base is None else query_codes[base]
+    s = held if base is None else held[base]
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not same.any():
-        return order
-    tied = np.zeros(len(order), dtype=bool)
+        return Ordering(len(held), base, nothing, nothing)
+    tied = np.zeros(len(held), dtype=bool)
     tied[1:] |= same
     tied[:-1] |= same
-    rows = order[tied]
-    group = np.cumsum(np.concatenate(([True], ~same)))[tied]  # one id per run of equal keys
-    order[tied] = rows[np.lexsort((-doc_ranks[rows], group))]
-    return order
+    positions = np.flatnonzero(tied)  # in the base order
+    group = np.cumsum(np.concatenate(([True], ~same)))[positions]  # one id per run of ties
+    if rel is not None:
+        judged = rel if base is None else rel[base]
+        positions, group = _mixed_groups(positions, group, judged[positions])
+        if len(positions) == 0:
+            return Ordering(len(held), base, nothing, nothing)
+    rows = positions if base is None else base[positions]
+    by_doc = _descending_docs(group, docs, rows)
+    return Ordering(len(held), base, positions, positions[by_doc])
+
+
+def _mixed_groups(positions: np.ndarray, group: np.ndarray, judged: np.ndarray):
+    """The rows of the groups of ties whose judgments are not all equal."""
+    starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    mixed = np.minimum.reduceat(judged, starts) != np.maximum.reduceat(judged, starts)
+    keep = np.repeat(mixed, np.diff(np.append(starts, len(group))))
+    return positions[keep], group[keep]
+
+
+def _descending_docs(group: np.ndarray, docs, rows: np.ndarray) -> np.ndarray:
+    """The order of ``rows`` by group, then doc id descending (bytes, as ``strcmp``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .formats.arrow import indices, numbers
+
+    table = pa.table({"g": indices(group), "d": docs.take(indices(rows))})
+    return numbers(pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]))

@@ -20,7 +20,8 @@ from ..formats.trec import Qrels, Run
 from ..formats.arrow import numbers
 from ..formats.columns import unify
 from ..errors import FormatError
-from ..ranking import TIE_POLICIES, canonical_order, comparable_scores
+from ..formats.hashing import pair_keys, same_strings
+from ..ranking import TIE_POLICIES, comparable_scores, ranking
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -56,14 +57,22 @@ class Settings:
 
 @dataclass
 class Ranked:
-    query_ids: np.ndarray  # evaluated queries, trec_eval order
+    """The rows of a run, ranked and judged, for every query of the run or the qrels.
+
+    Queries are numbered in the order the run first retrieves them (those only in the
+    qrels last), so a run grouped by query is used in file order, without copies.
+    ``reported`` picks and orders the evaluated ones: trec_eval's order (by id bytes).
+    """
+
+    query_ids: np.ndarray  # every query, in the internal order
+    reported: np.ndarray  # the evaluated queries' internal indices, in trec_eval's order
     in_run: np.ndarray  # per query: did the run retrieve anything for it
     q: np.ndarray  # per row: query index
     pos: np.ndarray  # per row: 0-based rank
     rel: np.ndarray  # per row: grade, NONPOOL or UNJUDGED
     starts: np.ndarray  # row offsets of each query (length Q + 1)
     tie_group: np.ndarray  # per row: id of its run of equal scores (increasing down the rows)
-    judged_q: np.ndarray  # per judgment of an evaluated query: query index
+    judged_q: np.ndarray  # per judgment: query index
     judged_grade: np.ndarray  # per judgment: grade
     zero_filled: list[str]  # qrels queries absent from the run (scored as empty rankings)
     skipped: list[str]  # qrels queries absent from the run, left out (missing="skip")
@@ -79,13 +88,14 @@ class Ranked:
     def num_ret(self) -> np.ndarray:
         return np.diff(self.starts)
 
+    @property
+    def evaluated_ids(self) -> list[str]:
+        return list(self.query_ids[self.reported])
+
 
 def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     query_vocab, (judged_qc, run_qc) = unify(qrels.query, run.query, ordered=True)
-    # Each run row's doc id is looked up among the judged ones (one hash of the qrels'
-    # ids); the run's doc ids are never encoded themselves (see formats.columns).
-    judged_doc = numbers(pc.index_in(run.doc.values(), value_set=qrels.doc.vocabulary),
-                         null=-1).astype(np.int32)  # per run row: its doc's qrels code, or -1
+    rel = judgments(qrels, judged_qc, run, run_qc)  # per run row, in file order
     qrels_queries = _present(judged_qc, len(query_vocab))
     run_queries = _present(run_qc, len(query_vocab))
     absent = np.setdiff1d(qrels_queries, run_queries)
@@ -96,14 +106,14 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         if len(evaluated) == 0:
             raise UsageError(f"no query is in both {qrels.path} and {run.path} "
                              "(with --missing skip nothing would be averaged)")
+    # Internal numbering: the run's queries as it first retrieves them, then the rest.
+    internal = np.concatenate((_first_appearances(run_qc), absent)).astype(np.int64)
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
-    index[evaluated] = np.arange(len(evaluated))
+    index[internal] = np.arange(len(internal))
 
-    q, docs, held = _ranked_rows(run, index[run_qc], judged_doc, settings)
-    rel = _lookup_relevance(q, docs, index[judged_qc], qrels.doc.codes, qrels.relevance,
-                            len(qrels.doc.vocabulary))
+    q, rel, held = _ranked_rows(run, index[run_qc], rel, settings)
 
-    pos = _positions(q, len(evaluated))
+    pos = _positions(q, len(internal))
     if settings.depth is not None or settings.judged_only:
         keep = np.ones(len(q), dtype=bool)
         if settings.depth is not None:
@@ -111,18 +121,25 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         if settings.judged_only:
             keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
         q, rel, held = q[keep], rel[keep], held[keep]
-        pos = _positions(q, len(evaluated))
-    starts = np.searchsorted(q, np.arange(len(evaluated) + 1))
+        pos = _positions(q, len(internal))
+    starts = np.searchsorted(q, np.arange(len(internal) + 1))
     new_group = np.ones(len(q), dtype=bool)
     new_group[1:] = (q[1:] != q[:-1]) | (held[1:] != held[:-1])
 
-    judged = index[judged_qc] >= 0
+    # Judgments of evaluated queries only: some measures read all of them (ERR's top grade).
+    judged = np.zeros(len(query_vocab), dtype=bool)
+    judged[evaluated] = True
+    judged = judged[judged_qc]
+    if judged.all():
+        judged = slice(None)
     names = np.array(query_vocab.to_pylist(), dtype=object)
+    in_run = np.zeros(len(internal), dtype=bool)
+    in_run[index[run_queries]] = True
     return Ranked(
-        query_ids=names[evaluated], in_run=np.isin(evaluated, run_queries), q=q, pos=pos, rel=rel,
-        starts=starts, tie_group=np.cumsum(new_group, dtype=np.int32) - 1,
-        judged_q=index[judged_qc][judged],
-        judged_grade=qrels.relevance[judged],
+        query_ids=names[internal], reported=index[evaluated].astype(np.int64), in_run=in_run,
+        q=q, pos=pos, rel=rel, starts=starts,
+        tie_group=np.cumsum(new_group, dtype=np.int32) - 1,
+        judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
         ignored=list(names[np.setdiff1d(run_queries, qrels_queries)]), settings=settings)
@@ -133,23 +150,24 @@ def _present(codes: np.ndarray, size: int) -> np.ndarray:
     return np.flatnonzero(np.bincount(codes, minlength=size))
 
 
-def _ranked_rows(run: Run, query_index: np.ndarray, judged_doc: np.ndarray, settings: Settings):
-    """(query index, qrels doc code, score as held) of the evaluated queries' rows, ranked.
+def _first_appearances(codes: np.ndarray) -> np.ndarray:
+    """The distinct codes in the order they first appear (looking only at block starts)."""
+    if len(codes) == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+    blocks = codes[starts]
+    _, first = np.unique(blocks, return_index=True)
+    return blocks[np.sort(first)]
 
-    ``query_index``: per run row, the index of its query among those evaluated, or -1.
-    """
-    keep = query_index >= 0
-    every = bool(keep.all())  # usually: then no copies of the columns
 
-    def kept(column: np.ndarray) -> np.ndarray:
-        return column if every else column[keep]
-
-    q, docs = kept(query_index), kept(judged_doc)
-    held = comparable_scores(kept(run.scores), settings.compat)
-    ranks = kept(_rank_column(run)) if settings.ties == "rank" else None
-    order = canonical_order(q, held, kept(run.doc_byte_ranks()), settings.compat,
-                            ties=settings.ties, lines=kept(run.lines), ranks=ranks)
-    return q[order], docs[order], held[order]
+def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
+    """(query index, judgment, score as held) of the run's rows, ranked."""
+    held = comparable_scores(run.scores, settings.compat)
+    ranks = _rank_column(run) if settings.ties == "rank" else None
+    order = ranking(q, held, run.doc.values(), settings.compat, ties=settings.ties,
+                    lines=run.lines, ranks=ranks, rel=rel)
+    # Query and score are equal inside a group of ties: only the judgments move there.
+    return order.take(q, ties=False), order.take(rel), order.take(held, ties=False)
 
 
 def _rank_column(run: Run) -> np.ndarray:
@@ -176,16 +194,48 @@ def _positions(q: np.ndarray, num_queries: int) -> np.ndarray:
     return (np.arange(len(q), dtype=np.int64) - starts[q]).astype(np.int32)
 
 
-def _lookup_relevance(q, docs, judged_q, judged_docs, grades, num_docs) -> np.ndarray:
-    valid = judged_q >= 0
-    keys = judged_q[valid].astype(np.int64) * num_docs + judged_docs[valid]  # no overflow
-    grades = grades[valid]
-    order = np.argsort(keys, kind="stable")
-    keys, grades = keys[order], grades[order]
-    wanted = q.astype(np.int64) * num_docs + docs
-    at = np.searchsorted(keys, wanted)
-    found = (at < len(keys)) & (docs >= 0)  # docs < 0: not in the qrels at all
-    found[found] = keys[at[found]] == wanted[found]
-    rel = np.full(len(q), NONPOOL, dtype=np.int32)
-    rel[found] = np.where(grades[at[found]] < 0, UNJUDGED, grades[at[found]])
+def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run, run_qc: np.ndarray) -> np.ndarray:
+    """Per run row, its judgment as trec_eval's ``form_res_rels`` has it: the grade, NONPOOL
+    (not in the qrels) or UNJUDGED (a negative grade: in the pool, not judged).
+
+    (query, doc hash) keys are looked up in the qrels' sorted keys, after a bitmap has
+    dismissed most rows; every match is confirmed by comparing the doc ids' bytes. Hash
+    collisions (two ids, one key) send the lookup to the exact, slower path.
+    """
+    judged_keys = pair_keys(judged_qc, qrels.doc_hashes())
+    order = np.argsort(judged_keys)
+    sorted_keys = judged_keys[order]
+    if np.any(sorted_keys[1:] == sorted_keys[:-1]):
+        return _exact_judgments(qrels, judged_qc, run, run_qc)
+    run_keys = pair_keys(run_qc, run.doc_hashes())
+    bits = np.uint64(64 - max(min((8 * len(sorted_keys)).bit_length(), 26), 10))
+    maybe = np.zeros(1 << int(64 - bits), dtype=bool)
+    maybe[sorted_keys >> bits] = True
+    rows = np.flatnonzero(maybe[run_keys >> bits])
+    at = np.searchsorted(sorted_keys, run_keys[rows])
+    at[at == len(sorted_keys)] = 0
+    hit = sorted_keys[at] == run_keys[rows]
+    rows, judged_rows = rows[hit], order[at[hit]]
+    if not same_strings(run.doc.values(), rows, qrels.doc.values(), judged_rows).all():
+        return _exact_judgments(qrels, judged_qc, run, run_qc)
+    return _as_judgments(rows, qrels.relevance[judged_rows], len(run_qc))
+
+
+def _as_judgments(rows: np.ndarray, grades: np.ndarray, size: int) -> np.ndarray:
+    rel = np.full(size, NONPOOL, dtype=np.int32)
+    rel[rows] = np.where(grades < 0, UNJUDGED, grades)
     return rel
+
+
+def _exact_judgments(qrels: Qrels, judged_qc, run: Run, run_qc) -> np.ndarray:
+    """``judgments`` by hashing the doc ids themselves (Arrow's ``index_in``)."""
+    doc = numbers(pc.index_in(run.doc.values(), value_set=qrels.doc.vocabulary), null=-1)
+    num_docs = len(qrels.doc.vocabulary)
+    keys = judged_qc.astype(np.int64) * num_docs + qrels.doc.codes
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    wanted = run_qc.astype(np.int64) * num_docs + doc
+    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    found = (doc >= 0) & (keys[at] == wanted)
+    rows = np.flatnonzero(found)
+    return _as_judgments(rows, qrels.relevance[order[at[rows]]], len(run_qc))

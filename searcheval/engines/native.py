@@ -15,10 +15,11 @@ from .kernels import KERNELS
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Results:
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
     ranked = prepare(qrels, run, settings)
-    values = _compute(ranked, measures, kernels)
+    values = _compute(ranked, measures, kernels)[:, ranked.reported]
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
-                   query_ids=list(ranked.query_ids), values=values, settings=settings,
-                   engine="native", in_run=ranked.in_run, zero_filled=ranked.zero_filled,
+                   query_ids=ranked.evaluated_ids, values=values, settings=settings,
+                   engine="native", in_run=ranked.in_run[ranked.reported],
+                   zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
                    tie_counts=tie_counts(ranked))
 
@@ -45,5 +46,8 @@ def tie_counts(ranked: Ranked) -> tuple[int, int]:
     starts = np.flatnonzero(np.diff(ranked.tie_group, prepend=-1))
     tied = np.diff(np.append(starts, len(ranked.q))) > 1
     mixed = np.minimum.reduceat(ranked.rel, starts) != np.maximum.reduceat(ranked.rel, starts)
+    reported = np.zeros(ranked.num_queries, dtype=bool)
+    reported[ranked.reported] = True
     queries = ranked.q[starts]
+    tied &= reported[queries]
     return len(np.unique(queries[tied])), len(np.unique(queries[tied & mixed]))

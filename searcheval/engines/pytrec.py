@@ -100,15 +100,17 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     plan = _Plan(settings.relevance_level)
     slots = {i: plan.place(m) for i, m in enumerate(measures) if reasons[i] is None}
     answers = _run_worker(_payload(qrels, run, ranked, plan, settings), run.name) if slots else []
-    values = np.full((len(measures), ranked.num_queries), np.nan)
+    queries = ranked.evaluated_ids
+    values = np.full((len(measures), len(queries)), np.nan)
     for i, (job, key) in slots.items():
         answer = answers[job]
-        values[i] = [answer.get(q, {}).get(key, np.nan) for q in ranked.query_ids]
+        values[i] = [answer.get(q, {}).get(key, np.nan) for q in queries]
     rows = np.array(sorted(slots), dtype=np.int64)
-    values[rows] = _empty_ranking_nan_to_zero(values[rows], ranked.num_ret == 0)
+    values[rows] = _empty_ranking_nan_to_zero(values[rows], ranked.num_ret[ranked.reported] == 0)
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
-                   query_ids=[str(q) for q in ranked.query_ids], values=values, settings=reference,
-                   engine=ENGINE, in_run=ranked.in_run, zero_filled=ranked.zero_filled,
+                   query_ids=[str(q) for q in queries], values=values, settings=reference,
+                   engine=ENGINE, in_run=ranked.in_run[ranked.reported],
+                   zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
                    notes=_notes(measures, reasons, settings))
 
@@ -193,7 +195,7 @@ def _payload(qrels: Qrels, run: Run, ranked: Ranked, plan: _Plan, settings: Sett
     retrieved or no judgment >= 0, because its static buffers are still unallocated.
     A zero-filled query is a query with no rows: an empty ranking.
     """
-    queries = [str(q) for q in ranked.query_ids]
+    queries = [str(q) for q in ranked.evaluated_ids]
     primer = _primer_id(qrels, run)
     scores = _scores_in_order(run, settings)
     return {
@@ -227,7 +229,7 @@ def _scores_in_order(run: Run, settings: Settings) -> np.ndarray:
     numbers that make trec_eval's order the policy's order."""
     if settings.ties not in ("input", "rank"):
         return run.scores.astype(np.float64)
-    order = canonical_order(run.query.codes, run.scores, run.doc_byte_ranks(),
+    order = canonical_order(run.query.codes, run.scores, run.doc.values(),
                             compat=9, ties=settings.ties, lines=run.lines, ranks=run.ranks)
     scores = np.empty(len(order))
     scores[order] = -np.arange(len(order), dtype=np.float64)  # exact in 32 bits below 2^24
@@ -239,7 +241,7 @@ def _within_depth(run: Run, scores: np.ndarray, depth: int | None) -> np.ndarray
     keep = np.ones(len(scores), dtype=bool)
     if depth is None or len(keep) == 0:
         return keep
-    order = canonical_order(run.query.codes, scores, run.doc_byte_ranks(), compat=9)
+    order = canonical_order(run.query.codes, scores, run.doc.values(), compat=9)
     grouped = run.query.codes[order]
     rank = np.arange(len(order)) - np.searchsorted(grouped, grouped, side="left")
     keep[order] = rank < depth

@@ -27,6 +27,15 @@ class Encoded:
                                                                       ordered, strings)
 
     @classmethod
+    def from_dictionary(cls, column: pa.ChunkedArray) -> Encoded:
+        """Codes and vocabulary of a dictionary-typed column (as Arrow's CSV reader makes)."""
+        unified = column.unify_dictionaries()
+        if unified.num_chunks == 0:
+            return cls(np.zeros(0, dtype=np.int32), pa.array([], pa.string()))
+        codes = numbers(pa.chunked_array([chunk.indices for chunk in unified.chunks]))
+        return cls(codes, unified.chunk(0).dictionary)
+
+    @classmethod
     def lazy(cls, strings: pa.Array | pa.ChunkedArray) -> Encoded:
         """Keep the strings as they are (a CSV reader's chunks are not copied together)."""
         if isinstance(strings, pa.ChunkedArray) and pa.types.is_string(strings.type):

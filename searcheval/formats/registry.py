@@ -260,7 +260,7 @@ def canonical_rows(run: Run, compat: int = 9) -> tuple[np.ndarray, np.ndarray]:
     position = np.empty(len(vocabulary), dtype=np.int64)
     position[by_name] = np.arange(len(vocabulary))
     queries = position[run.query.codes] if len(run.query.codes) else run.query.codes
-    order = canonical_order(queries, run.scores, run.doc_byte_ranks(), compat)
+    order = canonical_order(queries, run.scores, run.doc.values(), compat)
     grouped = queries[order]
     starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(order) else order
     sizes = np.diff(np.r_[starts, len(order)])

@@ -32,6 +32,7 @@ from ..errors import FormatError
 from .arrow import index_scalar, indices
 from .arrow import numbers as as_numpy
 from .columns import Encoded, encode, pair_ranks
+from .hashing import equal_pairs, same_strings, string_hashes
 
 QRELS_FIELDS = "query_id iteration doc_id relevance"
 RUN_FIELDS = "query_id Q0 doc_id rank score tag"
@@ -67,6 +68,12 @@ class Qrels(_Pairs):
     relevance: np.ndarray
     lines: np.ndarray
     path: str = "<qrels>"
+    doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_qrels)
+
+    def doc_hashes(self) -> np.ndarray:
+        if self.doc_hash is None:
+            self.doc_hash = string_hashes(self.doc.values())
+        return self.doc_hash
 
 
 @dataclass
@@ -80,14 +87,12 @@ class Run(_Pairs):
     path: str = "<run>"
     tag: str = "run"
     ranks: np.ndarray | None = None  # the rank column (NaN where not a number), if any
-    pair_rank: np.ndarray | None = None  # byte rank of each row's (query, doc): make_run
+    doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_run)
 
-    def doc_byte_ranks(self) -> np.ndarray:
-        """Per row, the rank of its (query, doc) pair in byte order: within a query, the
-        order of doc ids that trec_eval's tie rule compares (no doc id encoding needed)."""
-        if self.pair_rank is None:
-            self.pair_rank = pair_ranks(self.query.codes, self.doc.values())[0]
-        return self.pair_rank
+    def doc_hashes(self) -> np.ndarray:
+        if self.doc_hash is None:
+            self.doc_hash = string_hashes(self.doc.values())
+        return self.doc_hash
 
     @property
     def name(self) -> str:
@@ -180,10 +185,13 @@ def _direct(data, names: list[str], types: dict, source: str | None = None) -> p
     """Columns straight from Arrow's CSV reader, for files with one uniform delimiter.
 
     ``data``: the bytes, or a memory map of ``source``, which Arrow then reads itself.
+    The query column comes dictionary-encoded: Arrow's parsing threads hash the ids of
+    each block, so codes cost nothing here and only the (few) distinct ids are checked.
     """
     delimiter = _uniform_delimiter(data)
     if delimiter is None:
         raise _Refused
+    types = {"query_id": pa.dictionary(pa.int32(), pa.string()), **types}
     table = pacsv.read_csv(
         source if source is not None else io.BytesIO(data),
         read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 22),
@@ -192,25 +200,26 @@ def _direct(data, names: list[str], types: dict, source: str | None = None) -> p
         convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
                                              null_values=[],  # "N/A" is no relevance grade
                                              include_columns=list(types)))
-    query_ids = table.column("query_id")
-    if not as_numpy(pc.utf8_length(query_ids)).all():
+    ids = table.column("query_id")
+    if pa.types.is_dictionary(ids.type):
+        ids = Encoded.from_dictionary(ids).vocabulary
+    if not as_numpy(pc.utf8_length(ids)).all():
         raise _Refused  # Arrow reads a blank line as a row of empty fields
-    if as_numpy(pc.starts_with(query_ids, pattern="#")).any():
+    if as_numpy(pc.starts_with(ids, pattern="#")).any():
         raise _Refused  # a comment line that happened to have the right field count
     return table
 
 
 def _direct_qrels(data, source: str | None = None):
     table = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
-                    {"query_id": pa.string(), "doc_id": pa.string(), "relevance": pa.int64()},
-                    source)
-    return (table.column("query_id"), table.column("doc_id"),
+                    {"doc_id": pa.string(), "relevance": pa.int64()}, source)
+    return (Encoded.from_dictionary(table.column("query_id")), table.column("doc_id"),
             as_numpy(table.column("relevance")), np.arange(1, table.num_rows + 1))
 
 
 def _direct_run(data, ranks: bool, source: str | None = None):
     """Only the columns every evaluation needs; the rank column when asked (--ties rank)."""
-    types = {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()}
+    types = {"doc_id": pa.string(), "score": pa.float64()}
     if ranks:
         types["rank"] = pa.float64()
     table = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"], types, source)
@@ -218,7 +227,7 @@ def _direct_run(data, ranks: bool, source: str | None = None):
     if not table.num_rows or not np.isfinite(scores).all():
         raise _Refused
     tag = data[:data.find(b"\n")].split()[5].decode()
-    return (table.column("query_id"), table.column("doc_id"), scores,
+    return (Encoded.from_dictionary(table.column("query_id")), table.column("doc_id"), scores,
             np.arange(1, table.num_rows + 1), tag,
             as_numpy(table.column("rank")) if ranks else None)
 
@@ -241,12 +250,11 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
     try:
         if kind == "qrels":
             queries, docs, relevance, numbers = _direct_qrels(head, path)
-            return make_qrels(encode(queries), encode(docs), relevance, numbers, path)
+            return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path)
         queries, docs, scores, numbers, tag, rank_column = _direct_run(head, ranks, path)
     except (_Refused, pa.ArrowInvalid, IndexError):
         return None
-    return make_run(encode(queries), Encoded.lazy(docs), scores, numbers, path, tag,
-                    ranks=rank_column)
+    return make_run(queries, Encoded.lazy(docs), scores, numbers, path, tag, ranks=rank_column)
 
 
 def _fields(data: bytes) -> tuple[list[pa.Array], np.ndarray, pa.Array]:
@@ -396,7 +404,11 @@ def parse_qrels(path: str, data: bytes) -> Qrels:
         queries, docs, relevance, numbers = _fast_qrels(data)
     except (_Refused, pa.ArrowInvalid):
         queries, docs, relevance, numbers, _, _ = parse_slowly(path, data, "qrels")
-    return make_qrels(encode(queries), encode(docs), relevance, numbers, path)
+    return make_qrels(_encoded(queries), Encoded.lazy(docs), relevance, numbers, path)
+
+
+def _encoded(queries) -> Encoded:
+    return queries if isinstance(queries, Encoded) else encode(queries)
 
 
 def read_run(source: str | Path, ranks: bool = False) -> Run:
@@ -412,7 +424,7 @@ def parse_run(path: str, data: bytes, ranks: bool = False) -> Run:
         queries, docs, scores, numbers, tag, rank_column = _fast_run(data, ranks)
     except (_Refused, pa.ArrowInvalid):
         queries, docs, scores, numbers, tag, rank_column = parse_slowly(path, data, "run")
-    return make_run(encode(queries), Encoded.lazy(docs), scores, numbers, path,
+    return make_run(_encoded(queries), Encoded.lazy(docs), scores, numbers, path,
                     tag or Path(path).name,
                     ranks=np.asarray(rank_column, dtype=np.float64) if ranks else None)
 
@@ -422,31 +434,44 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
     """A checked Qrels: not empty, no (query, doc) judged twice."""
     if len(query) == 0:
         raise FormatError(path, 0, "no judgments found (the qrels file is empty)")
-    _refuse_repeats(query, doc, np.asarray(lines), path, "judges document", unit)
-    return Qrels(query, doc, np.asarray(relevance, dtype=np.int64), np.asarray(lines), path)
+    hashes = _refuse_repeats(query, doc, np.asarray(lines), path, "judges document", unit)
+    return Qrels(query, doc, np.asarray(relevance, dtype=np.int64), np.asarray(lines), path,
+                 doc_hash=hashes)
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
              unit: str = "lines", ranks: np.ndarray | None = None) -> Run:
     """A checked Run: no document twice in one query. The doc ids need not be encoded
-    (``Encoded.lazy``): one sort of the (query, doc) pairs finds repeats and gives the
-    byte order of each query's doc ids that trec_eval's tie rule needs."""
+    (``Encoded.lazy``): their hashes find repeats, and later the judged documents."""
     lines = np.asarray(lines)
-    pair_rank = _refuse_repeats(query, doc, lines, path, "retrieves document", unit)
-    run = Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks)
-    run.pair_rank = pair_rank
-    return run
+    hashes = _refuse_repeats(query, doc, lines, path, "retrieves document", unit)
+    return Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks,
+               doc_hash=hashes)
 
 
 def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray, path: str, verb: str,
                     unit: str) -> np.ndarray:
-    """The byte rank of each (query, doc) pair, or the error naming the earliest repeat."""
-    rank, repeats = pair_ranks(query.codes, doc.values())
-    if repeats.any():
-        row = int(np.flatnonzero(repeats)[np.argmin(lines[repeats])])  # earliest repeat
-        first = int(np.flatnonzero(rank == rank[row] - 1)[0])  # the pair ranked just above
-        query_id = query.vocabulary[int(query.codes[row])].as_py()
-        doc_id = doc.values()[row].as_py()
-        raise FormatError(path, int(lines[row]), f"query {query_id!r} {verb} {doc_id!r} twice "
-                          f"({unit} {int(lines[first])} and {int(lines[row])})")
-    return rank
+    """The hash of each row's doc id, or the error naming the earliest repeated pair.
+
+    Equal hashes are only candidates: their bytes are compared. If some candidates are
+    different ids (a hash collision), the exact sort-based check decides."""
+    docs = doc.values()
+    hashes = string_hashes(docs)
+    first, second = equal_pairs(query.codes, hashes)
+    if len(first) and same_strings(docs, first, docs, second).all():
+        _name_earliest_repeat(query, docs, lines, path, verb, unit)
+    elif len(first):
+        if pair_ranks(query.codes, docs)[1].any():
+            _name_earliest_repeat(query, docs, lines, path, verb, unit)
+    return hashes
+
+
+def _name_earliest_repeat(query: Encoded, docs, lines: np.ndarray, path: str, verb: str,
+                          unit: str) -> None:
+    rank, repeats = pair_ranks(query.codes, docs)
+    row = int(np.flatnonzero(repeats)[np.argmin(lines[repeats])])  # earliest repeat
+    first = int(np.flatnonzero(rank == rank[row] - 1)[0])  # the pair ranked just above
+    query_id = query.vocabulary[int(query.codes[row])].as_py()
+    doc_id = docs[row].as_py()
+    raise FormatError(path, int(lines[row]), f"query {query_id!r} {verb} {doc_id!r} twice "
+                      f"({unit} {int(lines[first])} and {int(lines[row])})")
