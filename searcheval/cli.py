@@ -14,6 +14,7 @@ import click
 from .cli_options import query_and_ranking_options
 
 from . import __version__
+from .memory import reuse_freed_memory
 from .errors import ReferenceEngineCrash, SearchevalError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -37,6 +38,7 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, "--version", prog_name="searcheval")
 def main() -> None:
     """searcheval: how good is this ranking? trec_eval's measures, exactly."""
+    reuse_freed_memory()
 
 
 def run_reporting(work, output: str) -> None:

@@ -116,7 +116,9 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
     tied[1:] |= same
     tied[:-1] |= same
     positions = np.flatnonzero(tied)  # in the base order
-    group = np.cumsum(np.concatenate(([True], ~same)))[positions]  # one id per run of ties
+    starts_group = np.ones(len(positions), dtype=bool)  # one id per run of ties
+    starts_group[1:] = ~same[positions[1:] - 1]
+    group = np.cumsum(starts_group)
     if rel is not None:
         judged = rel if base is None else rel[base]
         positions, group = _mixed_groups(positions, group, judged[positions])
@@ -137,10 +139,6 @@ def _mixed_groups(positions: np.ndarray, group: np.ndarray, judged: np.ndarray):
 
 def _descending_docs(group: np.ndarray, docs, rows: np.ndarray) -> np.ndarray:
     """The order of ``rows`` by group, then doc id descending (bytes, as ``strcmp``)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    from .formats.hashing import descending_order
 
-    from .formats.arrow import indices, numbers
-
-    table = pa.table({"g": indices(group), "d": docs.take(indices(rows))})
-    return numbers(pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]))
+    return descending_order(group, docs, rows)

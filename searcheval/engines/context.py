@@ -198,8 +198,8 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run, run_qc: np.ndarray)
     """Per run row, its judgment as trec_eval's ``form_res_rels`` has it: the grade, NONPOOL
     (not in the qrels) or UNJUDGED (a negative grade: in the pool, not judged).
 
-    (query, doc hash) keys are looked up in the qrels' sorted keys, after a bitmap has
-    dismissed most rows; every match is confirmed by comparing the doc ids' bytes. Hash
+    (query, doc hash) keys of the run are looked up in a table of the qrels' keys, indexed
+    by their top bits; every match is then confirmed by comparing the doc ids' bytes. Hash
     collisions (two ids, one key) send the lookup to the exact, slower path.
     """
     judged_keys = pair_keys(judged_qc, qrels.doc_hashes())
@@ -207,15 +207,24 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run, run_qc: np.ndarray)
     sorted_keys = judged_keys[order]
     if np.any(sorted_keys[1:] == sorted_keys[:-1]):
         return _exact_judgments(qrels, judged_qc, run, run_qc)
+    shift = np.uint64(64 - max(min((4 * len(sorted_keys)).bit_length(), 26), 8))
+    # table[slot]: the (sorted) index of the qrels key in that slot; -1 none; -2 several.
+    table = np.full(1 << int(np.uint64(64) - shift), -1, dtype=np.int32)
+    slots = (sorted_keys >> shift).astype(np.int64)
+    table[slots] = np.arange(len(slots), dtype=np.int32)
+    table[slots[1:][slots[1:] == slots[:-1]]] = -2  # sorted keys: shared slots are adjacent
     run_keys = pair_keys(run_qc, run.doc_hashes())
-    bits = np.uint64(64 - max(min((8 * len(sorted_keys)).bit_length(), 26), 10))
-    maybe = np.zeros(1 << int(64 - bits), dtype=bool)
-    maybe[sorted_keys >> bits] = True
-    rows = np.flatnonzero(maybe[run_keys >> bits])
-    at = np.searchsorted(sorted_keys, run_keys[rows])
-    at[at == len(sorted_keys)] = 0
+    found = table[(run_keys >> shift).astype(np.int64)]
+    rows = np.flatnonzero(found >= 0)
+    at = found[rows].astype(np.int64)
     hit = sorted_keys[at] == run_keys[rows]
-    rows, judged_rows = rows[hit], order[at[hit]]
+    rows, at = rows[hit], at[hit]
+    shared = np.flatnonzero(found == -2)  # slots of several qrels keys: binary search
+    if len(shared):
+        where = np.minimum(np.searchsorted(sorted_keys, run_keys[shared]), len(sorted_keys) - 1)
+        hit = sorted_keys[where] == run_keys[shared]
+        rows, at = np.concatenate((rows, shared[hit])), np.concatenate((at, where[hit]))
+    judged_rows = order[at]
     if not same_strings(run.doc.values(), rows, qrels.doc.values(), judged_rows).all():
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     return _as_judgments(rows, qrels.relevance[judged_rows], len(run_qc))

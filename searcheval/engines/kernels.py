@@ -51,9 +51,12 @@ def num_nonrel_judged_ret(r: Ranked, m: Measure) -> np.ndarray:
 def average_precision(r: Ranked, m: Measure) -> np.ndarray:
     """AP = sum over relevant rows at rank i of rel(i)/i, over R (map; map_cut: ranks <= k)."""
     v = level_view(r, level_of(r, m))
-    mask = v.is_rel if m.cutoff is None else v.is_rel & (r.pos < m.cutoff)
-    precision = np.where(mask, v.cum_rel / (r.pos + 1.0), 0.0)
-    return divide(segment_sum(precision, r.q, r.num_queries), v.num_rel)
+    rows, q, found = v.rel_rows, v.rel_q, v.rel_rank
+    if m.cutoff is not None:
+        inside = r.pos[rows] < m.cutoff
+        rows, q, found = rows[inside], q[inside], found[inside]
+    precision = found / (r.pos[rows] + 1.0)  # summed in row order, as trec_eval does
+    return divide(segment_sum(precision, q, r.num_queries), v.num_rel)
 
 
 def r_precision(r: Ranked, m: Measure) -> np.ndarray:
@@ -77,9 +80,8 @@ def bpref(r: Ranked, m: Measure) -> np.ndarray:
 def reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
     """RR = 1 / rank of the first relevant document (RR@k: 0 if it is below k)."""
     v = level_view(r, level_of(r, m))
-    rows = np.flatnonzero(v.is_rel)
-    queries, first = np.unique(r.q[rows], return_index=True)
-    rank = r.pos[rows[first]] + 1.0
+    first = v.rel_rank == 1
+    queries, rank = v.rel_q[first], r.pos[v.rel_rows[first]] + 1.0
     out = np.zeros(r.num_queries)
     out[queries] = np.where(rank <= (m.cutoff or np.inf), 1.0 / rank, 0.0)
     return out

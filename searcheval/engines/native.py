@@ -40,14 +40,19 @@ def tie_counts(ranked: Ranked) -> tuple[int, int]:
 
     Only a group of tied documents holding different judgments can move a value: when
     every tied document of a query has the same grade, every order of them scores the same.
+    A group holds different judgments exactly when two neighbours in it do.
     """
-    if len(ranked.q) == 0:
+    tied = np.flatnonzero(ranked.tie_group[1:] == ranked.tie_group[:-1])  # row and row + 1
+    if len(tied) == 0:
         return 0, 0
-    starts = np.flatnonzero(np.diff(ranked.tie_group, prepend=-1))
-    tied = np.diff(np.append(starts, len(ranked.q))) > 1
-    mixed = np.minimum.reduceat(ranked.rel, starts) != np.maximum.reduceat(ranked.rel, starts)
+    queries = ranked.q[tied]
+    differ = ranked.rel[tied] != ranked.rel[tied + 1]
     reported = np.zeros(ranked.num_queries, dtype=bool)
     reported[ranked.reported] = True
-    queries = ranked.q[starts]
-    tied &= reported[queries]
-    return len(np.unique(queries[tied])), len(np.unique(queries[tied & mixed]))
+
+    def count(qs: np.ndarray) -> int:
+        present = np.zeros(ranked.num_queries, dtype=bool)
+        present[qs] = True
+        return int(np.count_nonzero(present & reported))
+
+    return count(queries), count(queries[differ])

@@ -15,20 +15,48 @@ def level_of(r: Ranked, m) -> int:
     return r.settings.relevance_level if m.rel is None else m.rel
 
 
-@dataclass
 class LevelView:
-    """Everything that depends on the relevance level."""
+    """Everything that depends on the relevance level.
 
-    is_rel: np.ndarray  # per row
-    cum_rel: np.ndarray  # per row, inclusive count of relevant rows so far
-    num_rel: np.ndarray  # per query, judgments with grade >= level
-    num_rel_ret: np.ndarray
-    num_nonrel: np.ndarray  # per query, judgments with 0 <= grade < level
+    Relevant rows are few (a run retrieves ~1,000 documents a query, a handful relevant),
+    so counts come from the list of relevant rows; the per-row running count ``cum_rel``
+    is only built for the measures that read it at every row.
+    """
+
+    def __init__(self, r: Ranked, is_rel: np.ndarray, num_rel: np.ndarray,
+                 num_nonrel: np.ndarray, cum_rel: np.ndarray | None = None,
+                 num_rel_ret: np.ndarray | None = None) -> None:
+        self.is_rel = is_rel  # per row (under --ties average: the group's mean)
+        self.num_rel = num_rel  # per query, judgments with grade >= level
+        self.num_nonrel = num_nonrel  # per query, judgments with 0 <= grade < level
+        self._r = r
+        self._cum_rel = cum_rel
+        self.averaged = is_rel.dtype != np.bool_
+        if self.averaged:
+            self.num_rel_ret = num_rel_ret
+            return
+        self.rel_rows = np.flatnonzero(is_rel)  # in row order
+        self.rel_q = r.q[self.rel_rows]
+        self.num_rel_ret = np.bincount(self.rel_q, minlength=r.num_queries)
+        first = np.cumsum(self.num_rel_ret) - self.num_rel_ret  # per query, its first relevant row
+        # Per relevant row: relevant rows so far in its query, itself included.
+        self.rel_rank = np.arange(1, len(self.rel_rows) + 1) - first[self.rel_q]
+
+    @property
+    def cum_rel(self) -> np.ndarray:
+        """Per row, inclusive count of relevant rows so far in its query."""
+        if self._cum_rel is None:
+            self._cum_rel = segment_cumsum(self.is_rel.astype(np.int64), self._r.starts)
+        return self._cum_rel
 
     def rel_at(self, r: Ranked, k) -> np.ndarray:
         """Relevant documents among each query's first k (k scalar or per query)."""
-        from .segments import value_at
-        return value_at(self.cum_rel, r.starts, np.broadcast_to(k, (r.num_queries,)))
+        if self.averaged:
+            from .segments import value_at
+            return value_at(self.cum_rel, r.starts, np.broadcast_to(k, (r.num_queries,)))
+        k = np.asarray(k)
+        within = r.pos[self.rel_rows] < (k if k.ndim == 0 else k[self.rel_q])
+        return np.bincount(self.rel_q[within], minlength=r.num_queries)
 
 
 def level_view(r: Ranked, level: int, averaged: bool = False) -> LevelView:
@@ -36,20 +64,18 @@ def level_view(r: Ranked, level: int, averaged: bool = False) -> LevelView:
     group of tied scores (its expected value over the group's orders, --ties average)."""
     key = ("level", level, averaged)
     if key not in r.cache:
-        nq = r.num_queries
-        is_rel = r.rel >= level
         if averaged:
             exact = level_view(r, level)
             mean = group_mean(r, exact.is_rel.astype(np.float64))
-            r.cache[key] = LevelView(mean, segment_cumsum(mean, r.starts), exact.num_rel,
-                                     exact.num_rel_ret, exact.num_nonrel)
+            r.cache[key] = LevelView(r, mean, exact.num_rel, exact.num_nonrel,
+                                     cum_rel=segment_cumsum(mean, r.starts),
+                                     num_rel_ret=exact.num_rel_ret)
             return r.cache[key]
+        nq = r.num_queries
         judged = r.judged_grade
         r.cache[key] = LevelView(
-            is_rel=is_rel,
-            cum_rel=segment_cumsum(is_rel.astype(np.int64), r.starts),
+            r, r.rel >= level,
             num_rel=np.bincount(r.judged_q[judged >= level], minlength=nq),
-            num_rel_ret=np.bincount(r.q[is_rel], minlength=nq),
             num_nonrel=np.bincount(r.judged_q[(judged >= 0) & (judged < level)], minlength=nq))
     return r.cache[key]
 

@@ -22,9 +22,46 @@ _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
 _CHUNK_ROWS = 1 << 17
+_PIECE_ROWS = 1 << 17  # rows of whole queries handled together by hashes_and_repeats
 _ROUNDS = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
                                      0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53,
                                      0x94D049BB133111EB, 0xBF58476D1CE4E5B9)]  # small enough for every temporary to stay in cache
+
+
+def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(hash of each row's doc id, rows and partner rows that may repeat a (query, doc)
+    pair: ``equal_pairs``). When each query's rows are together, as in TREC runs, the work
+    goes in pieces of whole queries, on both cores, with every temporary small."""
+    n = len(query_codes)
+    starts = np.flatnonzero(np.concatenate(([n > 0], query_codes[1:] != query_codes[:-1])))
+    distinct = len(np.unique(query_codes[starts])) if len(starts) else 0
+    if len(starts) != distinct or n <= _PIECE_ROWS:
+        hashes = string_hashes(docs)
+        return (hashes, *equal_pairs(query_codes, hashes))
+    cuts = np.unique(starts[np.searchsorted(starts, np.arange(0, n, _PIECE_ROWS))])
+    bounds = list(zip(cuts.tolist(), np.append(cuts[1:], n).tolist()))
+    hashes = np.empty(n, dtype=np.uint64)
+
+    def piece(bound: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        begin, end = bound
+        h = hashes[begin:end] = _hash_chunks(docs.slice(begin, end - begin))
+        codes = query_codes[begin:end]
+        local = np.zeros(len(codes), dtype=np.int32)  # the piece's queries, numbered 0, 1...
+        np.cumsum(codes[1:] != codes[:-1], out=local[1:])
+        first, second = equal_pairs(local, h)
+        return first + begin, second + begin
+
+    with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores work
+        found = list(pool.map(piece, bounds))
+    return (hashes, np.concatenate([f for f, _ in found]).astype(np.int64),
+            np.concatenate([s for _, s in found]).astype(np.int64))
+
+
+def _hash_chunks(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    parts = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    hashed = [_hash_array(p) for p in parts if len(p)]
+    return np.concatenate(hashed) if hashed else np.zeros(0, dtype=np.uint64)
 
 
 def string_hashes(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
@@ -135,25 +172,47 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     sequentially; a row that loses its slot to a row with another key tries again next round
     (other key bits). No sort of millions of keys is needed.
     """
-    index = np.int32 if 4 * len(keys) < 2**31 else np.int64
-    counts = np.bincount(groups, minlength=1) if len(groups) else np.zeros(1, np.int64)
-    bits = np.maximum(np.ceil(np.log2(np.maximum(2 * counts, 2))), 1).astype(np.uint64)
-    base = np.concatenate(([0], np.cumsum(np.left_shift(1, bits.astype(np.int64)))[:-1]))
-    owner = np.empty(int(base[-1] + (1 << int(bits[-1]))), dtype=index)
-    rows = np.arange(len(keys), dtype=index)
+    if len(keys) < 2:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    index = np.int32 if 8 * len(keys) < 2**31 else np.int64
+    counts = np.bincount(groups)
+    region_bits = max(int(2 * counts.max() - 1).bit_length(), 1)
+    if len(counts) << region_bits <= 4 * len(keys) + 4096:
+        bits = np.uint64(region_bits)  # one region size fits all: fewer passes
+        base = None
+        size = len(counts) << region_bits
+    else:
+        bits = np.maximum(np.ceil(np.log2(np.maximum(2 * counts, 2))), 1).astype(np.uint64)
+        base = np.concatenate(([0], np.cumsum(np.left_shift(1, bits.astype(np.int64)))[:-1]))
+        size = int(base[-1] + (1 << int(bits[-1])))
+    owner = np.empty(size, dtype=index)
+    rows = None  # all rows: np.arange, made lazily
     firsts, seconds = [], []
     for multiplier in _ROUNDS:
-        if len(rows) < 2:
+        every = rows is None
+        if not every and len(rows) < 2:
             break
-        group = groups[rows]
+        group = groups if every else groups[rows]
+        key = keys if every else keys[rows]
         with np.errstate(over="ignore"):  # multiplicative hashing into the group's region
-            slots = ((keys[rows] * multiplier) >> (np.uint64(64) - bits[group])).astype(index)
-        slots += base[group].astype(index)
+            slots = key * multiplier
+            if base is None:
+                slots >>= np.uint64(64) - bits
+                slots = slots.view(np.int64)
+                slots |= group.astype(np.int64) << np.int64(bits)
+            else:
+                slots >>= np.uint64(64) - bits[group]
+                slots = slots.view(np.int64)
+                slots += base[group]
+        if every:
+            rows = np.arange(len(keys), dtype=index)
         owner[slots] = rows  # one row of each slot wins it
         other = owner[slots]
+        del slots
         lost = np.flatnonzero(other != rows)
-        same = keys[other[lost]] == keys[rows[lost]]
-        firsts.append(other[lost[same]])
+        other = other[lost]
+        same = keys[other] == key[lost]
+        firsts.append(other[same])
         seconds.append(rows[lost[same]])
         rows = rows[lost[~same]]  # lost to another key: they may still repeat each other
     if len(rows) > 1:  # rows that kept sharing slots (never, in practice): sort the few left
@@ -163,14 +222,86 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
                 & (groups[ordered[1:]] == groups[ordered[:-1]]))
         firsts.append(ordered[:-1][same])
         seconds.append(ordered[1:][same])
-    if not firsts:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     return np.concatenate(firsts).astype(np.int64), np.concatenate(seconds).astype(np.int64)
+
+
+def descending_order(groups: np.ndarray, column: pa.Array | pa.ChunkedArray,
+                     rows: np.ndarray) -> np.ndarray:
+    """The order of ``rows`` by group (ascending), then by their strings in ``column``
+    descending, comparing bytes as C's ``strcmp`` does (ids hold no NUL byte)."""
+    spans = _Spans(column, rows)
+    longest = int(spans.length.max(initial=0))
+    # lexsort: the last key is the first compared; ~word reverses the byte order.
+    keys = [~spans.prefix(j) for j in range(0, longest, 8)]
+    return np.lexsort(keys[::-1] + [groups])
 
 
 def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
                  right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray) -> np.ndarray:
-    """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes."""
-    if len(left_rows) == 0:
-        return np.zeros(0, dtype=bool)
-    return numbers(pc.equal(left.take(indices(left_rows)), right.take(indices(right_rows))))
+    """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes
+    (compared 8 bytes at a time in place, without copying the strings out)."""
+    a, b = _Spans(left, left_rows), _Spans(right, right_rows)
+    equal = a.length == b.length
+    longest = int(a.length.max(initial=0))
+    for j in range(0, max(longest, 1), 8):
+        equal &= (a.word(j) == b.word(j)) | (j >= a.length)
+    return equal
+
+
+class _Spans:
+    """Where the bytes of some rows of a string column are: chunk, start, length."""
+
+    def __init__(self, column: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> None:
+        chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+        sizes = np.array([len(c) for c in chunks], dtype=np.int64)
+        first_row = np.concatenate(([0], np.cumsum(sizes)))
+        rows = np.asarray(rows, dtype=np.int64)
+        which = np.searchsorted(first_row, rows, side="right") - 1
+        self.order = np.argsort(which, kind="stable")  # rows grouped by chunk
+        bounds = np.searchsorted(which[self.order], np.arange(len(chunks) + 1))
+        self.parts = []  # (slice of self.order, words of the chunk)
+        self.start = np.zeros(len(rows), dtype=np.int64)
+        self.length = np.zeros(len(rows), dtype=np.int64)
+        for c, chunk in enumerate(chunks):
+            if bounds[c] == bounds[c + 1]:
+                continue
+            part = self.order[bounds[c]:bounds[c + 1]]
+            buffers = chunk.buffers()
+            wide = pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type)
+            offset_type = np.int64 if wide else np.int32
+            offsets = np.frombuffer(buffers[1], dtype=offset_type, count=len(chunk) + 1,
+                                    offset=chunk.offset * np.dtype(offset_type).itemsize)
+            local = rows[part] - first_row[c]
+            self.start[part] = offsets[local]
+            self.length[part] = offsets[local + 1] - offsets[local]
+            data = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None \
+                else np.zeros(0, np.uint8)
+            self.parts.append((part, _Words(data)))
+
+    def prefix(self, j: int) -> np.ndarray:
+        """Per row, its bytes j..j+7 as a big-endian word, zero past the string's end: the
+        words compare as the bytes do."""
+        out = np.zeros(len(self.start), dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for part, words in self.parts:
+                left = self.length[part] - j
+                w = words.at(self.start[part] + j)
+                partial = left < 8
+                w[partial] &= _low_bytes(np.maximum(left[partial], 0))
+                out[part] = w.byteswap()
+        return out
+
+    def word(self, j: int) -> np.ndarray:
+        """Per row, its bytes j..j+7 as a word (the last 8 bytes once fewer are left;
+        bytes past the end of a shorter string are 0)."""
+        out = np.zeros(len(self.start), dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for part, words in self.parts:
+                start, length = self.start[part], self.length[part]
+                at = np.minimum(start + j, np.maximum(start + length - 8, start))
+                w = words.at(at)
+                short = length < 8
+                if short.any():
+                    w[short] &= _low_bytes(length[short])
+                out[part] = w
+        return out

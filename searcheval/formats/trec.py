@@ -32,7 +32,7 @@ from ..errors import FormatError
 from .arrow import index_scalar, indices
 from .arrow import numbers as as_numpy
 from .columns import Encoded, encode, pair_ranks
-from .hashing import equal_pairs, same_strings, string_hashes
+from .hashing import hashes_and_repeats, same_strings, string_hashes
 
 QRELS_FIELDS = "query_id iteration doc_id relevance"
 RUN_FIELDS = "query_id Q0 doc_id rank score tag"
@@ -49,6 +49,18 @@ class _Pairs:
 
     query: Encoded
     doc: Encoded
+    line_numbers: np.ndarray | None
+
+    @property
+    def lines(self) -> np.ndarray:
+        """Physical line number of each row (None when stored: row i is line i + 1)."""
+        if self.line_numbers is None:
+            self.line_numbers = np.arange(1, len(self.query) + 1)
+        return self.line_numbers
+
+    @lines.setter
+    def lines(self, value: np.ndarray) -> None:
+        self.line_numbers = value
 
     @property
     def query_ids(self) -> list[str]:
@@ -66,7 +78,7 @@ class Qrels(_Pairs):
     query: Encoded
     doc: Encoded
     relevance: np.ndarray
-    lines: np.ndarray
+    line_numbers: np.ndarray | None  # ``lines``
     path: str = "<qrels>"
     doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_qrels)
 
@@ -83,7 +95,7 @@ class Run(_Pairs):
     query: Encoded
     doc: Encoded
     scores: np.ndarray
-    lines: np.ndarray
+    line_numbers: np.ndarray | None  # ``lines``
     path: str = "<run>"
     tag: str = "run"
     ranks: np.ndarray | None = None  # the rank column (NaN where not a number), if any
@@ -214,7 +226,7 @@ def _direct_qrels(data, source: str | None = None):
     table = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
                     {"doc_id": pa.string(), "relevance": pa.int64()}, source)
     return (Encoded.from_dictionary(table.column("query_id")), table.column("doc_id"),
-            as_numpy(table.column("relevance")), np.arange(1, table.num_rows + 1))
+            as_numpy(table.column("relevance")), None)
 
 
 def _direct_run(data, ranks: bool, source: str | None = None):
@@ -228,7 +240,7 @@ def _direct_run(data, ranks: bool, source: str | None = None):
         raise _Refused
     tag = data[:data.find(b"\n")].split()[5].decode()
     return (Encoded.from_dictionary(table.column("query_id")), table.column("doc_id"), scores,
-            np.arange(1, table.num_rows + 1), tag,
+            None, tag,
             as_numpy(table.column("rank")) if ranks else None)
 
 
@@ -434,30 +446,29 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
     """A checked Qrels: not empty, no (query, doc) judged twice."""
     if len(query) == 0:
         raise FormatError(path, 0, "no judgments found (the qrels file is empty)")
-    hashes = _refuse_repeats(query, doc, np.asarray(lines), path, "judges document", unit)
-    return Qrels(query, doc, np.asarray(relevance, dtype=np.int64), np.asarray(lines), path,
-                 doc_hash=hashes)
+    lines = None if lines is None else np.asarray(lines)
+    hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit)
+    return Qrels(query, doc, np.asarray(relevance, dtype=np.int64), lines, path, doc_hash=hashes)
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
              unit: str = "lines", ranks: np.ndarray | None = None) -> Run:
     """A checked Run: no document twice in one query. The doc ids need not be encoded
     (``Encoded.lazy``): their hashes find repeats, and later the judged documents."""
-    lines = np.asarray(lines)
+    lines = None if lines is None else np.asarray(lines)
     hashes = _refuse_repeats(query, doc, lines, path, "retrieves document", unit)
     return Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks,
                doc_hash=hashes)
 
 
-def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray, path: str, verb: str,
-                    unit: str) -> np.ndarray:
+def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path: str,
+                    verb: str, unit: str) -> np.ndarray:
     """The hash of each row's doc id, or the error naming the earliest repeated pair.
 
     Equal hashes are only candidates: their bytes are compared. If some candidates are
     different ids (a hash collision), the exact sort-based check decides."""
     docs = doc.values()
-    hashes = string_hashes(docs)
-    first, second = equal_pairs(query.codes, hashes)
+    hashes, first, second = hashes_and_repeats(query.codes, docs)
     if len(first) and same_strings(docs, first, docs, second).all():
         _name_earliest_repeat(query, docs, lines, path, verb, unit)
     elif len(first):
@@ -468,6 +479,8 @@ def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray, path: str, 
 
 def _name_earliest_repeat(query: Encoded, docs, lines: np.ndarray, path: str, verb: str,
                           unit: str) -> None:
+    if lines is None:
+        lines = np.arange(1, len(docs) + 1)
     rank, repeats = pair_ranks(query.codes, docs)
     row = int(np.flatnonzero(repeats)[np.argmin(lines[repeats])])  # earliest repeat
     first = int(np.flatnonzero(rank == rank[row] - 1)[0])  # the pair ranked just above
