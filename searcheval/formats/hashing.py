@@ -142,13 +142,10 @@ class _Words:
         else:
             out = np.zeros(len(offsets), dtype=np.uint64)
             near_end = np.arange(len(offsets))
-        if len(near_end):  # the last few ids of the buffer: read through a padded copy
-            tail_start = max(self.safe, 0)
-            padded = np.zeros(len(self.data) - tail_start + 16, dtype=np.uint8)
-            padded[:len(self.data) - tail_start] = self.data[tail_start:]
-            for row in near_end:
-                begin = int(offsets[row]) - tail_start
-                out[row] = padded[begin:begin + 8].view("<u8")[0]
+        for row in near_end:  # the last few ids of the buffer: 8 bytes, zero past its end
+            begin = int(offsets[row])
+            word = bytes(self.data[begin:begin + 8])
+            out[row] = int.from_bytes(word + bytes(8 - len(word)), "little")
         return out
 
 
