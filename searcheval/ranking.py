@@ -118,7 +118,7 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
     positions = np.flatnonzero(tied)  # in the base order
     starts_group = np.ones(len(positions), dtype=bool)  # one id per run of ties
     starts_group[1:] = ~same[positions[1:] - 1]
-    group = np.cumsum(starts_group)
+    group = np.cumsum(starts_group, dtype=np.int32 if len(starts_group) < 2**31 else np.int64)
     if rel is not None:
         judged = rel if base is None else rel[base]
         positions, group = _mixed_groups(positions, group, judged[positions])
@@ -130,10 +130,12 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
 
 
 def _mixed_groups(positions: np.ndarray, group: np.ndarray, judged: np.ndarray):
-    """The rows of the groups of ties whose judgments are not all equal."""
-    starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
-    mixed = np.minimum.reduceat(judged, starts) != np.maximum.reduceat(judged, starts)
-    keep = np.repeat(mixed, np.diff(np.append(starts, len(group))))
+    """The rows of the groups of ties whose judgments are not all equal (a group is mixed
+    when two neighbours in it differ)."""
+    differ = (judged[1:] != judged[:-1]) & (group[1:] == group[:-1])
+    mixed = np.zeros(int(group[-1]) + 1 if len(group) else 0, dtype=bool)
+    mixed[group[1:][differ]] = True
+    keep = mixed[group]
     return positions[keep], group[keep]
 
 

@@ -9,6 +9,7 @@ when judged, -1 when the document is not in the qrels, -2 when its grade is nega
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from ..formats.hashing import pair_keys, same_strings
 from ..ranking import TIE_POLICIES, comparable_scores, ranking
 
 NONPOOL = -1
+_PIECE_ROWS = 1 << 18  # run rows looked up at a time (small temporaries, both cores)
 UNJUDGED = -2
 
 
@@ -71,7 +73,7 @@ class Ranked:
     pos: np.ndarray  # per row: 0-based rank
     rel: np.ndarray  # per row: grade, NONPOOL or UNJUDGED
     starts: np.ndarray  # row offsets of each query (length Q + 1)
-    tie_group: np.ndarray  # per row: id of its run of equal scores (increasing down the rows)
+    new_group: np.ndarray  # per row: does it start a run of equal scores (a new query does)
     judged_q: np.ndarray  # per judgment: query index
     judged_grade: np.ndarray  # per judgment: grade
     zero_filled: list[str]  # qrels queries absent from the run (scored as empty rankings)
@@ -89,6 +91,13 @@ class Ranked:
         return np.diff(self.starts)
 
     @property
+    def tie_group(self) -> np.ndarray:
+        """Per row: id of its run of equal scores (increasing down the rows)."""
+        if "tie_group" not in self.cache:
+            self.cache["tie_group"] = np.cumsum(self.new_group, dtype=np.int32) - 1
+        return self.cache["tie_group"]
+
+    @property
     def evaluated_ids(self) -> list[str]:
         return list(self.query_ids[self.reported])
 
@@ -96,6 +105,7 @@ class Ranked:
 def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     query_vocab, (judged_qc, run_qc) = unify(qrels.query, run.query, ordered=True)
     rel = judgments(qrels, judged_qc, run, run_qc)  # per run row, in file order
+    run.doc_hash = None  # a cache no longer needed: its memory is better spent on the kernels
     qrels_queries = _present(judged_qc, len(query_vocab))
     run_queries = _present(run_qc, len(query_vocab))
     absent = np.setdiff1d(qrels_queries, run_queries)
@@ -122,7 +132,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
             keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
         q, rel, held = q[keep], rel[keep], held[keep]
         pos = _positions(q, len(internal))
-    starts = np.searchsorted(q, np.arange(len(internal) + 1))
+    starts = _starts(q, len(internal))
     new_group = np.ones(len(q), dtype=bool)
     new_group[1:] = (q[1:] != q[:-1]) | (held[1:] != held[:-1])
 
@@ -138,7 +148,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     return Ranked(
         query_ids=names[internal], reported=index[evaluated].astype(np.int64), in_run=in_run,
         q=q, pos=pos, rel=rel, starts=starts,
-        tie_group=np.cumsum(new_group, dtype=np.int32) - 1,
+        new_group=new_group,
         judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
@@ -164,8 +174,9 @@ def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
     """(query index, judgment, score as held) of the run's rows, ranked."""
     held = comparable_scores(run.scores, settings.compat)
     ranks = _rank_column(run) if settings.ties == "rank" else None
+    lines = run.lines if settings.ties in ("input", "rank") else None  # made on demand
     order = ranking(q, held, run.doc.values(), settings.compat, ties=settings.ties,
-                    lines=run.lines, ranks=ranks, rel=rel)
+                    lines=lines, ranks=ranks, rel=rel)
     # Query and score are equal inside a group of ties: only the judgments move there.
     return order.take(q, ties=False), order.take(rel), order.take(held, ties=False)
 
@@ -189,9 +200,16 @@ def _rank_column(run: Run) -> np.ndarray:
     return run.ranks
 
 
+def _starts(q: np.ndarray, num_queries: int) -> np.ndarray:
+    """Row offsets of each query in ``q`` (sorted), length ``num_queries + 1``."""
+    return np.searchsorted(q, np.arange(num_queries + 1, dtype=q.dtype))  # same dtype: no copy of q
+
+
 def _positions(q: np.ndarray, num_queries: int) -> np.ndarray:
-    starts = np.searchsorted(q, np.arange(num_queries + 1))
-    return (np.arange(len(q), dtype=np.int64) - starts[q]).astype(np.int32)
+    starts = _starts(q, num_queries)
+    pos = np.arange(len(q), dtype=np.int32)
+    pos -= np.repeat(starts[:-1].astype(np.int32), np.diff(starts))
+    return pos
 
 
 def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run, run_qc: np.ndarray) -> np.ndarray:
@@ -207,27 +225,52 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run, run_qc: np.ndarray)
     sorted_keys = judged_keys[order]
     if np.any(sorted_keys[1:] == sorted_keys[:-1]):
         return _exact_judgments(qrels, judged_qc, run, run_qc)
-    shift = np.uint64(64 - max(min((4 * len(sorted_keys)).bit_length(), 26), 8))
-    # table[slot]: the (sorted) index of the qrels key in that slot; -1 none; -2 several.
-    table = np.full(1 << int(np.uint64(64) - shift), -1, dtype=np.int32)
-    slots = (sorted_keys >> shift).astype(np.int64)
-    table[slots] = np.arange(len(slots), dtype=np.int32)
-    table[slots[1:][slots[1:] == slots[:-1]]] = -2  # sorted keys: shared slots are adjacent
-    run_keys = pair_keys(run_qc, run.doc_hashes())
-    found = table[(run_keys >> shift).astype(np.int64)]
-    rows = np.flatnonzero(found >= 0)
-    at = found[rows].astype(np.int64)
-    hit = sorted_keys[at] == run_keys[rows]
-    rows, at = rows[hit], at[hit]
-    shared = np.flatnonzero(found == -2)  # slots of several qrels keys: binary search
-    if len(shared):
-        where = np.minimum(np.searchsorted(sorted_keys, run_keys[shared]), len(sorted_keys) - 1)
-        hit = sorted_keys[where] == run_keys[shared]
-        rows, at = np.concatenate((rows, shared[hit])), np.concatenate((at, where[hit]))
-    judged_rows = order[at]
+    table = _KeyTable(sorted_keys)
+    hashes = run.doc_hashes()
+    pieces = [(begin, min(begin + _PIECE_ROWS, len(run_qc)))
+              for begin in range(0, len(run_qc), _PIECE_ROWS)]
+
+    def piece(bound: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        begin, end = bound
+        rows, at = table.find(pair_keys(run_qc[begin:end], hashes[begin:end]))
+        return rows + begin, at
+
+    with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores look up
+        found = list(pool.map(piece, pieces))
+    rows = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.int64)
+    judged_rows = order[np.concatenate([a for _, a in found])] if found else rows
     if not same_strings(run.doc.values(), rows, qrels.doc.values(), judged_rows).all():
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     return _as_judgments(rows, qrels.relevance[judged_rows], len(run_qc))
+
+
+class _KeyTable:
+    """Sorted distinct uint64 keys, found through a table indexed by their top bits."""
+
+    def __init__(self, sorted_keys: np.ndarray) -> None:
+        self.keys = sorted_keys
+        self.shift = np.uint64(64 - max(min((4 * len(sorted_keys)).bit_length(), 26), 8))
+        # slot -> index of the one key in it; -1: none; -2: several (binary search those)
+        self.slots = np.full(1 << int(np.uint64(64) - self.shift), -1, dtype=np.int32)
+        top = (sorted_keys >> self.shift).astype(np.int64)
+        self.slots[top] = np.arange(len(top), dtype=np.int32)
+        self.slots[top[1:][top[1:] == top[:-1]]] = -2  # keys are sorted: sharers are adjacent
+
+    def find(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(positions in ``wanted`` of the keys present, their indices in the sorted keys)."""
+        found = self.slots[(wanted >> self.shift).astype(np.intp)]
+        rows = np.flatnonzero(found >= 0)
+        at = found[rows].astype(np.int64)
+        hit = self.keys[at] == wanted[rows]
+        rows, at = rows[hit], at[hit]
+        shared = np.flatnonzero(found == -2)
+        if len(shared):
+            where = np.minimum(np.searchsorted(self.keys, wanted[shared]), len(self.keys) - 1)
+            hit = self.keys[where] == wanted[shared]
+            rows, at = np.concatenate((rows, shared[hit])), np.concatenate((at, where[hit]))
+            by_row = np.argsort(rows, kind="stable")
+            rows, at = rows[by_row], at[by_row]
+        return rows, at
 
 
 def _as_judgments(rows: np.ndarray, grades: np.ndarray, size: int) -> np.ndarray:

@@ -42,7 +42,7 @@ def tie_counts(ranked: Ranked) -> tuple[int, int]:
     every tied document of a query has the same grade, every order of them scores the same.
     A group holds different judgments exactly when two neighbours in it do.
     """
-    tied = np.flatnonzero(ranked.tie_group[1:] == ranked.tie_group[:-1])  # row and row + 1
+    tied = np.flatnonzero(~ranked.new_group[1:])  # row and row + 1 tie
     if len(tied) == 0:
         return 0, 0
     queries = ranked.q[tied]

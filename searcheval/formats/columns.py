@@ -101,6 +101,8 @@ def unify(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array, list[np.n
     codes, start = [], 0
     for column in columns:
         local_to_joint = joint.codes[start:start + len(column.vocabulary)]
+        if len(joint.vocabulary) < 2**31:  # per-row codes in 32 bits: half the memory
+            local_to_joint = local_to_joint.astype(np.int32)
         codes.append(local_to_joint[column.codes] if len(column.codes) else column.codes)
         start += len(column.vocabulary)
     return joint.vocabulary, codes

@@ -137,7 +137,7 @@ class _Words:
 
     def at(self, offsets: np.ndarray) -> np.ndarray:
         if self.view is not None:
-            out = self.view[np.minimum(offsets, self.safe)].astype(np.uint64)
+            out = self.view[np.minimum(offsets, self.safe)]  # a copy: writable
             near_end = np.flatnonzero(offsets > self.safe)
         else:
             out = np.zeros(len(offsets), dtype=np.uint64)
@@ -225,12 +225,20 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
 def descending_order(groups: np.ndarray, column: pa.Array | pa.ChunkedArray,
                      rows: np.ndarray) -> np.ndarray:
     """The order of ``rows`` by group (ascending), then by their strings in ``column``
-    descending, comparing bytes as C's ``strcmp`` does (ids hold no NUL byte)."""
+    descending, comparing bytes as C's ``strcmp`` does (ids hold no NUL byte).
+
+    Each row becomes one fixed-width byte string, the group (big-endian) then its id's
+    bytes inverted (so ascending byte order is descending id order; the zero padding past
+    a short id turns into 0xFF, after every longer id it is a prefix of), and numpy sorts
+    those with plain byte comparisons: one sort instead of one per 8 bytes of id.
+    """
     spans = _Spans(column, rows)
-    longest = int(spans.length.max(initial=0))
-    # lexsort: the last key is the first compared; ~word reverses the byte order.
-    keys = [~spans.prefix(j) for j in range(0, longest, 8)]
-    return np.lexsort(keys[::-1] + [groups])
+    words = max((int(spans.length.max(initial=0)) + 7) // 8, 1)
+    packed = np.empty((len(rows), 4 + 8 * words), dtype=np.uint8)
+    packed[:, :4] = groups.astype(">u4").view(np.uint8).reshape(-1, 4)
+    for j in range(words):
+        packed[:, 4 + 8 * j:12 + 8 * j] = (~spans.raw(8 * j)).view(np.uint8).reshape(-1, 8)
+    return np.argsort(packed.view(f"S{packed.shape[1]}").ravel(), kind="stable")
 
 
 def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
@@ -275,9 +283,9 @@ class _Spans:
                 else np.zeros(0, np.uint8)
             self.parts.append((part, _Words(data)))
 
-    def prefix(self, j: int) -> np.ndarray:
-        """Per row, its bytes j..j+7 as a big-endian word, zero past the string's end: the
-        words compare as the bytes do."""
+    def raw(self, j: int) -> np.ndarray:
+        """Per row, its bytes j..j+7 as a little-endian word (memory order), zero past the
+        string's end."""
         out = np.zeros(len(self.start), dtype=np.uint64)
         with np.errstate(over="ignore"):
             for part, words in self.parts:
@@ -285,7 +293,7 @@ class _Spans:
                 w = words.at(self.start[part] + j)
                 partial = left < 8
                 w[partial] &= _low_bytes(np.maximum(left[partial], 0))
-                out[part] = w.byteswap()
+                out[part] = w
         return out
 
     def word(self, j: int) -> np.ndarray:

@@ -221,12 +221,13 @@ def _has_pair(data, byte: int) -> bool:
         return any(pool.map(scan, range(0, size, step)))
 
 
-def _direct(data, names: list[str], types: dict, source: str | None = None) -> pa.Table:
+def _direct(data, names: list[str], types: dict, source: str | None = None) -> tuple:
     """Columns straight from Arrow's CSV reader, for files with one uniform delimiter.
 
     ``data``: the bytes, or a memory map of ``source``, which Arrow then reads itself.
     The query column comes dictionary-encoded: Arrow's parsing threads hash the ids of
     each block, so codes cost nothing here and only the (few) distinct ids are checked.
+    Returns the table and the query column (``Encoded`` when dictionary-typed).
     """
     delimiter = _uniform_delimiter(data)
     if delimiter is None:
@@ -241,19 +242,19 @@ def _direct(data, names: list[str], types: dict, source: str | None = None) -> p
                                              null_values=[],  # "N/A" is no relevance grade
                                              include_columns=list(types)))
     ids = table.column("query_id")
-    if pa.types.is_dictionary(ids.type):
-        ids = Encoded.from_dictionary(ids).vocabulary
-    if not as_numpy(pc.utf8_length(ids)).all():
+    queries = Encoded.from_dictionary(ids) if pa.types.is_dictionary(ids.type) else ids
+    distinct = queries.vocabulary if isinstance(queries, Encoded) else ids
+    if not as_numpy(pc.utf8_length(distinct)).all():
         raise _Refused  # Arrow reads a blank line as a row of empty fields
-    if as_numpy(pc.starts_with(ids, pattern="#")).any():
+    if as_numpy(pc.starts_with(distinct, pattern="#")).any():
         raise _Refused  # a comment line that happened to have the right field count
-    return table
+    return table, queries
 
 
 def _direct_qrels(data, source: str | None = None):
-    table = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
-                    {"doc_id": pa.string(), "relevance": pa.int64()}, source)
-    return (Encoded.from_dictionary(table.column("query_id")), table.column("doc_id"),
+    table, queries = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
+                             {"doc_id": pa.string(), "relevance": pa.int64()}, source)
+    return (queries, table.column("doc_id"),
             as_numpy(table.column("relevance")), None)
 
 
@@ -262,12 +263,13 @@ def _direct_run(data, ranks: bool, source: str | None = None):
     types = {"doc_id": pa.string(), "score": pa.float64()}
     if ranks:
         types["rank"] = pa.float64()
-    table = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"], types, source)
+    table, queries = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"], types,
+                             source)
     scores = as_numpy(table.column("score"))
     if not table.num_rows or not np.isfinite(scores).all():
         raise _Refused
     tag = data[:data.find(b"\n")].split()[5].decode()
-    return (Encoded.from_dictionary(table.column("query_id")), table.column("doc_id"), scores,
+    return (queries, table.column("doc_id"), scores,
             None, tag,
             as_numpy(table.column("rank")) if ranks else None)
 

@@ -52,8 +52,8 @@ def _read_3col(path: str, data: bytes, value_type: pa.DataType, names: str) -> t
 
 def _fast_3col(data: bytes, value_type: pa.DataType) -> tuple:
     try:
-        table = _direct(data, ["query_id", "doc_id", "value"],
-                        {"query_id": pa.string(), "doc_id": pa.string(), "value": value_type})
+        table, _ = _direct(data, ["query_id", "doc_id", "value"],
+                           {"query_id": pa.string(), "doc_id": pa.string(), "value": value_type})
         return (table.column("query_id"), table.column("doc_id"), as_numpy(table.column("value")),
                 np.arange(1, table.num_rows + 1))
     except (_Refused, pa.ArrowInvalid):
