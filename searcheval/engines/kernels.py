@@ -12,11 +12,11 @@ from typing import Callable
 import numpy as np
 
 from ..measures import Measure
-from .context import Ranked
+from .context import UNJUDGED, Ranked
 from .segments import divide, segment_max, segment_sum
 from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg, ndcg_cut,
                            ndcg_rel, rank_biased_precision, rbp_residual, rndcg, unjudged_at)
-from .views import before, level_of, level_view, unjudged_before
+from .views import before_rows, level_of, level_view
 
 INFAP_EPSILON = 0.00001
 
@@ -70,11 +70,12 @@ def bpref(r: Ranked, m: Measure) -> np.ndarray:
     non-relevant above the row (1 when n = 0), N judged non-relevant in the qrels."""
     level = level_of(r, m)
     v = level_view(r, level)
-    nonrel_above = before(r, (r.rel >= 0) & (r.rel < level))
-    R, N = v.num_rel[r.q], v.num_nonrel[r.q]
+    rows, q = v.rel_rows, v.rel_q  # other rows add 0
+    nonrel_above = before_rows(r, (r.rel >= 0) & (r.rel < level), rows)
+    R, N = v.num_rel[q], v.num_nonrel[q]
     penalty = divide(np.minimum(nonrel_above, R), np.minimum(N, R))
-    terms = np.where(v.is_rel, np.where(nonrel_above > 0, 1.0 - penalty, 1.0), 0.0)
-    return divide(segment_sum(terms, r.q, r.num_queries), v.num_rel)
+    terms = np.where(nonrel_above > 0, 1.0 - penalty, 1.0)
+    return divide(segment_sum(terms, q, r.num_queries), v.num_rel)
 
 
 def reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
@@ -103,9 +104,10 @@ def _interpolated_precision(r: Ranked, m: Measure, fraction: float) -> np.ndarra
     """Max precision at or below the rank where recall reaches the cut-off count."""
     v = level_view(r, level_of(r, m))
     cut = _recall_cutoffs(r, fraction, v.num_rel.astype(np.float64))
-    wanted = np.maximum(cut, 1)[r.q]
-    candidates = v.is_rel & (v.cum_rel >= wanted)
-    best = segment_max(np.where(candidates, v.cum_rel / (r.pos + 1.0), -np.inf), r.q, r.num_queries)
+    # Precision only peaks at relevant rows: those are the candidates.
+    keep = v.rel_rank >= np.maximum(cut, 1)[v.rel_q]
+    rows, queries = v.rel_rows[keep], v.rel_q[keep]
+    best = segment_max(v.rel_rank[keep] / (r.pos[rows] + 1.0), queries, r.num_queries)
     return np.where(cut <= v.num_rel_ret, best, 0.0)
 
 
@@ -163,15 +165,16 @@ def inferred_ap(r: Ranked, m: Measure) -> np.ndarray:
     """infAP (Yilmaz & Aslam), trec_eval's formula with epsilon 1e-5."""
     level = level_of(r, m)
     v = level_view(r, level)
-    j = r.pos.astype(np.float64)
-    rel_so_far = v.cum_rel.astype(np.float64)
-    nonrel = before(r, (r.rel >= 0) & (r.rel < level)).astype(np.float64)
-    unjudged = unjudged_before(r).astype(np.float64)
+    rows, q = v.rel_rows, v.rel_q  # other rows add 0
+    j = r.pos[rows].astype(np.float64)
+    rel_so_far = v.rel_rank.astype(np.float64)
+    nonrel = before_rows(r, (r.rel >= 0) & (r.rel < level), rows).astype(np.float64)
+    unjudged = before_rows(r, r.rel == UNJUDGED, rows).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         later = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel_so_far - 1 + nonrel + unjudged) / j)
                  * ((rel_so_far - 1 + INFAP_EPSILON) / (rel_so_far - 1 + nonrel + 2 * INFAP_EPSILON)))
-    terms = np.where(v.is_rel, np.where(r.pos == 0, 1.0, later), 0.0)
-    return divide(segment_sum(terms, r.q, r.num_queries), v.num_rel)
+    terms = np.where(j == 0, 1.0, later)
+    return divide(segment_sum(terms, q, r.num_queries), v.num_rel)
 
 
 def binary_g(r: Ranked, m: Measure) -> np.ndarray:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .context import UNJUDGED, Ranked
+from .context import Ranked
 from .segments import segment_cumsum, segment_sum
 
 
@@ -88,13 +88,11 @@ def group_mean(r: Ranked, values: np.ndarray) -> np.ndarray:
     return (total / np.maximum(size, 1))[r.tie_group]
 
 
-def before(r: Ranked, mask: np.ndarray) -> np.ndarray:
-    """Per row, how many earlier rows of its query satisfy ``mask``."""
-    return segment_cumsum(mask.astype(np.int64), r.starts) - mask
-
-
-def unjudged_before(r: Ranked) -> np.ndarray:
-    return before(r, r.rel == UNJUDGED)
+def before_rows(r: Ranked, mask: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per row of ``rows``, how many earlier rows of its query satisfy ``mask``; counted
+    from the rows that satisfy it (few, like the judged ones), not with a running count."""
+    marked = np.flatnonzero(mask)
+    return (np.searchsorted(marked, rows) - np.searchsorted(marked, r.starts[r.q[rows]]))
 
 
 @dataclass
