@@ -13,7 +13,6 @@ from .errors import FormatError, UsageError
 from .formats.columns import encode
 from .formats.irds import is_irds  # the module imports ir_datasets only when used
 from .formats.registry import read_path
-from .formats.tables import from_dataframe
 from .formats.trec import Qrels, Run, make_qrels, make_run, read_qrels, read_run  # noqa: F401
 from .measures import Measure, parse_measures
 from .results import Results
@@ -31,6 +30,7 @@ def as_qrels(source: Any) -> Qrels:
     if isinstance(source, (str, Path)):
         return read_path(source, "qrels")
     if hasattr(source, "columns"):
+        from .formats.tables import from_dataframe  # table readers: only for DataFrames
         return from_dataframe(source, "qrels")
     rows = _rows(source, "relevance", "<qrels>")
     out = []
@@ -52,6 +52,7 @@ def as_run(source: Any, name: str = "run") -> Run:
     if isinstance(source, (str, Path)):
         return read_path(source, "run")
     if hasattr(source, "columns"):
+        from .formats.tables import from_dataframe
         return from_dataframe(source, "run", f"<{name}>")
     rows = _rows(source, "score", "<run>")
     for i, (_, _, score) in enumerate(rows, 1):

@@ -106,13 +106,16 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     query_vocab, (judged_qc, run_qc) = unify(qrels.query, run.query, ordered=True)
     rel = judgments(qrels, judged_qc, run, run_qc)  # per run row, in file order
     run.doc_hash = None  # a cache no longer needed: its memory is better spent on the kernels
-    qrels_queries = _present(judged_qc, len(query_vocab))
-    run_queries = _present(run_qc, len(query_vocab))
-    absent = np.setdiff1d(qrels_queries, run_queries)
+    # Sets of query codes as masks over the vocabulary (np.unique and friends sort, and
+    # import numpy.ma).
+    in_qrels = _present(judged_qc, len(query_vocab))
+    in_run_codes = _present(run_qc, len(query_vocab))
+    qrels_queries, run_queries = np.flatnonzero(in_qrels), np.flatnonzero(in_run_codes)
+    absent = np.flatnonzero(in_qrels & ~in_run_codes)
     if settings.missing == "zero":
         evaluated = qrels_queries
     else:
-        evaluated = np.intersect1d(qrels_queries, run_queries)
+        evaluated = np.flatnonzero(in_qrels & in_run_codes)
         if len(evaluated) == 0:
             raise UsageError(f"no query is in both {qrels.path} and {run.path} "
                              "(with --missing skip nothing would be averaged)")
@@ -152,21 +155,22 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
-        ignored=list(names[np.setdiff1d(run_queries, qrels_queries)]), settings=settings)
+        ignored=list(names[np.flatnonzero(in_run_codes & ~in_qrels)]), settings=settings)
 
 
 def _present(codes: np.ndarray, size: int) -> np.ndarray:
-    """The distinct codes, sorted, in O(n) (np.unique would sort millions of rows)."""
-    return np.flatnonzero(np.bincount(codes, minlength=size))
+    """Which of the codes 0..size-1 occur, in O(n) (np.unique would sort millions of rows)."""
+    return np.bincount(codes, minlength=size) > 0
 
 
 def _first_appearances(codes: np.ndarray) -> np.ndarray:
     """The distinct codes in the order they first appear (looking only at block starts)."""
     if len(codes) == 0:
         return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
-    blocks = codes[starts]
-    _, first = np.unique(blocks, return_index=True)
+    blocks = codes[np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))]
+    order = np.argsort(blocks, kind="stable")
+    ordered = blocks[order]
+    first = order[np.concatenate(([True], ordered[1:] != ordered[:-1]))]  # each code's first block
     return blocks[np.sort(first)]
 
 

@@ -7,7 +7,6 @@ import numpy as np
 from ..formats.trec import Qrels, Run
 from ..measures import Measure
 from ..results import Results
-from . import expected
 from .context import Ranked, Settings, prepare
 from .kernels import KERNELS
 
@@ -25,7 +24,11 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
 
 
 def _kernel(measure: Measure, ties: str):
-    return expected.kernel(measure) if ties == "average" else KERNELS[measure.family]
+    if ties == "average":
+        from . import expected  # only this policy needs it: kept off the start-up path
+
+        return expected.kernel(measure)
+    return KERNELS[measure.family]
 
 
 def _compute(ranked: Ranked, measures: list[Measure], kernels: list) -> np.ndarray:

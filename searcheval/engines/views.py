@@ -132,7 +132,7 @@ def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
     counts = _level_counts(r)
     num_levels = _num_rel_levels(counts)
     q_parts, rank_parts, gain_parts, count_parts = [], [], [], []
-    for nrl in np.unique(num_levels):
+    for nrl in sorted(set(num_levels.tolist())):  # not np.unique: it imports numpy.ma
         queries = np.flatnonzero(num_levels == nrl)
         levels, gains = _traversal(given, int(nrl))
         level_idx = np.array(levels, dtype=np.int64)

@@ -32,11 +32,13 @@ def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
     goes in pieces of whole queries, on both cores, with every temporary small."""
     n = len(query_codes)
     starts = np.flatnonzero(np.concatenate(([n > 0], query_codes[1:] != query_codes[:-1])))
-    distinct = len(np.unique(query_codes[starts])) if len(starts) else 0
+    distinct = np.count_nonzero(np.bincount(query_codes[starts])) if len(starts) else 0
     if len(starts) != distinct or n <= _PIECE_ROWS:
         hashes = string_hashes(docs)
         return (hashes, *equal_pairs(query_codes, hashes))
-    cuts = np.unique(starts[np.searchsorted(starts, np.arange(0, n, _PIECE_ROWS))])
+    at = np.searchsorted(starts, np.arange(0, n, _PIECE_ROWS))  # the query starting at or after
+    cuts = starts[at[at < len(starts)]]  # each multiple (none after the last query)
+    cuts = cuts[np.concatenate(([True], cuts[1:] != cuts[:-1]))]  # sorted: drop repeats
     bounds = list(zip(cuts.tolist(), np.append(cuts[1:], n).tolist()))
     hashes = np.empty(n, dtype=np.uint64)
 

@@ -11,6 +11,7 @@ ranking) with 1-based ranks; what a format cannot hold is reported, never droppe
 from __future__ import annotations
 
 import gzip
+import importlib
 import json
 import os
 import re
@@ -23,7 +24,21 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import UsageError
-from . import json_tables, tables, trec, trec_variants, trec_writers
+from . import trec, trec_variants, trec_writers
+
+
+class _OnFirstUse:
+    """A module imported when first used: TREC files, the common case, never need it."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str):
+        return getattr(importlib.import_module(self._name, __package__), attribute)
+
+
+tables = _OnFirstUse(".tables")
+json_tables = _OnFirstUse(".json_tables")
 from .columns import Encoded
 from .trec import Qrels, Run
 
@@ -148,9 +163,9 @@ def _read_trec(parse):
     return reader
 
 
-def _read_table(function, *args):
+def _read_table(module, name: str, *args):
     def reader(path: str, data: bytes, kind: str | None, notes: list[str]) -> Qrels | Run:
-        return function(path, data, *args, kind, notes)
+        return getattr(module, name)(path, data, *args, kind, notes)
     return reader
 
 
@@ -159,11 +174,11 @@ _READERS = {
     "trec-run": _read_trec(trec.parse_run),
     "qrels-3col": _read_trec(trec_variants.parse_qrels_3col),
     "msmarco-run": _read_trec(trec_variants.parse_msmarco_run),
-    "csv": _read_table(tables.read_delimited, ","),
-    "tsv": _read_table(tables.read_delimited, "\t"),
-    "jsonl": _read_table(json_tables.read_jsonl),
-    "json": _read_table(json_tables.read_json),
-    "parquet": _read_table(tables.read_parquet),
+    "csv": _read_table(tables, "read_delimited", ","),
+    "tsv": _read_table(tables, "read_delimited", "\t"),
+    "jsonl": _read_table(json_tables, "read_jsonl"),
+    "json": _read_table(json_tables, "read_json"),
+    "parquet": _read_table(tables, "read_parquet"),
 }
 
 
@@ -292,7 +307,7 @@ _TABLE_WRITERS = {
     "csv": lambda table, value: tables.delimited_bytes(table, ","),
     "tsv": lambda table, value: tables.delimited_bytes(table, "\t"),
     "jsonl": lambda table, value: json_tables.jsonl_bytes(table),
-    "json": json_tables.json_bytes,
+    "json": lambda table, value: json_tables.json_bytes(table, value),
     "parquet": lambda table, value: tables.parquet_bytes(table),
 }
 _QRELS_WRITERS = {
