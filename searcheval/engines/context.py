@@ -224,12 +224,9 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run, run_qc: np.ndarray)
     by their top bits; every match is then confirmed by comparing the doc ids' bytes. Hash
     collisions (two ids, one key) send the lookup to the exact, slower path.
     """
-    judged_keys = pair_keys(judged_qc, qrels.doc_hashes())
-    order = np.argsort(judged_keys)
-    sorted_keys = judged_keys[order]
-    if np.any(sorted_keys[1:] == sorted_keys[:-1]):
+    table = _KeyTable(pair_keys(judged_qc, qrels.doc_hashes()))
+    if table.repeats:  # two judgments, one key: their ids collide
         return _exact_judgments(qrels, judged_qc, run, run_qc)
-    table = _KeyTable(sorted_keys)
     hashes = run.doc_hashes()
     pieces = [(begin, min(begin + _PIECE_ROWS, len(run_qc)))
               for begin in range(0, len(run_qc), _PIECE_ROWS)]
@@ -242,26 +239,32 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run, run_qc: np.ndarray)
     with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores look up
         found = list(pool.map(piece, pieces))
     rows = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.int64)
-    judged_rows = order[np.concatenate([a for _, a in found])] if found else rows
+    judged_rows = np.concatenate([a for _, a in found]) if found else rows
     if not same_strings(run.doc.values(), rows, qrels.doc.values(), judged_rows).all():
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     return _as_judgments(rows, qrels.relevance[judged_rows], len(run_qc))
 
 
 class _KeyTable:
-    """Sorted distinct uint64 keys, found through a table indexed by their top bits."""
+    """Distinct uint64 keys, found through a table indexed by their top bits (keys sharing a
+    slot are binary-searched among themselves, sorted)."""
 
-    def __init__(self, sorted_keys: np.ndarray) -> None:
-        self.keys = sorted_keys
-        self.shift = np.uint64(64 - max(min((4 * len(sorted_keys)).bit_length(), 26), 8))
-        # slot -> index of the one key in it; -1: none; -2: several (binary search those)
+    def __init__(self, keys: np.ndarray) -> None:
+        self.keys = keys
+        self.shift = np.uint64(64 - max(min((4 * len(keys)).bit_length(), 26), 8))
+        # slot -> index of the one key in it; -1: none; -2: several
         self.slots = np.full(1 << int(np.uint64(64) - self.shift), -1, dtype=np.int32)
-        top = (sorted_keys >> self.shift).astype(np.int64)
-        self.slots[top] = np.arange(len(top), dtype=np.int32)
-        self.slots[top[1:][top[1:] == top[:-1]]] = -2  # keys are sorted: sharers are adjacent
+        top = (keys >> self.shift).astype(np.intp)
+        mine = np.arange(len(keys), dtype=np.int32)
+        self.slots[top] = mine
+        self.slots[top[self.slots[top] != mine]] = -2
+        shared = np.flatnonzero(self.slots[top] == -2)
+        self.shared = shared[np.argsort(keys[shared], kind="stable")]
+        self.shared_keys = keys[self.shared]
+        self.repeats = bool(np.any(self.shared_keys[1:] == self.shared_keys[:-1]))
 
     def find(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(positions in ``wanted`` of the keys present, their indices in the sorted keys)."""
+        """(positions in ``wanted`` of the keys present, their indices in the keys)."""
         found = self.slots[(wanted >> self.shift).astype(np.intp)]
         rows = np.flatnonzero(found >= 0)
         at = found[rows].astype(np.int64)
@@ -269,9 +272,11 @@ class _KeyTable:
         rows, at = rows[hit], at[hit]
         shared = np.flatnonzero(found == -2)
         if len(shared):
-            where = np.minimum(np.searchsorted(self.keys, wanted[shared]), len(self.keys) - 1)
-            hit = self.keys[where] == wanted[shared]
-            rows, at = np.concatenate((rows, shared[hit])), np.concatenate((at, where[hit]))
+            where = np.minimum(np.searchsorted(self.shared_keys, wanted[shared]),
+                               len(self.shared_keys) - 1)
+            hit = self.shared_keys[where] == wanted[shared]
+            rows = np.concatenate((rows, shared[hit]))
+            at = np.concatenate((at, self.shared[where[hit]]))
             by_row = np.argsort(rows, kind="stable")
             rows, at = rows[by_row], at[by_row]
         return rows, at

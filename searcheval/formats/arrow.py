@@ -45,8 +45,28 @@ def indices(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(values)])
 
 
-def take(array: pa.Array, rows: np.ndarray) -> pa.Array:
-    return array.take(indices(rows))
+def take(array: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """``array[rows]`` as one array. A chunked array (a CSV reader's) is taken from chunk
+    by chunk: Arrow's own take on a chunked array first copies the chunks together."""
+    if not isinstance(array, pa.ChunkedArray):
+        return array.take(indices(rows))
+    if array.num_chunks == 1:
+        return array.chunk(0).take(indices(rows))
+    rows = np.asarray(rows, dtype=np.int64)
+    first = np.concatenate(([0], np.cumsum([len(c) for c in array.chunks])))
+    which = np.searchsorted(first, rows, side="right") - 1
+    ordered = bool(np.all(which[1:] >= which[:-1]))
+    order = None if ordered else np.argsort(which, kind="stable")
+    grouped, rows = (which, rows) if ordered else (which[order], rows[order])
+    bounds = np.searchsorted(grouped, np.arange(array.num_chunks + 1))
+    parts = [array.chunk(c).take(indices(rows[bounds[c]:bounds[c + 1]] - first[c]))
+             for c in range(array.num_chunks) if bounds[c + 1] > bounds[c]]
+    out = pa.concat_arrays(parts) if parts else pa.array([], type=array.type)
+    if order is None:
+        return out
+    back = np.empty(len(order), dtype=np.int64)
+    back[order] = np.arange(len(order))
+    return out.take(indices(back))
 
 
 def index_scalar(i: int) -> pa.Scalar:

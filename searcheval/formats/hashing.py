@@ -15,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pyarrow as pa
 
+from .arrow import numbers, take
+
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
@@ -242,14 +244,12 @@ def descending_order(groups: np.ndarray, column: pa.Array | pa.ChunkedArray,
 
 def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
                  right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray) -> np.ndarray:
-    """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes
-    (compared 8 bytes at a time in place, without copying the strings out)."""
-    a, b = _Spans(left, left_rows), _Spans(right, right_rows)
-    equal = a.length == b.length
-    longest = int(a.length.max(initial=0))
-    for j in range(0, max(longest, 1), 8):
-        equal &= (a.word(j) == b.word(j)) | (j >= a.length)
-    return equal
+    """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes."""
+    if len(left_rows) == 0:
+        return np.zeros(0, dtype=bool)
+    import pyarrow.compute as pc
+
+    return numbers(pc.equal(take(left, left_rows), take(right, right_rows)))
 
 
 class _Spans:
@@ -295,17 +295,3 @@ class _Spans:
                 out[part] = w
         return out
 
-    def word(self, j: int) -> np.ndarray:
-        """Per row, its bytes j..j+7 as a word (the last 8 bytes once fewer are left;
-        bytes past the end of a shorter string are 0)."""
-        out = np.zeros(len(self.start), dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for part, words in self.parts:
-                start, length = self.start[part], self.length[part]
-                at = np.minimum(start + j, np.maximum(start + length - 8, start))
-                w = words.at(at)
-                short = length < 8
-                if short.any():
-                    w[short] &= _low_bytes(length[short])
-                out[part] = w
-        return out
