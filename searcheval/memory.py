@@ -5,12 +5,17 @@ from the kernel and unmaps it on free, so each such temporary pays a page fault 
 4 KiB page when first written: on a virtual machine that costs more than the arithmetic.
 Serving them from the heap, and keeping the heap when arrays are freed, lets the next
 temporary reuse pages already mapped. Peak memory does not grow: it is reuse, not extra.
+
+Arrow allocates through the same heap (its system pool, one arena for all threads): what
+its CSV reader frees (parse buffers, the columns copied into numpy) is then reused by
+numpy, instead of staying in Arrow's own allocator while numpy maps more.
 """
 
 from __future__ import annotations
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_MAX = -4
+_M_ARENA_MAX = -8
 
 
 def reuse_freed_memory() -> None:
@@ -25,3 +30,7 @@ def reuse_freed_memory() -> None:
         return
     mallopt(_M_MMAP_MAX, 0)
     mallopt(_M_TRIM_THRESHOLD, 1 << 30)
+    mallopt(_M_ARENA_MAX, 1)
+    import pyarrow as pa
+
+    pa.set_memory_pool(pa.system_memory_pool())

@@ -45,10 +45,11 @@ class Ordering:
     moved_to: np.ndarray
     moved_from: np.ndarray
 
-    def take(self, column: np.ndarray, ties: bool = True) -> np.ndarray:
+    def take(self, column: np.ndarray, ties: bool = True, in_place: bool = False) -> np.ndarray:
+        """``column`` in this order; ``in_place``: the caller's array may be reordered."""
         ordered = column if self.base is None else column[self.base]
         if ties and len(self.moved_to):
-            ordered = ordered.copy() if ordered is column else ordered
+            ordered = ordered.copy() if ordered is column and not in_place else ordered
             ordered[self.moved_to] = ordered[self.moved_from]  # the right side is read first
         return ordered
 

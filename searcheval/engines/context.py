@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 from ..errors import UsageError
 from ..formats.trec import Qrels, Run
 from ..formats.arrow import numbers
-from ..formats.columns import unify
+from ..formats.columns import vocabulary_maps
 from ..errors import FormatError
 from ..formats.hashing import pair_keys, same_strings
 from ..ranking import TIE_POLICIES, comparable_scores, ranking
@@ -103,13 +103,19 @@ class Ranked:
 
 
 def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
-    query_vocab, (judged_qc, run_qc) = unify(qrels.query, run.query, ordered=True)
-    rel = judgments(qrels, judged_qc, run, run_qc)  # per run row, in file order
+    # Query codes: the qrels' per row in the joint (byte-ordered) vocabulary; the run's stay
+    # its own (millions of rows), with small maps between the two.
+    query_vocab, (qrels_map, run_map) = vocabulary_maps(qrels.query, run.query, ordered=True)
+    judged_qc = qrels_map[qrels.query.codes]
+    run_local = np.full(len(query_vocab), -1, dtype=np.int32)  # joint code -> the run's code
+    run_local[run_map] = np.arange(len(run_map), dtype=np.int32)
+    rel = judgments(qrels, run_local[judged_qc], run)  # per run row, in file order
     run.doc_hash = None  # a cache no longer needed: its memory is better spent on the kernels
     # Sets of query codes as masks over the vocabulary (np.unique and friends sort, and
     # import numpy.ma).
     in_qrels = _present(judged_qc, len(query_vocab))
-    in_run_codes = _present(run_qc, len(query_vocab))
+    in_run_codes = np.zeros(len(query_vocab), dtype=bool)
+    in_run_codes[run_map[_present(run.query.codes, len(run_map))]] = True
     qrels_queries, run_queries = np.flatnonzero(in_qrels), np.flatnonzero(in_run_codes)
     absent = np.flatnonzero(in_qrels & ~in_run_codes)
     if settings.missing == "zero":
@@ -120,11 +126,11 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
             raise UsageError(f"no query is in both {qrels.path} and {run.path} "
                              "(with --missing skip nothing would be averaged)")
     # Internal numbering: the run's queries as it first retrieves them, then the rest.
-    internal = np.concatenate((_first_appearances(run_qc), absent)).astype(np.int64)
+    internal = np.concatenate((run_map[_first_appearances(run.query.codes)], absent)).astype(np.int64)
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
     index[internal] = np.arange(len(internal))
 
-    q, rel, held = _ranked_rows(run, index[run_qc], rel, settings)
+    q, rel, held = _ranked_rows(run, index[run_map][run.query.codes], rel, settings)
 
     pos = _positions(q, len(internal))
     if settings.depth is not None or settings.judged_only:
@@ -182,7 +188,8 @@ def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
     order = ranking(q, held, run.doc.values(), settings.compat, ties=settings.ties,
                     lines=lines, ranks=ranks, rel=rel)
     # Query and score are equal inside a group of ties: only the judgments move there.
-    return order.take(q, ties=False), order.take(rel), order.take(held, ties=False)
+    return (order.take(q, ties=False), order.take(rel, in_place=True),  # rel: our own array
+            order.take(held, ties=False))
 
 
 def _rank_column(run: Run) -> np.ndarray:
@@ -210,21 +217,28 @@ def _starts(q: np.ndarray, num_queries: int) -> np.ndarray:
 
 
 def _positions(q: np.ndarray, num_queries: int) -> np.ndarray:
-    starts = _starts(q, num_queries)
+    """Per row, its 0-based rank in its query (made a piece at a time: no big temporary)."""
+    starts = _starts(q, num_queries).astype(np.int32)
     pos = np.arange(len(q), dtype=np.int32)
-    pos -= np.repeat(starts[:-1].astype(np.int32), np.diff(starts))
+    for begin in range(0, len(q), _PIECE_ROWS):
+        pos[begin:begin + _PIECE_ROWS] -= starts[q[begin:begin + _PIECE_ROWS]]
     return pos
 
 
-def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run, run_qc: np.ndarray) -> np.ndarray:
+def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     """Per run row, its judgment as trec_eval's ``form_res_rels`` has it: the grade, NONPOOL
     (not in the qrels) or UNJUDGED (a negative grade: in the pool, not judged).
+
+    ``judged_qc``: per judgment, the code of its query in the run's vocabulary (-1: the run
+    does not retrieve for that query).
 
     (query, doc hash) keys of the run are looked up in a table of the qrels' keys, indexed
     by their top bits; every match is then confirmed by comparing the doc ids' bytes. Hash
     collisions (two ids, one key) send the lookup to the exact, slower path.
     """
-    table = _KeyTable(pair_keys(judged_qc, qrels.doc_hashes()))
+    run_qc = run.query.codes
+    wanted = np.flatnonzero(judged_qc >= 0)  # judgments of queries the run retrieves for
+    table = _KeyTable(pair_keys(judged_qc[wanted], qrels.doc_hashes()[wanted]))
     if table.repeats:  # two judgments, one key: their ids collide
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     hashes = run.doc_hashes()
@@ -239,7 +253,7 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run, run_qc: np.ndarray)
     with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores look up
         found = list(pool.map(piece, pieces))
     rows = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.int64)
-    judged_rows = np.concatenate([a for _, a in found]) if found else rows
+    judged_rows = wanted[np.concatenate([a for _, a in found])] if found else rows
     if not same_strings(run.doc.values(), rows, qrels.doc.values(), judged_rows).all():
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     return _as_judgments(rows, qrels.relevance[judged_rows], len(run_qc))

@@ -54,9 +54,9 @@ def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here),
     or 2^grade - 1 with gain=exp."""
     g = gain_view(r, (), _exponential(m))
-    rows = np.flatnonzero(g.row_gain != 0)  # rows that add nothing are left out
-    rows = rows[r.pos[rows] < m.cutoff]
-    terms = g.row_gain[rows] / np.log2(r.pos[rows] + 2.0)
+    inside = r.pos[g.gain_rows] < m.cutoff  # rows without a gain add nothing
+    rows = g.gain_rows[inside]
+    terms = g.gain_values[inside] / np.log2(r.pos[rows] + 2.0)
     dcg = segment_sum(terms, r.q[rows], r.num_queries)  # in row order, as trec_eval adds
     return divide(dcg, _ideal_dcg_at(g, np.full(r.num_queries, m.cutoff)))
 

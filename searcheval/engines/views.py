@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from .context import Ranked
@@ -95,14 +93,38 @@ def before_rows(r: Ranked, mask: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return (np.searchsorted(marked, rows) - np.searchsorted(marked, r.starts[r.q[rows]]))
 
 
-@dataclass
 class GainView:
-    """Gains of retrieved rows and each query's ideal ranking, as trec_eval builds them."""
+    """Gains of retrieved rows and each query's ideal ranking, as trec_eval builds them.
 
-    row_gain: np.ndarray  # per row
-    ideal_gain: np.ndarray  # flat: ideal gains of all queries, query by query
-    ideal_starts: np.ndarray  # offsets into ideal_gain (length Q + 1)
-    ideal_cum_dcg: np.ndarray  # flat, running ideal DCG
+    Few rows have a gain (the judged relevant ones): they are kept as a list, ``gain_rows``
+    and ``gain_values``; the per-row array ``row_gain`` is only made for measures that
+    read every row.
+    """
+
+    def __init__(self, size: int, gain_rows: np.ndarray, gain_values: np.ndarray,
+                 ideal_gain: np.ndarray, ideal_starts: np.ndarray,
+                 ideal_cum_dcg: np.ndarray) -> None:
+        self.size = size
+        self.gain_rows = gain_rows  # rows whose gain is not 0, in row order
+        self.gain_values = gain_values
+        self.ideal_gain = ideal_gain  # flat: ideal gains of all queries, query by query
+        self.ideal_starts = ideal_starts  # offsets into ideal_gain (length Q + 1)
+        self.ideal_cum_dcg = ideal_cum_dcg  # flat, running ideal DCG
+        self._row_gain: np.ndarray | None = None
+
+    @property
+    def row_gain(self) -> np.ndarray:
+        """Per row, its gain."""
+        if self._row_gain is None:
+            self._row_gain = np.zeros(self.size)
+            self._row_gain[self.gain_rows] = self.gain_values
+        return self._row_gain
+
+    @row_gain.setter
+    def row_gain(self, gains: np.ndarray) -> None:
+        self._row_gain = gains
+        self.gain_rows = np.flatnonzero(gains != 0)
+        self.gain_values = gains[self.gain_rows]
 
     @property
     def ideal_len(self) -> np.ndarray:
@@ -126,9 +148,13 @@ def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainVi
 
 
 def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
-    row_gain = np.where(r.rel >= 0, r.rel, 0).astype(np.float64)
+    # Only judged rows have a gain (unless a gain is given to a negative grade).
+    judged = np.flatnonzero(r.rel >= min(min(given, default=0), 0))
+    grades = r.rel[judged]
+    judged_gain = np.where(grades >= 0, grades, 0).astype(np.float64)
     for level, gain in given.items():
-        row_gain[r.rel == level] = gain
+        judged_gain[grades == level] = gain
+    has = judged_gain != 0
     counts = _level_counts(r)
     num_levels = _num_rel_levels(counts)
     q_parts, rank_parts, gain_parts, count_parts = [], [], [], []
@@ -157,7 +183,8 @@ def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
     ideal_starts = np.searchsorted(ideal_q, np.arange(r.num_queries + 1))
     position = np.arange(len(ideal_q)) - ideal_starts[:-1][ideal_q] if len(ideal_q) else ideal_q
     discounted = ideal_gain / np.log2(position + 2.0)
-    return GainView(row_gain, ideal_gain, ideal_starts, segment_cumsum(discounted, ideal_starts))
+    return GainView(len(r.rel), judged[has], judged_gain[has], ideal_gain, ideal_starts,
+                    segment_cumsum(discounted, ideal_starts))
 
 
 def _level_counts(r: Ranked) -> np.ndarray:

@@ -97,15 +97,23 @@ def _sorted(codes: np.ndarray, dictionary: pa.Array) -> Encoded:
 
 def unify(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array, list[np.ndarray]]:
     """One vocabulary for several encoded columns, and each column's codes in it."""
+    vocabulary, maps = vocabulary_maps(*columns, ordered=ordered)
+    return vocabulary, [local_to_joint[column.codes] if len(column.codes) else column.codes
+                        for column, local_to_joint in zip(columns, maps)]
+
+
+def vocabulary_maps(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array, list[np.ndarray]]:
+    """One vocabulary for several encoded columns, and for each column the code in it of
+    each of the column's own codes (small arrays: no per-row copy is made)."""
     joint = encode(pa.concat_arrays([c.vocabulary for c in columns]), ordered)
-    codes, start = [], 0
+    maps, start = [], 0
     for column in columns:
         local_to_joint = joint.codes[start:start + len(column.vocabulary)]
         if len(joint.vocabulary) < 2**31:  # per-row codes in 32 bits: half the memory
             local_to_joint = local_to_joint.astype(np.int32)
-        codes.append(local_to_joint[column.codes] if len(column.codes) else column.codes)
+        maps.append(local_to_joint)
         start += len(column.vocabulary)
-    return joint.vocabulary, codes
+    return joint.vocabulary, maps
 
 
 def pair_ranks(query_codes: np.ndarray, docs: pa.Array) -> tuple[np.ndarray, np.ndarray]:
