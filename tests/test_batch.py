@@ -198,7 +198,8 @@ def group_gone(group: int, timeout: float = 10) -> bool:
 @pytest.mark.parametrize("signal_number,jobs", [(signal.SIGKILL, 2), (signal.SIGINT, 1)],
                          ids=["SIGKILL-j2", "SIGINT-j1"])
 def test_killed_batch_resumes_to_the_clean_outputs(signal_number, jobs, tmp_path):
-    qrels = synthetic_batch(tmp_path)
+    runs = 48  # enough that the batch is still working when the signal lands
+    qrels = synthetic_batch(tmp_path, runs=runs)
     options = ["-m", "AP", "-m", "nDCG@10", "-m", "P@5", "--sort", "nDCG@10"]
     clean = batch(qrels, tmp_path / "in", "-o", tmp_path / "clean", *options)
     assert clean.exit_code == 0
@@ -209,14 +210,15 @@ def test_killed_batch_resumes_to_the_clean_outputs(signal_number, jobs, tmp_path
     _, stderr = process.communicate(timeout=60)
     assert group_gone(process.pid), "a worker outlived the batch"
     done = len(list(out.glob("runs/*.done")))
-    assert 0 < done < 16, f"not interrupted mid-batch ({done} of 16 done)"
+    assert 0 < done < runs, f"not interrupted mid-batch ({done} of {runs} done)"
     if signal_number == signal.SIGINT:
         assert process.returncode == 130
         assert stderr.decode().endswith(f"searcheval: interrupted; the runs finished so far are "
                                         f"in {out}: run the same command again to finish\n")
     resumed = batch(qrels, tmp_path / "in", "-o", out, *options)
     assert resumed.exit_code == 0
-    assert resume_counts(resumed) == f"16 runs: {16 - done} evaluated, {done} up to date, 0 failed"
+    assert resume_counts(resumed) == (f"{runs} runs: {runs - done} evaluated, {done} up to date, "
+                                      "0 failed")
     assert tree(out) == tree(tmp_path / "clean")
 
 
