@@ -20,6 +20,8 @@ from .arrow import numbers, take
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
+# _FIRST_BYTES[k]: the mask keeping the first k bytes of a little-endian word (k <= 8)
+_FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 _CHUNK_ROWS = 1 << 17
 _PIECE_ROWS = 1 << 17  # rows of whole queries handled together by hashes_and_repeats
 _ROUNDS = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
@@ -98,19 +100,17 @@ def _hash_array(array: pa.Array) -> np.ndarray:
     with np.errstate(over="ignore"):
         h = length.astype(np.uint64) * _LENGTH
         longest = int(length.max()) if n else 0
-        if longest < 8:  # every id shorter than a word: one read, masked to its length
-            h = _mix(h, words.at(start) & _low_bytes(length))
-        else:
-            # Windows of 8 bytes from the start; the last one ends at the string's end
-            # (overlapping the one before), so every window lies inside its string.
-            last = np.maximum(end - 8, start)
-            short = length < 8
-            w = words.at(start)
-            if short.any():
-                w[short] &= _low_bytes(length[short])
-            h = _mix(h, w)
-            for j in range(8, longest, 8):  # only the rows that still have bytes left
-                rows = np.flatnonzero(length > j)
+        # Windows of 8 bytes from the start; the last one ends at the string's end
+        # (overlapping the one before), so every window lies inside its string. A string
+        # shorter than 8 bytes is one window, masked to its length.
+        h = _mix(h, words.at(start) & _FIRST_BYTES[np.minimum(length, 8)])
+        last = np.maximum(end - 8, start)
+        for j in range(8, longest, 8):  # only strings that still have bytes left are mixed
+            active = length > j
+            if np.count_nonzero(active) * 2 > n:  # most rows: compute all, keep the active
+                h = np.where(active, _mix(h.copy(), words.at(np.minimum(start + j, last))), h)
+            else:
+                rows = np.flatnonzero(active)
                 h[rows] = _mix(h[rows], words.at(np.minimum(start[rows] + j, last[rows])))
     return h
 
@@ -120,11 +120,6 @@ def _mix(h: np.ndarray, w: np.ndarray) -> np.ndarray:
     h *= _MIX
     h ^= h >> _SHIFT
     return h
-
-
-def _low_bytes(length: np.ndarray) -> np.ndarray:
-    """Masks keeping the first ``length`` (< 8) bytes of a little-endian word."""
-    return (np.uint64(1) << (length.astype(np.uint64) * np.uint64(8))) - np.uint64(1)
 
 
 class _Words:
@@ -286,12 +281,8 @@ class _Spans:
         """Per row, its bytes j..j+7 as a little-endian word (memory order), zero past the
         string's end."""
         out = np.zeros(len(self.start), dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for part, words in self.parts:
-                left = self.length[part] - j
-                w = words.at(self.start[part] + j)
-                partial = left < 8
-                w[partial] &= _low_bytes(np.maximum(left[partial], 0))
-                out[part] = w
+        for part, words in self.parts:
+            left = self.length[part] - j
+            out[part] = words.at(self.start[part] + j) & _FIRST_BYTES[np.clip(left, 0, 8)]
         return out
 
