@@ -6,8 +6,9 @@
     python scripts/bench.py --scale 1m --repeat 3 --data ~/.cache/searcheval-bench
 
 Generates deterministic synthetic qrels and runs (scripts/bench_data.py), then times each
-installed tool (scripts/bench_tools.py) in fresh processes, taking turns round-robin so
-that load from other work on the machine falls on every tool alike, and prints Markdown
+installed tool (scripts/bench_tools.py) in fresh processes, taking turns round-robin (in
+a rotating order) so that load from other work on the machine, and the cost of memory the
+previous process used, fall on every tool alike, and prints Markdown
 tables: median wall time, peak resident memory, ratios to the pyarrow read floor and to
 searcheval, each tool's means, and whether searcheval's numbers equal pytrec_eval's.
 Exit status 1 when they differ or when searcheval or the floor fails.
@@ -139,9 +140,13 @@ def _runs_wanted(tool: Tool, args: argparse.Namespace) -> int:
 
 def _time_round_robin(rows: list[Row], qrels: Path, run: Path,
                       args: argparse.Namespace) -> None:
-    """Round k runs every tool that still wants a k-th sample, in table order."""
+    """Round k runs every tool that still wants a k-th sample, starting with the k-th tool
+    of the table: each tool follows a different one from round to round. (A process that
+    follows one that used a lot of memory pays for touching it again on some virtual
+    machines; in a fixed order one tool, the floor, always paid.)"""
     for round_index in range(args.repeat):
-        for row in rows:
+        shift = round_index % len(rows)
+        for row in rows[shift:] + rows[:shift]:
             if row.skipped or row.failure or round_index >= _runs_wanted(row.tool, args):
                 continue
             print(f"  [{round_index + 1}/{args.repeat}] {row.tool.name} ...",

@@ -28,7 +28,8 @@ def header(known: list) -> None:
     missing = sorted({t.name for t in known if not t.installed()})
     if missing:
         print("not installed, skipped: " + ", ".join(missing))
-    print("method: fresh process per run, tools take turns round-robin, median of the runs; "
+    print("method: fresh process per run, tools take turns round-robin (each round starts "
+          "one tool later), median of the runs; "
           "peak = the process's max resident set size (wait4 rusage)\n")
 
 
