@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from searcheval.errors import FormatError
 from searcheval.formats.trec import read_qrels, read_run
 
 ID = st.text(alphabet="abcXYZ019-_.#é", min_size=1, max_size=6).filter(lambda s: not s.startswith("#"))
@@ -101,3 +102,31 @@ def test_comment_line_with_six_fields_in_a_regular_file(tmp_path):
     path.write_text("q1 Q0 d1 1 2.0 r\n# a b c d e\nq1 Q0 d2 2 1.0 r\n")
     run = read_run(path)
     assert run.doc_ids == ["d1", "d2"] and run.lines.tolist() == [1, 3]
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.binary(max_size=40).map(lambda b: bytes(c % 3 for c in b)), st.integers(1, 9))
+def test_two_delimiters_in_a_row_are_found_across_slices(data, slice_bytes):
+    """The regular-file check scans 16-bit words at even and odd offsets, a slice at a
+    time: a pair of spaces must be found wherever it falls, across slice boundaries too."""
+    import pytest
+
+    from searcheval.formats import trec
+
+    text = data.replace(b"\x00", b"a").replace(b"\x01", b" ").replace(b"\x02", b"b")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(trec, "_SCAN_BYTES", slice_bytes)
+        assert trec._has_pair(text, ord(" ")) == (b"  " in text)
+
+
+def test_a_double_space_before_a_missing_field_is_not_misread(tmp_path):
+    """`q1  Q0 d1 1 2.5` has six space-separated fields (one empty) but five real ones:
+    trec_eval refuses the line, and so must the fast path rather than shift the columns."""
+    path = tmp_path / "run"
+    path.write_text("q1 Q0 d0 1 3.5 r\nq1  Q0 d1 1 2.5\n")
+    try:
+        read_run(path)
+    except FormatError as exc:
+        assert exc.line == 2
+    else:
+        raise AssertionError("the line with five fields was accepted")

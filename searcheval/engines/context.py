@@ -1,7 +1,8 @@
 """Qrels + run -> the ranked, judged arrays every native kernel reads.
 
-Rows are the retrieved documents of the evaluated queries, grouped by query (in
-trec_eval's query order, byte order of the ids) and ranked by ``ranking``. ``rel``
+Rows are the retrieved documents, grouped by query (queries numbered in the order the
+run first retrieves them, so a TREC run is used in file order; ``Ranked.reported`` gives
+trec_eval's order of the evaluated ones) and ranked by ``ranking``. ``rel``
 holds the judgment of each row as trec_eval's ``form_res_rels`` does: the grade
 when judged, -1 when the document is not in the qrels, -2 when its grade is negative
 (in the pool but unjudged).

@@ -2,9 +2,11 @@
 
 Ids are hashed (Arrow's dictionary encoding) when codes are needed; sorting distinct
 values makes codes compare as trec_eval's ``strcmp`` compares the ids. A run's doc ids
-are millions of mostly distinct strings, where hashing is the slowest step of reading:
-``lazy`` columns keep the strings and encode only if something asks for codes, and
-``pair_ranks`` orders (query, doc) pairs with one Arrow sort instead.
+are millions of mostly distinct strings, which Arrow's hashing is slow to encode:
+``lazy`` columns keep the strings and encode only if something asks for codes. Evaluation
+never does: it works from numpy hashes of the ids (``hashing``). ``pair_ranks``, one Arrow
+sort of the (query, doc) pairs, is the exact answer when those hashes collide, and names
+the first repeated pair in an error.
 """
 
 from __future__ import annotations
