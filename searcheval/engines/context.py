@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pyarrow.compute as pc
 
 from ..errors import UsageError
 from ..formats.trec import Qrels, Run
@@ -305,6 +304,8 @@ def _as_judgments(rows: np.ndarray, grades: np.ndarray, size: int) -> np.ndarray
 
 def _exact_judgments(qrels: Qrels, judged_qc, run: Run, run_qc) -> np.ndarray:
     """``judgments`` by hashing the doc ids themselves (Arrow's ``index_in``)."""
+    import pyarrow.compute as pc
+
     doc = numbers(pc.index_in(run.doc.values(), value_set=qrels.doc.vocabulary), null=-1)
     num_docs = len(qrels.doc.vocabulary)
     keys = judged_qc.astype(np.int64) * num_docs + qrels.doc.codes

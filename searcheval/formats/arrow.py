@@ -72,3 +72,16 @@ def take(array: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
 def index_scalar(i: int) -> pa.Scalar:
     """An Arrow int32 scalar made without pa.scalar (which consults pandas)."""
     return pa.Array.from_buffers(pa.int32(), 1, [None, pa.py_buffer(np.array([i], np.int32))])[0]
+
+
+def strings(values: list[str]) -> pa.Array:
+    """An Arrow string array of Python strings, built from buffers (``pa.array`` would
+    import pandas)."""
+    encoded = [value.encode() for value in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    if offsets[-1] < 2**31:
+        return pa.Array.from_buffers(pa.string(), len(encoded), [
+            None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(encoded))])
+    return pa.Array.from_buffers(pa.large_string(), len(encoded), [
+        None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))]).cast(pa.string())

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from .arrow import indices, numbers, take
+from .arrow import indices, numbers, strings, take
 
 
 class Encoded:
@@ -33,7 +32,7 @@ class Encoded:
         """Codes and vocabulary of a dictionary-typed column (as Arrow's CSV reader makes)."""
         unified = column.unify_dictionaries()
         if unified.num_chunks == 0:
-            return cls(np.zeros(0, dtype=np.int32), pa.array([], pa.string()))
+            return cls(np.zeros(0, dtype=np.int32), strings([]))
         codes = numbers(pa.chunked_array([chunk.indices for chunk in unified.chunks]))
         return cls(codes, unified.chunk(0).dictionary)
 
@@ -72,7 +71,7 @@ class Encoded:
 
 def _string_array(column) -> pa.Array:
     if not isinstance(column, (pa.Array, pa.ChunkedArray)):
-        column = pa.array(list(column), type=pa.string())
+        column = strings([str(value) for value in column])
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
     if not pa.types.is_string(column.type):
@@ -80,17 +79,44 @@ def _string_array(column) -> pa.Array:
     return column
 
 
+_SMALL = 4096  # rows below which Python encodes (no need to load Arrow's compute module)
+
+
 def encode(column, ordered: bool = False) -> Encoded:
-    """Encode a string column (Arrow array, chunked array or sequence of str).
+    """Encode a string column (Arrow array, chunked array or sequence of str); codes
+    follow first appearance, or the ids' byte order when ``ordered``.
 
     Hashing is cheap; sorting a million distinct ids is not, so order only on request.
     """
-    encoded = pc.dictionary_encode(_string_array(column))
+    if not isinstance(column, (pa.Array, pa.ChunkedArray)):  # Python strings: stay in Python
+        return _encode_python([str(value) for value in column], ordered)
+    column = _string_array(column)
+    if len(column) < _SMALL and not column.null_count:
+        return _encode_python(column.to_pylist(), ordered)
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column)
     codes = numbers(encoded.indices).astype(np.int64)
     return _sorted(codes, encoded.dictionary) if ordered else Encoded(codes, encoded.dictionary)
 
 
+def _encode_python(values: list[str], ordered: bool) -> Encoded:
+    """``encode`` in Python: for a few values (vocabularies of query ids, small files), or
+    values that are Python strings already."""
+    code_of: dict[str, int] = {}
+    for value in values:
+        code_of.setdefault(value, len(code_of))
+    distinct = list(code_of)
+    if ordered:
+        distinct.sort(key=str.encode)  # byte order, as strcmp compares
+        code_of = {value: i for i, value in enumerate(distinct)}
+    codes = np.fromiter((code_of[v] for v in values), dtype=np.int64, count=len(values))
+    return Encoded(codes, strings(distinct), ordered)
+
+
 def _sorted(codes: np.ndarray, dictionary: pa.Array) -> Encoded:
+    import pyarrow.compute as pc
+
     order = numbers(pc.sort_indices(dictionary)).astype(np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
@@ -121,6 +147,8 @@ def vocabulary_maps(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array,
 def pair_ranks(query_codes: np.ndarray, docs: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """(rank of each row's (query, doc) pair in byte order, whether it repeats the pair
     ranked just above it), from one Arrow sort by query code then doc id."""
+    import pyarrow.compute as pc
+
     table = pa.table({"q": indices(query_codes), "d": docs})
     order = numbers(pc.sort_indices(table, sort_keys=[("q", "ascending"), ("d", "ascending")]))
     rank = np.empty(len(order), dtype=np.int32 if len(order) < 2**31 else np.int64)

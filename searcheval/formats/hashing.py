@@ -22,11 +22,12 @@ _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
 # _FIRST_BYTES[k]: the mask keeping the first k bytes of a little-endian word (k <= 8)
 _FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
-_CHUNK_ROWS = 1 << 17
+_CHUNK_ROWS = 1 << 17  # small enough for every temporary to stay in cache
 _PIECE_ROWS = 1 << 17  # rows of whole queries handled together by hashes_and_repeats
+# equal_pairs' multipliers, one a round: a row that lost its slot tries other key bits
 _ROUNDS = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
-                                     0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53,
-                                     0x94D049BB133111EB, 0xBF58476D1CE4E5B9)]  # small enough for every temporary to stay in cache
+                                  0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53,
+                                  0x94D049BB133111EB, 0xBF58476D1CE4E5B9)]
 
 
 def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
@@ -240,8 +241,9 @@ def descending_order(groups: np.ndarray, column: pa.Array | pa.ChunkedArray,
 def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
                  right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray) -> np.ndarray:
     """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes."""
-    if len(left_rows) == 0:
-        return np.zeros(0, dtype=bool)
+    if len(left_rows) < 1024:  # a few: in Python
+        return np.array([left[int(i)].as_py() == right[int(j)].as_py()
+                         for i, j in zip(left_rows, right_rows)], dtype=bool)
     import pyarrow.compute as pc
 
     return numbers(pc.equal(take(left, left_rows), take(right, right_rows)))

@@ -25,6 +25,7 @@ import pyarrow as pa
 
 from ..errors import UsageError
 from . import trec, trec_variants, trec_writers
+from .column_names import roles
 
 
 class _OnFirstUse:
@@ -206,7 +207,7 @@ def _is_jsonl(text: bytes) -> bool:
         record = json.loads(first)
     except ValueError:
         return False
-    return isinstance(record, dict) and "query_id" in tables.roles(list(record))
+    return isinstance(record, dict) and "query_id" in roles(list(record))
 
 
 def _by_fields(path: str, data: bytes, kind: str | None) -> Format:
@@ -216,7 +217,7 @@ def _by_fields(path: str, data: bytes, kind: str | None) -> Format:
     if sample:
         for delimiter, name in ((b"\t", "tsv"), (b",", "csv")):
             names = [n.strip().decode("utf-8", "replace") for n in sample[0].split(delimiter)]
-            if "query_id" in tables.roles(names) and "doc_id" in tables.roles(names):
+            if "query_id" in roles(names) and "doc_id" in roles(names):
                 return BY_NAME[name]
     counts = {len(line.split()) for line in sample}
     if counts == {3}:

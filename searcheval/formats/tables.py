@@ -29,12 +29,9 @@ import pyarrow.compute as pc
 
 from ..errors import FormatError, UsageError
 from .columns import encode
+from .column_names import ALIASES, VALUE_COLUMNS, roles
 from .trec import Qrels, Run, make_qrels, make_run, text_bytes
 
-ALIASES = {"query_id": ("query_id", "qid", "q_id"), "doc_id": ("doc_id", "docno", "docid"),
-           "relevance": ("relevance", "label"), "score": ("score",), "rank": ("rank",),
-           "tag": ("tag",)}
-VALUE_COLUMNS = {"qrels": ("relevance",), "run": ("score", "rank")}
 _INTEGER = r"^[-+]?[0-9]+$"
 _NUMBER = r"^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$"
 
@@ -54,17 +51,6 @@ class Columns:
 
 
 # ---- from columns to Qrels / Run --------------------------------------------------------------
-
-def roles(names: list[str]) -> dict[str, str]:
-    """role (query_id, doc_id, relevance, score, rank, tag) -> the column that plays it."""
-    found = {}
-    for role, aliases in ALIASES.items():
-        for alias in aliases:
-            if alias in names:
-                found[role] = alias
-                break
-    return found
-
 
 def table_kind(names: list[str], path: str, line: int) -> str:
     """qrels or run, from the value columns present."""

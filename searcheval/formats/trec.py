@@ -26,7 +26,6 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ..errors import FormatError
@@ -242,13 +241,19 @@ def _direct(data, names: list[str], types: dict, source: str | None = None) -> t
                                              null_values=[],  # "N/A" is no relevance grade
                                              include_columns=list(types)))
     ids = table.column("query_id")
-    queries = Encoded.from_dictionary(ids) if pa.types.is_dictionary(ids.type) else ids
-    distinct = queries.vocabulary if isinstance(queries, Encoded) else ids
-    if not as_numpy(pc.utf8_length(distinct)).all():
+    if pa.types.is_dictionary(ids.type):
+        queries = Encoded.from_dictionary(ids)
+        distinct = queries.vocabulary.to_pylist()  # few: checked in Python
+        if not all(distinct) or any(q.startswith("#") for q in distinct):
+            raise _Refused  # a blank line (a row of empty fields), or a comment line
+        return table, queries
+    import pyarrow.compute as pc
+
+    if not as_numpy(pc.utf8_length(ids)).all():
         raise _Refused  # Arrow reads a blank line as a row of empty fields
-    if as_numpy(pc.starts_with(distinct, pattern="#")).any():
+    if as_numpy(pc.starts_with(ids, pattern="#")).any():
         raise _Refused  # a comment line that happened to have the right field count
-    return table, queries
+    return table, ids
 
 
 def _direct_qrels(data, source: str | None = None):
@@ -310,6 +315,8 @@ def _fields(data: bytes) -> tuple[list[pa.Array], np.ndarray, pa.Array]:
                                              strings_can_be_null=False))
     if b"\x1f" in data or table.num_rows == 0:
         raise _Refused
+    import pyarrow.compute as pc
+
     lines = pc.ascii_split_whitespace(pc.ascii_trim_whitespace(table.column("line")))
     counts = pc.list_value_length(lines)
     first = pc.list_element(lines, index_scalar(0))
@@ -322,6 +329,8 @@ def _fields(data: bytes) -> tuple[list[pa.Array], np.ndarray, pa.Array]:
 
 
 def _column(lines, index: int) -> pa.Array:
+    import pyarrow.compute as pc
+
     out = pc.list_element(lines, index_scalar(index))
     return out.combine_chunks() if isinstance(out, pa.ChunkedArray) else out
 

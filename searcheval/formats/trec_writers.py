@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .trec import Qrels, Run
 
@@ -34,6 +33,8 @@ def run_text(run: Run, order: np.ndarray, ranks: np.ndarray, msmarco: bool = Fal
 def _join_lines(columns: list[pa.Array], separator: str) -> bytes:
     if len(columns[0]) == 0:
         return b""
+    import pyarrow.compute as pc
+
     lines = pc.binary_join_element_wise(*columns, separator)
     ended = pc.binary_join_element_wise(lines, pa.scalar("", pa.string()), "\n")
     return "".join(ended.to_pylist()).encode("utf-8")
