@@ -40,15 +40,26 @@ def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
 
 
 def segment_cumprod(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Inclusive running products restarting at each segment (via logs when padding
-    would be large; values must then be positive)."""
+    """Inclusive running products restarting at each segment.
+
+    In a padded matrix (rows = segments) when that stays small; else by doubling steps
+    (each row times the row d before it in its segment, d = 1, 2, 4...), so zeros stay
+    exact zeros (a product through logs turned them into NaN for every later segment).
+    """
     lengths = np.diff(starts)
     if len(values) == 0:
         return values.astype(np.float64)
     width = int(lengths.max())
     segment = np.repeat(np.arange(len(lengths)), lengths)
     if len(lengths) * width > 4 * len(values) + 1024:
-        return np.exp(segment_cumsum(np.log(values), starts))
+        place = np.arange(len(values)) - starts[:-1][segment]
+        out = values.astype(np.float64)
+        step = 1
+        while step < width:
+            rows = np.flatnonzero(place >= step)
+            out[rows] = out[rows] * out[rows - step]  # the right side is read first
+            step *= 2
+        return out
     column = np.arange(len(values)) - starts[:-1][segment]
     padded = np.ones((len(lengths), width))
     padded[segment, column] = values
