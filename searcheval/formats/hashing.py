@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pyarrow as pa
 
-from .arrow import numbers, take
 
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)
@@ -240,13 +239,13 @@ def descending_order(groups: np.ndarray, column: pa.Array | pa.ChunkedArray,
 
 def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
                  right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray) -> np.ndarray:
-    """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes."""
-    if len(left_rows) < 1024:  # a few: in Python
-        return np.array([left[int(i)].as_py() == right[int(j)].as_py()
-                         for i, j in zip(left_rows, right_rows)], dtype=bool)
-    import pyarrow.compute as pc
-
-    return numbers(pc.equal(take(left, left_rows), take(right, right_rows)))
+    """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes
+    (compared 8 bytes at a time where they lie, nothing copied out)."""
+    a, b = _Spans(left, left_rows), _Spans(right, right_rows)
+    equal = a.length == b.length
+    for j in range(0, int(a.length.max(initial=0)), 8):
+        equal &= a.raw(j) == b.raw(j)
+    return equal
 
 
 class _Spans:
@@ -258,15 +257,17 @@ class _Spans:
         first_row = np.concatenate(([0], np.cumsum(sizes)))
         rows = np.asarray(rows, dtype=np.int64)
         which = np.searchsorted(first_row, rows, side="right") - 1
-        self.order = np.argsort(which, kind="stable")  # rows grouped by chunk
-        bounds = np.searchsorted(which[self.order], np.arange(len(chunks) + 1))
-        self.parts = []  # (slice of self.order, words of the chunk)
+        in_order = bool(np.all(which[1:] >= which[:-1]))  # rows grouped by chunk already
+        order = None if in_order else np.argsort(which, kind="stable")
+        bounds = np.searchsorted(which if in_order else which[order], np.arange(len(chunks) + 1))
+        self.parts = []  # (the rows' positions: a slice or indices, words of the chunk)
         self.start = np.zeros(len(rows), dtype=np.int64)
         self.length = np.zeros(len(rows), dtype=np.int64)
         for c, chunk in enumerate(chunks):
             if bounds[c] == bounds[c + 1]:
                 continue
-            part = self.order[bounds[c]:bounds[c + 1]]
+            part = (slice(int(bounds[c]), int(bounds[c + 1])) if in_order
+                    else order[bounds[c]:bounds[c + 1]])
             buffers = chunk.buffers()
             wide = pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type)
             offset_type = np.int64 if wide else np.int32
@@ -284,7 +285,7 @@ class _Spans:
         string's end."""
         out = np.zeros(len(self.start), dtype=np.uint64)
         for part, words in self.parts:
-            left = self.length[part] - j
-            out[part] = words.at(self.start[part] + j) & _FIRST_BYTES[np.clip(left, 0, 8)]
+            left = np.clip(self.length[part] - j, 0, 8)
+            out[part] = words.at(self.start[part] + j) & _FIRST_BYTES[left]
         return out
 
