@@ -13,12 +13,14 @@ import numpy as np
 from ..measures import Measure
 from .context import NONPOOL, Ranked
 from .segments import divide, segment_cumprod, segment_cumsum, segment_sum, value_at
-from .views import gain_view, level_of, level_view, row_dcg, total_dcg
+from .views import gain_view, level_of, level_view, total_dcg
 
 
 def g_measure(r: Ranked, m: Measure) -> np.ndarray:
     """G = 1/sum(ideal gains) sum over rows of gain / log2(2 + cost so far - gain so far)."""
     g = gain_view(r, m.params)
+    if _whole_numbers(g.ideal_gain):
+        return _g_measure_at_gain_rows(r, g)
     at_ideal = r.pos < g.ideal_len[r.q]
     ideal_here = np.where(at_ideal, g.ideal_gain[np.minimum(g.ideal_starts[r.q] + r.pos,
                                                             max(len(g.ideal_gain) - 1, 0))]
@@ -27,6 +29,29 @@ def g_measure(r: Ranked, m: Measure) -> np.ndarray:
     gained = segment_cumsum(g.row_gain, r.starts)
     terms = np.where(g.row_gain != 0, g.row_gain / np.log2(2.0 + cost - gained), 0.0)
     return divide(segment_sum(terms, r.q, r.num_queries), _ideal_total(r, g))
+
+
+def _whole_numbers(values: np.ndarray) -> bool:
+    return bool(np.all(values == np.round(values)))
+
+
+def _g_measure_at_gain_rows(r: Ranked, g) -> np.ndarray:
+    """``g_measure`` from the rows with a gain only. The running cost at rank p is the
+    ideal ranking's running sum of max(gain, 1) up to p, plus 1 a rank past its end; with
+    whole-number gains every one of those additions is exact, so adding the ranks past the
+    end at once gives the sequential sum bit for bit."""
+    L = g.ideal_len
+    ideal_cost = segment_cumsum(np.maximum(g.ideal_gain, 1.0), g.ideal_starts)
+    rows = g.gain_rows
+    q, pos = r.q[rows], r.pos[rows]
+    inside = pos < L[q]
+    last = np.clip(g.ideal_starts[q] + np.minimum(pos, L[q] - 1), 0, max(len(ideal_cost) - 1, 0))
+    at_end = np.where(L[q] > 0, ideal_cost[last] if len(ideal_cost) else 0.0, 0.0)
+    cost = np.where(inside, at_end, at_end + (pos - L[q] + 1))
+    starts = np.searchsorted(q, np.arange(r.num_queries + 1, dtype=q.dtype))
+    gained = segment_cumsum(g.gain_values, starts)
+    terms = g.gain_values / np.log2(2.0 + cost - gained)
+    return divide(segment_sum(terms, q, r.num_queries), _ideal_total(r, g))
 
 
 def _ideal_total(r: Ranked, g) -> np.ndarray:
@@ -61,20 +86,42 @@ def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
     return divide(dcg, _ideal_dcg_at(g, np.full(r.num_queries, m.cutoff)))
 
 
+class _RunningDCG:
+    """Each query's running DCG, kept at the rows that change it (those with a gain): the
+    sums are the sequential ones, since the rows left out add exactly 0."""
+
+    def __init__(self, r: Ranked, g) -> None:
+        self.q, self.pos = r.q[g.gain_rows], r.pos[g.gain_rows]
+        self.starts = np.searchsorted(self.q, np.arange(r.num_queries + 1, dtype=self.q.dtype))
+        self.cum = segment_cumsum(g.gain_values / np.log2(self.pos + 2.0), self.starts)
+        self.keys = (self.q.astype(np.int64) << 32) + self.pos  # (query, rank), sorted
+
+    def after(self, q: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """Per (query, k): the DCG of the query's first k documents."""
+        at = np.searchsorted(self.keys, (q.astype(np.int64) << 32) + k) - 1
+        inside = at >= 0
+        inside[inside] = self.q[at[inside]] == q[inside]
+        return np.where(inside, self.cum[np.maximum(at, 0)] if len(self.cum) else 0.0, 0.0)
+
+    def final(self) -> np.ndarray:
+        """Per query: the DCG of its whole ranking."""
+        return value_at(self.cum, self.starts, np.diff(self.starts))
+
+
 def ndcg_rel(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG averaged over the relevant documents (gain > 0); unretrieved ones count at
     the DCG of the whole ranking."""
     g = gain_view(r, m.params)
     L = g.ideal_len
-    running = segment_cumsum(row_dcg(r, g), r.starts)
-    ideal_here = g.ideal_cum_dcg[np.clip(g.ideal_starts[r.q] + np.minimum(r.pos, L[r.q] - 1), 0,
+    running = _RunningDCG(r, g)
+    found = g.gain_values > 0
+    q, pos = running.q[found], running.pos[found]
+    ideal_here = g.ideal_cum_dcg[np.clip(g.ideal_starts[q] + np.minimum(pos, L[q] - 1), 0,
                                          max(len(g.ideal_cum_dcg) - 1, 0))] if len(g.ideal_gain) \
-        else np.zeros(len(r.q))
-    found = g.row_gain > 0
-    total = segment_sum(np.where(found, divide(running, ideal_here), 0.0), r.q, r.num_queries)
-    final = value_at(running, r.starts, r.num_ret)
+        else np.zeros(len(q))
+    total = segment_sum(divide(running.cum[found], ideal_here), q, r.num_queries)
     ideal = _ideal_dcg_at(g, L)
-    total = total + (L - np.bincount(r.q[found], minlength=r.num_queries)) * divide(final, ideal)
+    total = total + (L - np.bincount(q, minlength=r.num_queries)) * divide(running.final(), ideal)
     return np.where(total > 0, divide(total, L), 0.0)
 
 
@@ -83,7 +130,7 @@ def rndcg(r: Ranked, m: Measure) -> np.ndarray:
     ranking if it is more than one document longer than the ideal one)."""
     g = gain_view(r, m.params)
     L = g.ideal_len
-    running = segment_cumsum(row_dcg(r, g), r.starts)
+    running = _RunningDCG(r, g)
     ideal_q = np.repeat(np.arange(r.num_queries), L)
     k = np.arange(len(ideal_q)) - g.ideal_starts[:-1][ideal_q]
     previous = np.concatenate(([np.nan], g.ideal_gain[:-1]))
@@ -92,24 +139,17 @@ def rndcg(r: Ranked, m: Measure) -> np.ndarray:
     change = (k >= 1) & (g.ideal_gain != previous)
     b = np.concatenate((k[change], k[at_end] + 1))
     bq = np.concatenate((ideal_q[change], ideal_q[at_end]))
-    value = divide(_running_at(running, r.starts, bq, b), _ideal_cum_at(g, bq, b))
+    value = divide(running.after(bq, b), _ideal_cum_at(g, bq, b))
     total = segment_sum(value, bq, r.num_queries)
     count = np.bincount(bq, minlength=r.num_queries).astype(np.float64)
     # trec_eval's first loop also consumes the row at the boundary L, so the final
     # ranking is averaged in only when rows remain after it.
     longer = r.num_ret > L + 1
-    final = divide(value_at(running, r.starts, r.num_ret), _ideal_dcg_at(g, L))
+    final = divide(running.final(), _ideal_dcg_at(g, L))
     total = total + np.where(longer & (L > 0), final, 0.0)
     count = count + (longer & (L > 0))
     out = divide(total, count)
     return np.where(level_view(r, level_of(r, m)).num_rel > 0, out, 0.0)
-
-
-def _running_at(running: np.ndarray, starts: np.ndarray, q: np.ndarray, k: np.ndarray) -> np.ndarray:
-    n = np.minimum(k, np.diff(starts)[q])
-    if len(running) == 0:
-        return np.zeros(len(q))
-    return np.where(n > 0, running[np.clip(starts[:-1][q] + n - 1, 0, len(running) - 1)], 0.0)
 
 
 def _ideal_cum_at(g, q: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -180,8 +180,8 @@ def inferred_ap(r: Ranked, m: Measure) -> np.ndarray:
 def binary_g(r: Ranked, m: Measure) -> np.ndarray:
     """binG = 1/R sum over relevant rows of 1 / log2(2 + non-relevant above)."""
     v = level_view(r, level_of(r, m))
-    terms = np.where(v.is_rel, 1.0 / np.log2(3.0 + r.pos - v.cum_rel), 0.0)
-    return divide(segment_sum(terms, r.q, r.num_queries), v.num_rel)
+    terms = 1.0 / np.log2(3.0 + r.pos[v.rel_rows] - v.rel_rank)  # other rows add 0
+    return divide(segment_sum(terms, v.rel_q, r.num_queries), v.num_rel)
 
 
 def set_precision(r: Ranked, m: Measure) -> np.ndarray:
