@@ -18,25 +18,34 @@ def segment_max(values: np.ndarray, segment: np.ndarray, count: int, empty: floa
 
 
 def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Inclusive running sums restarting at each segment, summed sequentially.
+    """Inclusive running sums restarting at each segment, summed sequentially (as
+    trec_eval's loops add), so floats are bit for bit the loop's.
 
-    A global cumsum minus each segment's base would carry rounding from earlier
-    segments, so floats are summed per segment in a padded matrix (rows = segments)
-    when that stays small, else with the global cumsum (error ~1e-15 of the total).
+    Integers: one global cumsum less each segment's base (exact). Floats: segments are
+    summed along the rows of padded matrices, one matrix per band of lengths (up to twice
+    as wide as the shortest segment in it), so padding never costs more than the values.
+    (A global cumsum would carry rounding from earlier segments into later ones.)
     """
     lengths = np.diff(starts)
     if len(values) == 0:
         return values.astype(np.float64)
-    width = int(lengths.max())
-    if values.dtype.kind in "iub" or len(lengths) * width > 4 * len(values) + 1024:
+    if values.dtype.kind in "iub":
         total = np.cumsum(values)
         base = np.concatenate(([0], total))[starts[:-1]]
         return total - np.repeat(base, lengths)
-    segment = np.repeat(np.arange(len(lengths)), lengths)
-    column = np.arange(len(values)) - starts[:-1][segment]
-    padded = np.zeros((len(lengths), width))
-    padded[segment, column] = values
-    return np.cumsum(padded, axis=1)[segment, column]
+    out = np.empty(len(values), dtype=np.float64)
+    used = np.flatnonzero(lengths)
+    band = np.ceil(np.log2(lengths[used])).astype(np.int64)  # width 2**band
+    for b in sorted(set(band.tolist())):  # not np.unique: it imports numpy.ma
+        segments = used[band == b]
+        size = lengths[segments]
+        segment = np.repeat(np.arange(len(segments)), size)
+        column = np.arange(len(segment)) - np.repeat(np.cumsum(size) - size, size)
+        rows = starts[:-1][segments][segment] + column
+        padded = np.zeros((len(segments), 1 << b))
+        padded[segment, column] = values[rows]
+        out[rows] = np.cumsum(padded, axis=1)[segment, column]
+    return out
 
 
 def segment_cumprod(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
