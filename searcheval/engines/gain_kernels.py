@@ -121,7 +121,9 @@ def ndcg_rel(r: Ranked, m: Measure) -> np.ndarray:
         else np.zeros(len(q))
     total = segment_sum(divide(running.cum[found], ideal_here), q, r.num_queries)
     ideal = _ideal_dcg_at(g, L)
-    total = total + (L - np.bincount(q, minlength=r.num_queries)) * divide(running.final(), ideal)
+    # trec_eval: sum += (num_rel - num_rel_ret) * results_dcg / ideal_dcg, multiplied first
+    unretrieved = L - np.bincount(q, minlength=r.num_queries)
+    total = total + divide(unretrieved * running.final(), ideal)
     return np.where(total > 0, divide(total, L), 0.0)
 
 
