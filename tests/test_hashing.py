@@ -467,3 +467,25 @@ def test_a_collision_does_not_change_measures(monkeypatch, name):
     assert len(reference) == 3 * len(measures)
     for (measure, query), value in reference.items():
         assert collided.value(measure, query) == pytest.approx(value, abs=5.01e-5), (measure, query)
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(st.sampled_from([60, 64, 65, 70, 130]),
+       st.lists(st.text(alphabet="ab\u00e9", max_size=6), min_size=1, max_size=30, unique=True),
+       st.data())
+def test_ids_longer_than_the_compared_prefix(prefix, tails, data):
+    """Past 64 bytes ids finish in Python: ids that share a long prefix must still be
+    ordered (strcmp, descending) and compared exactly."""
+    values = ["p" * prefix + tail for tail in tails]
+    n = len(values)
+    column = pa.chunked_array([pa.array(values[:n // 2], pa.string()),
+                               pa.array(values[n // 2:], pa.string())], pa.string())
+    rows = np.array(data.draw(st.permutations(range(n))), dtype=np.int64)
+    groups = np.sort(np.array(data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))))
+    got = hashing.descending_order(groups, column, rows)
+    keys = [(int(groups[i]), values[rows[i]].encode()) for i in range(n)]
+    want = sorted(range(n), key=lambda i: (keys[i][0], [-b for b in keys[i][1]] + [1]))
+    assert [keys[i] for i in got] == [keys[i] for i in want]
+    other = np.array(data.draw(st.permutations(range(n))), dtype=np.int64)
+    assert hashing.same_strings(column, rows, column, other).tolist() == [
+        values[a] == values[b] for a, b in zip(rows, other)]

@@ -218,33 +218,62 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.concatenate(firsts).astype(np.int64), np.concatenate(seconds).astype(np.int64)
 
 
+_PREFIX_WORDS = 8  # bytes of an id compared in numpy (8 words); longer ids finish in Python
+
+
 def descending_order(groups: np.ndarray, column: pa.Array | pa.ChunkedArray,
                      rows: np.ndarray) -> np.ndarray:
     """The order of ``rows`` by group (ascending), then by their strings in ``column``
     descending, comparing bytes as C's ``strcmp`` does (ids hold no NUL byte).
 
     Each row becomes one fixed-width byte string, the group (big-endian) then its id's
-    bytes inverted (so ascending byte order is descending id order; the zero padding past
-    a short id turns into 0xFF, after every longer id it is a prefix of), and numpy sorts
-    those with plain byte comparisons: one sort instead of one per 8 bytes of id.
+    first 64 bytes inverted (so ascending byte order is descending id order; the zero
+    padding past a short id turns into 0xFF, after every longer id it is a prefix of), and
+    numpy sorts those with plain byte comparisons. Rows whose group and first 64 bytes are
+    equal (long ids sharing a prefix) are then put in order by their whole ids.
     """
     spans = _Spans(column, rows)
-    words = max((int(spans.length.max(initial=0)) + 7) // 8, 1)
+    words = min(max((int(spans.length.max(initial=0)) + 7) // 8, 1), _PREFIX_WORDS)
     packed = np.empty((len(rows), 4 + 8 * words), dtype=np.uint8)
     packed[:, :4] = groups.astype(">u4").view(np.uint8).reshape(-1, 4)
     for j in range(words):
         packed[:, 4 + 8 * j:12 + 8 * j] = (~spans.raw(8 * j)).view(np.uint8).reshape(-1, 8)
-    return np.argsort(packed.view(f"S{packed.shape[1]}").ravel(), kind="stable")
+    keys = packed.view(f"S{packed.shape[1]}").ravel()
+    order = np.argsort(keys, kind="stable")
+    if int(spans.length.max(initial=0)) > 8 * words:  # some ids are longer than the prefix
+        ordered = keys[order]
+        same = np.flatnonzero(ordered[1:] == ordered[:-1])
+        for start, end in _runs(same):  # rows start..end of ``order`` share a key
+            block = order[start:end + 1]
+            ids = [column[int(rows[i])].as_py().encode() for i in block]
+            order[start:end + 1] = block[sorted(range(len(block)), key=lambda i: ids[i],
+                                                reverse=True)]
+    return order
+
+
+def _runs(pairs: np.ndarray) -> list[tuple[int, int]]:
+    """Runs of consecutive positions from the starts of equal neighbour pairs: (first, last)."""
+    runs: list[tuple[int, int]] = []
+    for i in pairs.tolist():
+        if runs and runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], i + 1)
+        else:
+            runs.append((i, i + 1))
+    return runs
 
 
 def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
                  right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray) -> np.ndarray:
     """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes
-    (compared 8 bytes at a time where they lie, nothing copied out)."""
+    (compared 8 bytes at a time where they lie, nothing copied out; ids longer than 64
+    bytes that agree that far finish in Python)."""
     a, b = _Spans(left, left_rows), _Spans(right, right_rows)
     equal = a.length == b.length
-    for j in range(0, int(a.length.max(initial=0)), 8):
+    longest = int(a.length.max(initial=0))
+    for j in range(0, min(longest, 8 * _PREFIX_WORDS), 8):
         equal &= a.raw(j) == b.raw(j)
+    for i in np.flatnonzero(equal & (a.length > 8 * _PREFIX_WORDS)).tolist():
+        equal[i] = left[int(left_rows[i])].as_py() == right[int(right_rows[i])].as_py()
     return equal
 
 
@@ -285,7 +314,12 @@ class _Spans:
         string's end."""
         out = np.zeros(len(self.start), dtype=np.uint64)
         for part, words in self.parts:
-            left = np.clip(self.length[part] - j, 0, 8)
-            out[part] = words.at(self.start[part] + j) & _FIRST_BYTES[left]
+            left = self.length[part] - j
+            if not left.all() or left.min() < 0:  # some strings have ended: read only the others
+                rows = np.arange(len(self.start))[part][left > 0]
+                left = self.length[rows] - j
+            else:
+                rows = part
+            out[rows] = words.at(self.start[rows] + j) & _FIRST_BYTES[np.minimum(left, 8)]
         return out
 
