@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .formats.hashing import descending_order
+
 
 TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
 # How documents with equal scores are ordered (score always comes first):
@@ -126,7 +128,7 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
         if len(positions) == 0:
             return Ordering(len(held), base, nothing, nothing)
     rows = positions if base is None else base[positions]
-    by_doc = _descending_docs(group, docs, rows)
+    by_doc = descending_order(group, docs, rows)  # doc ids compared by bytes, descending
     return Ordering(len(held), base, positions, positions[by_doc])
 
 
@@ -138,10 +140,3 @@ def _mixed_groups(positions: np.ndarray, group: np.ndarray, judged: np.ndarray):
     mixed[group[1:][differ]] = True
     keep = mixed[group]
     return positions[keep], group[keep]
-
-
-def _descending_docs(group: np.ndarray, docs, rows: np.ndarray) -> np.ndarray:
-    """The order of ``rows`` by group, then doc id descending (bytes, as ``strcmp``)."""
-    from .formats.hashing import descending_order
-
-    return descending_order(group, docs, rows)

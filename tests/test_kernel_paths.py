@@ -1,6 +1,6 @@
-"""Measures computed from the rows with a gain equal the same measures computed over every
-row, bit for bit (the rows left out add exactly 0; G's running cost is exact for whole-number
-gains). The row-by-row forms are kept for G with fractional gains and checked here too."""
+"""Measures computed from the rows with a gain (the rows left out add exactly 0; G's running
+cost is exact for whole-number gains) equal trec_eval's, through pytrec_eval, bit for bit.
+The row-by-row form kept for G with fractional gains is checked the same way."""
 
 from __future__ import annotations
 
@@ -19,13 +19,17 @@ CASES = [(SUITE / "qrels.test", SUITE / "results.test"),
          (CRANFIELD / "qrel", CRANFIELD / "results" / "results_english_boolean.txt")]
 
 
+@pytest.mark.parametrize("every_row", [False, True], ids=["gain-rows", "every-row"])
 @pytest.mark.parametrize("qrels,run", CASES, ids=["suite", "graded", "cranfield-ties"])
-def test_g_from_gain_rows_equals_g_over_every_row(qrels, run, monkeypatch):
-    fast = searcheval.evaluate(qrels, run, ["G"])
-    monkeypatch.setattr(gain_kernels, "_whole_numbers", lambda values: False)  # every row
-    slow = searcheval.evaluate(qrels, run, ["G"])
-    assert fast.query_ids == slow.query_ids
-    assert np.array_equal(fast.values, slow.values)
+def test_g_is_pytrec_evals_bit_for_bit_in_both_forms(qrels, run, every_row, monkeypatch):
+    """G from the rows with a gain (whole-number gains) and G row by row (the form kept for
+    fractional gains, forced here) both equal trec_eval's, through pytrec_eval."""
+    if every_row:
+        monkeypatch.setattr(gain_kernels, "_whole_numbers", lambda values: False)
+    native = searcheval.evaluate(qrels, run, ["G"])
+    reference = searcheval.evaluate(qrels, run, ["G"], engine="pytrec_eval")
+    assert native.query_ids == reference.query_ids
+    assert np.array_equal(native.values, reference.values)
 
 
 def test_running_sums_over_uneven_queries_are_pytrec_evals_bit_for_bit(tmp_path):

@@ -36,6 +36,13 @@ def write(path: Path, text: str) -> str:
     return str(path)
 
 
+def refusal(*args, **options) -> str:
+    """The one-line error ``convert`` refuses the input with."""
+    with pytest.raises(FormatError) as error:
+        convert(*args, **options)
+    return str(error.value)
+
+
 # ---- the library lab, end to end --------------------------------------------------------
 
 def test_library_lab_gives_the_lesson_numbers(tmp_path):
@@ -137,10 +144,8 @@ def test_xlsx_named_sheet_and_row_numbers(tmp_path):
     sheet.append([None, None, None])
     sheet.append(["q1", "d2", 1.5])
     book.save(tmp_path / "book.xlsx")
-    with pytest.raises(FormatError) as error:
-        convert(str(tmp_path / "book.xlsx"), sheet="judgments")
-    assert str(error.value) == (f"{tmp_path / 'book.xlsx'}:4: label must be an integer grade "
-                                "or a word, found 1.5")
+    assert refusal(str(tmp_path / "book.xlsx"), sheet="judgments") == (
+        f"{tmp_path / 'book.xlsx'}:4: label must be an integer grade or a word, found 1.5")
     with pytest.raises(FormatError, match=r"no sheet 'x'; sheets: notes, judgments$"):
         convert(str(tmp_path / "book.xlsx"), sheet="x")
 
@@ -148,10 +153,8 @@ def test_xlsx_named_sheet_and_row_numbers(tmp_path):
 def test_physical_lines_count_blank_lines_and_multiline_cells(tmp_path):
     path = write(tmp_path / "m.csv", 'query_id,doc_id,label,notes\n\nq1,d1,1,"two\nlines"\n'
                                      "q1,d2,maybe,\n")
-    with pytest.raises(FormatError) as error:
-        convert(path)
-    assert str(error.value) == (f"{path}:5: unknown label 'maybe': give its grade with "
-                                "--label-map 'maybe=GRADE', or use integers")
+    assert refusal(path) == (f"{path}:5: unknown label 'maybe': give its grade with "
+                             "--label-map 'maybe=GRADE', or use integers")
 
 
 # ---- labels ---------------------------------------------------------------------------------
@@ -183,10 +186,8 @@ def test_label_map_overrides_and_extends(tmp_path):
 def test_every_unknown_word_is_reported_at_once(tmp_path):
     path = write(tmp_path / "u.csv", "qid,doc,label\nq1,a,meh\nq1,b,1\nq1,c,partially relevant\n"
                                      "q1,d,meh\n")
-    with pytest.raises(FormatError) as error:
-        convert(path)
-    assert str(error.value) == (f"{path}:2: unknown label 'meh', 'partially relevant' (line 4): "
-                                "give its grade with --label-map 'meh=GRADE', or use integers")
+    assert refusal(path) == (f"{path}:2: unknown label 'meh', 'partially relevant' (line 4): "
+                             "give its grade with --label-map 'meh=GRADE', or use integers")
 
 
 def test_empty_labels_are_not_judged_but_still_ranked(tmp_path):
@@ -262,9 +263,7 @@ def test_columns_by_option_and_first_listed_name_wins(tmp_path):
 ])
 def test_error_messages(tmp_path, text, message):
     path = write(tmp_path / "bad.csv", text)
-    with pytest.raises(FormatError) as error:
-        convert(path)
-    assert str(error.value) == f"{path}{':' if message[0].isdigit() else ': '}{message}"
+    assert refusal(path) == f"{path}{':' if message[0].isdigit() else ': '}{message}"
 
 
 @pytest.mark.parametrize("data,message", [
@@ -276,9 +275,7 @@ def test_error_messages(tmp_path, text, message):
 def test_error_messages_bytes(tmp_path, data, message):
     path = tmp_path / ("bad.jsonl" if data.startswith(b"{") else "bad.csv")
     path.write_bytes(data)
-    with pytest.raises(FormatError) as error:
-        convert(str(path))
-    assert str(error.value) == f"{path}:{message}"
+    assert refusal(str(path)) == f"{path}:{message}"
 
 
 def test_cli_errors_are_one_line_exit_2(tmp_path):

@@ -1,6 +1,6 @@
-"""Segmented running products: the padded-matrix path and the doubling path agree with a
-plain loop, zeros included (a product through logs once turned every later segment into
-NaN, and with it RR and Success under --ties average on large runs)."""
+"""Segmented running products agree with a plain loop, zeros included, whatever the mix of
+segment lengths (a product through logs once turned every later segment into NaN, and with
+it RR and Success under --ties average on large runs)."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ segments = st.lists(st.integers(1, 6), min_size=1, max_size=12).flatmap(
 @given(segments)
 def test_running_products_per_segment(case):
     lengths, values, long = case
-    if long:  # a long segment among many short ones: padding would cost more than 4x,
-        # so the doubling path runs, and segments after a zero are checked
+    if long:  # a long segment among many short ones (several bands of lengths), and
+        # segments after a zero
         lengths = lengths + [long] + [2] * 300
         values = values + [0.5 if i % 7 else 1.0 for i in range(long)] + [0.5, 2.0] * 300
     starts = np.concatenate(([0], np.cumsum(lengths)))
@@ -45,9 +45,9 @@ def test_running_products_per_segment(case):
 
 
 def test_rr_and_success_under_tie_averaging_on_a_long_tie(tmp_path):
-    """A query whose 300 documents all tie (the doubling path), after one whose tie group
-    holds two relevant documents of three (a zero in the running product): expected RR and
-    Success are the values worked out by hand, no NaN anywhere."""
+    """A query whose 300 documents all tie, among many short tie groups, after one whose
+    tie group holds two relevant documents of three (a zero in the running product):
+    expected RR and Success are the values worked out by hand, no NaN anywhere."""
     qrels = tmp_path / "qrels"
     run = tmp_path / "run"
     qrels.write_text("a 0 x1 1\na 0 x2 1\nlong 0 d7 1\n"

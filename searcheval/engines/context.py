@@ -113,9 +113,10 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     run.doc_hash = None  # a cache no longer needed: its memory is better spent on the kernels
     # Sets of query codes as masks over the vocabulary (np.unique and friends sort, and
     # import numpy.ma).
+    retrieved = run_map[_first_appearances(run.query.codes)]  # as the run first retrieves them
     in_qrels = _present(judged_qc, len(query_vocab))
     in_run_codes = np.zeros(len(query_vocab), dtype=bool)
-    in_run_codes[run_map[_present(run.query.codes, len(run_map))]] = True
+    in_run_codes[retrieved] = True
     qrels_queries, run_queries = np.flatnonzero(in_qrels), np.flatnonzero(in_run_codes)
     absent = np.flatnonzero(in_qrels & ~in_run_codes)
     if settings.missing == "zero":
@@ -126,13 +127,14 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
             raise UsageError(f"no query is in both {qrels.path} and {run.path} "
                              "(with --missing skip nothing would be averaged)")
     # Internal numbering: the run's queries as it first retrieves them, then the rest.
-    internal = np.concatenate((run_map[_first_appearances(run.query.codes)], absent)).astype(np.int64)
+    internal = np.concatenate((retrieved, absent)).astype(np.int64)
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
     index[internal] = np.arange(len(internal))
 
     q, rel, held = _ranked_rows(run, index[run_map][run.query.codes], rel, settings)
 
-    pos = _positions(q, len(internal))
+    starts = _starts(q, len(internal))
+    pos = _positions(q, starts)
     if settings.depth is not None or settings.judged_only:
         keep = np.ones(len(q), dtype=bool)
         if settings.depth is not None:
@@ -140,8 +142,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         if settings.judged_only:
             keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
         q, rel, held = q[keep], rel[keep], held[keep]
-        pos = _positions(q, len(internal))
-    starts = _starts(q, len(internal))
+        starts = _starts(q, len(internal))
+        pos = _positions(q, starts)
     new_group = np.ones(len(q), dtype=bool)
     new_group[1:] = (q[1:] != q[:-1]) | (held[1:] != held[:-1])
 
@@ -216,9 +218,9 @@ def _starts(q: np.ndarray, num_queries: int) -> np.ndarray:
     return np.searchsorted(q, np.arange(num_queries + 1, dtype=q.dtype))  # same dtype: no copy of q
 
 
-def _positions(q: np.ndarray, num_queries: int) -> np.ndarray:
+def _positions(q: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Per row, its 0-based rank in its query (made a piece at a time: no big temporary)."""
-    starts = _starts(q, num_queries).astype(np.int32)
+    starts = starts.astype(np.int32)
     pos = np.arange(len(q), dtype=np.int32)
     for begin in range(0, len(q), _PIECE_ROWS):
         pos[begin:begin + _PIECE_ROWS] -= starts[q[begin:begin + _PIECE_ROWS]]

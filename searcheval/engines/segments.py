@@ -21,18 +21,31 @@ def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Inclusive running sums restarting at each segment, summed sequentially (as
     trec_eval's loops add), so floats are bit for bit the loop's.
 
-    Integers: one global cumsum less each segment's base (exact). Floats: segments are
-    summed along the rows of padded matrices, one matrix per band of lengths (up to twice
-    as wide as the shortest segment in it), so padding never costs more than the values.
-    (A global cumsum would carry rounding from earlier segments into later ones.)
+    Integers: one global cumsum less each segment's base (exact). Floats: ``_running``
+    (a global cumsum would carry rounding from earlier segments into later ones).
     """
-    lengths = np.diff(starts)
-    if len(values) == 0:
-        return values.astype(np.float64)
-    if values.dtype.kind in "iub":
+    if len(values) and values.dtype.kind in "iub":
         total = np.cumsum(values)
         base = np.concatenate(([0], total))[starts[:-1]]
-        return total - np.repeat(base, lengths)
+        return total - np.repeat(base, np.diff(starts))
+    return _running(values, starts, np.cumsum, 0.0)
+
+
+def segment_cumprod(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Inclusive running products restarting at each segment, multiplied sequentially
+    (zeros stay exact zeros: a product through logs once turned them into NaN for every
+    later segment)."""
+    return _running(values, starts, np.cumprod, 1.0)
+
+
+def _running(values: np.ndarray, starts: np.ndarray, accumulate, neutral: float) -> np.ndarray:
+    """``accumulate`` (np.cumsum or np.cumprod) along each segment, in order.
+
+    Segments are laid along the rows of padded matrices, one matrix per band of lengths
+    (up to twice as wide as the shortest segment in it), so padding never costs more than
+    the values and each row is accumulated sequentially.
+    """
+    lengths = np.diff(starts)
     out = np.empty(len(values), dtype=np.float64)
     used = np.flatnonzero(lengths)
     band = np.ceil(np.log2(lengths[used])).astype(np.int64)  # width 2**band
@@ -42,37 +55,10 @@ def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
         segment = np.repeat(np.arange(len(segments)), size)
         column = np.arange(len(segment)) - np.repeat(np.cumsum(size) - size, size)
         rows = starts[:-1][segments][segment] + column
-        padded = np.zeros((len(segments), 1 << b))
+        padded = np.full((len(segments), 1 << b), neutral)
         padded[segment, column] = values[rows]
-        out[rows] = np.cumsum(padded, axis=1)[segment, column]
+        out[rows] = accumulate(padded, axis=1)[segment, column]
     return out
-
-
-def segment_cumprod(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Inclusive running products restarting at each segment.
-
-    In a padded matrix (rows = segments) when that stays small; else by doubling steps
-    (each row times the row d before it in its segment, d = 1, 2, 4...), so zeros stay
-    exact zeros (a product through logs turned them into NaN for every later segment).
-    """
-    lengths = np.diff(starts)
-    if len(values) == 0:
-        return values.astype(np.float64)
-    width = int(lengths.max())
-    segment = np.repeat(np.arange(len(lengths)), lengths)
-    if len(lengths) * width > 4 * len(values) + 1024:
-        place = np.arange(len(values)) - starts[:-1][segment]
-        out = values.astype(np.float64)
-        step = 1
-        while step < width:
-            rows = np.flatnonzero(place >= step)
-            out[rows] = out[rows] * out[rows - step]  # the right side is read first
-            step *= 2
-        return out
-    column = np.arange(len(values)) - starts[:-1][segment]
-    padded = np.ones((len(lengths), width))
-    padded[segment, column] = values
-    return np.cumprod(padded, axis=1)[segment, column]
 
 
 def value_at(cumulative: np.ndarray, starts: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -225,10 +225,8 @@ def _merge_sort(items: list, compare) -> list:
     return out + left + right
 
 
-def row_dcg(r: Ranked, gains: GainView) -> np.ndarray:
-    """Per row, the discounted gain gain / log2(rank + 1)."""
-    return np.where(gains.row_gain != 0, gains.row_gain / np.log2(r.pos + 2.0), 0.0)
-
-
 def total_dcg(r: Ranked, gains: GainView) -> np.ndarray:
-    return segment_sum(row_dcg(r, gains), r.q, r.num_queries)
+    """Per query, the DCG of its ranking: gain / log2(rank + 1) over the rows with a gain
+    (the others add 0), in row order."""
+    rows = gains.gain_rows
+    return segment_sum(gains.gain_values / np.log2(r.pos[rows] + 2.0), r.q[rows], r.num_queries)

@@ -51,6 +51,7 @@ class _Pairs:
     query: Encoded
     doc: Encoded
     line_numbers: np.ndarray | None
+    doc_hash: np.ndarray | None
 
     @property
     def lines(self) -> np.ndarray:
@@ -62,6 +63,12 @@ class _Pairs:
     @lines.setter
     def lines(self, value: np.ndarray) -> None:
         self.line_numbers = value
+
+    def doc_hashes(self) -> np.ndarray:
+        """Per row, a hash of its doc id (``hashing``; kept from the repeat check)."""
+        if self.doc_hash is None:
+            self.doc_hash = string_hashes(self.doc.values())
+        return self.doc_hash
 
     @property
     def query_ids(self) -> list[str]:
@@ -83,11 +90,6 @@ class Qrels(_Pairs):
     path: str = "<qrels>"
     doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_qrels)
 
-    def doc_hashes(self) -> np.ndarray:
-        if self.doc_hash is None:
-            self.doc_hash = string_hashes(self.doc.values())
-        return self.doc_hash
-
 
 @dataclass
 class Run(_Pairs):
@@ -101,11 +103,6 @@ class Run(_Pairs):
     tag: str = "run"
     ranks: np.ndarray | None = None  # the rank column (NaN where not a number), if any
     doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_run)
-
-    def doc_hashes(self) -> np.ndarray:
-        if self.doc_hash is None:
-            self.doc_hash = string_hashes(self.doc.values())
-        return self.doc_hash
 
     @property
     def name(self) -> str:

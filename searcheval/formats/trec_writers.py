@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from .arrow import take
 from .trec import Qrels, Run
 
 
@@ -20,7 +21,7 @@ def qrels_text(qrels: Qrels, columns: int = 4) -> bytes:
 def run_text(run: Run, order: np.ndarray, ranks: np.ndarray, msmarco: bool = False) -> bytes:
     """TREC run lines (``query_id Q0 doc_id rank score tag``) or MS MARCO lines
     (``query_id<TAB>doc_id<TAB>rank``) for the rows ``order``, ranked ``ranks``."""
-    query, doc = run.query.values().take(pa.array(order)), run.doc.values().take(pa.array(order))
+    query, doc = take(run.query.values(), order), take(run.doc.values(), order)
     rank = pa.array(ranks).cast(pa.string())
     if msmarco:
         return _join_lines([query, doc, rank], "\t")
