@@ -104,19 +104,24 @@ def test_comment_line_with_six_fields_in_a_regular_file(tmp_path):
     assert run.doc_ids == ["d1", "d2"] and run.lines.tolist() == [1, 3]
 
 
-@settings(max_examples=200, derandomize=True, deadline=None)
-@given(st.binary(max_size=40).map(lambda b: bytes(c % 3 for c in b)), st.integers(1, 9))
-def test_two_delimiters_in_a_row_are_found_across_slices(data, slice_bytes):
-    """The regular-file check scans 16-bit words at even and odd offsets, a slice at a
-    time: a pair of spaces must be found wherever it falls, across slice boundaries too."""
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.binary(max_size=40).map(lambda b: bytes(b"a \tb\n\x00\x0b\x0c\r"[c % 9] for c in b)),
+       st.integers(1, 9), st.sampled_from([" ", "\t"]))
+def test_irregular_bytes_are_found_across_slices(data, slice_bytes, delimiter):
+    """The regular-file check scans a slice at a time (16-bit words at even and odd offsets
+    for pairs, counts for control bytes): a pair of delimiters, a NUL, a vertical tab, a
+    form feed or the other whitespace must be found wherever it falls, across slice
+    boundaries too; newlines and carriage returns are not irregular."""
     import pytest
 
     from searcheval.formats import trec
 
-    text = data.replace(b"\x00", b"a").replace(b"\x01", b" ").replace(b"\x02", b"b")
+    other = " " if delimiter == "\t" else "\t"
+    expected = (2 * delimiter).encode() in data or any(
+        byte in data for byte in (other.encode(), b"\x00", b"\x0b", b"\x0c"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(trec, "_SCAN_BYTES", slice_bytes)
-        assert trec._has_pair(text, ord(" ")) == (b"  " in text)
+        assert trec._irregular(data, ord(delimiter)) == expected
 
 
 def test_a_double_space_before_a_missing_field_is_not_misread(tmp_path):

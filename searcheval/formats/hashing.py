@@ -83,6 +83,13 @@ def string_hashes(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
 
 
 def _hash_array(array: pa.Array) -> np.ndarray:
+    """Each string's hash: its length, then its 8-byte windows from the start, the last one
+    ending at the string's end (overlapping the one before), so every window lies inside
+    its string; a string of 8 bytes or fewer is one window, masked to its length.
+
+    Rows are hashed in buckets of equal window counts, so each bucket runs a fixed number
+    of steps over all its rows with no masks; ids longer than 64 bytes share one bucket
+    that masks the rows that have ended."""
     if pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type):
         offset_type = np.int64
     else:
@@ -95,24 +102,44 @@ def _hash_array(array: pa.Array) -> np.ndarray:
         else np.zeros(0, np.uint8)
     start = offsets[:-1].astype(np.int64)
     end = offsets[1:].astype(np.int64)
-    length = end - start
     words = _Words(data)
-    with np.errstate(over="ignore"):
-        h = length.astype(np.uint64) * _LENGTH
-        longest = int(length.max()) if n else 0
-        # Windows of 8 bytes from the start; the last one ends at the string's end
-        # (overlapping the one before), so every window lies inside its string. A string
-        # shorter than 8 bytes is one window, masked to its length.
-        h = _mix(h, words.at(start) & _FIRST_BYTES[np.minimum(length, 8)])
-        last = np.maximum(end - 8, start)
-        for j in range(8, longest, 8):  # only strings that still have bytes left are mixed
-            active = length > j
-            if np.count_nonzero(active) * 2 > n:  # most rows: compute all, keep the active
-                h = np.where(active, _mix(h.copy(), words.at(np.minimum(start + j, last))), h)
-            else:
-                rows = np.flatnonzero(active)
-                h[rows] = _mix(h[rows], words.at(np.minimum(start[rows] + j, last[rows])))
+    windows = np.minimum((end - start + 7) >> 3, _LONG).astype(np.uint8)
+    counts = np.bincount(windows, minlength=_LONG + 1)
+    h = np.empty(n, dtype=np.uint64)
+    if np.count_nonzero(counts) == 1:  # one bucket: no need to gather its rows
+        _hash_bucket(int(windows[0]) if n else 0, start, end, words, h, slice(None))
+        return h
+    order = np.argsort(windows, kind="stable")  # a radix sort: rows stay in order per bucket
+    bounds = np.concatenate(([0], np.cumsum(counts)))
+    for w in np.flatnonzero(counts).tolist():
+        rows = order[bounds[w]:bounds[w + 1]]
+        _hash_bucket(w, start[rows], end[rows], words, h, rows)
     return h
+
+
+_LONG = 9  # the window count of every id longer than 64 bytes (8 windows)
+
+
+def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, words: "_Words", h: np.ndarray,
+                 rows: np.ndarray | slice) -> None:
+    """Hash strings of ``w`` windows each (``_LONG``: more than 8) into ``h[rows]``."""
+    length = end - start
+    with np.errstate(over="ignore"):
+        x = length.astype(np.uint64) * _LENGTH
+        if w == 1:
+            x = _mix(x, words.at(start, ascending=True) & _FIRST_BYTES[length])
+        elif w == _LONG:
+            x = _mix(x, words.view[start])
+            last = end - 8
+            for j in range(8, int(length.max()), 8):  # the rows that still have bytes left
+                active = np.flatnonzero(length > j)
+                x[active] = _mix(x[active], words.view[np.minimum(start[active] + j,
+                                                                  last[active])])
+        elif w > 1:  # every window lies before the data's last word: plain reads
+            for j in range(0, 8 * (w - 1), 8):
+                x = _mix(x, words.view[start + j])
+            x = _mix(x, words.view[end - 8])
+    h[rows] = x
 
 
 def _mix(h: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -131,8 +158,15 @@ class _Words:
         self.view = (np.ndarray((self.safe + 1,), dtype="<u8", buffer=data, strides=(1,))
                      if self.safe >= 0 else None)
 
-    def at(self, offsets: np.ndarray) -> np.ndarray:
-        if self.view is not None:
+    def at(self, offsets: np.ndarray, ascending: bool = False) -> np.ndarray:
+        """The words at ``offsets`` (``ascending``: they are sorted, so those too near the
+        end to read a whole word, if any, come last)."""
+        if self.view is not None and ascending:
+            whole = int(np.searchsorted(offsets, self.safe, side="right"))
+            out = np.empty(len(offsets), dtype=np.uint64)
+            out[:whole] = self.view[offsets[:whole]]
+            near_end = range(whole, len(offsets))
+        elif self.view is not None:
             out = self.view[np.minimum(offsets, self.safe)]  # a copy: writable
             near_end = np.flatnonzero(offsets > self.safe)
         else:
@@ -265,32 +299,52 @@ def _runs(pairs: np.ndarray) -> list[tuple[int, int]]:
 def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
                  right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray) -> np.ndarray:
     """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes
-    (compared 8 bytes at a time where they lie, nothing copied out; ids longer than 64
-    bytes that agree that far finish in Python)."""
+    (compared 8 bytes at a time where they lie, nothing copied out, on both cores; ids
+    longer than 64 bytes that agree that far finish in Python)."""
+    n = len(left_rows)
+    if n < 2 * _CHUNK_ROWS:
+        return _same_strings(left, left_rows, right, right_rows)
+    halves = (slice(0, n // 2), slice(n // 2, n))
+    with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores compare
+        return np.concatenate(list(pool.map(
+            lambda half: _same_strings(left, left_rows[half], right, right_rows[half]), halves)))
+
+
+def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) -> np.ndarray:
     a, b = _Spans(left, left_rows), _Spans(right, right_rows)
     equal = a.length == b.length
     longest = int(a.length.max(initial=0))
     for j in range(0, min(longest, 8 * _PREFIX_WORDS), 8):
-        equal &= a.raw(j) == b.raw(j)
+        differ = a.raw(j, masked=False) ^ b.raw(j, masked=False)
+        differ &= _FIRST_BYTES[np.clip(a.length - j, 0, 8)]  # equal lengths: one mask for both
+        equal &= differ == 0
     for i in np.flatnonzero(equal & (a.length > 8 * _PREFIX_WORDS)).tolist():
         equal[i] = left[int(left_rows[i])].as_py() == right[int(right_rows[i])].as_py()
     return equal
 
 
 class _Spans:
-    """Where the bytes of some rows of a string column are: chunk, start, length."""
+    """Where the bytes of some rows of a string column are, chunk by chunk: for each chunk
+    holding some of the rows, their positions among ``rows`` (a slice when the rows come
+    chunk by chunk), their starts and lengths in the chunk's data, and which of them end
+    within a word of the data's end (those few are read in Python)."""
 
     def __init__(self, column: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> None:
         chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
         sizes = np.array([len(c) for c in chunks], dtype=np.int64)
         first_row = np.concatenate(([0], np.cumsum(sizes)))
         rows = np.asarray(rows, dtype=np.int64)
-        which = np.searchsorted(first_row, rows, side="right") - 1
-        in_order = bool(np.all(which[1:] >= which[:-1]))  # rows grouped by chunk already
-        order = None if in_order else np.argsort(which, kind="stable")
-        bounds = np.searchsorted(which if in_order else which[order], np.arange(len(chunks) + 1))
-        self.parts = []  # (the rows' positions: a slice or indices, words of the chunk)
-        self.start = np.zeros(len(rows), dtype=np.int64)
+        self.size = len(rows)
+        if len(chunks) == 1:
+            which, in_order, order = None, True, None
+            bounds = np.array([0, len(rows)])
+        else:
+            which = np.searchsorted(first_row, rows, side="right") - 1
+            in_order = bool(np.all(which[1:] >= which[:-1]))  # rows grouped by chunk already
+            order = None if in_order else np.argsort(which, kind="stable")
+            bounds = np.searchsorted(which if in_order else which[order],
+                                     np.arange(len(chunks) + 1))
+        self.parts = []  # (positions, starts, lengths, words, near the end: (index, row) pairs)
         self.length = np.zeros(len(rows), dtype=np.int64)
         for c, chunk in enumerate(chunks):
             if bounds[c] == bounds[c + 1]:
@@ -303,23 +357,27 @@ class _Spans:
             offsets = np.frombuffer(buffers[1], dtype=offset_type, count=len(chunk) + 1,
                                     offset=chunk.offset * np.dtype(offset_type).itemsize)
             local = rows[part] - first_row[c]
-            self.start[part] = offsets[local]
-            self.length[part] = offsets[local + 1] - offsets[local]
+            start = offsets[local].astype(np.int64)
+            length = offsets[local + 1] - start
+            self.length[part] = length
             data = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None \
                 else np.zeros(0, np.uint8)
-            self.parts.append((part, _Words(data)))
+            words = _Words(data)
+            near = np.flatnonzero(start + length > words.safe)  # a word read would pass the end
+            self.parts.append((part, start, length, words, near))
 
-    def raw(self, j: int) -> np.ndarray:
+    def raw(self, j: int, masked: bool = True) -> np.ndarray:
         """Per row, its bytes j..j+7 as a little-endian word (memory order), zero past the
-        string's end."""
-        out = np.zeros(len(self.start), dtype=np.uint64)
-        for part, words in self.parts:
-            left = self.length[part] - j
-            if not left.all() or left.min() < 0:  # some strings have ended: read only the others
-                rows = np.arange(len(self.start))[part][left > 0]
-                left = self.length[rows] - j
+        string's end; with ``masked=False``, whatever bytes follow it in memory instead."""
+        out = np.empty(self.size, dtype=np.uint64)
+        for part, start, length, words, near in self.parts:
+            if words.view is None:
+                word = np.zeros(len(start), dtype=np.uint64)
             else:
-                rows = part
-            out[rows] = words.at(self.start[rows] + j) & _FIRST_BYTES[np.minimum(left, 8)]
+                word = words.view[np.minimum(start + j, words.safe)]
+            if len(near):
+                word[near] = words.at(start[near] + j)
+            if masked:
+                word &= _FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 once the string has ended
+            out[part] = word
         return out
-

@@ -173,45 +173,50 @@ def _uniform_delimiter(data) -> str | None:
 
     Arrow refuses lines with another field count, and ``_direct`` refuses empty ids, so
     a delimiter at either end of a line sends the file down the general path by itself.
-    What Arrow would misread must be ruled out here, with as few passes over the bytes as
-    possible: two delimiters in a row (an empty field that shifts the columns) and any
-    other whitespace inside a field. Comment lines with the right field count are caught
-    after parsing (``_direct``: a query id starting with ``#``).
+    What Arrow would misread must be ruled out here, in one pass over the bytes on both
+    cores (``_irregular``): two delimiters in a row (an empty field that shifts the
+    columns), any other whitespace inside a field, and control bytes. Comment lines with
+    the right field count are caught after parsing (``_direct``: a query id starting
+    with ``#``).
     """
     if not len(data) or data[:1] in b"# \t\r\n\v\f":
         return None
     first_line = data[:data.find(b"\n")]
     delimiter = b"\t" if b"\t" in first_line else b" "
-    other = b" " if delimiter == b"\t" else b"\t"
-    # find(), not `in`: a memory map has no fast `in`; one byte at a time is memchr's speed
-    if any(data.find(byte) >= 0 for byte in (other, b"\v", b"\f")):
-        return None
-    if _has_pair(data, delimiter[0]):
-        return None
-    return delimiter.decode()
+    return None if _irregular(data, delimiter[0]) else delimiter.decode()
 
 
-def _has_pair(data, byte: int) -> bool:
-    """Whether ``byte`` occurs twice in a row in ``data`` (bytes or a memory map).
+def _irregular(data, delimiter: int) -> bool:
+    """Whether ``data`` (bytes or a memory map) holds the delimiter twice in a row, a
+    control byte below ``\\r`` other than the newline and the delimiter (NUL, vertical
+    tab, form feed, a tab among spaces...), or, when tabs delimit, a space.
 
-    ``find`` of a two-byte pattern crawls when its first byte is everywhere (the
-    delimiter); comparing 16-bit words at even and at odd offsets is a plain vector
-    compare, done in slices on both cores.
+    A slice at a time on both cores, with numpy's vector compares: ``find`` of a two-byte
+    pattern crawls when its first byte is everywhere (the delimiter), and ``find`` holds
+    the interpreter while numpy does not. Pairs are 16-bit words at even and at odd
+    offsets (each slice reads one byte past its end); control bytes are counted, as the
+    allowed ones must account for every byte below ``\\r``.
     """
     size = len(data)
-    pair = byte * 257
+    pair = delimiter * 257
     step = _SCAN_BYTES
 
     def scan(begin: int) -> bool:
         part = np.frombuffer(data, dtype=np.uint8, count=min(step + 1, size - begin), offset=begin)
+        own = part[:step]
         try:
             for start in (0, 1):
                 words = (len(part) - start) // 2
                 if words and (part[start:start + 2 * words].view(np.uint16) == pair).any():
                     return True
-            return False
+            allowed = np.count_nonzero(own == ord("\n"))
+            if delimiter < ord("\r"):
+                allowed += np.count_nonzero(own == delimiter)
+            if np.count_nonzero(own < ord("\r")) != allowed:
+                return True
+            return delimiter == ord("\t") and bool((own == ord(" ")).any())
         finally:
-            del part  # a memory map cannot close while numpy holds a view of it
+            del part, own  # a memory map cannot close while numpy holds a view of it
 
     with ThreadPoolExecutor(2) as pool:
         return any(pool.map(scan, range(0, size, step)))
@@ -283,9 +288,9 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
     try:
         with open(path, "rb") as handle, \
                 mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
-            if view[:2] == b"\x1f\x8b" or view[:len(BOM)] == BOM or view.find(b"\x00") >= 0:
+            if view[:2] == b"\x1f\x8b" or view[:len(BOM)] == BOM:
                 return None
-            delimiter = _uniform_delimiter(view)
+            delimiter = _uniform_delimiter(view)  # None for a NUL byte, among others
             head = view[:view.find(b"\n") + 1]
     except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
         return None
