@@ -8,6 +8,7 @@ digits tie there; trec_eval 10.0 keeps 64-bit doubles.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 from .formats.hashing import descending_order
 
 
+_HALF_ROWS = 1 << 18  # runs shorter than two of these are ranked in one piece
 TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
 # How documents with equal scores are ordered (score always comes first):
 TIE_POLICIES = {
@@ -40,12 +42,15 @@ class Ordering:
     their groups: position ``moved_to[i]`` of the base order takes the row at base
     position ``moved_from[i]``. Query and score are constant inside a group of ties, so
     only columns that differ there (judgments, doc ids) need ``take(..., ties=True)``.
+    ``new_group``, when known: per row of the final order, whether it starts a run of
+    equal (query, score).
     """
 
     size: int
     base: np.ndarray | None
     moved_to: np.ndarray
     moved_from: np.ndarray
+    new_group: np.ndarray | None = None
 
     def take(self, column: np.ndarray, ties: bool = True, in_place: bool = False) -> np.ndarray:
         """``column`` in this order; ``in_place``: the caller's array may be reordered."""
@@ -99,6 +104,8 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
     rows are put in (query, score) order; only rows whose score ties with a neighbour
     have their doc ids compared. ``rel``: per row, its judgment; a group of ties whose
     rows all hold the same judgment scores the same in any order, so it is left as it is.
+    A run already in that order (the usual TREC file) is done in two halves of whole
+    queries, one on each core.
     """
     held = comparable_scores(scores, compat)
     nothing = np.zeros(0, dtype=np.int64)
@@ -107,29 +114,73 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
     if ties == "rank":
         return Ordering(len(held), np.lexsort((lines, ranks, -held, query_codes)), nothing,
                         nothing)
+    halves = _halves(query_codes)
+    if halves:
+        with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores work
+            checks = list(pool.map(lambda part: _already_ranked(query_codes[part], held[part]),
+                                   halves))
+            mid = halves[1].start
+            if all(c == (True, None) for c in checks) and query_codes[mid - 1] < query_codes[mid]:
+                new_group = np.empty(len(held), dtype=bool)
+                moves = list(pool.map(
+                    lambda part: _tie_moves(query_codes[part], held[part], docs,
+                                            None if rel is None else rel[part], None,
+                                            new_group[part], part.start), halves))
+                return Ordering(len(held), None, np.concatenate([m[0] for m in moves]),
+                                np.concatenate([m[1] for m in moves]), new_group)
     grouped, base = _already_ranked(query_codes, held)
     if not grouped:
         base = np.lexsort((-held, query_codes))
     q = query_codes if base is None else query_codes[base]
     s = held if base is None else held[base]
+    judged = rel if base is None or rel is None else rel[base]
+    new_group = np.empty(len(held), dtype=bool)
+    moved_to, moved_from = _tie_moves(q, s, docs, judged, base, new_group, 0)
+    return Ordering(len(held), base, moved_to, moved_from, new_group)
+
+
+def _halves(query_codes: np.ndarray) -> list[slice] | None:
+    """Two ranges of whole queries of about half the rows each (None for short runs, or
+    when one query holds the second half)."""
+    n = len(query_codes)
+    if n < 2 * _HALF_ROWS:
+        return None
+    mid = n // 2
+    for begin in range(mid, n, 1 << 12):  # the next change of query, a window at a time
+        window = query_codes[begin:begin + (1 << 12)]
+        change = np.flatnonzero(window != query_codes[begin - 1])
+        if len(change):
+            cut = begin + int(change[0])
+            return [slice(0, cut), slice(cut, n)]
+    return None
+
+
+def _tie_moves(q: np.ndarray, s: np.ndarray, docs, judged: np.ndarray | None,
+               base: np.ndarray | None, new_group: np.ndarray, offset: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(moved_to, moved_from) of rows in (query, score) order (``base``: their rows in the
+    run, None for rows ``offset`` on), and each row's ``new_group`` (written in place)."""
+    nothing = np.zeros(0, dtype=np.int64)
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if len(new_group):
+        new_group[0] = True
+        np.logical_not(same, out=new_group[1:])
     if not same.any():
-        return Ordering(len(held), base, nothing, nothing)
-    tied = np.zeros(len(held), dtype=bool)
+        return nothing, nothing
+    tied = np.zeros(len(q), dtype=bool)
     tied[1:] |= same
     tied[:-1] |= same
     positions = np.flatnonzero(tied)  # in the base order
     starts_group = np.ones(len(positions), dtype=bool)  # one id per run of ties
     starts_group[1:] = ~same[positions[1:] - 1]
     group = np.cumsum(starts_group, dtype=np.int32 if len(starts_group) < 2**31 else np.int64)
-    if rel is not None:
-        judged = rel if base is None else rel[base]
+    if judged is not None:
         positions, group = _mixed_groups(positions, group, judged[positions])
         if len(positions) == 0:
-            return Ordering(len(held), base, nothing, nothing)
-    rows = positions if base is None else base[positions]
+            return nothing, nothing
+    rows = positions + offset if base is None else base[positions]
     by_doc = descending_order(group, docs, rows)  # doc ids compared by bytes, descending
-    return Ordering(len(held), base, positions, positions[by_doc])
+    return positions + offset, positions[by_doc] + offset
 
 
 def _mixed_groups(positions: np.ndarray, group: np.ndarray, judged: np.ndarray):

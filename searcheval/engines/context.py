@@ -131,7 +131,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
     index[internal] = np.arange(len(internal))
 
-    q, rel, held = _ranked_rows(run, index[run_map][run.query.codes], rel, settings)
+    q, rel, held, new_group = _ranked_rows(run, index[run_map][run.query.codes], rel, settings)
 
     starts = _starts(q, len(internal))
     pos = _positions(q, starts)
@@ -144,8 +144,10 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         q, rel, held = q[keep], rel[keep], held[keep]
         starts = _starts(q, len(internal))
         pos = _positions(q, starts)
-    new_group = np.ones(len(q), dtype=bool)
-    new_group[1:] = (q[1:] != q[:-1]) | (held[1:] != held[:-1])
+        new_group = None
+    if new_group is None:
+        new_group = np.ones(len(q), dtype=bool)
+        new_group[1:] = (q[1:] != q[:-1]) | (held[1:] != held[:-1])
 
     # Judgments of evaluated queries only: some measures read all of them (ERR's top grade).
     judged = np.zeros(len(query_vocab), dtype=bool)
@@ -183,7 +185,8 @@ def _first_appearances(codes: np.ndarray) -> np.ndarray:
 
 
 def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
-    """(query index, judgment, score as held) of the run's rows, ranked."""
+    """(query index, judgment, score as held, new group or None) of the run's rows, ranked
+    (``Ordering.new_group``)."""
     held = comparable_scores(run.scores, settings.compat)
     ranks = _rank_column(run) if settings.ties == "rank" else None
     lines = run.lines if settings.ties in ("input", "rank") else None  # made on demand
@@ -191,7 +194,7 @@ def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
                     lines=lines, ranks=ranks, rel=rel)
     # Query and score are equal inside a group of ties: only the judgments move there.
     return (order.take(q, ties=False), order.take(rel, in_place=True),  # rel: our own array
-            order.take(held, ties=False))
+            order.take(held, ties=False), order.new_group)
 
 
 def _rank_column(run: Run) -> np.ndarray:

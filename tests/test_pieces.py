@@ -1,0 +1,56 @@
+"""Large runs are ranked and judged in pieces of whole queries, on both cores. Piece sizes
+are forced small here so that the suite's files, and Cranfield runs full of ties, go that
+way, and every measure must still equal trec_eval's, through pytrec_eval."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import searcheval
+from searcheval import ranking
+
+SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
+CRANFIELD = Path(__file__).resolve().parent.parent / "fixtures" / "cranfield-runs"
+CASES = [(SUITE / "qrels.test", SUITE / "results.test"),
+         (SUITE / "qrels.rel_level", SUITE / "results.test"),
+         (CRANFIELD / "qrel", CRANFIELD / "results" / "results_english_boolean.txt"),
+         (CRANFIELD / "qrel", CRANFIELD / "results" / "results_english_bm25.txt")]
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    monkeypatch.setattr(ranking, "_HALF_ROWS", 16)
+
+
+@pytest.mark.parametrize("qrels,run", CASES, ids=["suite", "graded", "boolean", "bm25"])
+def test_ranked_in_halves_equals_pytrec_eval(qrels, run, small_pieces):
+    native = searcheval.evaluate(qrels, run, ["all_trec"])
+    reference = searcheval.evaluate(qrels, run, ["all_trec"], engine="pytrec_eval")
+    assert native.query_ids == reference.query_ids
+    assert np.allclose(native.values, reference.values, rtol=0, atol=1e-12)
+    assert native.tie_counts == reference.tie_counts or reference.tie_counts is None
+
+
+def test_halves_are_cut_between_queries(small_pieces):
+    codes = np.repeat(np.arange(5, dtype=np.int32), [10, 10, 20, 2, 1])
+    halves = ranking._halves(codes)
+    assert halves is not None
+    cut = halves[0].stop
+    assert halves[1].start == cut and codes[cut - 1] != codes[cut] and cut >= len(codes) // 2
+
+
+def test_a_run_not_grouped_by_query_is_ranked_as_a_whole(tmp_path, small_pieces):
+    """Each half in order, but a query in both halves: the halves must not be used."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"q{q} 0 d{d} {d % 2}\n" for q in (1, 2) for d in range(20)))
+    lines = [f"q1 Q0 d{d} {d} {20 - d} t\n" for d in range(10)]
+    lines += [f"q2 Q0 d{d} {d} {20 - d} t\n" for d in range(20)]
+    lines += [f"q1 Q0 d{d} {d} {20 - d} t\n" for d in range(10, 20)]
+    run.write_text("".join(lines))
+    native = searcheval.evaluate(qrels, run, ["map", "P_10", "recip_rank"])
+    reference = searcheval.evaluate(qrels, run, ["map", "P_10", "recip_rank"],
+                                    engine="pytrec_eval")
+    assert np.allclose(native.values, reference.values, rtol=0, atol=1e-12)
