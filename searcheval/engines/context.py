@@ -237,13 +237,13 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     ``judged_qc``: per judgment, the code of its query in the run's vocabulary (-1: the run
     does not retrieve for that query).
 
-    (query, doc hash) keys of the run are looked up in a table of the qrels' keys, indexed
-    by their top bits; every match is then confirmed by comparing the doc ids' bytes. Hash
-    collisions (two ids, one key) send the lookup to the exact, slower path.
+    The run's (query, doc hash) rows are looked up in a table of the qrels' (``_KeyTable``);
+    every match is then confirmed by comparing the doc ids' bytes. Hash collisions (two
+    ids, one hash) send the lookup to the exact, slower path.
     """
     run_qc = run.query.codes
     wanted = np.flatnonzero(judged_qc >= 0)  # judgments of queries the run retrieves for
-    table = _KeyTable(pair_keys(judged_qc[wanted], qrels.doc_hashes()[wanted]))
+    table = _KeyTable(judged_qc[wanted], qrels.doc_hashes()[wanted], len(run.query.vocabulary))
     if table.repeats:  # two judgments, one key: their ids collide
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     hashes = run.doc_hashes()
@@ -252,7 +252,7 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
 
     def piece(bound: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         begin, end = bound
-        rows, at = table.find(pair_keys(run_qc[begin:end], hashes[begin:end]))
+        rows, at = table.find(run_qc[begin:end], hashes[begin:end])
         return rows + begin, at
 
     with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores look up
@@ -265,37 +265,51 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
 
 
 class _KeyTable:
-    """Distinct uint64 keys, found through a table indexed by their top bits (keys sharing a
-    slot are binary-searched among themselves, sorted)."""
+    """Distinct (query code, doc hash) keys, found through a table with a region for each
+    query, four times as many slots as it has keys (a power of two), indexed by the hash's
+    top bits. A run lists each query's documents together, so its lookups stay inside a
+    few small regions at a time, in cache. Keys sharing a slot are binary-searched among
+    themselves, by ``pair_keys``, sorted."""
 
-    def __init__(self, keys: np.ndarray) -> None:
-        self.keys = keys
-        self.shift = np.uint64(64 - max(min((4 * len(keys)).bit_length(), 26), 8))
+    def __init__(self, queries: np.ndarray, hashes: np.ndarray, num_queries: int) -> None:
+        self.queries, self.hashes = queries, hashes
+        counts = np.bincount(queries, minlength=num_queries)
+        bits = np.ceil(np.log2(np.maximum(4 * counts, 1))).astype(np.int64)  # 0: no keys
+        self.shift = (64 - bits).astype(np.uint64)  # a shift by 64 gives 0: the one slot
+        self.base = np.concatenate(([0], np.cumsum(np.left_shift(1, bits))[:-1]))
+        top = self._slots(queries, hashes)
         # slot -> index of the one key in it; -1: none; -2: several
-        self.slots = np.full(1 << int(np.uint64(64) - self.shift), -1, dtype=np.int32)
-        top = (keys >> self.shift).astype(np.intp)
-        mine = np.arange(len(keys), dtype=np.int32)
+        self.slots = np.full(int(self.base[-1] + (1 << int(bits[-1]))) if len(bits) else 1, -1,
+                             dtype=np.int32)
+        mine = np.arange(len(queries), dtype=np.int32)
         self.slots[top] = mine
         self.slots[top[self.slots[top] != mine]] = -2
         shared = np.flatnonzero(self.slots[top] == -2)
-        self.shared = shared[np.argsort(keys[shared], kind="stable")]
-        self.shared_keys = keys[self.shared]
+        keys = pair_keys(queries[shared], hashes[shared])
+        order = np.argsort(keys, kind="stable")
+        self.shared, self.shared_keys = shared[order], keys[order]
         self.repeats = bool(np.any(self.shared_keys[1:] == self.shared_keys[:-1]))
 
-    def find(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(positions in ``wanted`` of the keys present, their indices in the keys)."""
-        found = self.slots[(wanted >> self.shift).astype(np.intp)]
+    def _slots(self, queries: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+        return self.base[queries] + (hashes >> self.shift[queries]).astype(np.int64)
+
+    def find(self, queries: np.ndarray, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(positions of the keys present, their indices in the table's keys)."""
+        found = self.slots[self._slots(queries, hashes)]
         rows = np.flatnonzero(found >= 0)
         at = found[rows].astype(np.int64)
-        hit = self.keys[at] == wanted[rows]
+        hit = self.hashes[at] == hashes[rows]  # the slot is in the query's own region
         rows, at = rows[hit], at[hit]
         shared = np.flatnonzero(found == -2)
         if len(shared):
-            where = np.minimum(np.searchsorted(self.shared_keys, wanted[shared]),
+            wanted = pair_keys(queries[shared], hashes[shared])
+            where = np.minimum(np.searchsorted(self.shared_keys, wanted),
                                len(self.shared_keys) - 1)
-            hit = self.shared_keys[where] == wanted[shared]
+            candidate = self.shared[where]
+            hit = ((self.shared_keys[where] == wanted) & (self.queries[candidate] == queries[shared])
+                   & (self.hashes[candidate] == hashes[shared]))
             rows = np.concatenate((rows, shared[hit]))
-            at = np.concatenate((at, self.shared[where[hit]]))
+            at = np.concatenate((at, candidate[hit]))
             by_row = np.argsort(rows, kind="stable")
             rows, at = rows[by_row], at[by_row]
         return rows, at
