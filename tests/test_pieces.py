@@ -1,6 +1,7 @@
-"""Large runs are ranked and judged in pieces of whole queries, on both cores. Piece sizes
-are forced small here so that the suite's files, and Cranfield runs full of ties, go that
-way, and every measure must still equal trec_eval's, through pytrec_eval."""
+"""Large runs are ranked in pieces of whole queries, and their measures computed, on both
+cores. Sizes are forced small here so that the suite's files, Cranfield runs full of ties
+and small random cases go that way: every measure must still equal trec_eval's (through
+pytrec_eval), and --ties average the mean over every order of the tied documents."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import numpy as np
 import pytest
 
 import searcheval
+from hypothesis import given, settings
 from searcheval import ranking
+from searcheval.engines import native
+from test_ties import AVERAGED, brute_force, tied_cases
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 CRANFIELD = Path(__file__).resolve().parent.parent / "fixtures" / "cranfield-runs"
@@ -23,6 +27,7 @@ CASES = [(SUITE / "qrels.test", SUITE / "results.test"),
 @pytest.fixture
 def small_pieces(monkeypatch):
     monkeypatch.setattr(ranking, "_HALF_ROWS", 16)
+    monkeypatch.setattr(native, "_THREADED_ROWS", 0)
 
 
 @pytest.mark.parametrize("qrels,run", CASES, ids=["suite", "graded", "boolean", "bm25"])
@@ -54,3 +59,16 @@ def test_a_run_not_grouped_by_query_is_ranked_as_a_whole(tmp_path, small_pieces)
     reference = searcheval.evaluate(qrels, run, ["map", "P_10", "recip_rank"],
                                     engine="pytrec_eval")
     assert np.allclose(native.values, reference.values, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=25, derandomize=True, deadline=None)
+@given(tied_cases())
+def test_average_on_both_cores_is_the_mean_over_all_orders(case):
+    """Measures computed side by side share their views (tie groups, relevance, gains)."""
+    qrels, run = case
+    expected = brute_force(qrels, run, AVERAGED)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(native, "_THREADED_ROWS", 0)
+        got = searcheval.evaluate(qrels, run, AVERAGED, ties="average")
+    for (query, measure), value in expected.items():
+        assert got.value(measure, query) == pytest.approx(value, abs=1e-12), (query, measure)

@@ -10,6 +10,7 @@ when judged, -1 when the document is not in the qrels, -2 when its grade is nega
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +82,17 @@ class Ranked:
     ignored: list[str]  # run queries absent from the qrels
     settings: Settings
     cache: dict = field(default_factory=dict)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    def cached(self, key, build):
+        """The value kept under ``key``, built by ``build()`` once: kernels run on several
+        threads, and share what they build (relevance at a level, gains, tie groups)."""
+        if key in self.cache:
+            return self.cache[key]
+        with self._lock:  # one builder at a time; a build may ask for another view
+            if key not in self.cache:
+                self.cache[key] = build()
+            return self.cache[key]
 
     @property
     def num_queries(self) -> int:
@@ -93,9 +105,7 @@ class Ranked:
     @property
     def tie_group(self) -> np.ndarray:
         """Per row: id of its run of equal scores (increasing down the rows)."""
-        if "tie_group" not in self.cache:
-            self.cache["tie_group"] = np.cumsum(self.new_group, dtype=np.int32) - 1
-        return self.cache["tie_group"]
+        return self.cached("tie_group", lambda: np.cumsum(self.new_group, dtype=np.int32) - 1)
 
     @property
     def evaluated_ids(self) -> list[str]:

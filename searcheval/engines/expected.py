@@ -53,10 +53,8 @@ class Groups:
 
 
 def _groups(r: Ranked, m: Measure) -> Groups:
-    key = ("tie-groups", level_of(r, m))
-    if key not in r.cache:
-        r.cache[key] = _build_groups(r, level_view(r, level_of(r, m)))
-    return r.cache[key]
+    level = level_of(r, m)
+    return r.cached(("tie-groups", level), lambda: _build_groups(r, level_view(r, level)))
 
 
 def _build_groups(r: Ranked, v) -> Groups:

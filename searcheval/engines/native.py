@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from ..formats.trec import Qrels, Run
@@ -14,13 +16,12 @@ from .kernels import KERNELS
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Results:
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
     ranked = prepare(qrels, run, settings)
-    values = _compute(ranked, measures, kernels)[:, ranked.reported]
+    values, ties = _compute(ranked, measures, kernels)
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
-                   query_ids=ranked.evaluated_ids, values=values, settings=settings,
-                   engine="native", in_run=ranked.in_run[ranked.reported],
+                   query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
+                   settings=settings, engine="native", in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
-                   skipped=ranked.skipped, ignored=ranked.ignored,
-                   tie_counts=tie_counts(ranked))
+                   skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties)
 
 
 def _kernel(measure: Measure, ties: str):
@@ -31,11 +32,25 @@ def _kernel(measure: Measure, ties: str):
     return KERNELS[measure.family]
 
 
-def _compute(ranked: Ranked, measures: list[Measure], kernels: list) -> np.ndarray:
+_THREADED_ROWS = 1 << 16  # runs from this many rows on compute on both cores
+
+
+def _compute(ranked: Ranked, measures: list[Measure], kernels: list
+             ) -> tuple[np.ndarray, tuple[int, int]]:
+    """(each measure's value per query, ``tie_counts``), the measures and the tie counts
+    computed side by side on both cores for large runs (numpy releases the GIL; the views
+    the kernels share are built once, ``Ranked.cached``)."""
     values = np.zeros((len(measures), ranked.num_queries))
-    for i, (measure, kernel) in enumerate(zip(measures, kernels)):
-        values[i] = kernel(ranked, measure)
-    return values
+    tasks = [lambda m=m, k=k: k(ranked, m) for m, k in zip(measures, kernels)]
+    if len(ranked.q) < _THREADED_ROWS:
+        for i, task in enumerate(tasks):
+            values[i] = task()
+        return values, tie_counts(ranked)
+    with ThreadPoolExecutor(2) as pool:
+        ties = pool.submit(tie_counts, ranked)
+        for i, column in enumerate(pool.map(lambda task: task(), tasks)):
+            values[i] = column
+        return values, ties.result()
 
 
 def tie_counts(ranked: Ranked) -> tuple[int, int]:

@@ -60,22 +60,21 @@ class LevelView:
 def level_view(r: Ranked, level: int, averaged: bool = False) -> LevelView:
     """Relevance at ``level``; ``averaged``: each row's relevance is the mean over its
     group of tied scores (its expected value over the group's orders, --ties average)."""
-    key = ("level", level, averaged)
-    if key not in r.cache:
-        if averaged:
-            exact = level_view(r, level)
-            mean = group_mean(r, exact.is_rel.astype(np.float64))
-            r.cache[key] = LevelView(r, mean, exact.num_rel, exact.num_nonrel,
-                                     cum_rel=segment_cumsum(mean, r.starts),
-                                     num_rel_ret=exact.num_rel_ret)
-            return r.cache[key]
-        nq = r.num_queries
-        judged = r.judged_grade
-        r.cache[key] = LevelView(
-            r, r.rel >= level,
-            num_rel=np.bincount(r.judged_q[judged >= level], minlength=nq),
-            num_nonrel=np.bincount(r.judged_q[(judged >= 0) & (judged < level)], minlength=nq))
-    return r.cache[key]
+    return r.cached(("level", level, averaged), lambda: _build_level(r, level, averaged))
+
+
+def _build_level(r: Ranked, level: int, averaged: bool) -> LevelView:
+    if averaged:
+        exact = level_view(r, level)
+        mean = group_mean(r, exact.is_rel.astype(np.float64))
+        return LevelView(r, mean, exact.num_rel, exact.num_nonrel,
+                         cum_rel=segment_cumsum(mean, r.starts), num_rel_ret=exact.num_rel_ret)
+    nq = r.num_queries
+    judged = r.judged_grade
+    return LevelView(
+        r, r.rel >= level,
+        num_rel=np.bincount(r.judged_q[judged >= level], minlength=nq),
+        num_nonrel=np.bincount(r.judged_q[(judged >= 0) & (judged < level)], minlength=nq))
 
 
 def group_mean(r: Ranked, values: np.ndarray) -> np.ndarray:
@@ -115,9 +114,10 @@ class GainView:
     @property
     def row_gain(self) -> np.ndarray:
         """Per row, its gain."""
-        if self._row_gain is None:
-            self._row_gain = np.zeros(self.size)
-            self._row_gain[self.gain_rows] = self.gain_values
+        if self._row_gain is None:  # filled, then published: kernels share it across threads
+            gains = np.zeros(self.size)
+            gains[self.gain_rows] = self.gain_values
+            self._row_gain = gains
         return self._row_gain
 
     @row_gain.setter
@@ -134,8 +134,7 @@ class GainView:
 def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainView:
     """Gains per grade: the grade itself (trec_eval), the given pairs, or 2^grade - 1
     (``exponential``, the Burges et al. gain that gdeval uses)."""
-    key = ("gains", pairs, exponential)
-    if key not in r.cache:
+    def build() -> GainView:
         given = dict(pairs)
         if exponential:
             top = int(r.judged_grade.max(initial=0))
@@ -143,8 +142,9 @@ def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainVi
         view = _build_gains(r, given)
         if r.settings.ties == "average":  # DCG is linear in the gains: average them
             view.row_gain = group_mean(r, view.row_gain)
-        r.cache[key] = view
-    return r.cache[key]
+        return view
+
+    return r.cached(("gains", pairs, exponential), build)
 
 
 def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:

@@ -79,7 +79,7 @@ def _string_array(column) -> pa.Array:
     return column
 
 
-_SMALL = 4096  # rows below which Python encodes (no need to load Arrow's compute module)
+_SMALL = 1 << 16  # rows below which Python encodes (no need to load Arrow's compute module)
 
 
 def encode(column, ordered: bool = False) -> Encoded:
