@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,19 +110,31 @@ def test_comment_line_with_six_fields_in_a_regular_file(tmp_path):
        st.integers(1, 9), st.sampled_from([" ", "\t"]))
 def test_irregular_bytes_are_found_across_slices(data, slice_bytes, delimiter):
     """The regular-file check scans a slice at a time (16-bit words at even and odd offsets
-    for pairs, counts for control bytes): a pair of delimiters, a NUL, a vertical tab, a
-    form feed or the other whitespace must be found wherever it falls, across slice
-    boundaries too; newlines and carriage returns are not irregular."""
+    for pairs, counts for control bytes): a pair of delimiters, a delimiter ending a line,
+    a NUL, a vertical tab, a form feed or the other whitespace must be found wherever it
+    falls, across slice boundaries too; newlines and carriage returns are not irregular."""
     import pytest
 
     from searcheval.formats import trec
 
     other = " " if delimiter == "\t" else "\t"
-    expected = (2 * delimiter).encode() in data or any(
+    expected = any(delimiter.encode() + after in data for after in (delimiter.encode(), b"\n",
+                                                                     b"\r")) or any(
         byte in data for byte in (other.encode(), b"\x00", b"\x0b", b"\x0c"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(trec, "_SCAN_BYTES", slice_bytes)
         assert trec._irregular(data, ord(delimiter)) == expected
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_a_trailing_space_after_a_missing_field_is_not_misread(tmp_path, ending):
+    """`q1 Q0 d2 2 1.5 ` has six space-separated fields for a CSV reader (the last one
+    empty) but five real ones: trec_eval refuses the line, and so must the fast path."""
+    path = tmp_path / "run"
+    path.write_bytes(f"q1 Q0 d1 1 2.5 r{ending}q1 Q0 d2 2 1.5 {ending}".encode())
+    with pytest.raises(FormatError) as refused:
+        read_run(path)
+    assert refused.value.line == 2 and "found 5" in str(refused.value)
 
 
 def test_a_double_space_before_a_missing_field_is_not_misread(tmp_path):

@@ -187,9 +187,11 @@ def _uniform_delimiter(data) -> str | None:
 
 
 def _irregular(data, delimiter: int) -> bool:
-    """Whether ``data`` (bytes or a memory map) holds the delimiter twice in a row, a
-    control byte below ``\\r`` other than the newline and the delimiter (NUL, vertical
-    tab, form feed, a tab among spaces...), or, when tabs delimit, a space.
+    """Whether ``data`` (bytes or a memory map) holds the delimiter twice in a row or at
+    the end of a line, a control byte below ``\\r`` other than the newline and the
+    delimiter (NUL, vertical tab, form feed, a tab among spaces...), or, when tabs
+    delimit, a space. (A line of five fields and a trailing delimiter has six fields for
+    Arrow, the last one empty; trec_eval refuses it.)
 
     A slice at a time on both cores, with numpy's vector compares: ``find`` of a two-byte
     pattern crawls when its first byte is everywhere (the delimiter), and ``find`` holds
@@ -198,7 +200,7 @@ def _irregular(data, delimiter: int) -> bool:
     allowed ones must account for every byte below ``\\r``.
     """
     size = len(data)
-    pair = delimiter * 257
+    pairs = [delimiter | second << 8 for second in (delimiter, ord("\n"), ord("\r"))]
     step = _SCAN_BYTES
 
     def scan(begin: int) -> bool:
@@ -206,8 +208,8 @@ def _irregular(data, delimiter: int) -> bool:
         own = part[:step]
         try:
             for start in (0, 1):
-                words = (len(part) - start) // 2
-                if words and (part[start:start + 2 * words].view(np.uint16) == pair).any():
+                words = part[start:start + (len(part) - start) // 2 * 2].view(np.uint16)
+                if len(words) and any((words == pair).any() for pair in pairs):
                     return True
             allowed = np.count_nonzero(own == ord("\n"))
             if delimiter < ord("\r"):
