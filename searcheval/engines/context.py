@@ -256,27 +256,30 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     table = _KeyTable(judged_qc[wanted], qrels.doc_hashes()[wanted], len(run.query.vocabulary))
     if table.repeats:  # two judgments, one key: their ids collide
         return _exact_judgments(qrels, judged_qc, run, run_qc)
-    hashes = run.doc_hashes()
-    pieces = [(begin, min(begin + _PIECE_ROWS, len(run_qc)))
-              for begin in range(0, len(run_qc), _PIECE_ROWS)]
+    hashes, docs, judged_docs = run.doc_hashes(), run.doc.values(), qrels.doc.values()
+    grades = np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
+    rel = np.empty(len(run_qc), dtype=np.int32)
 
-    def piece(bound: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-        begin, end = bound
+    def piece(begin: int) -> bool:
+        """Look a piece of rows up, write its judgments, and confirm its matches' bytes."""
+        end = min(begin + _PIECE_ROWS, len(run_qc))
         rows, at = table.find(run_qc[begin:end], hashes[begin:end])
-        return rows + begin, at
+        judged = wanted[at]
+        rel[begin:end] = NONPOOL
+        rel[begin + rows] = grades[judged]
+        return bool(same_strings(docs.slice(begin, end - begin), rows, judged_docs, judged,
+                                 threads=False).all())
 
     with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores look up
-        found = list(pool.map(piece, pieces))
-    rows = np.concatenate([r for r, _ in found]) if found else np.zeros(0, np.int64)
-    judged_rows = wanted[np.concatenate([a for _, a in found])] if found else rows
-    if not same_strings(run.doc.values(), rows, qrels.doc.values(), judged_rows).all():
+        confirmed = all(list(pool.map(piece, range(0, len(run_qc), _PIECE_ROWS))))
+    if not confirmed:
         return _exact_judgments(qrels, judged_qc, run, run_qc)
-    return _as_judgments(rows, qrels.relevance[judged_rows], len(run_qc))
+    return rel
 
 
 class _KeyTable:
     """Distinct (query code, doc hash) keys, found through a table with a region for each
-    query, four times as many slots as it has keys (a power of two), indexed by the hash's
+    query, eight times as many slots as it has keys (a power of two), indexed by the hash's
     top bits. A run lists each query's documents together, so its lookups stay inside a
     few small regions at a time, in cache. Keys sharing a slot are binary-searched among
     themselves, by ``pair_keys``, sorted."""
@@ -284,7 +287,7 @@ class _KeyTable:
     def __init__(self, queries: np.ndarray, hashes: np.ndarray, num_queries: int) -> None:
         self.queries, self.hashes = queries, hashes
         counts = np.bincount(queries, minlength=num_queries)
-        bits = np.ceil(np.log2(np.maximum(4 * counts, 1))).astype(np.int64)  # 0: no keys
+        bits = np.ceil(np.log2(np.maximum(8 * counts, 1))).astype(np.int64)  # 0: no keys
         self.shift = (64 - bits).astype(np.uint64)  # a shift by 64 gives 0: the one slot
         self.base = np.concatenate(([0], np.cumsum(np.left_shift(1, bits))[:-1]))
         top = self._slots(queries, hashes)
@@ -301,7 +304,9 @@ class _KeyTable:
         self.repeats = bool(np.any(self.shared_keys[1:] == self.shared_keys[:-1]))
 
     def _slots(self, queries: np.ndarray, hashes: np.ndarray) -> np.ndarray:
-        return self.base[queries] + (hashes >> self.shift[queries]).astype(np.int64)
+        slots = (hashes >> self.shift[queries]).view(np.int64)  # a shift of 1 or more: positive
+        slots += self.base[queries]
+        return slots
 
     def find(self, queries: np.ndarray, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(positions of the keys present, their indices in the table's keys)."""

@@ -297,12 +297,14 @@ def _runs(pairs: np.ndarray) -> list[tuple[int, int]]:
 
 
 def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
-                 right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray) -> np.ndarray:
+                 right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray,
+                 threads: bool = True) -> np.ndarray:
     """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes
-    (compared 8 bytes at a time where they lie, nothing copied out, on both cores; ids
-    longer than 64 bytes that agree that far finish in Python)."""
+    (compared 8 bytes at a time where they lie, nothing copied out, on both cores unless
+    the caller is one of several threads already; ids longer than 64 bytes that agree
+    that far finish in Python)."""
     n = len(left_rows)
-    if n < 2 * _CHUNK_ROWS:
+    if n < 2 * _CHUNK_ROWS or not threads:
         return _same_strings(left, left_rows, right, right_rows)
     halves = (slice(0, n // 2), slice(n // 2, n))
     with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores compare
