@@ -120,7 +120,8 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
             checks = list(pool.map(lambda part: _already_ranked(query_codes[part], held[part]),
                                    halves))
             mid = halves[1].start
-            if all(c == (True, None) for c in checks) and query_codes[mid - 1] < query_codes[mid]:
+            in_order = all(grouped and base is None for grouped, base in checks)
+            if in_order and query_codes[mid - 1] < query_codes[mid]:
                 new_group = np.empty(len(held), dtype=bool)
                 moves = list(pool.map(
                     lambda part: _tie_moves(query_codes[part], held[part], docs,

@@ -72,3 +72,19 @@ def test_average_on_both_cores_is_the_mean_over_all_orders(case):
         got = searcheval.evaluate(qrels, run, AVERAGED, ties="average")
     for (query, measure), value in expected.items():
         assert got.value(measure, query) == pytest.approx(value, abs=1e-12), (query, measure)
+
+
+def test_halves_of_queries_out_of_code_order(small_pieces):
+    """Each half grouped by query but not in code order (codes from a vocabulary, as the
+    reference engine's callers have them): the order is still (code, score, doc id)."""
+    import pyarrow as pa
+
+    codes = np.repeat(np.array([3, 1, 2, 0], dtype=np.int32), 12)
+    scores = np.tile(np.array([5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.5]), 4)
+    docs = pa.array([f"d{i % 7}{i}" for i in range(len(codes))])
+    order = ranking.canonical_order(codes, scores, docs, compat=10)
+    ids = docs.to_pylist()
+    by_id = sorted(range(len(codes)), key=lambda i: ids[i].encode(), reverse=True)
+    expected = sorted(by_id, key=lambda i: (codes[i], -scores[i]))  # stable: ids descending
+    assert [(codes[i], scores[i], ids[i]) for i in order] == \
+        [(codes[i], scores[i], ids[i]) for i in expected]
