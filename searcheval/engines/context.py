@@ -321,7 +321,8 @@ class _KeyTable:
             where = np.minimum(np.searchsorted(self.shared_keys, wanted),
                                len(self.shared_keys) - 1)
             candidate = self.shared[where]
-            hit = ((self.shared_keys[where] == wanted) & (self.queries[candidate] == queries[shared])
+            hit = ((self.shared_keys[where] == wanted)
+                   & (self.queries[candidate] == queries[shared])
                    & (self.hashes[candidate] == hashes[shared]))
             rows = np.concatenate((rows, shared[hit]))
             at = np.concatenate((at, candidate[hit]))
