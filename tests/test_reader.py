@@ -118,20 +118,21 @@ def test_irregular_bytes_are_found_across_slices(data, slice_bytes, delimiter):
     from searcheval.formats import trec
 
     other = " " if delimiter == "\t" else "\t"
-    expected = any(delimiter.encode() + after in data for after in (delimiter.encode(), b"\n",
-                                                                     b"\r")) or any(
+    expected = data.endswith(delimiter.encode()) or any(
+        delimiter.encode() + after in data for after in (delimiter.encode(), b"\n", b"\r")) or any(
         byte in data for byte in (other.encode(), b"\x00", b"\x0b", b"\x0c"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(trec, "_SCAN_BYTES", slice_bytes)
         assert trec._irregular(data, ord(delimiter)) == expected
 
 
-@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+@pytest.mark.parametrize("ending", ["\n", "\r\n", ""])
 def test_a_trailing_space_after_a_missing_field_is_not_misread(tmp_path, ending):
     """`q1 Q0 d2 2 1.5 ` has six space-separated fields for a CSV reader (the last one
     empty) but five real ones: trec_eval refuses the line, and so must the fast path."""
     path = tmp_path / "run"
-    path.write_bytes(f"q1 Q0 d1 1 2.5 r{ending}q1 Q0 d2 2 1.5 {ending}".encode())
+    first = ending or "\n"  # "": the last line has no newline
+    path.write_bytes(f"q1 Q0 d1 1 2.5 r{first}q1 Q0 d2 2 1.5 {ending}".encode())
     with pytest.raises(FormatError) as refused:
         read_run(path)
     assert refused.value.line == 2 and "found 5" in str(refused.value)

@@ -188,7 +188,7 @@ def _uniform_delimiter(data) -> str | None:
 
 def _irregular(data, delimiter: int) -> bool:
     """Whether ``data`` (bytes or a memory map) holds the delimiter twice in a row or at
-    the end of a line, a control byte below ``\\r`` other than the newline and the
+    the end of a line (or of the data), a control byte below ``\\r`` other than the newline and the
     delimiter (NUL, vertical tab, form feed, a tab among spaces...), or, when tabs
     delimit, a space. (A line of five fields and a trailing delimiter has six fields for
     Arrow, the last one empty; trec_eval refuses it.)
@@ -200,6 +200,8 @@ def _irregular(data, delimiter: int) -> bool:
     allowed ones must account for every byte below ``\\r``.
     """
     size = len(data)
+    if size and data[size - 1] == delimiter:  # a last line without its newline
+        return True
     pairs = [delimiter | second << 8 for second in (delimiter, ord("\n"), ord("\r"))]
     step = _SCAN_BYTES
 
