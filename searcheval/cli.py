@@ -58,8 +58,11 @@ def run() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # a closed pipe (`| head`), a closed stream
+        except (BrokenPipeError, ValueError):  # the reader left (`| head`), a closed stream
             pass
+        except OSError as exc:  # a full disk: the output is incomplete
+            os.write(2, f"searcheval: cannot write the output: {exc.strerror or exc}\n".encode())
+            code = 2
     os._exit(code or 0)
 
 

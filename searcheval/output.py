@@ -13,8 +13,13 @@ from .errors import UsageError
 def write_text(target: str | None, text: str) -> None:
     """Write ``text`` to ``target`` (``None`` or ``-``: stdout) with no half-written file."""
     if target in (None, "-"):
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader has left (`| head`): nothing more to do
+            pass
+        except OSError as exc:  # a full disk behind a redirection
+            raise UsageError(f"<stdout>: cannot write: {exc.strerror or exc}") from None
         return
     path = Path(target)
     try:

@@ -7,6 +7,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from searcheval.cli import main
@@ -162,3 +163,18 @@ def test_reference_engine_crash_exits_1(monkeypatch):
     assert result.exit_code == 1
     assert result.stderr.startswith("the reference engine (pytrec_eval) crashed on pinecone.run")
     assert result.stdout == ""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_behind_stdout_is_one_line_and_exit_2():
+    """`searcheval evaluate ... > /dev/full`: the process (console script, fast exit) says
+    it could not write, in one line, and exits 2, with no traceback."""
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "searcheval", "evaluate",
+                               str(SEEDS / "library.qrels"), str(SEEDS / "library.run")],
+                              stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == ["<stdout>: cannot write: No space left on device"]
