@@ -66,3 +66,51 @@ def test_data_is_deterministic_and_awkward(bench_data):
     assert len(np.unique(scores)) < 0.5 * len(scores)  # many ties
     prefixes = {d.rstrip("0123456789-_")[:7] for d in run["doc_id"].to_pylist()}
     assert prefixes == {"", "D", "msmarco", "WSJ", "clueweb"}
+
+
+STAND_IN = '''#!{python}
+"""A stand-in for a trec_eval binary: trec_eval's arguments in, trec_eval's "measure all
+value" lines out, the values computed by pytrec_eval (trec_eval's own code)."""
+import sys
+
+import pytrec_eval
+
+args = sys.argv[1:]
+names = [args[i + 1] for i, a in enumerate(args) if a == "-m"]
+qrels_path, run_path = [a for i, a in enumerate(args)
+                        if a != "-m" and (i == 0 or args[i - 1] != "-m")]
+with open(qrels_path) as f:
+    qrels = pytrec_eval.parse_qrel(f)
+with open(run_path) as f:
+    run = pytrec_eval.parse_run(f)
+evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(names))
+per_query = evaluator.evaluate(run)
+keys = sorted({key for values in per_query.values() for key in values})
+for key in keys:
+    mean = pytrec_eval.compute_aggregated_measure(key, [v[key] for v in per_query.values()])
+    print(f"{key:<22}\\tall\\t{mean:.4f}")
+'''
+
+
+def test_a_trec_eval_binary_is_timed_and_its_means_read(tmp_path):
+    """`--trec-eval PATH` times the program at PATH with trec_eval's arguments and reads
+    its means back. No trec_eval binary can be built here, so the program is a stand-in
+    that speaks trec_eval's command line and output format; its means (trec_eval's default
+    query policy) must equal searcheval --missing skip's to trec_eval's 4 decimals."""
+    binary = tmp_path / "trec_eval"
+    binary.write_text(STAND_IN.replace("{python}", sys.executable))
+    binary.chmod(0o755)
+    data = tmp_path / "data"
+    out = subprocess.run(
+        [sys.executable, str(SCRIPTS / "bench.py"), "--scale", "tiny", "--repeat", "1",
+         "--tools", "searcheval,trec_eval", "--trec-eval", str(binary), "--seed-repeat", "0",
+         "--data", str(data)],
+        capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr + out.stdout
+    lines = out.stdout.splitlines()
+    assert any(line.startswith("| trec_eval | 1 | ") for line in lines)
+    means = {line.split(" | ")[0]: line.split(" | ")[2:] for line in lines
+             if line.startswith("| trec_eval | ") or line.startswith("| searcheval --missing skip")}
+    ours = [float(v.strip(" |")) for v in means["| searcheval --missing skip (trec_eval default)"]]
+    theirs = [float(v.strip(" |")) for v in means["| trec_eval"]]
+    assert len(theirs) == 5 and theirs == pytest.approx(ours, abs=5e-5)
