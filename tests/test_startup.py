@@ -21,14 +21,20 @@ HEAVY = ("pandas", "scipy", "matplotlib", "ir_datasets", "statsmodels", "tqdm")
 
 
 def modules_loaded_by_evaluate(qrels: Path, run: Path, *options: str) -> set[str]:
-    """The modules a fresh `searcheval evaluate QRELS RUN OPTIONS` process has loaded."""
-    code = ("import sys, runpy; sys.argv = ['searcheval', 'evaluate', *sys.argv[1:]]\n"
+    """The modules a fresh `searcheval evaluate QRELS RUN OPTIONS` process has loaded. The
+    program ends with ``os._exit``: here that raises SystemExit instead, so the modules
+    can be listed after it."""
+    code = ("import os, sys, runpy; sys.argv = ['searcheval', 'evaluate', *sys.argv[1:]]\n"
+            "def leave(code):\n    raise SystemExit(code)\n"
+            "os._exit = leave\n"
             "try:\n    runpy.run_module('searcheval', run_name='__main__')\n"
             "except SystemExit:\n    pass\n"
-            "print('\\n'.join(sys.modules))")
+            "print('modules:', *sys.modules, sep='\\n')")
     out = subprocess.run([sys.executable, "-c", code, str(qrels), str(run), *options],
                          capture_output=True, text=True, check=True)
-    return set(out.stdout.split("\n"))
+    loaded = set(out.stdout.split("modules:\n")[-1].split("\n"))
+    assert "searcheval.engines.native" in loaded  # the listing is of an evaluation
+    return loaded
 
 
 @pytest.mark.parametrize("qrels,run", CASES, ids=["direct", "general", "ties"])

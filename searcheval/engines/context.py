@@ -143,7 +143,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
 
     q, rel, held, new_group = _ranked_rows(run, index[run_map][run.query.codes], rel, settings)
 
-    starts = _starts(q, len(internal))
+    starts = query_starts(q, len(internal))
     pos = _positions(q, starts)
     if settings.depth is not None or settings.judged_only:
         keep = np.ones(len(q), dtype=bool)
@@ -152,7 +152,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         if settings.judged_only:
             keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
         q, rel, held = q[keep], rel[keep], held[keep]
-        starts = _starts(q, len(internal))
+        starts = query_starts(q, len(internal))
         pos = _positions(q, starts)
         new_group = None
     if new_group is None:
@@ -226,7 +226,7 @@ def _rank_column(run: Run) -> np.ndarray:
     return run.ranks
 
 
-def _starts(q: np.ndarray, num_queries: int) -> np.ndarray:
+def query_starts(q: np.ndarray, num_queries: int) -> np.ndarray:
     """Row offsets of each query in ``q`` (sorted), length ``num_queries + 1``."""
     return np.searchsorted(q, np.arange(num_queries + 1, dtype=q.dtype))  # same dtype: no copy of q
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..measures import Measure
-from .context import NONPOOL, Ranked
+from .context import NONPOOL, Ranked, query_starts
 from .segments import divide, segment_cumprod, segment_cumsum, segment_sum, value_at
 from .views import gain_view, level_of, level_view, total_dcg
 
@@ -48,7 +48,7 @@ def _g_measure_at_gain_rows(r: Ranked, g) -> np.ndarray:
     last = np.clip(g.ideal_starts[q] + np.minimum(pos, L[q] - 1), 0, max(len(ideal_cost) - 1, 0))
     at_end = np.where(L[q] > 0, ideal_cost[last] if len(ideal_cost) else 0.0, 0.0)
     cost = np.where(inside, at_end, at_end + (pos - L[q] + 1))
-    starts = np.searchsorted(q, np.arange(r.num_queries + 1, dtype=q.dtype))
+    starts = query_starts(q, r.num_queries)
     gained = segment_cumsum(g.gain_values, starts)
     terms = g.gain_values / np.log2(2.0 + cost - gained)
     return divide(segment_sum(terms, q, r.num_queries), _ideal_total(r, g))
@@ -92,7 +92,7 @@ class _RunningDCG:
 
     def __init__(self, r: Ranked, g) -> None:
         self.q, self.pos = r.q[g.gain_rows], r.pos[g.gain_rows]
-        self.starts = np.searchsorted(self.q, np.arange(r.num_queries + 1, dtype=self.q.dtype))
+        self.starts = query_starts(self.q, r.num_queries)
         self.cum = segment_cumsum(g.gain_values / np.log2(self.pos + 2.0), self.starts)
         self.keys = (self.q.astype(np.int64) << 32) + self.pos  # (query, rank), sorted
 

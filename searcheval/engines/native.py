@@ -41,16 +41,20 @@ def _compute(ranked: Ranked, measures: list[Measure], kernels: list
     computed side by side on both cores for large runs (numpy releases the GIL; the views
     the kernels share are built once, ``Ranked.cached``)."""
     values = np.zeros((len(measures), ranked.num_queries))
-    tasks = [lambda m=m, k=k: k(ranked, m) for m, k in zip(measures, kernels)]
+
+    def fill(columns) -> np.ndarray:
+        for i, column in enumerate(columns):
+            values[i] = column
+        return values
+
+    def value(measure: Measure, kernel) -> np.ndarray:
+        return kernel(ranked, measure)
+
     if len(ranked.q) < _THREADED_ROWS:
-        for i, task in enumerate(tasks):
-            values[i] = task()
-        return values, tie_counts(ranked)
+        return fill(map(value, measures, kernels)), tie_counts(ranked)
     with ThreadPoolExecutor(2) as pool:
         ties = pool.submit(tie_counts, ranked)
-        for i, column in enumerate(pool.map(lambda task: task(), tasks)):
-            values[i] = column
-        return values, ties.result()
+        return fill(pool.map(value, measures, kernels)), ties.result()
 
 
 def tie_counts(ranked: Ranked) -> tuple[int, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .context import Ranked
-from .segments import segment_cumsum, segment_sum
+from .segments import segment_cumsum, segment_sum, value_at
 
 
 def level_of(r: Ranked, m) -> int:
@@ -50,7 +50,6 @@ class LevelView:
     def rel_at(self, r: Ranked, k) -> np.ndarray:
         """Relevant documents among each query's first k (k scalar or per query)."""
         if self.averaged:
-            from .segments import value_at
             return value_at(self.cum_rel, r.starts, np.broadcast_to(k, (r.num_queries,)))
         k = np.asarray(k)
         within = r.pos[self.rel_rows] < (k if k.ndim == 0 else k[self.rel_q])

@@ -82,6 +82,18 @@ def string_hashes(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
         return np.concatenate(list(pool.map(_hash_array, parts)))
 
 
+def _string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, data bytes) of a string or binary array, read in place in its buffers."""
+    wide = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type)
+    offset_type = np.dtype(np.int64 if wide else np.int32)
+    buffers = array.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=offset_type, count=len(array) + 1,
+                            offset=array.offset * offset_type.itemsize)
+    data = (np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None
+            else np.zeros(0, np.uint8))
+    return offsets, data
+
+
 def _hash_array(array: pa.Array) -> np.ndarray:
     """Each string's hash: its length, then its 8-byte windows from the start, the last one
     ending at the string's end (overlapping the one before), so every window lies inside
@@ -90,16 +102,8 @@ def _hash_array(array: pa.Array) -> np.ndarray:
     Rows are hashed in buckets of equal window counts, so each bucket runs a fixed number
     of steps over all its rows with no masks; ids longer than 64 bytes share one bucket
     that masks the rows that have ended."""
-    if pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type):
-        offset_type = np.int64
-    else:
-        offset_type = np.int32
     n = len(array)
-    buffers = array.buffers()
-    offsets = np.frombuffer(buffers[1], dtype=offset_type, count=n + 1,
-                            offset=array.offset * np.dtype(offset_type).itemsize)
-    data = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None \
-        else np.zeros(0, np.uint8)
+    offsets, data = _string_buffers(array)
     start = offsets[:-1].astype(np.int64)
     end = offsets[1:].astype(np.int64)
     words = _Words(data)
@@ -346,24 +350,18 @@ class _Spans:
             order = None if in_order else np.argsort(which, kind="stable")
             bounds = np.searchsorted(which if in_order else which[order],
                                      np.arange(len(chunks) + 1))
-        self.parts = []  # (positions, starts, lengths, words, near the end: (index, row) pairs)
+        self.parts = []  # (positions, starts, lengths, words, those near the data's end)
         self.length = np.zeros(len(rows), dtype=np.int64)
         for c, chunk in enumerate(chunks):
             if bounds[c] == bounds[c + 1]:
                 continue
             part = (slice(int(bounds[c]), int(bounds[c + 1])) if in_order
                     else order[bounds[c]:bounds[c + 1]])
-            buffers = chunk.buffers()
-            wide = pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type)
-            offset_type = np.int64 if wide else np.int32
-            offsets = np.frombuffer(buffers[1], dtype=offset_type, count=len(chunk) + 1,
-                                    offset=chunk.offset * np.dtype(offset_type).itemsize)
+            offsets, data = _string_buffers(chunk)
             local = rows[part] - first_row[c]
             start = offsets[local].astype(np.int64)
             length = offsets[local + 1] - start
             self.length[part] = length
-            data = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None \
-                else np.zeros(0, np.uint8)
             words = _Words(data)
             near = np.flatnonzero(start + length > words.safe)  # a word read would pass the end
             self.parts.append((part, start, length, words, near))

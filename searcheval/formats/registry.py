@@ -26,6 +26,8 @@ import pyarrow as pa
 from ..errors import UsageError
 from . import trec, trec_variants, trec_writers
 from .column_names import roles
+from .columns import Encoded
+from .trec import Qrels, Run
 
 
 class _OnFirstUse:
@@ -40,8 +42,6 @@ class _OnFirstUse:
 
 tables = _OnFirstUse(".tables")
 json_tables = _OnFirstUse(".json_tables")
-from .columns import Encoded
-from .trec import Qrels, Run
 
 KINDS = ("qrels", "run")
 

@@ -226,15 +226,17 @@ def _irregular(data, delimiter: int) -> bool:
         return any(pool.map(scan, range(0, size, step)))
 
 
-def _direct(data, names: list[str], types: dict, source: str | None = None) -> tuple:
+def _direct(data, names: list[str], types: dict, source: str | None = None,
+            delimiter: str | None = None) -> tuple:
     """Columns straight from Arrow's CSV reader, for files with one uniform delimiter.
 
-    ``data``: the bytes, or a memory map of ``source``, which Arrow then reads itself.
-    The query column comes dictionary-encoded: Arrow's parsing threads hash the ids of
-    each block, so codes cost nothing here and only the (few) distinct ids are checked.
-    Returns the table and the query column (``Encoded`` when dictionary-typed).
+    ``data``: the file's bytes; or, with ``source`` (a path Arrow reads itself), its
+    first line, and ``delimiter`` from the caller's check of the whole file. The query
+    column comes dictionary-encoded: Arrow's parsing threads hash the ids of each block,
+    so codes cost nothing here and only the (few) distinct ids are checked. Returns the
+    table and the query column, ``Encoded``.
     """
-    delimiter = _uniform_delimiter(data)
+    delimiter = delimiter or _uniform_delimiter(data)
     if delimiter is None:
         raise _Refused
     types = {"query_id": pa.dictionary(pa.int32(), pa.string()), **types}
@@ -246,36 +248,27 @@ def _direct(data, names: list[str], types: dict, source: str | None = None) -> t
         convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
                                              null_values=[],  # "N/A" is no relevance grade
                                              include_columns=list(types)))
-    ids = table.column("query_id")
-    if pa.types.is_dictionary(ids.type):
-        queries = Encoded.from_dictionary(ids)
-        distinct = queries.vocabulary.to_pylist()  # few: checked in Python
-        if not all(distinct) or any(q.startswith("#") for q in distinct):
-            raise _Refused  # a blank line (a row of empty fields), or a comment line
-        return table, queries
-    import pyarrow.compute as pc
-
-    if not as_numpy(pc.utf8_length(ids)).all():
-        raise _Refused  # Arrow reads a blank line as a row of empty fields
-    if as_numpy(pc.starts_with(ids, pattern="#")).any():
-        raise _Refused  # a comment line that happened to have the right field count
-    return table, ids
+    queries = Encoded.from_dictionary(table.column("query_id"))
+    distinct = queries.vocabulary.to_pylist()  # few: checked in Python
+    if not all(distinct) or any(q.startswith("#") for q in distinct):
+        raise _Refused  # a blank line (a row of empty fields), or a comment line
+    return table, queries
 
 
-def _direct_qrels(data, source: str | None = None):
+def _direct_qrels(data, source: str | None = None, delimiter: str | None = None):
     table, queries = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
-                             {"doc_id": pa.string(), "relevance": pa.int64()}, source)
+                             {"doc_id": pa.string(), "relevance": pa.int64()}, source, delimiter)
     return (queries, table.column("doc_id"),
             as_numpy(table.column("relevance")), None)
 
 
-def _direct_run(data, ranks: bool, source: str | None = None):
+def _direct_run(data, ranks: bool, source: str | None = None, delimiter: str | None = None):
     """Only the columns every evaluation needs; the rank column when asked (--ties rank)."""
     types = {"doc_id": pa.string(), "score": pa.float64()}
     if ranks:
         types["rank"] = pa.float64()
     table, queries = _direct(data, ["query_id", "q0", "doc_id", "rank", "score", "tag"], types,
-                             source)
+                             source, delimiter)
     scores = as_numpy(table.column("score"))
     if not table.num_rows or not np.isfinite(scores).all():
         raise _Refused
@@ -302,9 +295,10 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
         return None
     try:
         if kind == "qrels":
-            queries, docs, relevance, numbers = _direct_qrels(head, path)
+            queries, docs, relevance, numbers = _direct_qrels(head, path, delimiter)
             return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path)
-        queries, docs, scores, numbers, tag, rank_column = _direct_run(head, ranks, path)
+        queries, docs, scores, numbers, tag, rank_column = _direct_run(head, ranks, path,
+                                                                        delimiter)
     except (_Refused, pa.ArrowInvalid, IndexError):
         return None
     return make_run(queries, Encoded.lazy(docs), scores, numbers, path, tag, ranks=rank_column)

@@ -14,9 +14,10 @@ import pyarrow as pa
 
 from ..errors import FormatError
 from .arrow import numbers as as_numpy
-from .columns import encode
-from .trec import (MSMARCO_FIELDS, QRELS_3COL_FIELDS, Qrels, Run, _column, _direct, _fields,
-                   _integer, _records, _Refused, _utf8_error, make_qrels, make_run, read_bytes)
+from .columns import Encoded
+from .trec import (MSMARCO_FIELDS, QRELS_3COL_FIELDS, Qrels, Run, _column, _direct, _encoded,
+                   _fields, _integer, _records, _Refused, _utf8_error, make_qrels, make_run,
+                   read_bytes)
 
 
 def read_qrels_3col(source: str | Path) -> Qrels:
@@ -26,7 +27,7 @@ def read_qrels_3col(source: str | Path) -> Qrels:
 
 def parse_qrels_3col(path: str, data: bytes) -> Qrels:
     queries, docs, relevance, numbers = _read_3col(path, data, pa.int64(), QRELS_3COL_FIELDS)
-    return make_qrels(encode(queries), encode(docs), relevance, numbers, path)
+    return make_qrels(_encoded(queries), Encoded.lazy(docs), relevance, numbers, path)
 
 
 def read_msmarco_run(source: str | Path) -> Run:
@@ -39,7 +40,7 @@ def read_msmarco_run(source: str | Path) -> Run:
 def parse_msmarco_run(path: str, data: bytes) -> Run:
     queries, docs, ranks, numbers = _read_3col(path, data, pa.int64(), MSMARCO_FIELDS)
     ranks = np.asarray(ranks, dtype=np.float64)
-    return make_run(encode(queries), encode(docs), -ranks, numbers, path,
+    return make_run(_encoded(queries), Encoded.lazy(docs), -ranks, numbers, path,
                     Path(path).name.split(".")[0], ranks=ranks)
 
 
@@ -52,9 +53,9 @@ def _read_3col(path: str, data: bytes, value_type: pa.DataType, names: str) -> t
 
 def _fast_3col(data: bytes, value_type: pa.DataType) -> tuple:
     try:
-        table, _ = _direct(data, ["query_id", "doc_id", "value"],
-                           {"query_id": pa.string(), "doc_id": pa.string(), "value": value_type})
-        return (table.column("query_id"), table.column("doc_id"), as_numpy(table.column("value")),
+        table, queries = _direct(data, ["query_id", "doc_id", "value"],
+                                 {"doc_id": pa.string(), "value": value_type})
+        return (queries, table.column("doc_id"), as_numpy(table.column("value")),
                 np.arange(1, table.num_rows + 1))
     except (_Refused, pa.ArrowInvalid):
         pass
