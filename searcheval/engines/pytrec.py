@@ -6,7 +6,9 @@ the end of searcheval. What pytrec_eval lacks is emulated here, each in one plac
 
 * query policy (``-c``): the evaluated queries come from ``context.prepare``; a qrels
   query absent from the run is sent as an empty ranking, run-only queries are not sent;
-* depth (``-M``): each query is cut after ordering by ``ranking.canonical_order``;
+* depth (``-M``) and the ``input`` / ``rank`` tie policies: each query is ordered and cut
+  by ``reference_order``, written apart from searcheval's ``ranking.py`` so that a ranking
+  bug there cannot cut both engines' inputs alike;
 * empty rankings: ``_empty_ranking_nan_to_zero`` (the only place a NaN becomes 0);
 * gm_map / gm_bpref: pytrec_eval returns log values; AP / bpref are asked for instead
   and Results takes the geometric mean, as for the native engine.
@@ -33,9 +35,8 @@ from .expected import ORDER_FREE
 from ..formats.columns import Encoded
 from ..formats.trec import Qrels, Run
 from ..measures import SPECS, Kind, Measure
-from ..ranking import canonical_order
 from ..results import Results
-from . import pytrec_worker
+from . import pytrec_worker, reference_order
 from .context import Ranked, Settings, prepare
 
 ENGINE = "pytrec_eval"
@@ -197,13 +198,12 @@ def _payload(qrels: Qrels, run: Run, ranked: Ranked, plan: _Plan, settings: Sett
     """
     queries = [str(q) for q in ranked.evaluated_ids]
     primer = _primer_id(qrels, run)
-    scores = _scores_in_order(run, settings)
+    scores, keep = _scores_and_depth(run, settings)
     return {
         "queries": [primer] + queries,
         "qrels": _columns(qrels.query, qrels.doc, qrels.relevance.astype(np.int64), queries,
                           np.ones(len(qrels.relevance), dtype=bool), primer, 1),
-        "run": _columns(run.query, run.doc, scores, queries,
-                        _within_depth(run, scores, settings.depth), primer, 1.0),
+        "run": _columns(run.query, run.doc, scores, queries, keep, primer, 1.0),
         "jobs": [(job.level, settings.judged_only, job.requests()) for job in plan.jobs],
     }
 
@@ -224,28 +224,28 @@ def _columns(query: Encoded, doc: Encoded, values: np.ndarray, queries: list[str
     return counts, vocabulary, codes.tobytes(), sent.tobytes()
 
 
-def _scores_in_order(run: Run, settings: Settings) -> np.ndarray:
-    """Scores for pytrec_eval: the run's own, or (--ties input / rank) strictly decreasing
-    numbers that make trec_eval's order the policy's order."""
-    if settings.ties not in ("input", "rank"):
-        return run.scores.astype(np.float64)
-    order = canonical_order(run.query.codes, run.scores, run.doc.values(),
-                            compat=9, ties=settings.ties, lines=run.lines, ranks=run.ranks)
-    scores = np.empty(len(order))
-    scores[order] = -np.arange(len(order), dtype=np.float64)  # exact in 32 bits below 2^24
-    return scores
+def _scores_and_depth(run: Run, settings: Settings) -> tuple[np.ndarray, np.ndarray]:
+    """(scores for pytrec_eval, rows it is given) of every run row.
 
-
-def _within_depth(run: Run, scores: np.ndarray, depth: int | None) -> np.ndarray:
-    """trec_eval -M: the first ``depth`` documents of each query, in 9.0.8's order."""
-    keep = np.ones(len(scores), dtype=bool)
-    if depth is None or len(keep) == 0:
-        return keep
-    order = canonical_order(run.query.codes, scores, run.doc.values(), compat=9)
-    grouped = run.query.codes[order]
-    rank = np.arange(len(order)) - np.searchsorted(grouped, grouped, side="left")
-    keep[order] = rank < depth
-    return keep
+    Scores: the run's own, or (--ties input / rank) minus each row's place in its query
+    under the policy, strictly decreasing numbers that make trec_eval's order the policy's
+    (exact in 32 bits up to 2^24 documents a query). Rows: all, or (-M) the first ``depth``
+    of each query in 9.0.8's order (32-bit scores: pytrec_eval computes 9.0.8, and under
+    --compat 10 is compared with a native run at 9). Ordered by ``reference_order``, not
+    by ``ranking.py``.
+    """
+    scores = run.scores.astype(np.float64)
+    rewritten = settings.ties in ("input", "rank")
+    if settings.depth is None and not rewritten:
+        return scores, np.ones(len(scores), dtype=bool)
+    order = reference_order.policy_order(
+        run.query.codes, run.scores, run.doc.codes, run.doc.vocabulary.to_pylist(), compat=9,
+        ties=settings.ties if rewritten else "trec_eval", lines=run.lines if rewritten else None,
+        ranks=run.ranks)
+    place = reference_order.ranks_in_query(order, run.query.codes)
+    if rewritten:
+        scores = -place.astype(np.float64)
+    return scores, reference_order.within_depth(place, settings.depth)
 
 
 def _primer_id(qrels: Qrels, run: Run) -> str:
