@@ -69,6 +69,7 @@ class Comparison:
     alpha: float
     left_out: list[str] = field(default_factory=list)  # in some runs' evaluation, not all
     notes: list[str] = field(default_factory=list)
+    floor: Any = None  # stats.Floor of a randomization test: the smallest p it can give
 
     @property
     def runs(self) -> list[str]:
@@ -140,6 +141,9 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
            for i, j in pairs for m in parsed]
     adjusted = stats.adjust([facts["p"] for facts in raw], correction)
     rows = [Row(**facts, p_adjusted=p, significant=p < alpha) for facts, p in zip(raw, adjusted)]
+    floor = stats.resampling_floor(test, resamples, len(query_ids), len(rows), correction, alpha)
+    if floor is not None and floor.limits:
+        notes.append(stats.floor_note(floor))
     if left_out:
         notes.append(f"left out ({len(left_out)}, not evaluated for every run): "
                      + ", ".join(left_out[:10]) + (" ..." if len(left_out) > 10 else ""))
@@ -147,7 +151,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
                       baseline=results[base_index].run if base_index is not None else None,
                       test=test, test_description=stats.describe(test, resamples, seed,
                                                                  len(query_ids)),
-                      correction=correction, alpha=alpha, left_out=left_out, notes=notes)
+                      correction=correction, alpha=alpha, left_out=left_out, notes=notes,
+                      floor=floor)
 
 
 def _paired_measures(measures: list[Measure]) -> tuple[list[Measure], list[str]]:

@@ -159,6 +159,18 @@ def _json_number(value):
     return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
+def _floor_fields(floor) -> dict | None:
+    """The randomization test's floor (None for the other tests): the smallest p, the
+    smallest corrected p one comparison can reach, and the --resamples that lifts it."""
+    if floor is None:
+        return None
+    return {"smallest_p": floor.smallest_p, "exact": floor.exact,
+            "smallest_corrected_p_alone": floor.smallest_alone,
+            "smallest_corrected_p_any": floor.smallest_any,
+            "limits_significance": floor.limits, "significant_together_at_least": floor.together,
+            "resamples_needed": floor.resamples_needed}
+
+
 def to_json(comparison: Comparison) -> str:
     label = letters(comparison)
     document = {
@@ -172,6 +184,7 @@ def to_json(comparison: Comparison) -> str:
                         for row in comparison.rows],
         "settings": comparison.results[0].settings_dict(),
         "notes": comparison.notes,
+        "resampling_floor": _floor_fields(comparison.floor),
         "per_query": {r.run: r.per_query() for r in comparison.results},
     }
     return json.dumps(document, indent=2) + "\n"

@@ -10,6 +10,7 @@ difference at all, and p is 1.
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 
@@ -149,3 +150,128 @@ def describe(test: str, resamples: int, seed: int, queries: int) -> str:
     return (f"percentile bootstrap of the mean difference (scipy.stats.bootstrap), {resamples} "
             f"resamples, seed {seed}, {CONFIDENCE:.0%} interval; p = twice the smaller share "
             "of bootstrap means beyond 0")
+
+
+@dataclass(frozen=True)
+class Floor:
+    """The smallest p a resampling test can give, set against the correction.
+
+    A randomization test over R random sign flips gives no two-sided p below 2/(R + 1)
+    (scipy counts the observed flip, then doubles the smaller tail), and the exact test
+    over all 2^n flips none below 2/2^n. Corrected over m comparisons, one comparison alone
+    gets no p below m times that (Holm, Bonferroni, Benjamini-Hochberg; uncorrected: the
+    floor itself), so past alpha nothing can be significant, whatever the runs.
+    """
+
+    resamples: int
+    exact: bool  # all 2^queries sign flips enumerated
+    queries: int
+    smallest_p: float  # the test's floor
+    comparisons: int
+    correction: str
+    alpha: float
+    smallest_alone: float  # corrected p of one comparison at the floor, the others at 1
+    smallest_any: float  # corrected p of every comparison at the floor (the best case)
+    resamples_needed: int | None  # the least --resamples that lifts it (None: none can)
+
+    @property
+    def limits(self) -> bool:
+        """One comparison on its own cannot be significant, whatever its differences."""
+        return self.smallest_alone >= self.alpha
+
+    @property
+    def together(self) -> int | None:
+        """Benjamini-Hochberg, when some could still be significant together: the fewest
+        comparisons that must all be (k at the floor get m/k times it); else None."""
+        if not self.limits or self.smallest_any >= self.alpha:
+            return None
+        k = max(1, math.floor(self.smallest_p * self.comparisons / self.alpha))
+        while self.smallest_p * self.comparisons / k >= self.alpha:
+            k += 1
+        return k
+
+
+def exact_flips(queries: int, resamples: int) -> bool:
+    """scipy enumerates every sign flip when there are no more of them than resamples."""
+    return 2 ** queries <= resamples
+
+
+def randomization_floor(resamples: int, queries: int) -> float:
+    """The smallest two-sided p ``randomization`` can return (scipy's arithmetic)."""
+    if exact_flips(queries, resamples):
+        return 2 / 2 ** queries
+    return 2 * (1 / (resamples + 1))
+
+
+def _alone(p: float, comparisons: int, correction: str) -> float:
+    return adjust([p] + [1.0] * (comparisons - 1), correction)[0]
+
+
+def resampling_floor(test: str, resamples: int, queries: int, comparisons: int,
+                     correction: str, alpha: float) -> Floor | None:
+    """The randomization test's floor for these comparisons; None for the other tests
+    (t and Wilcoxon do not resample; the bootstrap's p is 0 when every bootstrap mean
+    lies on one side of 0, so it has no floor above 0)."""
+    if test != "randomization" or comparisons == 0:
+        return None
+    smallest = randomization_floor(resamples, queries)
+    return Floor(resamples, exact_flips(queries, resamples), queries, smallest, comparisons,
+                 correction, alpha, _alone(smallest, comparisons, correction),
+                 adjust([smallest] * comparisons, correction)[0],
+                 _resamples_needed(queries, comparisons, correction, alpha))
+
+
+def _resamples_needed(queries: int, comparisons: int, correction: str,
+                      alpha: float) -> int | None:
+    """The least --resamples whose floor lets one comparison alone be significant; past
+    2^queries the test is exact and its floor 2/2^queries is the lowest there is."""
+    def lifted(resamples: int) -> bool:
+        return _alone(randomization_floor(resamples, queries), comparisons, correction) < alpha
+
+    scale = 1 if correction == "none" else comparisons
+    guess = max(1, math.floor(2 * scale / alpha) - 1)  # solves 2 * scale / (R + 1) < alpha
+    while guess > 1 and lifted(guess - 1):
+        guess -= 1
+    while not lifted(guess):
+        guess += 1
+        if exact_flips(queries, guess):  # 2/2^n is the floor at 2^n - 1 too: refused already
+            return None
+    return guess
+
+
+def floor_note(floor: Floor) -> str | None:
+    """The note compare prints when the floor keeps a comparison from being significant."""
+    if not floor.limits:
+        return None
+    m, alpha = floor.comparisons, f"{floor.alpha:g}"
+    if floor.exact:
+        source = (f"the exact test over all 2^{floor.queries} sign flips gives no p below "
+                  f"2/2^{floor.queries} = {floor.smallest_p:.3g}")
+    else:
+        source = (f"{floor.resamples} random sign flips give no p below "
+                  f"2/({floor.resamples} + 1) = {floor.smallest_p:.3g}")
+    name = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg"}
+    if floor.correction == "none":
+        effect = f"uncorrected, that is not below alpha {alpha}: no comparison can be significant"
+    elif floor.together is None:
+        effect = (f"{name[floor.correction]}-corrected over the {m} comparisons no p can be "
+                  f"below {floor.smallest_any:.3g}, not below alpha {alpha}: no comparison "
+                  "can be significant, whatever the runs")
+    else:
+        effect = (f"Benjamini-Hochberg-corrected over the {m} comparisons one alone gets no p "
+                  f"below {floor.smallest_alone:.3g}, not below alpha {alpha}: a comparison can "
+                  f"be significant only when at least {floor.together} are")
+    return f"resampling floor: {source} (two-sided); {effect}; {_remedy(floor)}"
+
+
+def _remedy(floor: Floor) -> str:
+    more = ("more queries can" if floor.correction == "none" else
+            "fewer comparisons (--baseline, fewer measures) or more queries can")
+    needed = floor.resamples_needed
+    if floor.exact:
+        return f"more resamples cannot lower it (the test is already exact); {more}"
+    if needed is None:
+        return (f"no number of resamples can: with {floor.queries} queries the exact test "
+                f"(--resamples {2 ** floor.queries}) gives no p below 2/2^{floor.queries} = "
+                f"{2 / 2 ** floor.queries:.3g}; {more}")
+    return f"--resamples {needed} or more lifts it"
