@@ -193,3 +193,19 @@ def test_a_tie_policy_bug_is_caught(files, monkeypatch, ties: str, depth, report
                         parse_measures(["P.2", "num_rel_ret"]), Settings(depth=depth, ties=ties))
     assert per_query(result) == reported
     assert not result.ok()
+
+
+def test_cli_cross_check_under_depth_exits_0(files) -> None:
+    from click.testing import CliRunner
+
+    from searcheval.cli import main
+    qrels, run = files
+    result = CliRunner().invoke(main, ["evaluate", str(qrels), str(run), "-M", "3", "-m", "P@3",
+                                       "-m", "num_rel_ret", "-q", "--cross-check"])
+    assert result.exit_code == 0, result.output
+    # 2 measures x (3 queries + all); P@3 by the hand-worked cut: q1 3/3, q2 2/3, q3 0
+    assert ("cross-check against pytrec_eval (trec_eval 9.0.8): 8 values compared, 0 differ "
+            "(tolerance 1e-09)") in result.stdout.splitlines()
+    lines = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines() if line}
+    assert lines["measure"] == ["q1", "q2", "q3", "all"]
+    assert lines["P@3"] == ["1.0000", "0.6667", "0.0000", "0.5556"]
