@@ -34,7 +34,7 @@ COMMANDS = {
     "convert-gz": (["convert", SEEDS / "library.qrels", "qrels.txt.gz"], ["qrels.txt.gz"]),
     "check --fix": (["check", CHECK / "clean.qrels", CHECK / "fixable.run", "--fix",
                      "fixed.run"], ["fixed.run"]),
-    "labels": (["labels", LABELS, "-o", "lab.qrels", "-r", "lab.run", "--queries",
+    "labels": (["labels", LABELS, "-o", "lab.qrels", "-r", "lab.run", "--write-queries",
                 "lab.queries.tsv"], ["lab.qrels", "lab.run", "lab.queries.tsv"]),
     "pool": (["pool", SEEDS / "library.run", "--depth", "2", "--docs",
               SEEDS / "library.docs.tsv", "--queries", SEEDS / "library.queries.tsv",
