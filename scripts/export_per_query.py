@@ -108,8 +108,8 @@ def write_all(out_dir: Path, files: dict[str, str]) -> None:
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
-                if target.is_file():  # replacing a file: keep its mode
-                    os.fchmod(handle.fileno(), stat.S_IMODE(target.stat().st_mode))
+            if target.is_file():  # replacing a file: keep its mode
+                os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
             os.replace(temporary, target)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)

@@ -48,7 +48,7 @@ def write_file(target: str | Path, data: str | bytes) -> None:
     try:
         with _handle(fd, data) as handle:
             handle.write(data)
-            _keep_mode(path, handle.fileno())
+        _keep_mode(path, temporary)
         os.replace(temporary, path)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
@@ -76,12 +76,13 @@ def _handle(fd: int, data: str | bytes):
     return os.fdopen(fd, "wb")
 
 
-def _keep_mode(path: Path, fd: int) -> None:
-    """Give the new file the mode of the regular file at ``path`` it is about to replace
-    (set exactly: the umask may have taken bits off it at creation)."""
+def _keep_mode(path: Path, temporary: Path) -> None:
+    """Give ``temporary`` the mode of the regular file at ``path`` it is about to replace
+    (set exactly: the umask may have taken bits off it at creation). ``os.chmod`` on the
+    name, not ``os.fchmod``, which Windows lacks before Python 3.13."""
     try:
         existing = os.stat(path)
     except FileNotFoundError:
         return
     if stat.S_ISREG(existing.st_mode):
-        os.fchmod(fd, stat.S_IMODE(existing.st_mode))
+        os.chmod(temporary, stat.S_IMODE(existing.st_mode))

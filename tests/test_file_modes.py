@@ -124,9 +124,13 @@ def test_export_script_files_get_the_mode_open_gives(tmp_path):
     runs.mkdir()
     (runs / "a.run").write_bytes((SEEDS / "library.run").read_bytes())
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "export_per_query.py"),
-                    str(SEEDS / "library.qrels"), str(runs), "-o", str(tmp_path / "out"),
-                    "-m", "AP"], env=env, umask=0o022, check=True, capture_output=True)
+    command = [sys.executable, str(ROOT / "scripts" / "export_per_query.py"),
+               str(SEEDS / "library.qrels"), str(runs), "-o", str(tmp_path / "out"), "-m", "AP"]
+    subprocess.run(command, env=env, umask=0o022, check=True, capture_output=True)
     files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
     assert len(files) == 3
     assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == {oct(0o644)}
+    for path in files:
+        os.chmod(path, 0o640)
+    subprocess.run(command, env=env, umask=0o077, check=True, capture_output=True)
+    assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == {oct(0o640)}
