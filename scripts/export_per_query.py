@@ -28,8 +28,8 @@ import csv
 import io
 import os
 import re
+import stat
 import sys
-import tempfile
 from pathlib import Path
 
 import searcheval
@@ -104,15 +104,28 @@ def write_all(out_dir: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
         target = out_dir / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent)
+        fd, temporary = create_beside(target)
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
+            if target.is_file():  # replacing a file: keep its mode
+                os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
             os.replace(temporary, target)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+
+
+def create_beside(target: Path) -> tuple[int, Path]:
+    """A new temporary file beside ``target``, created as open() creates a file (0666 less
+    the umask): tempfile.mkstemp would make it 0600, and the rename keeps that mode."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    while True:
+        temporary = target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp"
+        try:
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:
+            continue
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """``searcheval judgments SHEET -o QRELS``: a filled judging sheet back into TREC qrels.
 
-The sheet is what ``searcheval pool`` wrote (CSV or TSV), or the same saved by a
-spreadsheet (XLSX too): columns are found by name as ``searcheval labels`` finds them
+The sheet is what ``searcheval pool`` wrote (CSV, TSV or XLSX), or the same saved by a
+spreadsheet: columns are found by name as ``searcheval labels`` finds them
 (``formats/labeled.py``), so ``query_id``, ``doc_id`` and ``label`` are needed and
 the others are ignored. Ids lose the apostrophe ``pool`` put before cells a spreadsheet
 would run as formulas (``pool.restore``). Labels are integer grades or the words of

@@ -1,4 +1,7 @@
-"""``searcheval labels``: a team's labeled spreadsheet -> qrels, queries.tsv and a run.
+"""``searcheval labels``: a team's labeled spreadsheet -> qrels, query texts and a run.
+
+Only files the user names are written (``-o``, ``-r``, ``--write-queries``): the query
+texts used to go to a ``queries.tsv`` beside the qrels, overwriting whatever was there.
 
 Several rows for one (query, doc) are several annotators' votes, aggregated and measured
 for agreement in ``votes.py``; reading the file is ``formats/labeled.py``.
@@ -228,8 +231,10 @@ COLUMN_OPTIONS = {"query_col": "query", "query_id_col": "query_id", "doc_col": "
 @click.option("-o", "--output", required=True, metavar="FILE", help="Qrels file to write ('-': stdout).")
 @click.option("-r", "--run", "run_output", default=None, metavar="FILE",
               help="Also write the ranked list (a rank or score column) as a TREC run.")
-@click.option("--queries", "queries_output", default=None, metavar="FILE",
-              help="Where to write query_id<TAB>text (default: queries.tsv beside the qrels).")
+@click.option("--write-queries", "queries_output", default=None, metavar="FILE",
+              help="Also write the query texts (query_id<TAB>text) to FILE ('-': stdout).")
+@click.option("--queries", "old_queries_output", default=None, metavar="FILE", hidden=True,
+              help="Deprecated spelling of --write-queries.")
 @click.option("--aggregate", "how", type=click.Choice(list(AGGREGATES)), default="majority",
               show_default=True, help="How several labels of one (query, doc) become one grade: "
               "majority (ties to the lower grade), mean (rounded half up) or max.")
@@ -249,22 +254,36 @@ COLUMN_OPTIONS = {"query_col": "query", "query_id_col": "query_id", "doc_col": "
 @click.option("--annotator-col", default=None, help="Column naming the annotator.")
 @click.option("--rank-col", default=None, help="Column holding ranks (1 = first).")
 @click.option("--score-col", default=None, help="Column holding scores (higher = first).")
-def labels(source, output, run_output, queries_output, how, label_map, query_ids, fmt, sheet,
-           tag, **column_options) -> None:
+def labels(source, output, run_output, queries_output, old_queries_output, how, label_map,
+           query_ids, fmt, sheet, tag, **column_options) -> None:
     """Turn a labeled file (CSV, TSV, JSONL, XLSX; one judgment per row) into TREC qrels.
 
     Several rows for one (query, doc) are annotators' votes: they are aggregated and their
-    agreement is reported. Query texts without ids get ids and a queries file.
+    agreement is reported. Query texts without ids get ids; --write-queries FILE writes
+    the texts.
     """
     from .cli import _fail  # the CLI turns errors into messages and exit codes
     from .errors import SearchevalError
     try:
+        queries_output = _queries_target(queries_output, old_queries_output)
         columns = {COLUMN_OPTIONS[k]: v for k, v in column_options.items() if v}
         run_labels(source, output, run_output, queries_output, how=how,
                    label_map=_label_map(label_map), query_ids=query_ids, fmt=fmt, sheet=sheet,
                    tag=tag, columns=columns)
     except SearchevalError as exc:
         _fail(str(exc), 2)
+
+
+def _queries_target(new: str | None, old: str | None) -> str | None:
+    """--write-queries FILE, or the old spelling --queries FILE with a note: on pool and
+    misses --queries names texts to read, so an output under that name misleads."""
+    if old is None:
+        return new
+    if new is not None:
+        raise UsageError("give --write-queries FILE only (--queries is its old spelling)")
+    click.echo("searcheval: note: labels --queries FILE is deprecated (pool and misses read "
+               "query texts with --queries): use --write-queries FILE", err=True)
+    return old
 
 
 def _label_map(entries: tuple[str, ...]) -> dict[str, int]:
@@ -288,11 +307,9 @@ def run_labels(source: str, output: str, run_output: str | None, queries_output:
     if run_output and out.run is None:
         raise UsageError(f"{source}: no rank or score column, so no run to write (name one "
                          "with --rank-col or --score-col)")
-    if out.queries and not queries_output:
-        if output == "-" and out.generated_ids:
-            raise UsageError("the query ids are made here, so their texts must be written: "
-                             "give -o FILE (queries.tsv goes beside it) or --queries FILE")
-        queries_output = None if output == "-" else str(Path(output).parent / "queries.tsv")
+    if out.queries and not queries_output and out.generated_ids:
+        raise UsageError("the query ids are made here, so their texts must be written: "
+                         "give --write-queries FILE")
     for target in (output, run_output, queries_output):
         if target not in (None, "-") and not Path(target).parent.is_dir():
             raise UsageError(f"{target}: no such directory to write into")
@@ -313,7 +330,7 @@ def run_labels(source: str, output: str, run_output: str | None, queries_output:
     elif out.run is not None:
         out.report.append("ranking: the file ranks documents; give -r FILE to write the run")
     if out.queries and not queries_output:
-        out.report.append("query texts: not written (qrels go to stdout; give --queries FILE)")
+        out.report.append("query texts: not written (give --write-queries FILE)")
     write_text(output, qrels_text(out.qrels))
     for line in out.report + ["wrote " + ", ".join(written)]:
         click.echo(line, err=to_stdout)

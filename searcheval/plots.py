@@ -14,9 +14,7 @@ ready, each to a temporary name then renamed. Imported only when ``--plot`` is g
 from __future__ import annotations
 
 import io
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -25,6 +23,8 @@ matplotlib.use("Agg")  # files only, never a window
 from matplotlib.figure import Figure  # noqa: E402  (after choosing the backend)
 
 import numpy as np  # noqa: E402
+
+from .output import write_file  # noqa: E402
 
 WIDTH, HEIGHT, DPI = 8, 5, 100  # inches, dots per inch: PNG 800 x 500 px, SVG 576 x 360 pt
 RECALL_POINTS = tuple(i / 10 for i in range(11))
@@ -154,11 +154,4 @@ def write(directory: str | Path, files: dict[str, bytes]) -> None:
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
-        fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(temporary, folder / name)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_file(folder / name, data)

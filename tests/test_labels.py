@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -47,12 +48,12 @@ def refusal(*args, **options) -> str:
 
 def test_library_lab_gives_the_lesson_numbers(tmp_path):
     qrels, run = tmp_path / "lab.qrels", tmp_path / "lab.run"
-    result = labels(LIBRARY, "-o", qrels, "-r", run)
+    result = labels(LIBRARY, "-o", qrels, "-r", run, "--write-queries", tmp_path / "lab.tsv")
     assert result.exit_code == 0, result.output
     summary = searcheval.evaluate(qrels, run, ["RR", "R@1"]).summary()
     assert summary == pytest.approx({"RR": 0.70, "R@1": 0.50})  # the lesson's MRR and R@1
     # q1..q5 in first-seen order are the lesson's own ids for its five questions
-    assert (tmp_path / "queries.tsv").read_bytes() == (SEEDS / "library.queries.tsv").read_bytes()
+    assert (tmp_path / "lab.tsv").read_bytes() == (SEEDS / "library.queries.tsv").read_bytes()
     relevant = [line for line in qrels.read_text().splitlines() if line.endswith(" 1")]
     assert relevant == (SEEDS / "library.qrels").read_text().splitlines()
     ours, lesson = read_run(run), read_run(SEEDS / "library.run")
@@ -71,7 +72,7 @@ def test_library_report():
 
 
 def test_written_files_read_back(tmp_path):
-    run_labels(str(LIBRARY), str(tmp_path / "q"), str(tmp_path / "r"), None)
+    run_labels(str(LIBRARY), str(tmp_path / "q"), str(tmp_path / "r"), str(tmp_path / "t"))
     qrels, run = read_qrels(tmp_path / "q"), read_run(tmp_path / "r")
     assert len(qrels.relevance) == 9 and sorted(set(qrels.query_ids)) == [f"q{i}" for i in
                                                                          range(1, 6)]
@@ -117,10 +118,10 @@ def as_xlsx(path):
 ])
 def test_every_format_gives_the_same_qrels(tmp_path, make, name):
     path = make(tmp_path / name)
-    result = labels(path, "-o", tmp_path / "out.qrels")
+    result = labels(path, "-o", tmp_path / "out.qrels", "--write-queries", tmp_path / "q.tsv")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out.qrels").read_text() == EXPECTED_QRELS
-    assert (tmp_path / "queries.tsv").read_text() == "q1\twhat is bm25\nq2\tdefine ndcg\n"
+    assert (tmp_path / "q.tsv").read_text() == "q1\twhat is bm25\nq2\tdefine ndcg\n"
 
 
 def test_gzip_and_stdin(tmp_path):
@@ -128,8 +129,8 @@ def test_gzip_and_stdin(tmp_path):
     text = Path(as_csv(tmp_path / "a.csv")).read_bytes()
     (tmp_path / "a.csv.gz").write_bytes(gzip.compress(text))
     assert convert(str(tmp_path / "a.csv.gz")).qrels == convert(str(tmp_path / "a.csv")).qrels
-    result = CliRunner().invoke(main, ["labels", "-", "-o", str(tmp_path / "s.qrels")],
-                                input=text)
+    result = CliRunner().invoke(main, ["labels", "-", "-o", str(tmp_path / "s.qrels"),
+                                       "--write-queries", str(tmp_path / "s.tsv")], input=text)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "s.qrels").read_text() == EXPECTED_QRELS
 
@@ -221,8 +222,62 @@ def test_stdout_report_goes_to_stderr(tmp_path):
     result = labels(path, "-o", "-")
     assert result.stdout == "7 0 d1 1\n"
     assert result.stderr.splitlines()[-2:] == [
-        "query texts: not written (qrels go to stdout; give --queries FILE)",
+        "query texts: not written (give --write-queries FILE)",
         "wrote qrels to stdout (1 judgments)"]
+
+
+def untouched_queries_file(folder: Path) -> tuple[bytes, int]:
+    """A queries.tsv of the user's own, with an mtime in the past (so a rewrite shows)."""
+    path = folder / "queries.tsv"
+    path.write_bytes(b"7\tthe user's own text\n")
+    os.utime(path, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))
+    return path.read_bytes(), path.stat().st_mtime_ns
+
+
+@pytest.mark.parametrize("text", ["qid,query,doc,label\n7,first,d1,1\n",  # ids given
+                                  "query,doc,label\nfirst,d1,1\n"])  # ids made here: refused
+def test_queries_file_the_user_did_not_name_is_never_written(tmp_path, text):
+    source = write(tmp_path / "t.csv", text)
+    before = untouched_queries_file(tmp_path)
+    result = labels(source, "-o", tmp_path / "out.qrels")
+    path = tmp_path / "queries.tsv"
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+    written = sorted(p.name for p in tmp_path.iterdir())
+    if "qid" in text:
+        assert result.exit_code == 0, result.output
+        assert written == ["out.qrels", "queries.tsv", "t.csv"]
+        assert (tmp_path / "out.qrels").read_text() == "7 0 d1 1\n"
+        assert "query texts: not written (give --write-queries FILE)" in result.stdout
+    else:
+        assert (result.exit_code, result.stderr) == (2, "the query ids are made here, so their "
+                                                     "texts must be written: give "
+                                                     "--write-queries FILE\n")
+        assert written == ["queries.tsv", "t.csv"]
+
+
+def test_write_queries_writes_the_named_file(tmp_path):
+    source = write(tmp_path / "t.csv", "query,doc,label\nsecond,d1,1\nfirst,d2,0\n")
+    before = untouched_queries_file(tmp_path)
+    result = labels(source, "-o", tmp_path / "out.qrels", "--write-queries", tmp_path / "mine")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "mine").read_text() == "q1\tsecond\nq2\tfirst\n"  # first-seen order
+    assert (tmp_path / "out.qrels").read_text() == "q1 0 d1 1\nq2 0 d2 0\n"
+    path = tmp_path / "queries.tsv"
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+    assert result.stderr == ""
+
+
+def test_old_queries_spelling_still_writes_with_a_deprecation_note(tmp_path):
+    source = write(tmp_path / "t.csv", "query,doc,label\nsecond,d1,1\n")
+    result = labels(source, "-o", tmp_path / "out.qrels", "--queries", tmp_path / "mine")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "mine").read_text() == "q1\tsecond\n"
+    assert result.stderr == ("searcheval: note: labels --queries FILE is deprecated (pool and "
+                             "misses read query texts with --queries): use --write-queries "
+                             "FILE\n")
+    assert result.stdout.splitlines()[-1] == (f"wrote qrels {tmp_path / 'out.qrels'} "
+                                              f"(1 judgments), queries {tmp_path / 'mine'} "
+                                              "(1 queries)")
 
 
 def test_columns_by_option_and_first_listed_name_wins(tmp_path):
@@ -282,7 +337,11 @@ def test_cli_errors_are_one_line_exit_2(tmp_path):
     path = write(tmp_path / "q.csv", "query,doc,label\nx,d1,1\n")
     cases = [
         (["-o", "-"], "the query ids are made here, so their texts must be written: "
-                      "give -o FILE (queries.tsv goes beside it) or --queries FILE"),
+                      "give --write-queries FILE"),
+        (["-o", tmp_path / "x"], "the query ids are made here, so their texts must be "
+                                 "written: give --write-queries FILE"),
+        (["-o", tmp_path / "x", "--write-queries", tmp_path / "a", "--queries", tmp_path / "b"],
+         "give --write-queries FILE only (--queries is its old spelling)"),
         (["-o", tmp_path / "x", "-r", tmp_path / "r"], f"{path}: no rank or score "
          "column, so no run to write (name one with --rank-col or --score-col)"),
         (["-o", tmp_path / "x", "--label-map", "yes"], "--label-map expects "
@@ -294,7 +353,7 @@ def test_cli_errors_are_one_line_exit_2(tmp_path):
         result = labels(path, *options)
         assert (result.exit_code, result.stdout) == (2, ""), options
         assert result.stderr == message + "\n", options
-    assert not (tmp_path / "x").exists() and not (tmp_path / "queries.tsv").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.csv"]  # nothing written
 
 
 def test_usage_error_type():
@@ -310,13 +369,15 @@ def test_run_tag_and_score_over_rank(tmp_path):
     assert (tmp_path / "r").read_text() == "q1 Q0 b 1 0.9 labels\nq1 Q0 a 2 0.5 labels\n"
     assert "ranking: by score; the rank column is not used (trec_eval ignores ranks)" in \
         result.stdout
-    result = labels(LIBRARY, "-o", tmp_path / "q", "-r", tmp_path / "r", "--tag", "kw 2")
+    result = labels(LIBRARY, "-o", tmp_path / "q", "-r", tmp_path / "r", "--tag", "kw 2",
+                    "--write-queries", tmp_path / "t")
     assert (result.exit_code, result.stderr) == (
         2, "--tag 'kw 2': a run tag cannot hold whitespace\n")
 
 
 def test_missing_output_directory_writes_nothing(tmp_path):
-    result = labels(LIBRARY, "-o", tmp_path / "q", "-r", tmp_path / "no" / "r")
+    result = labels(LIBRARY, "-o", tmp_path / "q", "-r", tmp_path / "no" / "r",
+                    "--write-queries", tmp_path / "t")
     assert (result.exit_code, result.stderr) == (
         2, f"{tmp_path / 'no' / 'r'}: no such directory to write into\n")
     assert list(tmp_path.iterdir()) == []

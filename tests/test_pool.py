@@ -4,6 +4,9 @@ spreadsheet would run as formulas in every column that comes from outside."""
 from __future__ import annotations
 
 import csv
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,8 @@ from searcheval.cli import main
 from searcheval.errors import FormatError
 from searcheval.pool import FORMULA_START, neutralise, restore, trim
 
-SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "fixtures" / "seeds"
 DOCS = {"d1": "normal", "=1+1": '=HYPERLINK("http://example.invalid","x")',
         "+33": "+33 teléfono", "'quoted": "'hola' dijo", "-5": "-5 grados",
         "@SUM(A1)": "@home", "unseen": "never retrieved"}
@@ -201,3 +205,90 @@ def test_error_reading_a_sheet_without_ids(tmp_path):
     assert str(info.value).endswith("no query_id column: a judging sheet has the columns "
                                     "searcheval pool writes (query_id, query, doc_id, text, "
                                     "retrieved_by, label)")
+
+
+# ---- XLSX sheets ------------------------------------------------------------------------------
+
+XLSX_HINT_LINE = ("sheet.xlsx: writing XLSX needs openpyxl: pip install 'searcheval[xlsx]' "
+                  "(or pip install openpyxl)\n")
+
+
+def pool_xlsx(*extra: str):
+    import openpyxl  # a test dependency (setup.cfg [test])
+
+    result = invoke("pool", "a.run", "b.run", "--depth", "2", "--docs", "docs.tsv", "--queries",
+                    "queries.tsv", "--qrels", "old.qrels", "-o", "sheet.xlsx", *extra)
+    assert result.exit_code == 0, result.output
+    return openpyxl.load_workbook("sheet.xlsx")  # a real workbook, not CSV text
+
+
+def test_pool_xlsx_is_a_workbook_with_the_csv_cells(lab):
+    book = pool_xlsx()
+    assert book.sheetnames == ["pool"]
+    cells = [list(row) for row in book.active.iter_rows()]
+    values = [[c.value for c in row] for row in cells]
+    assert values[0] == ["query_id", "query", "doc_id", "text", "retrieved_by", "label"]
+    assert [(restore(r[0]), restore(r[2]), r[4]) for r in values[1:]] == SHEET
+    assert [r[5] for r in values[1:]] == [None] * len(SHEET)  # the label left for the judge
+    # the same neutralising as the CSV: an apostrophe before what a spreadsheet would run
+    assert values[1][:4] == ["'-q1", "'=cmd|' /C calc'!A0", "'=1+1",
+                             "'=HYPERLINK(\"http://example.invalid\",\"x\")"]
+    assert values[2][2:4] == ["''quoted", "''hola' dijo"]
+    assert [r[2] for r in values[3:6]] == ["'+33", "'-5", "'@SUM(A1)"]
+    assert {c.data_type for row in cells for c in row if c.value is not None} == {"s"}  # no formula
+    assert values[1:] == [r[:5] + [None] for r in pool_sheet()[1:]]  # and the CSV's cells
+
+
+def test_round_trip_pool_xlsx_filled_in_a_spreadsheet(lab):
+    book = pool_xlsx()
+    for row, grade in zip(range(2, 2 + len(LABELS)), [1, 0, 2, 1, "no"]):  # LABELS, as typed
+        book.active.cell(row=row, column=6, value=grade)
+    book.save("sheet.xlsx")
+    result = invoke("judgments", "sheet.xlsx", "--qrels", "old.qrels", "-o", "qrels.txt")
+    assert result.exit_code == 0, result.output
+    assert Path("qrels.txt").read_text(encoding="utf-8") == QRELS
+    assert result.stdout.splitlines()[0] == "read sheet.xlsx (xlsx): 5 rows, 5 labeled; 'no' -> 0 (1)"
+
+
+def test_pool_xlsx_cuts_texts_to_an_excel_cell_and_replaces_control_characters(lab):
+    Path("docs.tsv").write_text("".join(f"{d}\t{t}\n" for d, t in DOCS.items())
+                                .replace("-5 grados", "-5 gra\x01dos " + "palabra " * 5000),
+                                encoding="utf-8")
+    text = [r[3] for r in pool_xlsx("--max-chars", "0").active.iter_rows(values_only=True)
+            if r[2] == "'-5"]
+    # Excel holds 32,767 characters a cell; the control character XML cannot hold: U+FFFD
+    assert len(text) == 1 and 32_000 < len(text[0]) <= 32_767
+    assert text[0].startswith("'-5 gra\ufffddos palabra")
+    assert text[0].endswith("palabra …")
+
+
+def test_error_pool_xlsx_control_character_in_an_id(lab):
+    Path("c.run").write_text("q2 Q0 d\x02x 1 1 c\n")
+    Path("docs.tsv").write_text("d\x02x\ttext\n")
+    result = invoke("pool", "c.run", "--docs", "docs.tsv", "--queries", "queries.tsv",
+                    "-o", "sheet.xlsx")
+    assert (result.exit_code, result.stderr) == (2, "sheet.xlsx: doc_id 'd\\x02x' cannot be held "
+                                                 "by an XLSX cell (a control character, or over "
+                                                 "32,767 characters): write a .csv or .tsv sheet\n")
+    assert not Path("sheet.xlsx").exists()
+
+
+@pytest.mark.parametrize("name", ["sheet.xls", "sheet.ods", "sheet.csv.gz"])
+def test_error_pool_sheet_name_promising_another_format(lab, name):
+    result = invoke("pool", "a.run", "--docs", "docs.tsv", "--queries", "queries.tsv", "-o", name)
+    suffix = Path(name).suffix
+    assert (result.exit_code, result.stderr) == (
+        2, f"{name}: pool writes .csv, .tsv or .xlsx sheets, not {suffix}\n")
+    assert not Path(name).exists()
+
+
+def test_error_pool_xlsx_without_openpyxl(lab):
+    """openpyxl hidden (None in sys.modules makes its import fail) in a fresh process."""
+    hide_openpyxl = ("import sys; sys.modules['openpyxl'] = None; "
+                     "from searcheval.cli import run; sys.argv[0] = 'searcheval'; run()")
+    done = subprocess.run([sys.executable, "-c", hide_openpyxl, "pool", "a.run", "--docs",
+                           "docs.tsv", "--queries", "queries.tsv", "-o", "sheet.xlsx"],
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
+                          text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", XLSX_HINT_LINE)
+    assert not Path("sheet.xlsx").exists()

@@ -13,10 +13,8 @@ from __future__ import annotations
 import gzip
 import importlib
 import json
-import os
 import re
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -347,16 +345,8 @@ def write_bytes(target: str, data: bytes) -> None:
         return
     if target.lower().endswith(".gz"):
         data = gzip.compress(data, mtime=0)
-    path = Path(target)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                     dir=str(path.parent) or ".")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    from ..output import write_file
+    write_file(target, data)
 
 
 def write(data: Qrels | Run, target: str, fmt: str | None = None, compat: int = 9) -> list[str]:
