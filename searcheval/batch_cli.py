@@ -157,7 +157,8 @@ def _human(number: float) -> str:
 @click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
               help="trec_eval version to reproduce.")
 @click.option("--sort", "sort_by", default=None, metavar="MEASURE",
-              help="Leaderboard order, best first (default: the first measure).")
+              help="Leaderboard order, best first (default: the first measure that grades "
+                   "the ranking, not a count such as NumQ).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Evaluate runs in N local processes.")
 @click.option("--stream/--no-stream", default=None,
@@ -201,7 +202,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
               for status in ("evaluated", "up to date", "failed")}
     click.echo(f"searcheval: {len(outcomes)} run{'' if len(outcomes) == 1 else 's'}: " + ", ".join(
         f"{n} {status}" for status, n in counts.items()) +
-        f"; leaderboard in {Path(outdir) / 'summary.csv'}", err=True)
+        f"; leaderboard in {Path(outdir) / 'summary.csv'}, best first by {sort}", err=True)
     sys.exit(1 if failed else 0)
 
 
@@ -211,14 +212,21 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
     """The Job of a batch (measures in canonical names, the qrels' hash) and its sort measure."""
     from .api import dataset_measures, resolve_measures
     names, _ = dataset_measures(qrels, measures or None)
-    parsed = [str(m) for m in resolve_measures(names, settings.compat)]
-    sort = parsed[0]
+    measures_parsed = resolve_measures(names, settings.compat)
+    parsed = [str(m) for m in measures_parsed]
+    sort = default_sort(measures_parsed)
     if sort_by is not None:
         sort = str(resolve_measures([sort_by], settings.compat)[0])
         if sort not in parsed:
             raise UsageError(f"--sort {sort_by}: not among the measures ({', '.join(parsed)})")
     digest = qrels if is_irds(qrels) else _qrels_sha256(qrels)
     return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes), sort
+
+
+def default_sort(measures: list) -> str:
+    """The first measure that grades the ranking (official's first ones are counts: NumQ
+    is the same for every run); the first measure when none does."""
+    return str(next((m for m in measures if m.spec.ranks_quality), measures[0]))
 
 
 def _qrels_sha256(path: str) -> str:

@@ -198,8 +198,9 @@ def to_wide_csv(results_list: list[Results]) -> str:
 
 
 def best_runs(values: dict[str, float], measure: Measure) -> set[str]:
-    """Runs holding the highest value of a measure (none for counts: more is not better)."""
-    if _is_count(measure) or len(values) < 2:
+    """Runs holding the highest value of a measure (none for counts, coverage or a rank:
+    there, more is not better)."""
+    if not measure.spec.ranks_quality or len(values) < 2:
         return set()
     top = max(values.values())
     return {run for run, v in values.items() if v == top}

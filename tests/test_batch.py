@@ -41,7 +41,7 @@ def test_outputs_are_the_evaluate_outputs_and_trec_eval_numbers(tmp_path):
                    "-m", "map", "-m", "P.10", "-m", "num_q", "--sort", "P@10")
     assert result.exit_code == 0, result.output
     assert result.stderr == (f"searcheval: 15 runs: 15 evaluated, 0 up to date, 0 failed; "
-                             f"leaderboard in {tmp_path / 'summary.csv'}\n")
+                             f"leaderboard in {tmp_path / 'summary.csv'}, best first by P@10\n")
     board = list(csv.DictReader(io.StringIO((tmp_path / "summary.csv").read_text())))
     assert [row["P@10"] for row in board] == sorted((row["P@10"] for row in board), key=float,
                                                      reverse=True)
@@ -248,7 +248,7 @@ def test_progress_on_a_terminal_only(tmp_path):
     _, stderr = piped.communicate(timeout=60)
     assert stderr.decode().splitlines() == [
         f"searcheval: 5 runs: 5 evaluated, 0 up to date, 0 failed; "
-        f"leaderboard in {tmp_path / 'pipe' / 'summary.csv'}"]
+        f"leaderboard in {tmp_path / 'pipe' / 'summary.csv'}, best first by AP"]
 
 
 def _read(fd: int) -> bytes:
@@ -256,3 +256,33 @@ def _read(fd: int) -> bytes:
         return os.read(fd, 4096)
     except OSError:  # the terminal closed
         return b""
+
+
+def trec_eval_map(run_file: str) -> str:
+    """The map trec_eval printed for one Cranfield run (fixtures/cranfield-runs/metrics)."""
+    metrics = (CRANFIELD / "metrics" / run_file.replace("results_", "metrics_")).read_text()
+    return next(line.split()[2] for line in metrics.splitlines() if line.startswith("map "))
+
+
+@pytest.mark.parametrize("measures", [[], ["-m", "all_trec"], ["-m", "NumRet", "-m", "Judged@10",
+                                                               "-m", "AP", "-m", "P@10"]])
+def test_leaderboard_sorts_by_the_first_measure_that_grades_the_ranking(measures, tmp_path):
+    # Given in this order, by name this order too; by trec_eval's map: 0.4071, 0.3460, 0.2332.
+    names = ["results_english_boolean.txt", "results_whitespace_bm25.txt",
+             "results_english_classic.txt"]
+    result = batch(CRANFIELD / "qrel", *[CRANFIELD / "results" / n for n in names],
+                   "-o", tmp_path, "--missing", "skip", *measures)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.endswith(f"leaderboard in {tmp_path / 'summary.csv'}, "
+                                  "best first by AP\n")
+    board = list(csv.DictReader(io.StringIO((tmp_path / "summary.csv").read_text())))
+    assert [row["run"] for row in board] == [names[2], names[1], names[0]]
+    assert [f"{float(row['AP']):.4f}" for row in board] == [trec_eval_map(n) for n in
+                                                            (names[2], names[1], names[0])]
+    assert json.loads((tmp_path / "summary.json").read_text())["sort"] == "AP"
+
+
+def test_leaderboard_of_counts_only_sorts_by_the_first_and_says_so(tmp_path):
+    result = batch(CRANFIELD / "qrel", CRANFIELD / "results" / "results_english_bm25.txt",
+                   "-o", tmp_path, "-m", "NumRet", "-m", "NumRelRet")
+    assert result.stderr.endswith("best first by NumRet\n")
