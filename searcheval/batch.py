@@ -87,6 +87,19 @@ def file_sha256(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+def qrels_content_sha256(qrels: Qrels) -> str:
+    """SHA-256 of the judgments themselves: every (query_id, doc_id, grade), sorted. For
+    qrels that are not a file of their own (an ``irds:`` id names a dataset, whose
+    judgments can change under the same id), this is what changes when they do."""
+    queries, docs = qrels.query.vocabulary.to_pylist(), qrels.doc.vocabulary.to_pylist()
+    rows = sorted(zip([queries[c] for c in qrels.query.codes.tolist()],
+                      [docs[c] for c in qrels.doc.codes.tolist()], qrels.relevance.tolist()))
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update((json.dumps(row) + "\n").encode("utf-8"))  # JSON: ids may hold tabs
+    return digest.hexdigest()
+
+
 # ---- which runs --------------------------------------------------------------------------
 
 def expand_runs(arguments: list[str]) -> list[str]:

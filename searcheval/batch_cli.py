@@ -8,12 +8,14 @@ import signal
 import sys
 import threading
 import time
+from dataclasses import replace
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
 
-from .batch import Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard, load_qrels, process
+from .batch import (Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard, load_qrels,
+                    process, qrels_content_sha256)
 from .engines.context import Settings
 from .errors import SearchevalError, UsageError
 from .formats.irds import is_irds
@@ -43,6 +45,8 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
         leftover.unlink(missing_ok=True)
     stamps = {path: Outputs(outdir, Path(path).name).intact() for path in paths}
     qrels = load_qrels(qrels_source)  # bad qrels stop the batch here, before any run
+    if is_irds(qrels_source):  # the id stays when the dataset's judgments change
+        job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
     if dask is not None:
         from .distributed import run_on_dask
         results = run_on_dask(dask, qrels, paths, stamps, outdir, job)
@@ -219,7 +223,8 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
         sort = str(resolve_measures([sort_by], settings.compat)[0])
         if sort not in parsed:
             raise UsageError(f"--sort {sort_by}: not among the measures ({', '.join(parsed)})")
-    digest = qrels if is_irds(qrels) else _qrels_sha256(qrels)
+    # irds: the content's hash is made by run_batch, which reads the judgments anyway
+    digest = "" if is_irds(qrels) else _qrels_sha256(qrels)
     return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes), sort
 
 

@@ -286,3 +286,49 @@ def test_leaderboard_of_counts_only_sorts_by_the_first_and_says_so(tmp_path):
     result = batch(CRANFIELD / "qrel", CRANFIELD / "results" / "results_english_bm25.txt",
                    "-o", tmp_path, "-m", "NumRet", "-m", "NumRelRet")
     assert result.stderr.endswith("best first by NumRet\n")
+
+
+def pytrec_eval_map(qrels_text: str, run: Path) -> float:
+    """Mean AP by pytrec_eval over the queries of a qrels in 3-column form (cranqrel's)."""
+    import pytrec_eval
+    qrels: dict[str, dict[str, int]] = {}
+    for line in qrels_text.splitlines():
+        query_id, doc_id, grade = line.split()
+        qrels.setdefault(query_id, {})[doc_id] = int(grade)
+    ranking: dict[str, dict[str, float]] = {}
+    for line in run.read_text().splitlines():
+        query_id, _, doc_id, _, score, _ = line.split()
+        ranking.setdefault(query_id, {})[doc_id] = float(score)
+    values = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(ranking)
+    return float(np.mean([values[q]["map"] for q in qrels]))
+
+
+def test_irds_qrels_that_change_under_the_same_id_are_recomputed(tmp_path, irds_home):
+    # ir_datasets reads IR_DATASETS_HOME once per process and the session's home is shared:
+    # a copy of it, and each batch in a process of its own that reads the copy.
+    import shutil
+    home = tmp_path / "home"
+    shutil.copytree(irds_home, home)
+    run = CRANFIELD / "results" / "results_english_bm25.txt"
+    environment = {**os.environ, "IR_DATASETS_HOME": str(home)}
+
+    def run_batch() -> tuple[str, float]:
+        done = subprocess.run([sys.executable, "-m", "searcheval", "batch", "irds:cranfield",
+                               str(run), "-o", str(tmp_path / "out"), "-m", "AP"], cwd=ROOT,
+                              env=environment, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        board = list(csv.DictReader(io.StringIO((tmp_path / "out" / "summary.csv").read_text())))
+        return resume_counts(done), float(board[0]["AP"])
+
+    original = (home / "cranfield" / "qrels.txt").read_text()
+    assert run_batch() == ("1 run: 1 evaluated, 0 up to date, 0 failed",
+                           pytest.approx(pytrec_eval_map(original, run), abs=1e-12))
+    assert run_batch()[0] == "1 run: 0 evaluated, 1 up to date, 0 failed"
+    # The dataset's judgments change: the even-numbered queries' only.
+    changed = "".join(line + "\n" for line in original.splitlines()
+                      if int(line.split()[0]) % 2 == 0)
+    (home / "cranfield" / "qrels.txt").write_text(changed)
+    counts, mean = run_batch()
+    assert counts == "1 run: 1 evaluated, 0 up to date, 0 failed"
+    assert mean == pytest.approx(pytrec_eval_map(changed, run), abs=1e-12)
+    assert mean != pytest.approx(pytrec_eval_map(original, run), abs=1e-4)
