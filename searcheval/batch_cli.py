@@ -20,6 +20,7 @@ from .engines.context import Settings
 from .errors import SearchevalError, UsageError
 from .formats.irds import is_irds
 from .output import write_text
+from .run_labels import path_labels
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 SIZE = re.compile(r"(\d+)([kKmMgG]?)$")
@@ -43,17 +44,20 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     runs.mkdir(parents=True, exist_ok=True)
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
         leftover.unlink(missing_ok=True)
-    stamps = {path: Outputs(outdir, Path(path).name).intact() for path in paths}
+    labels = dict(zip(paths, path_labels(paths)))  # exp1/run.txt, exp2/run.txt: one name each
+    stamps = {path: Outputs(outdir, labels[path]).intact() for path in paths}
     qrels = load_qrels(qrels_source)  # bad qrels stop the batch here, before any run
     if is_irds(qrels_source):  # the id stays when the dataset's judgments change
         job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
     if dask is not None:
         from .distributed import run_on_dask
-        results = run_on_dask(dask, qrels, paths, stamps, outdir, job)
+        results = run_on_dask(dask, qrels, paths, stamps, outdir, job, labels)
     elif jobs > 1 and len(paths) > 1:
-        results = _in_processes(qrels_source, paths, stamps, outdir, job, min(jobs, len(paths)))
+        results = _in_processes(qrels_source, paths, stamps, outdir, job, min(jobs, len(paths)),
+                                labels)
     else:
-        results = (process(path, job, outdir, stamps[path], qrels) for path in paths)
+        results = (process(path, job, outdir, stamps[path], qrels, label=labels[path])
+                   for path in paths)
     outcomes = {}
     for outcome in results:
         outcomes[outcome.path] = outcome
@@ -67,7 +71,7 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
 
 
 def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str, job: Job,
-                  workers: int) -> Iterator[Outcome]:
+                  workers: int, labels: dict[str, str]) -> Iterator[Outcome]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
@@ -75,7 +79,8 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker, initargs=(qrels_source, os.getpid()))
     try:
-        futures = [pool.submit(process, path, job, outdir, stamps[path]) for path in paths]
+        futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
+                   for path in paths]
         for future in as_completed(futures):
             try:
                 yield future.result()

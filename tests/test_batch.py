@@ -124,16 +124,6 @@ def test_error_no_run_matches(tmp_path):
         2, f"{tmp_path / '*.run'}: no such run file, directory or matching file\n")
 
 
-def test_error_two_runs_with_one_name(tmp_path):
-    (tmp_path / "x").mkdir()
-    copy = tmp_path / "x" / "pinecone.run"
-    copy.write_bytes((FIXTURES / "seeds" / "pinecone.run").read_bytes())
-    result = batch(FIXTURES / "seeds" / "pinecone.qrels", FIXTURES / "seeds" / "pinecone.run",
-                   copy, "-o", tmp_path / "out")
-    assert result.exit_code == 2
-    assert result.stderr.startswith("two runs are named pinecone.run (")
-
-
 def test_error_dask_not_installed(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
     result = batch(FIXTURES / "seeds" / "pinecone.qrels", FIXTURES / "seeds" / "pinecone.run",
