@@ -291,6 +291,12 @@ def test_batch_writes_each_run_under_its_own_label(runs, tmp_path):
         assert document["summary"] == pytest.approx(EXPECTED[label], abs=1e-12)
     again = cli("batch", QRELS, *runs, "-o", out, "-m", "AP", "-m", "P@10", "-j", "2")
     assert "2 runs: 0 evaluated, 2 up to date, 0 failed" in again.stderr
+    for option in (["--stream"], ["-j", "2"]):  # streamed, and in worker processes: same files
+        other = tmp_path / option[0].strip("-")
+        assert cli("batch", QRELS, *runs, "-o", other, "-m", "AP", "-m", "P@10",
+                   *option).exit_code == 0
+        assert {p.name: p.read_bytes() for p in (other / "runs").iterdir()} == {
+            p.name: p.read_bytes() for p in (out / "runs").iterdir()}
 
 
 def test_batch_evaluates_a_file_met_twice_once(runs, tmp_path):
@@ -373,3 +379,12 @@ def test_plots_refuse_two_figures_under_one_file_name(runs, tmp_path):
            "exp2_run.txt.png (run or measure names that differ only in characters a file name "
            "cannot hold); rename a run file\n")
     assert not (tmp_path / "plots").exists() and not (tmp_path / "out.csv").exists()
+
+
+def test_best_marks_only_measures_that_grade_the_ranking(runs):
+    # FirstRel is a rank (lower is better) and NumRet a count: neither has a "best" run.
+    text = evaluate_output(runs, "markdown", "-m", "FirstRel", "-m", "NumRet")
+    rows = {line.split(" | ")[0].strip("| "): line for line in text.splitlines()
+            if line.startswith("| ")}
+    assert "**" not in rows["FirstRel"] and "**" not in rows["NumRet"]
+    assert rows["AP"] == f"| AP | **{PRINTED['exp1/run.txt']['AP']}** | {PRINTED['exp2/run.txt']['AP']} |"
