@@ -22,7 +22,7 @@ from .engines.context import Settings
 from .errors import UsageError
 from .measures import Measure
 from .results import Results, natural_key
-from .run_labels import path_labels, refuse_repeated_runs, run_labels
+from .run_labels import path_labels, refuse_repeated_runs, run_labels, same_file_key
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
 
@@ -181,11 +181,13 @@ def _with_baseline(runs: list[Any], baseline: Any) -> tuple[list[Any], int | Non
 
 
 def baseline_index(paths: list[str | None], baseline: str) -> int | None:
-    """Which of the run files ``baseline`` names: its path, its label (``exp1/run.txt``) or
-    its file name when no other run has it; None when none (another file)."""
-    if baseline in paths:
-        return paths.index(baseline)
+    """Which of the run files ``baseline`` names: its path (however spelled), its label
+    (``exp1/run.txt``) or its file name when no other run has it; None when none (another
+    file)."""
     files = [(i, path) for i, path in enumerate(paths) if path is not None]
+    for i, path in files:
+        if same_file_key(path) == same_file_key(baseline):
+            return i
     labels = path_labels([path for _, path in files])
     for i, label in zip((i for i, _ in files), labels):
         if label == baseline:

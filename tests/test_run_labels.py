@@ -259,6 +259,12 @@ def test_compare_baseline_by_label_and_plots(runs, tmp_path):
     assert all(svg.count(f">{label}<") == 1 for label in LABELS)
 
 
+def test_compare_baseline_by_another_spelling_of_its_path(runs):
+    same = runs[1].parent / ".." / "exp2" / "run.txt"
+    rows = list(csv.DictReader(io.StringIO(compare_output(runs, "csv", "--baseline", same))))
+    assert {(r["run"], r["baseline"]) for r in rows} == {("exp1/run.txt", "exp2/run.txt")}
+
+
 def test_compare_baseline_by_a_shared_file_name_is_refused(runs):
     result = cli("compare", QRELS, *runs, "--baseline", "run.txt")
     assert (result.exit_code, result.stderr) == (
