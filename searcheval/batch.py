@@ -24,6 +24,7 @@ from .formats.trec import Qrels
 from .measures import Kind, Measure, parse_measures
 from .output import write_text
 from .results import Results, natural_key
+from .run_labels import same_file_key
 
 STREAM_ABOVE = 1 << 30  # runs larger than this are streamed unless told otherwise
 HASH_BLOCK = 1 << 20
@@ -87,6 +88,19 @@ def file_sha256(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+def qrels_content_sha256(qrels: Qrels) -> str:
+    """SHA-256 of the judgments themselves: every (query_id, doc_id, grade), sorted. For
+    qrels that are not a file of their own (an ``irds:`` id names a dataset, whose
+    judgments can change under the same id), this is what changes when they do."""
+    queries, docs = qrels.query.vocabulary.to_pylist(), qrels.doc.vocabulary.to_pylist()
+    rows = sorted(zip([queries[c] for c in qrels.query.codes.tolist()],
+                      [docs[c] for c in qrels.doc.codes.tolist()], qrels.relevance.tolist()))
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update((json.dumps(row) + "\n").encode("utf-8"))  # JSON: ids may hold tabs
+    return digest.hexdigest()
+
+
 # ---- which runs --------------------------------------------------------------------------
 
 def expand_runs(arguments: list[str]) -> list[str]:
@@ -103,23 +117,27 @@ def expand_runs(arguments: list[str]) -> list[str]:
             if not found:
                 raise UsageError(f"{argument}: no such run file, directory or matching file")
         paths.extend(sorted(found, key=natural_key) if len(found) > 1 else found)
-    names: dict[str, str] = {}
+    # Directories and globs may overlap: a file met twice (however spelled) is one run.
+    first = {}
     for path in paths:
-        name = Path(path).name
-        if name in names and names[name] != path:
-            raise UsageError(f"two runs are named {name} ({names[name]} and {path}): outputs are "
-                             "named after the run file, so rename one or run two batches")
-        names[name] = path
-    return list(dict.fromkeys(paths))
+        first.setdefault(same_file_key(path), path)
+    return list(first.values())
 
 
 # ---- one run -----------------------------------------------------------------------------
 
-class Outputs:
-    """The files of one run in OUTDIR/runs."""
+def output_name(label: str) -> str:
+    """The file name of a run's outputs: its label, with ``/`` (labels such as
+    ``exp1/run.txt`` tell apart runs of one file name) written ``%2F`` and ``%`` written
+    ``%25``, so that two labels never share a file name and every file stays in runs/."""
+    return label.replace("%", "%25").replace("/", "%2F")
 
-    def __init__(self, outdir: str | Path, name: str) -> None:
-        folder = Path(outdir) / "runs"
+
+class Outputs:
+    """The files of one run in OUTDIR/runs, named after the run's label (``output_name``)."""
+
+    def __init__(self, outdir: str | Path, label: str) -> None:
+        folder, name = Path(outdir) / "runs", output_name(label)
         self.csv, self.json = folder / f"{name}.csv", folder / f"{name}.json"
         self.stamp = folder / f"{name}.done"
 
@@ -167,12 +185,14 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
 
 
 def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels | None = None,
-            write: bool = True) -> Outcome:
+            write: bool = True, label: str | None = None) -> Outcome:
     """Make the outputs of one run current; never raises for a bad run (it is reported).
 
     ``stamp``: the run's intact stamp from an earlier batch (``Outputs.intact``), if any.
-    ``write=False`` leaves the writing to the caller (``Outcome.results``, ``.stamp``)."""
-    name = Path(path).name
+    ``write=False`` leaves the writing to the caller (``Outcome.results``, ``.stamp``).
+    ``label``: what the outputs call the run (``run_labels.path_labels``; default: its
+    file name)."""
+    name = label or Path(path).name
     try:
         run_sha256 = file_sha256(path)
     except OSError as exc:
@@ -182,6 +202,7 @@ def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels |
                                stamp["summary"]))
     try:
         results, lines = evaluate_run(qrels or worker_qrels(), path, job)
+        results.run = name
     except SearchevalError as exc:
         if write:
             Outputs(outdir, name).remove()  # outputs of an older version would mislead

@@ -8,16 +8,19 @@ import signal
 import sys
 import threading
 import time
+from dataclasses import replace
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
 
-from .batch import Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard, load_qrels, process
+from .batch import (Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard, load_qrels,
+                    process, qrels_content_sha256)
 from .engines.context import Settings
 from .errors import SearchevalError, UsageError
 from .formats.irds import is_irds
 from .output import write_text
+from .run_labels import path_labels
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 SIZE = re.compile(r"(\d+)([kKmMgG]?)$")
@@ -41,15 +44,20 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     runs.mkdir(parents=True, exist_ok=True)
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
         leftover.unlink(missing_ok=True)
-    stamps = {path: Outputs(outdir, Path(path).name).intact() for path in paths}
+    labels = dict(zip(paths, path_labels(paths)))  # exp1/run.txt, exp2/run.txt: one name each
+    stamps = {path: Outputs(outdir, labels[path]).intact() for path in paths}
     qrels = load_qrels(qrels_source)  # bad qrels stop the batch here, before any run
+    if is_irds(qrels_source):  # the id stays when the dataset's judgments change
+        job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
     if dask is not None:
         from .distributed import run_on_dask
-        results = run_on_dask(dask, qrels, paths, stamps, outdir, job)
+        results = run_on_dask(dask, qrels, paths, stamps, outdir, job, labels)
     elif jobs > 1 and len(paths) > 1:
-        results = _in_processes(qrels_source, paths, stamps, outdir, job, min(jobs, len(paths)))
+        results = _in_processes(qrels_source, paths, stamps, outdir, job, min(jobs, len(paths)),
+                                labels)
     else:
-        results = (process(path, job, outdir, stamps[path], qrels) for path in paths)
+        results = (process(path, job, outdir, stamps[path], qrels, label=labels[path])
+                   for path in paths)
     outcomes = {}
     for outcome in results:
         outcomes[outcome.path] = outcome
@@ -63,7 +71,7 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
 
 
 def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str, job: Job,
-                  workers: int) -> Iterator[Outcome]:
+                  workers: int, labels: dict[str, str]) -> Iterator[Outcome]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
@@ -71,7 +79,8 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker, initargs=(qrels_source, os.getpid()))
     try:
-        futures = [pool.submit(process, path, job, outdir, stamps[path]) for path in paths]
+        futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
+                   for path in paths]
         for future in as_completed(futures):
             try:
                 yield future.result()
@@ -157,7 +166,8 @@ def _human(number: float) -> str:
 @click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
               help="trec_eval version to reproduce.")
 @click.option("--sort", "sort_by", default=None, metavar="MEASURE",
-              help="Leaderboard order, best first (default: the first measure).")
+              help="Leaderboard order, best first (default: the first measure that grades "
+                   "the ranking, not a count such as NumQ).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Evaluate runs in N local processes.")
 @click.option("--stream/--no-stream", default=None,
@@ -201,7 +211,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
               for status in ("evaluated", "up to date", "failed")}
     click.echo(f"searcheval: {len(outcomes)} run{'' if len(outcomes) == 1 else 's'}: " + ", ".join(
         f"{n} {status}" for status, n in counts.items()) +
-        f"; leaderboard in {Path(outdir) / 'summary.csv'}", err=True)
+        f"; leaderboard in {Path(outdir) / 'summary.csv'}, best first by {sort}", err=True)
     sys.exit(1 if failed else 0)
 
 
@@ -211,14 +221,22 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
     """The Job of a batch (measures in canonical names, the qrels' hash) and its sort measure."""
     from .api import dataset_measures, resolve_measures
     names, _ = dataset_measures(qrels, measures or None)
-    parsed = [str(m) for m in resolve_measures(names, settings.compat)]
-    sort = parsed[0]
+    measures_parsed = resolve_measures(names, settings.compat)
+    parsed = [str(m) for m in measures_parsed]
+    sort = default_sort(measures_parsed)
     if sort_by is not None:
         sort = str(resolve_measures([sort_by], settings.compat)[0])
         if sort not in parsed:
             raise UsageError(f"--sort {sort_by}: not among the measures ({', '.join(parsed)})")
-    digest = qrels if is_irds(qrels) else _qrels_sha256(qrels)
+    # irds: the content's hash is made by run_batch, which reads the judgments anyway
+    digest = "" if is_irds(qrels) else _qrels_sha256(qrels)
     return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes), sort
+
+
+def default_sort(measures: list) -> str:
+    """The first measure that grades the ranking (official's first ones are counts: NumQ
+    is the same for every run); the first measure when none does."""
+    return str(next((m for m in measures if m.spec.ranks_quality), measures[0]))
 
 
 def _qrels_sha256(path: str) -> str:

@@ -9,6 +9,7 @@ from .api import as_qrels, as_run, dataset_measures, resolve_measures
 from .engines.context import Settings
 from .output import write_text
 from .results import Results
+from .run_labels import refuse_repeated_paths, run_labels
 
 NOTELESS = ("csv", "wide-csv", "trec")  # formats with no place for notes: those go to stderr
 
@@ -22,11 +23,13 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                         depth=depth, judged_only=judged_only, ties=ties)
     names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
     measures = resolve_measures(names, compat)
+    refuse_repeated_paths(run_paths)
     qrels = as_qrels(qrels_path)
     runs = [as_run(path) for path in run_paths]  # read everything before writing anything
+    labels = run_labels(runs)  # exp1/run.txt and exp2/run.txt, not run.txt twice
     results_list: list[Results] = []
     code = 0
-    for run in runs:
+    for run, label in zip(runs, labels):
         if cross_check:
             from .crosscheck import crosscheck
             check = crosscheck(qrels, run, measures, settings)
@@ -38,11 +41,12 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                     click.echo(f"searcheval: {line}", err=True)  # visible even with -o FILE
         else:
             results = _engine(engine).evaluate(qrels, run, measures, settings)
+        results.run = label
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS)
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid)
-    files = _plots(qrels, runs, results_list, settings) if plot_dir else {}
+    files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
     write_text(output, text)
     if files:
         from .plots import write
@@ -50,7 +54,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     return code
 
 
-def _plots(qrels, runs, results_list: list[Results], settings: Settings) -> dict[str, bytes]:
+def _plots(qrels, runs: dict, results_list: list[Results], settings: Settings
+           ) -> dict[str, bytes]:
     """PR curves and distributions, drawn before anything is written (matplotlib: only here)."""
     from . import plots
     curves = plots.iprec_curves(qrels, runs, settings)

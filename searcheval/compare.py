@@ -22,6 +22,7 @@ from .engines.context import Settings
 from .errors import UsageError
 from .measures import Measure
 from .results import Results, natural_key
+from .run_labels import path_labels, refuse_repeated_runs, run_labels, same_file_key
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
 
@@ -130,9 +131,11 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     sources, base_index = _with_baseline(list(runs), baseline)
     judged = as_qrels(qrels)
     read = [as_run(source, f"run{i + 1}") for i, source in enumerate(sources)]
-    _check_names([run.name for run in read])
+    refuse_repeated_runs(read)  # a run against itself compares nothing
     from .engines import native
     full = [native.evaluate(judged, run, parsed, settings) for run in read]
+    for results, label in zip(full, run_labels(read)):  # exp1/run.txt, exp2/run.txt
+        results.run = label
     results, query_ids, left_out = _paired(full)
     pairs = ([(base_index, j) for j in range(len(results)) if j != base_index]
              if base_index is not None else
@@ -171,29 +174,38 @@ def _with_baseline(runs: list[Any], baseline: Any) -> tuple[list[Any], int | Non
         if len(runs) < 2:
             raise UsageError(f"compare needs at least two runs, found {len(runs)}")
         return runs, None
-    for i, run in enumerate(runs):
-        if run is baseline or (_is_path(baseline) and _is_path(run) and (
-                str(run) == str(baseline) or Path(run).name == str(baseline))):
-            index = i
-            break
-    else:
+    index = next((i for i, run in enumerate(runs) if run is baseline), None)
+    if index is None and _is_path(baseline):
+        index = baseline_index([str(run) if _is_path(run) else None for run in runs],
+                               str(baseline))
+    if index is None:
         runs, index = [baseline] + runs, 0
     if len(runs) < 2:
         raise UsageError("compare needs at least one run besides the baseline")
     return runs, index
 
 
+def baseline_index(paths: list[str | None], baseline: str) -> int | None:
+    """Which of the run files ``baseline`` names: its path (however spelled), its label
+    (``exp1/run.txt``) or its file name when no other run has it; None when none (another
+    file)."""
+    files = [(i, path) for i, path in enumerate(paths) if path is not None]
+    for i, path in files:
+        if same_file_key(path) == same_file_key(baseline):
+            return i
+    labels = path_labels([path for _, path in files])
+    for i, label in zip((i for i, _ in files), labels):
+        if label == baseline:
+            return i
+    named = [label for (_, path), label in zip(files, labels) if Path(path).name == baseline]
+    if len(named) > 1:
+        raise UsageError(f"baseline {baseline}: {len(named)} runs have that file name "
+                         f"({', '.join(named)}): name one by its label")
+    return next((i for i, path in files if Path(path).name == baseline), None)
+
+
 def _is_path(source: Any) -> bool:
     return isinstance(source, (str, Path))
-
-
-def _check_names(names: list[str]) -> None:
-    seen = set()
-    for name in names:
-        if name in seen:
-            raise UsageError(f"two runs are both called {name!r}: give each run a file name "
-                             "of its own (tables name runs by file name)")
-        seen.add(name)
 
 
 def _paired(full: list[Results]) -> tuple[list[Results], list[str], list[str]]:

@@ -62,6 +62,8 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from .render_compare import render_comparison
         from .api import as_qrels, as_run
         from .output import write_text
+        from .run_labels import refuse_repeated_paths
+        refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         judged = as_qrels(qrels)
         baseline = _baseline_path(baseline, list(runs))
         paths = list(runs) + ([baseline] if baseline and baseline not in runs else [])
@@ -73,7 +75,9 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties)
         text = render_comparison(comparison, fmt)
-        files = _plots(judged, comparison, [read[p] for p in paths]) if plot_dir else {}
+        given = [read[p] for p in runs]  # compare() puts a baseline from outside first
+        order = given if baseline is None or baseline in runs else [read[baseline]] + given
+        files = _plots(judged, comparison, order) if plot_dir else {}
         for results in comparison.results:
             _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"))
         if fmt in ("csv", "wide-csv", "trec"):
@@ -91,18 +95,20 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
 
 
 def _baseline_path(baseline: str | None, runs: list[str]) -> str | None:
-    """--baseline may name one of the runs by its file name (what the tables show)."""
-    if baseline is None or baseline in runs:
-        return baseline
-    from pathlib import Path
-    named = [run for run in runs if Path(run).name == baseline]
-    return named[0] if len(named) == 1 else baseline
+    """--baseline may name one of the runs by its label or file name (what tables show)."""
+    if baseline is None:
+        return None
+    from .compare import baseline_index
+    index = baseline_index(runs, baseline)
+    return baseline if index is None else runs[index]
 
 
 def _plots(qrels, comparison, runs) -> dict[str, bytes]:
+    """``runs``: the Runs in the order compare() was given them (its labels' order)."""
     from . import plots
+    from .run_labels import run_labels
     settings = comparison.results[0].settings
-    by_name = {run.name: run for run in runs}
-    curves = plots.iprec_curves(qrels, [by_name[name] for name in comparison.runs], settings,
-                                comparison.query_ids)
+    by_label = dict(zip(run_labels(runs), runs))
+    curves = plots.iprec_curves(qrels, {label: by_label[label] for label in comparison.runs},
+                                settings, comparison.query_ids)
     return plots.encode(plots.comparison_figures(comparison, curves))

@@ -65,17 +65,20 @@ def dask_client(address: str):
 
 
 def run_on_dask(address: str, qrels: Qrels, paths: list[str], stamps: dict, outdir: str,
-                job: Job) -> Iterator[Outcome]:
-    """``batch``'s outcomes, computed on the cluster and written here, as they complete."""
+                job: Job, labels: dict[str, str] | None = None) -> Iterator[Outcome]:
+    """``batch``'s outcomes, computed on the cluster and written here, as they complete.
+    ``labels``: path -> what the outputs call the run (default: its file name)."""
     from distributed import as_completed
 
     with dask_client(address) as client:
         shared = client.scatter(qrels, broadcast=True)
         large = [p for p in paths if _splits(p, job)]
-        small = [client.submit(process, p, job, outdir, stamps[p], shared, False, pure=False)
-                 for p in paths if p not in large]
+        label = labels or {p: Path(p).name for p in paths}
+        small = [client.submit(process, p, job, outdir, stamps[p], shared, False, label[p],
+                               pure=False) for p in paths if p not in large]
         for path in large:
-            yield _written(_process_large(client, shared, qrels, path, job, stamps[path]), outdir)
+            yield _written(_process_large(client, shared, qrels, path, job, stamps[path],
+                                          label[path]), outdir)
         for future in as_completed(small):
             yield _written(future.result(), outdir)
 
@@ -99,9 +102,8 @@ def _written(outcome: Outcome, outdir: str) -> Outcome:
     return outcome
 
 
-def _process_large(client, shared, qrels: Qrels, path: str, job: Job, stamp: dict | None
-                   ) -> Outcome:
-    name = Path(path).name
+def _process_large(client, shared, qrels: Qrels, path: str, job: Job, stamp: dict | None,
+                   name: str) -> Outcome:
     run_sha256 = client.submit(file_sha256, path, pure=False).result()
     if stamp is not None and stamp.get("key") == job.key(run_sha256):
         return Outcome(path, name, "up to date", stamp["lines"], stamp["queries"], stamp["summary"])
@@ -110,6 +112,7 @@ def _process_large(client, shared, qrels: Qrels, path: str, job: Job, stamp: dic
                                                 job.settings, job.block_bytes, shared)
     except SearchevalError as exc:
         return Outcome(path, name, "failed", error=str(exc))
+    results.run = name
     return Outcome(path, name, "evaluated", records, len(results.query_ids), results.summary(),
                    results=results, stamp=stamp_for(job, path, run_sha256, results, records))
 

@@ -24,6 +24,7 @@ from matplotlib.figure import Figure  # noqa: E402  (after choosing the backend)
 
 import numpy as np  # noqa: E402
 
+from .errors import UsageError  # noqa: E402
 from .output import write_file  # noqa: E402
 
 WIDTH, HEIGHT, DPI = 8, 5, 100  # inches, dots per inch: PNG 800 x 500 px, SVG 576 x 360 pt
@@ -94,18 +95,19 @@ def distribution(measure: str, values: dict[str, np.ndarray]) -> Figure:
     return figure
 
 
-def iprec_curves(qrels, runs: list, settings, query_ids: list[str] | None = None
+def iprec_curves(qrels, runs: dict, settings, query_ids: list[str] | None = None
                  ) -> dict[str, list[float]]:
     """Each run's mean interpolated precision at the 11 recall levels (native engine), over
-    ``query_ids`` when given (the paired queries of a comparison), else as evaluated."""
+    ``query_ids`` when given (the paired queries of a comparison), else as evaluated.
+    ``runs``: label -> Run (labels, not file names: two runs may share a file name)."""
     from .engines import native
     from .measures import parse_measures
     measures = parse_measures(list(IPREC_MEASURES), settings.compat)
     curves = {}
-    for run in runs:
+    for label, run in runs.items():
         results = native.evaluate(qrels, run, measures, settings)
         queries = query_ids if query_ids is not None else results.query_ids
-        curves[results.run] = [float(np.mean([results.value(m, q) for q in queries]))
+        curves[label] = [float(np.mean([results.value(m, q) for q in queries]))
                                if queries else 0.0 for m in measures]
     return curves
 
@@ -115,8 +117,8 @@ def results_figures(results_list: list, curves: dict[str, list[float]]) -> dict[
     figures = {"pr-curves": pr_curves(curves)}
     for i, measure in enumerate(results_list[0].measures):
         if measure.spec.per_query:
-            figures[file_stem("distribution", str(measure))] = distribution(
-                str(measure), {r.run: r.values[i] for r in results_list})
+            _add(figures, file_stem("distribution", str(measure)), lambda: distribution(
+                str(measure), {r.run: r.values[i] for r in results_list}))
     return figures
 
 
@@ -126,16 +128,28 @@ def comparison_figures(comparison, curves: dict[str, list[float]]) -> dict[str, 
     by_run = {r.run: r for r in comparison.results}
     for row in comparison.rows:
         run, base = by_run[row.run], by_run[row.baseline]
-        figures[file_stem("difference", row.measure, row.run, "vs", row.baseline)] = \
-            difference_bars(row.measure, row.run, row.baseline, comparison.query_ids,
-                            np.array([run.value(row.measure, q) for q in comparison.query_ids]),
-                            np.array([base.value(row.measure, q) for q in comparison.query_ids]))
+        _add(figures, file_stem("difference", row.measure, row.run, "vs", row.baseline),
+             lambda: difference_bars(
+                 row.measure, row.run, row.baseline, comparison.query_ids,
+                 np.array([run.value(row.measure, q) for q in comparison.query_ids]),
+                 np.array([base.value(row.measure, q) for q in comparison.query_ids])))
     return figures
 
 
 def file_stem(*parts: str) -> str:
     """A file name from measure and run names: only letters, digits and ``@ . _ -``."""
     return "-".join(re.sub(r"[^A-Za-z0-9@._-]+", "_", part) for part in parts)
+
+
+def _add(figures: dict, stem: str, draw) -> None:
+    """Put a figure under its file name, refusing a name already taken: ``file_stem`` maps
+    ``exp1/run.txt`` and a run labelled ``exp1_run.txt`` to one name, and one figure must
+    not silently replace another."""
+    if stem in figures:
+        raise UsageError(f"--plot: two figures would both be written as {stem}.png (run or "
+                         "measure names that differ only in characters a file name cannot "
+                         "hold); rename a run file")
+    figures[stem] = draw()
 
 
 def encode(figures: dict[str, Figure]) -> dict[str, bytes]:

@@ -71,15 +71,10 @@ class Pool:
 
 
 def run_names(runs: list[Run]) -> list[str]:
-    """Each run's name (its file name), made unique with #2, #3 ... when repeated."""
-    names: list[str] = []
-    for run in runs:
-        name, n = run.name, 1
-        while name in names:
-            n += 1
-            name = f"{run.name}#{n}"
-        names.append(name)
-    return names
+    """Each run's label, as every output names runs (run_labels: exp1/run.txt and
+    exp2/run.txt when file names collide; #2, #3 only for runs no path tells apart)."""
+    from .run_labels import run_labels
+    return run_labels(runs)
 
 
 def pool(runs: list[Run], depth: int, judged: Qrels | None = None) -> Pool:

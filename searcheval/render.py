@@ -154,6 +154,7 @@ def _trec_line(measure: Measure, query_id: str, value: float) -> str:
 def render_results(results_list: list[Results], fmt: str, per_query: bool = False,
                    runid: bool = False) -> str:
     """The text of one output format (``FORMATS``) for the Results of one or more runs."""
+    require_unique_labels(results_list)
     if fmt == "trec":
         return "".join(to_trec(r, per_query=per_query, runid=runid) for r in results_list)
     views = {"table": lambda: to_table(results_list, per_query=per_query),
@@ -198,22 +199,35 @@ def to_wide_csv(results_list: list[Results]) -> str:
 
 
 def best_runs(values: dict[str, float], measure: Measure) -> set[str]:
-    """Runs holding the highest value of a measure (none for counts: more is not better)."""
-    if _is_count(measure) or len(values) < 2:
+    """Runs holding the highest value of a measure (none for counts, coverage or a rank:
+    there, more is not better). Keyed by run label, which ``require_unique_labels`` checks."""
+    if not measure.spec.ranks_quality or len(values) < 2:
         return set()
     top = max(values.values())
     return {run for run, v in values.items() if v == top}
 
 
+def require_unique_labels(results_list: list[Results]) -> None:
+    """Every view names runs by ``Results.run``: two runs under one label would show one
+    run's numbers in the other's place (run_labels.run_labels makes them unique)."""
+    seen: set[str] = set()
+    for results in results_list:
+        if results.run in seen:
+            raise UsageError(f"two runs are both labelled {results.run!r}: give each its own "
+                             "label (searcheval.run_labels.run_labels)")
+        seen.add(results.run)
+
+
 def summary_grid(results_list: list[Results]) -> tuple[list[Cell], list[list[Cell]]]:
     """Measures down, runs across, the best mean of each measure in bold."""
+    require_unique_labels(results_list)
     header = cells(["measure"] + [r.run for r in results_list])
     rows = []
-    for i, measure in enumerate(results_list[0].measures):
-        means = {r.run: r.summary()[str(measure)] for r in results_list}
-        best = best_runs(means, measure)
-        rows.append([Cell(str(measure))] + [Cell(_format_value(measure, means[r.run]),
-                                                 bold=r.run in best) for r in results_list])
+    for measure in results_list[0].measures:
+        means = [r.summary()[str(measure)] for r in results_list]
+        best = best_runs({r.run: mean for r, mean in zip(results_list, means)}, measure)
+        rows.append([Cell(str(measure))] + [Cell(_format_value(measure, mean), bold=r.run in best)
+                                            for r, mean in zip(results_list, means)])
     return header, rows
 
 

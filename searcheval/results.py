@@ -42,7 +42,7 @@ def aggregate(measure: Measure, values: np.ndarray) -> float:
 class Results:
     """Per-query values of one run (rows: measures, columns: queries in trec_eval order)."""
 
-    run: str
+    run: str  # the label outputs show; unique among the runs of one output (run_labels)
     run_tag: str
     measures: list[Measure]
     query_ids: list[str]

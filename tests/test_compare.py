@@ -160,8 +160,7 @@ def test_measures_without_per_query_values_are_left_out_with_a_note():
      f"{SEEDS.parent / 'errors' / 'short-line.run'}:3: expected 6 fields (query_id Q0 doc_id rank "
      "score tag), found 5\n"),
     (["compare", SEEDS / "rerank.qrels", SEEDS / "before.run", SEEDS / "before.run"],
-     "two runs are both called 'before.run': give each run a file name of its own (tables name "
-     "runs by file name)\n"),
+     f"the run {SEEDS / 'before.run'} is given twice (runs 1 and 2): give each run once\n"),
 ])
 def test_error_is_one_line_exit_2_nothing_written(tmp_path, args, message):
     out = tmp_path / "out.csv"

@@ -99,3 +99,27 @@ def test_partitioned_errors_name_the_physical_line(cluster, tmp_path):
         evaluate_partitioned(client, read_qrels(SUITE / "qrels.test"), str(path),
                              resolve_measures(["AP"]), Settings(), block_bytes=2_000)
     assert str(caught.value) == f"{path}:501: score must be a finite number, found 'nan'"
+
+
+def test_batch_on_dask_labels_runs_of_one_file_name(cluster, tmp_path):
+    """exp1/run.txt is split into partitions (336,021 bytes over --block-size 328k), exp2/run.txt
+    is a task: each keeps its label, in its files and the leaderboard, as in one process."""
+    import shutil
+    for folder, source in (("exp1", "results_whitespace_boolean.txt"),
+                           ("exp2", "results_english_bm25.txt")):
+        (tmp_path / folder).mkdir()
+        shutil.copyfile(CRANFIELD / "results" / source, tmp_path / folder / "run.txt")
+    args = ["batch", str(CRANFIELD / "qrel"), str(tmp_path / "exp1" / "run.txt"),
+            str(tmp_path / "exp2" / "run.txt"), "-m", "AP", "--block-size", "328k"]
+    local = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "local")])
+    remote = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "dask"), "--dask", cluster])
+    assert (local.exit_code, remote.exit_code) == (0, 0)
+    names = sorted(p.name for p in (tmp_path / "dask" / "runs").iterdir())
+    assert names == sorted(f"exp{i}%2Frun.txt.{ext}" for i in (1, 2)
+                           for ext in ("csv", "json", "done"))
+    for name in names + ["../summary.csv", "../summary.json"]:
+        path = tmp_path / "local" / "runs" / name
+        assert_same_text(path.read_text(), (tmp_path / "dask" / "runs" / name).read_text(),
+                         name.endswith(".done"))
+    board = (tmp_path / "dask" / "summary.csv").read_text().splitlines()
+    assert [line.split(",")[0] for line in board] == ["run", "exp2/run.txt", "exp1/run.txt"]

@@ -24,6 +24,10 @@ class Kind(enum.Enum):
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+# Families that are not a grade of the ranking although they are not counts: judgment
+# coverage (Judged, unj), RBP's residual (an uncertainty) and a rank (FirstRel: lower is
+# better). With the counts (Kind.COUNT) they are what ``Spec.ranks_quality`` leaves out.
+NOT_QUALITY = frozenset({"Judged", "unj", "rbp_resid", "FirstRel"})
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,13 @@ class Spec:
     @property
     def name(self) -> str:
         return self.canonical or self.trec
+
+    @property
+    def ranks_quality(self) -> bool:
+        """True when a higher value means a better ranking: what a leaderboard sorts by and
+        a table marks as best. False for the counts (NumQ, NumRet, NumRel, NumRelRet,
+        num_nonrel_judged_ret: they count queries or documents) and ``NOT_QUALITY``."""
+        return self.kind is not Kind.COUNT and self.trec not in NOT_QUALITY
 
 
 SPECS: tuple[Spec, ...] = (
