@@ -60,7 +60,16 @@ def as_run(source: Any, name: str = "run") -> Run:
             raise FormatError("<run>", i, f"score must be a finite number, found {score!r}")
     return make_run(encode([str(r[0]) for r in rows]), encode([str(r[1]) for r in rows]),
                     np.array([float(r[2]) for r in rows], dtype=np.float64),
-                    np.arange(1, len(rows) + 1), f"<{name}>", name, unit="rows")
+                    np.arange(1, len(rows) + 1), f"<{name}>", name, unit="rows",
+                    empty_queries=_empty_queries(source))
+
+
+def _empty_queries(source: Any) -> tuple[str, ...]:
+    """The queries a dict run lists with no document (``{"q2": {}}``): empty rankings, as
+    pytrec_eval reads them (a DataFrame has no row to say so)."""
+    if not isinstance(source, dict):
+        return ()
+    return tuple(str(q) for q, docs in source.items() if not docs)
 
 
 def _rows(source: Any, value_column: str, label: str) -> list[tuple]:

@@ -249,7 +249,8 @@ def _within_depth(run: Run, scores: np.ndarray, depth: int | None) -> np.ndarray
 
 
 def _primer_id(qrels: Qrels, run: Run) -> str:
-    taken = set(qrels.query.vocabulary.to_pylist()) | set(run.query.vocabulary.to_pylist())
+    taken = (set(qrels.query.vocabulary.to_pylist()) | set(run.query.vocabulary.to_pylist())
+             | set(run.empty_queries))
     primer = "searcheval-primer"
     while primer in taken:
         primer += "_"

@@ -103,6 +103,9 @@ class Run(_Pairs):
     tag: str = "run"
     ranks: np.ndarray | None = None  # the rank column (NaN where not a number), if any
     doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_run)
+    # Queries the run lists with no document (a dict's or JSON file's ``"q2": {}``): each is
+    # an empty ranking, evaluated as pytrec_eval evaluates it, not a query missing from the run.
+    empty_queries: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -491,13 +494,14 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
-             unit: str = "lines", ranks: np.ndarray | None = None) -> Run:
+             unit: str = "lines", ranks: np.ndarray | None = None,
+             empty_queries: tuple[str, ...] = ()) -> Run:
     """A checked Run: no document twice in one query. The doc ids need not be encoded
     (``Encoded.lazy``): their hashes find repeats, and later the judged documents."""
     lines = None if lines is None else np.asarray(lines)
     hashes = _refuse_repeats(query, doc, lines, path, "retrieves document", unit)
     return Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks,
-               doc_hash=hashes)
+               doc_hash=hashes, empty_queries=tuple(empty_queries))
 
 
 def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path: str,
