@@ -184,9 +184,17 @@ def _uniform_delimiter(data) -> str | None:
     """
     if not len(data) or data[:1] in b"# \t\r\n\v\f":
         return None
-    first_line = data[:data.find(b"\n")]
+    first_line = _first_line(data)
     delimiter = b"\t" if b"\t" in first_line else b" "
     return None if _irregular(data, delimiter[0]) else delimiter.decode()
+
+
+def _first_line(data) -> bytes:
+    """The bytes of the first line, without its newline; all of them when there is no
+    newline (a one-line file without a final one: ``find`` gives -1 there, and a slice
+    to -1 would cut the line's last byte, the end of the run tag)."""
+    end = data.find(b"\n")
+    return data[:end if end >= 0 else len(data)]
 
 
 def _irregular(data, delimiter: int) -> bool:
@@ -275,7 +283,7 @@ def _direct_run(data, ranks: bool, source: str | None = None, delimiter: str | N
     scores = as_numpy(table.column("score"))
     if not table.num_rows or not np.isfinite(scores).all():
         raise _Refused
-    tag = data[:data.find(b"\n")].split()[5].decode()
+    tag = _first_line(data).split()[5].decode()
     return (queries, table.column("doc_id"), scores,
             None, tag,
             as_numpy(table.column("rank")) if ranks else None)
@@ -291,7 +299,7 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
             if view[:2] == b"\x1f\x8b" or view[:len(BOM)] == BOM:
                 return None
             delimiter = _uniform_delimiter(view)  # None for a NUL byte, among others
-            head = view[:view.find(b"\n") + 1]
+            head = _first_line(view)
     except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
         return None
     if delimiter is None:
