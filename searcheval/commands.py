@@ -23,7 +23,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
     measures = resolve_measures(names, compat)
     qrels = as_qrels(qrels_path)
-    runs = [as_run(path) for path in run_paths]  # read everything before writing anything
+    runs = [as_run(path, ranks=ties == "rank") for path in run_paths]  # all read before writing
     results_list: list[Results] = []
     code = 0
     for run in runs:

@@ -128,7 +128,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     parsed, notes = _paired_measures(resolve_measures(measures or list(DEFAULT_MEASURES), compat))
     sources, base_index = _with_baseline(list(runs), baseline)
     judged = as_qrels(qrels)
-    read = [as_run(source, f"run{i + 1}") for i, source in enumerate(sources)]
+    read = [as_run(source, f"run{i + 1}", ranks=ties == "rank")
+            for i, source in enumerate(sources)]
     _check_names([run.name for run in read])
     from .engines import native
     full = [native.evaluate(judged, run, parsed, settings) for run in read]

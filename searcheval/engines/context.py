@@ -13,7 +13,6 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -214,17 +213,13 @@ def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
 
 
 def _rank_column(run: Run) -> np.ndarray:
-    """The rank column: readers skip it (trec_eval ignores it) unless asked, so a run read
-    from a TREC file is read again for it."""
+    """The rank column, read with the run (readers skip it, as trec_eval ignores it, unless
+    asked: ``api.as_run(..., ranks=True)``, ``read_run(path, ranks=True)``)."""
     if run.ranks is None and len(run.scores) == 0:
         return np.zeros(0)
-    if run.ranks is None and Path(run.path).is_file():
-        from ..formats.trec import read_run
-        again = read_run(run.path, ranks=True)
-        if len(again.scores) == len(run.scores):  # the same rows (not a block of them)
-            run.ranks = again.ranks
     if run.ranks is None:
-        raise UsageError(f"{run.path} has no rank column: --ties rank needs one")
+        raise UsageError(f"{run.path}: --ties rank orders by the rank column, and this run was "
+                         "read without one (read it with ranks=True)")
     bad = np.flatnonzero(np.isnan(run.ranks))
     if len(bad):
         raise FormatError(run.path, int(run.lines[bad[0]]),
