@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 from ..errors import FormatError, SearchevalError
 from . import registry, trec
 from .columns import Encoded, encode
+from .irds import is_irds  # ir_datasets itself is imported only for an irds: id
 
 _INTEGER = r"^[-+]?[0-9]+$"
 _NUMBER = r"^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$"
@@ -79,6 +80,8 @@ class _Problems:
 
 def scan(source: str, kind: str, limit: int = 20) -> Scan:
     """Read ``source`` as ``kind`` (qrels or run), collecting every problem."""
+    if is_irds(source):
+        return _irds(source, kind)
     try:
         path, data = trec.read_raw(source)
         fmt = registry.recognise(path, data, kind)
@@ -90,6 +93,21 @@ def scan(source: str, kind: str, limit: int = 20) -> Scan:
     except SearchevalError as exc:
         return _unreadable(str(source), kind, "?", exc)
     return _scan_text(path, data, kind, fmt.name, limit)
+
+
+def _irds(source: str, kind: str) -> Scan:
+    """An ``irds:`` id: the dataset's judgments (or scored documents, for a run) as
+    ir_datasets gives them; it has no lines to get wrong, only a dataset to lack."""
+    from .irds import load_irds_qrels, load_irds_run
+    try:
+        data = load_irds_qrels(source) if kind == "qrels" else load_irds_run(source)
+    except SearchevalError as exc:
+        return _unreadable(source, kind, "ir_datasets", exc)
+    if isinstance(data, trec.Qrels):
+        return Scan(data.path, kind, "ir_datasets", data.query, data.doc, data.relevance,
+                    data.lines)
+    return Scan(data.path, kind, "ir_datasets", data.query, data.doc, data.scores, data.lines,
+                tags=pa.array([data.tag] * len(data.query), type=pa.string()))
 
 
 def _unreadable(path: str, kind: str, fmt: str, exc: SearchevalError) -> Scan:
