@@ -157,3 +157,36 @@ def test_pool_and_judgments_take_existing_judgments(tmp_path, cranfield_file):
     written = (tmp_path / "merged.qrels").read_text().splitlines()
     assert len(written) == 1837 + len(rows) - 1
     assert set(TREC_LINES) <= set(written)
+
+
+SCORED = "searcheval-test/readers-scored"  # a dataset with scored documents, from local files
+
+
+@pytest.fixture(scope="module")
+def scored(irds_home):
+    import ir_datasets
+    from ir_datasets.formats import TrecQrels, TrecScoredDocs
+    from ir_datasets.util import LocalDownload
+
+    seeds = FIXTURES / "seeds"
+    if SCORED not in ir_datasets.registry:
+        ir_datasets.registry.register(SCORED, ir_datasets.Dataset(
+            TrecQrels(LocalDownload(seeds / "library.qrels"), {}),
+            TrecScoredDocs(LocalDownload(seeds / "library.run"))))
+    return seeds
+
+
+def test_convert_and_check_a_dataset_run(tmp_path, scored):
+    """--kind run: the scored documents, as the run file they were read from converts."""
+    from_irds = cli("convert", f"irds:{SCORED}", "-", "--kind", "run", "--to", "trec-run")
+    from_file = cli("convert", scored / "library.run", "-", "--to", "trec-run")
+    assert from_irds.exit_code == from_file.exit_code == 0, from_irds.output
+    fields = [line.split() for line in from_irds.stdout.splitlines()]
+    assert [f[:5] for f in fields] == [line.split()[:5] for line in from_file.stdout.splitlines()]
+    assert len(fields) == 8 and {f[5] for f in fields} == {SCORED}  # the dataset names the run
+    by_kind = cli("convert", f"irds:{SCORED}", tmp_path / "r.run", "--to", "trec-run")
+    assert by_kind.exit_code == 0 and "8 run rows" in by_kind.stderr  # --to says run
+    checked = cli("check", f"irds:{SCORED}", f"irds:{SCORED}")
+    assert checked.stdout.splitlines()[:2] == [
+        f"irds:{SCORED}: ir_datasets: 6 judgments read, 5 queries",
+        f"irds:{SCORED}: ir_datasets: 8 lines read, 4 queries"]  # library.run: q1 q2 q3 q5
