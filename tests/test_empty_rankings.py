@@ -104,3 +104,16 @@ def test_convert_keeps_empty_rankings_in_json_and_says_other_formats_drop_them(t
     assert "dropped: queries with an empty ranking (q2, q4): trec-run holds one row per " \
            "document (json holds them as {})" in dropped.stderr
     assert (tmp_path / "b.run").read_text().splitlines()[0].split()[:3] == ["q1", "Q0", "a"]
+
+
+def test_check_counts_an_empty_ranking_as_in_the_run(tmp_path):
+    (tmp_path / "run.json").write_text(json.dumps({"q1": {"a": 1.0}, "q2": {}}))
+    (tmp_path / "q.qrels").write_text("q1 0 a 1\nq2 0 b 1\n")
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "q.qrels"),
+                                       str(tmp_path / "run.json")])
+    run = tmp_path / "run.json"
+    assert f"{run}: note: queries: 2 in both files, 0 only in the run, 0 only in the qrels" \
+        in result.stdout.splitlines()
+    assert f"{run}: note: 1 query listed with no document, evaluated as empty rankings " \
+        "(scored 0): q2" in result.stdout.splitlines()
+    assert result.exit_code == 0, result.stdout  # no warning: q2 is not missing from the run

@@ -52,6 +52,7 @@ class Scan:
     error_count: int = 0
     duplicates: int = 0  # repeated (query, doc) lines left out
     unreadable: bool = False  # nothing could be read at all
+    empty_queries: tuple[str, ...] = ()  # listed with no document (a JSON run's "q2": {})
 
     def run(self) -> trec.Run:
         tag = self.tags[0].as_py() if self.tags is not None and len(self.tags) else \
@@ -126,7 +127,8 @@ def _strict(path: str, data: bytes, kind: str, fmt: str) -> Scan:
     if kind == "qrels":
         return Scan(path, kind, fmt, d.query, d.doc, d.relevance, d.lines)
     tags = pa.array([d.tag] * len(d.query), type=pa.string())
-    return Scan(path, kind, fmt, d.query, d.doc, d.scores, d.lines, d.ranks, tags)
+    return Scan(path, kind, fmt, d.query, d.doc, d.scores, d.lines, d.ranks, tags,
+                empty_queries=d.empty_queries)
 
 
 def scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int = 20) -> Scan:
