@@ -117,3 +117,13 @@ def test_check_counts_an_empty_ranking_as_in_the_run(tmp_path):
     assert f"{run}: note: 1 query listed with no document, evaluated as empty rankings " \
         "(scored 0): q2" in result.stdout.splitlines()
     assert result.exit_code == 0, result.stdout  # no warning: q2 is not missing from the run
+
+
+def test_check_fix_keeps_an_empty_ranking_in_json(tmp_path):
+    (tmp_path / "run.json").write_text(json.dumps({"q1": {"a": 1.0}, "q2": {}}))
+    (tmp_path / "q.qrels").write_text("q1 0 a 1\nq2 0 b 1\n")
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "q.qrels"),
+                                       str(tmp_path / "run.json"), "--fix",
+                                       str(tmp_path / "fixed.json")])
+    assert result.exit_code == 0, result.stdout
+    assert json.loads((tmp_path / "fixed.json").read_text()) == {"q1": {"a": 1.0}, "q2": {}}

@@ -108,16 +108,16 @@ def read_json(path: str, data: bytes, kind: str | None,
               "doc_id": pa.array([r[1] for r in rows], type=pa.string()),
               role: _array(values)}
     try:
-        data = checked(Columns(path, arrays, np.arange(1, len(rows) + 1)), kind, notes)
+        read = checked(Columns(path, arrays, np.arange(1, len(rows) + 1)), kind, notes)
     except FormatError as exc:  # rows are numbered from 1 here: find the row's line
         if exc.line <= 0:
             raise
         q, d, _ = rows[exc.line - 1]
         raise FormatError(path, _locate(text, d, after=q),
                           f"query {q!r}, document {d!r}: {exc.message}") from None
-    if isinstance(data, Run):  # ``"q2": {}``: q2 is in the run, with an empty ranking
-        data.empty_queries = tuple(q for q, docs in document.items() if not docs)
-    return data
+    if isinstance(read, Run):  # ``"q2": {}``: q2 is in the run, with an empty ranking
+        read.empty_queries = tuple(q for q, docs in document.items() if not docs)
+    return read
 
 
 class _Repeated(Exception):

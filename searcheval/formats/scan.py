@@ -58,7 +58,7 @@ class Scan:
         tag = self.tags[0].as_py() if self.tags is not None and len(self.tags) else \
             Path(self.path).name
         return trec.Run(self.query, self.doc, self.values.astype(np.float64), self.lines,
-                        self.path, tag, self.ranks)
+                        self.path, tag, self.ranks, empty_queries=self.empty_queries)
 
     def qrels(self) -> trec.Qrels:
         return trec.Qrels(self.query, self.doc, self.values.astype(np.int64), self.lines, self.path)
