@@ -12,7 +12,7 @@ from .engines.context import Settings
 from .errors import FormatError, UsageError
 from .formats.columns import encode
 from .formats.irds import is_irds  # the module imports ir_datasets only when used
-from .formats.registry import read_path
+from .formats.registry import read, read_path
 from .formats.trec import Qrels, Run, make_qrels, make_run, read_qrels, read_run  # noqa: F401
 from .measures import Measure, parse_measures
 from .results import Results
@@ -45,22 +45,44 @@ def as_qrels(source: Any) -> Qrels:
                       np.arange(1, len(out) + 1), "<qrels>", unit="rows")
 
 
-def as_run(source: Any, name: str = "run") -> Run:
-    """A Run from a path, a DataFrame (query_id, doc_id, score) or a nested dict."""
-    if isinstance(source, Run):
-        return source
+def as_run(source: Any, name: str = "run", ranks: bool = False) -> Run:
+    """A Run from a path, a DataFrame (query_id, doc_id, score) or a nested dict.
+
+    ``ranks``: read the rank column too (``--ties rank`` orders by it; trec_eval ignores
+    it, so readers skip it otherwise); a run without one is refused here, up front."""
     if isinstance(source, (str, Path)):
-        return read_path(source, "run")
-    if hasattr(source, "columns"):
+        loaded = read(source, "run", ranks=ranks)
+        run, holds = loaded.data, f"this {loaded.format} run ({loaded.format.layout})"
+    elif isinstance(source, Run):
+        run, holds = source, "this Run (read_run(path, ranks=True) keeps the column)"
+    elif hasattr(source, "columns"):
         from .formats.tables import from_dataframe
-        return from_dataframe(source, "run", f"<{name}>")
+        run, holds = from_dataframe(source, "run", f"<{name}>"), "this DataFrame"
+    else:
+        run, holds = _dict_run(source, name), "a {query_id: {doc_id: score}} dict"
+    if ranks and run.ranks is None:
+        raise FormatError(run.path, 0, f"--ties rank orders by the rank column: expected one, "
+                          f"found none in {holds}; add a rank column or choose another --ties")
+    return run
+
+
+def _dict_run(source: Any, name: str) -> Run:
     rows = _rows(source, "score", "<run>")
     for i, (_, _, score) in enumerate(rows, 1):
         if not isinstance(score, (int, float, np.number)) or not math.isfinite(float(score)):
             raise FormatError("<run>", i, f"score must be a finite number, found {score!r}")
     return make_run(encode([str(r[0]) for r in rows]), encode([str(r[1]) for r in rows]),
                     np.array([float(r[2]) for r in rows], dtype=np.float64),
-                    np.arange(1, len(rows) + 1), f"<{name}>", name, unit="rows")
+                    np.arange(1, len(rows) + 1), f"<{name}>", name, unit="rows",
+                    empty_queries=_empty_queries(source))
+
+
+def _empty_queries(source: Any) -> tuple[str, ...]:
+    """The queries a dict run lists with no document (``{"q2": {}}``): empty rankings, as
+    pytrec_eval reads them (a DataFrame has no row to say so)."""
+    if not isinstance(source, dict):
+        return ()
+    return tuple(str(q) for q, docs in source.items() if not docs)
 
 
 def _rows(source: Any, value_column: str, label: str) -> list[tuple]:
@@ -92,7 +114,7 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
                         depth=depth, judged_only=judged_only, ties=ties)
     measures, notes = dataset_measures(qrels, measures)
     parsed = resolve_measures(measures, compat)
-    judged, ranked = as_qrels(qrels), as_run(run)
+    judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")
     if engine == "native":
         from .engines import native
         results = native.evaluate(judged, ranked, parsed, settings)

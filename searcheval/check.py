@@ -188,7 +188,7 @@ def _ties(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray, compa
 
 def _against_qrels(report: Report, run: Scan, qrels: Scan, relevant: set[str], compat: int,
                    max_unjudged: float) -> None:
-    run_queries = set(run.query.vocabulary.to_pylist())
+    run_queries = set(run.query.vocabulary.to_pylist()) | set(run.empty_queries)
     judged_queries = set(qrels.query.vocabulary.to_pylist())
     both, only_run, only_qrels = (run_queries & judged_queries, run_queries - judged_queries,
                                   judged_queries - run_queries)
@@ -197,6 +197,10 @@ def _against_qrels(report: Report, run: Scan, qrels: Scan, relevant: set[str], c
     if only_run:
         report.say(run.path, "warning", f"{_count(len(only_run), 'query', 'queries')} not in "
                    f"the qrels, ignored by the evaluation: {_listed(list(only_run))}")
+    if run.empty_queries:
+        report.say(run.path, "note", f"{_count(len(run.empty_queries), 'query', 'queries')} "
+                   f"listed with no document, evaluated as empty rankings (scored 0): "
+                   f"{_listed(list(run.empty_queries))}")
     if only_qrels:
         report.say(run.path, "warning", f"{_count(len(only_qrels), 'qrels query', 'qrels queries')}"
                    f" missing from the run, scored 0 (--missing zero, the default): "

@@ -25,7 +25,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     measures = resolve_measures(names, compat)
     refuse_repeated_paths(run_paths)
     qrels = as_qrels(qrels_path)
-    runs = [as_run(path) for path in run_paths]  # read everything before writing anything
+    runs = [as_run(path, ranks=ties == "rank") for path in run_paths]  # all read before writing
     labels = run_labels(runs)  # exp1/run.txt and exp2/run.txt, not run.txt twice
     results_list: list[Results] = []
     code = 0

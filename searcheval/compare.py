@@ -130,7 +130,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     parsed, notes = _paired_measures(resolve_measures(measures or list(DEFAULT_MEASURES), compat))
     sources, base_index = _with_baseline(list(runs), baseline)
     judged = as_qrels(qrels)
-    read = [as_run(source, f"run{i + 1}") for i, source in enumerate(sources)]
+    read = [as_run(source, f"run{i + 1}", ranks=ties == "rank")
+            for i, source in enumerate(sources)]
     refuse_repeated_runs(read)  # a run against itself compares nothing
     from .engines import native
     full = [native.evaluate(judged, run, parsed, settings) for run in read]

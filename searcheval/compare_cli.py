@@ -67,7 +67,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         judged = as_qrels(qrels)
         baseline = _baseline_path(baseline, list(runs))
         paths = list(runs) + ([baseline] if baseline and baseline not in runs else [])
-        read = {path: as_run(path) for path in paths}  # read everything before writing
+        read = {path: as_run(path, ranks=ties == "rank") for path in paths}  # all before writing
         comparison = compare(judged, [read[p] for p in runs], list(measures) or None,
                              baseline=read[baseline] if baseline else None, test=test,
                              correction=correction, alpha=alpha, seed=seed,

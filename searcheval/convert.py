@@ -12,6 +12,7 @@ import pyarrow.compute as pc
 
 from .errors import SearchevalError, UsageError
 from .formats import registry, trec
+from .formats.irds import is_irds  # ir_datasets itself is imported only for an irds: id
 from .formats.trec import Run
 
 
@@ -40,6 +41,22 @@ def convert(source: str | Path, target: str | Path, kind: str | None = None,
     """Read ``source`` and write it to ``target`` (``-``: stdin/stdout); formats named or
     recognised (see ``searcheval.formats.registry``). Nothing is written on an error."""
     target = str(target)
+    if is_irds(str(source)):
+        loaded = _from_irds(str(source), kind, from_format, to_format)
+    else:
+        loaded = _read(source, kind, from_format, to_format)
+    chosen = registry.target_format(target, loaded.kind, to_format)
+    payload, dropped = registry.render(loaded.data, chosen, compat)
+    notes = list(loaded.notes)
+    if isinstance(loaded.data, Run) and "rank" in chosen.keeps:
+        notes.extend(_renumbered(loaded.data, compat))
+    registry.write_bytes(target, payload)
+    return Conversion(loaded.kind, loaded.format.name, chosen.name, len(loaded.data.query),
+                      dropped, notes)
+
+
+def _read(source: str | Path, kind: str | None, from_format: str | None,
+          to_format: str | None) -> registry.Loaded:
     path, data = trec.read_raw(source)
     try:
         loaded = registry.read_data(path, data, kind, from_format, ranks=True)
@@ -48,16 +65,26 @@ def convert(source: str | Path, target: str | Path, kind: str | None = None,
         if len(kinds) != 1:
             raise
         loaded = registry.read_data(path, data, kinds[0], from_format, ranks=True)
-    chosen = registry.target_format(target, loaded.kind, to_format)
-    payload, dropped = registry.render(loaded.data, chosen, compat)
-    notes = list(loaded.notes)
     if loaded.format.name == "trec-run":
-        notes.extend(_tags(path, data))
-    if isinstance(loaded.data, Run) and "rank" in chosen.keeps:
-        notes.extend(_renumbered(loaded.data, compat))
-    registry.write_bytes(target, payload)
-    return Conversion(loaded.kind, loaded.format.name, chosen.name, len(loaded.data.query),
-                      dropped, notes)
+        loaded.notes.extend(_tags(path, data))
+    return loaded
+
+
+IRDS = registry.Format("ir_datasets", registry.BOTH, (), ("score", "tag"), "irds:DATASET_ID")
+
+
+def _from_irds(source: str, kind: str | None, from_format: str | None,
+               to_format: str | None) -> registry.Loaded:
+    """An ``irds:`` id: its judgments, or with ``--kind run`` (or ``--to`` a run format)
+    its scored documents, read by ir_datasets."""
+    from .formats.irds import load_irds_qrels, load_irds_run
+    if from_format is not None:
+        raise UsageError(f"{source}: --from names a file format; an irds: id is read by "
+                         "ir_datasets (leave --from out)")
+    if kind is None and to_format is not None and registry.named(to_format).kinds == ("run",):
+        kind = "run"
+    data = load_irds_run(source) if kind == "run" else load_irds_qrels(source)
+    return registry.Loaded(data, IRDS)
 
 
 def _tags(path: str, data: bytes) -> list[str]:

@@ -117,7 +117,8 @@ def test_other_orders_cross_check_against_pytrec_eval(ties):
     from searcheval.crosscheck import crosscheck
     from searcheval.engines.context import Settings
 
-    run = searcheval.read_run(CRANFIELD / "results" / "results_english_boolean.txt")
+    run = searcheval.read_run(CRANFIELD / "results" / "results_english_boolean.txt",
+                              ranks=ties == "rank")
     check = crosscheck(searcheval.read_qrels(CRANFIELD / "qrel"), run,
                        searcheval.parse_measures(["official", "nDCG@10"]), Settings(ties=ties))
     assert check.ok() and check.compared > 6000 and not check.not_checked

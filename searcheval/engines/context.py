@@ -13,14 +13,13 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from ..errors import UsageError
 from ..formats.trec import Qrels, Run
 from ..formats.arrow import numbers
-from ..formats.columns import vocabulary_maps
+from ..formats.columns import encode, vocabulary_maps
 from ..errors import FormatError
 from ..formats.hashing import pair_keys, same_strings
 from ..ranking import TIE_POLICIES, comparable_scores, ranking
@@ -69,7 +68,7 @@ class Ranked:
 
     query_ids: np.ndarray  # every query, in the internal order
     reported: np.ndarray  # the evaluated queries' internal indices, in trec_eval's order
-    in_run: np.ndarray  # per query: did the run retrieve anything for it
+    in_run: np.ndarray  # per query: is it in the run (retrieving nothing counts: empty_queries)
     q: np.ndarray  # per row: query index
     pos: np.ndarray  # per row: 0-based rank
     rel: np.ndarray  # per row: grade, NONPOOL or UNJUDGED
@@ -115,7 +114,8 @@ class Ranked:
 def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     # Query codes: the qrels' per row in the joint (byte-ordered) vocabulary; the run's stay
     # its own (millions of rows), with small maps between the two.
-    query_vocab, (qrels_map, run_map) = vocabulary_maps(qrels.query, run.query, ordered=True)
+    query_vocab, (qrels_map, run_map, empty_map) = vocabulary_maps(
+        qrels.query, run.query, encode(list(run.empty_queries)), ordered=True)
     judged_qc = qrels_map[qrels.query.codes]
     run_local = np.full(len(query_vocab), -1, dtype=np.int32)  # joint code -> the run's code
     run_local[run_map] = np.arange(len(run_map), dtype=np.int32)
@@ -127,6 +127,10 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     in_qrels = _present(judged_qc, len(query_vocab))
     in_run_codes = np.zeros(len(query_vocab), dtype=bool)
     in_run_codes[retrieved] = True
+    unretrieved = ~in_run_codes
+    # A query the run lists with no document is in the run, with an empty ranking: it is
+    # evaluated under --missing skip (pytrec_eval scores it 0), not skipped as absent.
+    in_run_codes[empty_map] = True
     qrels_queries, run_queries = np.flatnonzero(in_qrels), np.flatnonzero(in_run_codes)
     absent = np.flatnonzero(in_qrels & ~in_run_codes)
     if settings.missing == "zero":
@@ -137,7 +141,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
             raise UsageError(f"no query is in both {qrels.path} and {run.path} "
                              "(with --missing skip nothing would be averaged)")
     # Internal numbering: the run's queries as it first retrieves them, then the rest.
-    internal = np.concatenate((retrieved, absent)).astype(np.int64)
+    internal = np.concatenate((retrieved, np.flatnonzero(unretrieved & (in_qrels | in_run_codes)))
+                              ).astype(np.int64)
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
     index[internal] = np.arange(len(internal))
 
@@ -208,17 +213,13 @@ def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
 
 
 def _rank_column(run: Run) -> np.ndarray:
-    """The rank column: readers skip it (trec_eval ignores it) unless asked, so a run read
-    from a TREC file is read again for it."""
+    """The rank column, read with the run (readers skip it, as trec_eval ignores it, unless
+    asked: ``api.as_run(..., ranks=True)``, ``read_run(path, ranks=True)``)."""
     if run.ranks is None and len(run.scores) == 0:
         return np.zeros(0)
-    if run.ranks is None and Path(run.path).is_file():
-        from ..formats.trec import read_run
-        again = read_run(run.path, ranks=True)
-        if len(again.scores) == len(run.scores):  # the same rows (not a block of them)
-            run.ranks = again.ranks
     if run.ranks is None:
-        raise UsageError(f"{run.path} has no rank column: --ties rank needs one")
+        raise UsageError(f"{run.path}: --ties rank orders by the rank column, and this run was "
+                         "read without one (read it with ranks=True)")
     bad = np.flatnonzero(np.isnan(run.ranks))
     if len(bad):
         raise FormatError(run.path, int(run.lines[bad[0]]),

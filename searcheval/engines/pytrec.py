@@ -249,7 +249,8 @@ def _scores_and_depth(run: Run, settings: Settings) -> tuple[np.ndarray, np.ndar
 
 
 def _primer_id(qrels: Qrels, run: Run) -> str:
-    taken = set(qrels.query.vocabulary.to_pylist()) | set(run.query.vocabulary.to_pylist())
+    taken = (set(qrels.query.vocabulary.to_pylist()) | set(run.query.vocabulary.to_pylist())
+             | set(run.empty_queries))
     primer = "searcheval-primer"
     while primer in taken:
         primer += "_"

@@ -108,13 +108,16 @@ def read_json(path: str, data: bytes, kind: str | None,
               "doc_id": pa.array([r[1] for r in rows], type=pa.string()),
               role: _array(values)}
     try:
-        return checked(Columns(path, arrays, np.arange(1, len(rows) + 1)), kind, notes)
+        read = checked(Columns(path, arrays, np.arange(1, len(rows) + 1)), kind, notes)
     except FormatError as exc:  # rows are numbered from 1 here: find the row's line
         if exc.line <= 0:
             raise
         q, d, _ = rows[exc.line - 1]
         raise FormatError(path, _locate(text, d, after=q),
                           f"query {q!r}, document {d!r}: {exc.message}") from None
+    if isinstance(read, Run):  # ``"q2": {}``: q2 is in the run, with an empty ranking
+        read.empty_queries = tuple(q for q, docs in document.items() if not docs)
+    return read
 
 
 class _Repeated(Exception):
@@ -175,8 +178,17 @@ def jsonl_bytes(table: pa.Table) -> bytes:
     return "".join(lines.to_pylist()).encode("utf-8")
 
 
-def json_bytes(table: pa.Table, value: str) -> bytes:
+def json_bytes(table: pa.Table, value: str, empty_queries: tuple[str, ...] = ()) -> bytes:
+    """``{query_id: {doc_id: value}}`` of the rows (in their order), with ``{}`` for each
+    query of ``empty_queries`` (a run's queries without documents) in natural order."""
     document: dict[str, dict[str, Any]] = {}
     for q, d, v in zip(*(table.column(n).to_pylist() for n in ("query_id", "doc_id", value))):
         document.setdefault(q, {})[d] = v
+    if empty_queries:
+        from ..results import natural_key
+
+        for q in empty_queries:
+            document.setdefault(q, {})
+        document = dict(sorted(document.items(),
+                               key=lambda item: (natural_key(item[0]), item[0].encode())))
     return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")

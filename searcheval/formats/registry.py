@@ -295,10 +295,15 @@ def render(data: Qrels | Run, fmt: Format, compat: int = 9) -> tuple[bytes, list
                        "-rank)")
     if "tag" not in fmt.keeps:
         dropped.append(f"tag {data.tag!r} ({fmt} holds no run tag)")
+    if data.empty_queries and fmt.name != "json":
+        dropped.append(f"queries with an empty ranking ({', '.join(data.empty_queries)}): "
+                       f"{fmt} holds one row per document (json holds them as {{}})")
     _refuse_unwritable_ids(data, fmt)
     if fmt.name in ("trec-run", "msmarco-run"):
         return trec_writers.run_text(data, order, ranks, fmt.name == "msmarco-run"), dropped
     table = tables.arrow_table(data, order, ranks)
+    if fmt.name == "json":
+        return json_tables.json_bytes(table, "score", data.empty_queries), dropped
     return _TABLE_WRITERS[fmt.name](table, "score"), dropped
 
 

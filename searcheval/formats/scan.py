@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 from ..errors import FormatError, SearchevalError
 from . import registry, trec
 from .columns import Encoded, encode
+from .irds import is_irds  # ir_datasets itself is imported only for an irds: id
 
 _INTEGER = r"^[-+]?[0-9]+$"
 _NUMBER = r"^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$"
@@ -51,12 +52,13 @@ class Scan:
     error_count: int = 0
     duplicates: int = 0  # repeated (query, doc) lines left out
     unreadable: bool = False  # nothing could be read at all
+    empty_queries: tuple[str, ...] = ()  # listed with no document (a JSON run's "q2": {})
 
     def run(self) -> trec.Run:
         tag = self.tags[0].as_py() if self.tags is not None and len(self.tags) else \
             Path(self.path).name
         return trec.Run(self.query, self.doc, self.values.astype(np.float64), self.lines,
-                        self.path, tag, self.ranks)
+                        self.path, tag, self.ranks, empty_queries=self.empty_queries)
 
     def qrels(self) -> trec.Qrels:
         return trec.Qrels(self.query, self.doc, self.values.astype(np.int64), self.lines, self.path)
@@ -79,6 +81,8 @@ class _Problems:
 
 def scan(source: str, kind: str, limit: int = 20) -> Scan:
     """Read ``source`` as ``kind`` (qrels or run), collecting every problem."""
+    if is_irds(source):
+        return _irds(source, kind)
     try:
         path, data = trec.read_raw(source)
         fmt = registry.recognise(path, data, kind)
@@ -90,6 +94,21 @@ def scan(source: str, kind: str, limit: int = 20) -> Scan:
     except SearchevalError as exc:
         return _unreadable(str(source), kind, "?", exc)
     return _scan_text(path, data, kind, fmt.name, limit)
+
+
+def _irds(source: str, kind: str) -> Scan:
+    """An ``irds:`` id: the dataset's judgments (or scored documents, for a run) as
+    ir_datasets gives them; it has no lines to get wrong, only a dataset to lack."""
+    from .irds import load_irds_qrels, load_irds_run
+    try:
+        data = load_irds_qrels(source) if kind == "qrels" else load_irds_run(source)
+    except SearchevalError as exc:
+        return _unreadable(source, kind, "ir_datasets", exc)
+    if isinstance(data, trec.Qrels):
+        return Scan(data.path, kind, "ir_datasets", data.query, data.doc, data.relevance,
+                    data.lines)
+    return Scan(data.path, kind, "ir_datasets", data.query, data.doc, data.scores, data.lines,
+                tags=pa.array([data.tag] * len(data.query), type=pa.string()))
 
 
 def _unreadable(path: str, kind: str, fmt: str, exc: SearchevalError) -> Scan:
@@ -108,7 +127,8 @@ def _strict(path: str, data: bytes, kind: str, fmt: str) -> Scan:
     if kind == "qrels":
         return Scan(path, kind, fmt, d.query, d.doc, d.relevance, d.lines)
     tags = pa.array([d.tag] * len(d.query), type=pa.string())
-    return Scan(path, kind, fmt, d.query, d.doc, d.scores, d.lines, d.ranks, tags)
+    return Scan(path, kind, fmt, d.query, d.doc, d.scores, d.lines, d.ranks, tags,
+                empty_queries=d.empty_queries)
 
 
 def scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int = 20) -> Scan:

@@ -103,6 +103,9 @@ class Run(_Pairs):
     tag: str = "run"
     ranks: np.ndarray | None = None  # the rank column (NaN where not a number), if any
     doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_run)
+    # Queries the run lists with no document (a dict's or JSON file's ``"q2": {}``): each is
+    # an empty ranking, evaluated as pytrec_eval evaluates it, not a query missing from the run.
+    empty_queries: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -181,9 +184,17 @@ def _uniform_delimiter(data) -> str | None:
     """
     if not len(data) or data[:1] in b"# \t\r\n\v\f":
         return None
-    first_line = data[:data.find(b"\n")]
+    first_line = _first_line(data)
     delimiter = b"\t" if b"\t" in first_line else b" "
     return None if _irregular(data, delimiter[0]) else delimiter.decode()
+
+
+def _first_line(data) -> bytes:
+    """The bytes of the first line, without its newline; all of them when there is no
+    newline (a one-line file without a final one: ``find`` gives -1 there, and a slice
+    to -1 would cut the line's last byte, the end of the run tag)."""
+    end = data.find(b"\n")
+    return data[:end if end >= 0 else len(data)]
 
 
 def _irregular(data, delimiter: int) -> bool:
@@ -272,7 +283,7 @@ def _direct_run(data, ranks: bool, source: str | None = None, delimiter: str | N
     scores = as_numpy(table.column("score"))
     if not table.num_rows or not np.isfinite(scores).all():
         raise _Refused
-    tag = data[:data.find(b"\n")].split()[5].decode()
+    tag = _first_line(data).split()[5].decode()
     return (queries, table.column("doc_id"), scores,
             None, tag,
             as_numpy(table.column("rank")) if ranks else None)
@@ -288,7 +299,7 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
             if view[:2] == b"\x1f\x8b" or view[:len(BOM)] == BOM:
                 return None
             delimiter = _uniform_delimiter(view)  # None for a NUL byte, among others
-            head = view[:view.find(b"\n") + 1]
+            head = _first_line(view)
     except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
         return None
     if delimiter is None:
@@ -491,13 +502,14 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
-             unit: str = "lines", ranks: np.ndarray | None = None) -> Run:
+             unit: str = "lines", ranks: np.ndarray | None = None,
+             empty_queries: tuple[str, ...] = ()) -> Run:
     """A checked Run: no document twice in one query. The doc ids need not be encoded
     (``Encoded.lazy``): their hashes find repeats, and later the judged documents."""
     lines = None if lines is None else np.asarray(lines)
     hashes = _refuse_repeats(query, doc, lines, path, "retrieves document", unit)
     return Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks,
-               doc_hash=hashes)
+               doc_hash=hashes, empty_queries=tuple(empty_queries))
 
 
 def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path: str,
