@@ -203,9 +203,13 @@ def unjudged_at(r: Ranked, m: Measure) -> np.ndarray:
 
 
 def judged_at(r: Ranked, m: Measure) -> np.ndarray:
-    """Judged@k = documents among the first k that are in the qrels (any grade), over k."""
+    """Judged@k = documents among the first k that are in the qrels (any grade), over
+    min(k, documents retrieved); Judged (no k) is the whole ranking. ir_measures'
+    definition (its judged provider): a short ranking is not penalised as unjudged, unlike
+    trec_eval's unj@k, which divides by k."""
     running = segment_cumsum((r.rel != NONPOOL).astype(np.int64), r.starts)
-    return value_at(running, r.starts, np.full(r.num_queries, m.cutoff)) / float(m.cutoff)
+    shown = r.num_ret if m.cutoff is None else np.minimum(r.num_ret, m.cutoff)
+    return divide(value_at(running, r.starts, shown), shown)  # nothing retrieved: 0
 
 
 def expected_reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:

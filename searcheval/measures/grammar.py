@@ -37,16 +37,20 @@ IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "numq": ("num_q", None), "numret": ("num_ret", None), "numrel": ("num_rel", None),
     "numrelret": ("num_rel_ret", None), "success": (None, "success"),
     "iprec": (None, "iprec_at_recall"), "setp": ("set_P", None), "setr": ("set_recall", None),
-    "setf": ("set_F", None), "setap": ("set_map", None), "judged": (None, "Judged"),
-    "err": ("ERR", "ERR"), "found": (None, "success"), "firstrel": ("FirstRel", None),
+    "setf": ("set_F", None), "setap": ("set_map", None),
+    # Judged and ERR without a cutoff are the whole ranking, as in ir_measures.
+    "judged": ("Judged", "Judged"), "err": ("ERR", "ERR"), "found": (None, "success"),
+    "firstrel": ("FirstRel", None),
 }
-for _spec in SPECS:  # trec_eval's family names work in the canonical syntax too
+# trec_eval's families: its syntax (``P.5``), and their names in the canonical syntax too.
+_TREC_SPECS = [spec for spec in SPECS if spec.since != 0]
+for _spec in _TREC_SPECS:
     IR_ALIASES.setdefault(_spec.trec.lower(), (_spec.trec, _spec.trec)
                           if _spec.kind in (Kind.CUTOFF, Kind.FRACTION) else (_spec.trec, None))
     if _spec.kind in (Kind.CUTOFF, Kind.FRACTION):
         IR_ALIASES[_spec.trec.lower()] = (None, _spec.trec)
 
-_FAMILIES_LONGEST_FIRST = sorted(BY_TREC, key=len, reverse=True)
+_FAMILIES_LONGEST_FIRST = sorted((spec.trec for spec in _TREC_SPECS), key=len, reverse=True)
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 # A name may start with digits (11pt_avg), so names are tried before numbers.
 _TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{_NUMBER})|(?P<sym>[()@=,\[\]{{}}:]))")

@@ -92,13 +92,14 @@ SPECS: tuple[Spec, ...] = (
          since=10),
     Spec("unj", Kind.CUTOFF, None, (5, 10, 20), uses_rel=False, in_pytrec=False, since=10),
     # Beyond trec_eval (ir_measures' names).
-    Spec("Judged", Kind.CUTOFF, "Judged", (10,), uses_rel=False, in_pytrec=False, since=0),
+    Spec("Judged", Kind.CUTOFF, "Judged", (), uses_rel=False, in_pytrec=False, since=0),
     Spec("ERR", Kind.CUTOFF, "ERR", (20,), coeff_count=1, uses_rel=False, in_pytrec=False, since=0),
     Spec("FirstRel", Kind.SCALAR, "FirstRel", in_pytrec=False, since=0, found_only=True),
 )
 
 ABOUT: dict[str, str] = {
-    "Judged": "fraction of the first k documents that have a judgment (any grade)",
+    "Judged": "fraction of the first k documents retrieved that have a judgment (any grade), "
+              "over min(k, retrieved); Judged: the whole ranking (ir_measures')",
     "FirstRel": "rank of the first relevant document, 0 if none is retrieved; its mean "
                 "covers the queries where one was",
     "ERR": "expected reciprocal rank (Chapelle et al. 2009), graded, max_grade declared",
