@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import searcheval
+from searcheval.errors import UsageError
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CRANFIELD_QRELS = FIXTURES / "cranfield-runs" / "qrel"
@@ -90,3 +91,108 @@ def test_judged_equals_ir_measures_on_the_cranfield_runs(run_path):
     assert [ours[n] for n in names] == pytest.approx(
         [reference[ir_measures.parse_measure(n)] for n in names], abs=1e-12)
     assert ours["Judged@100"] == ours["Judged"]  # every query retrieves 50 < 100
+
+
+# ---- A.3: each spelling gets the defaults of its tool -----------------------------------
+
+TREC_EVAL_SUITE = FIXTURES / "trec_eval"
+
+
+def test_rbp_spellings_take_their_tools_persistence():
+    """trec_eval's qrels.test is binary, so ir_measures' graded RBP is its RBP(rel=1), which
+    ir_measures computes with cwl_eval: p=0.8 for RBP (0.3077), trec_eval 10's rbp p=0.9
+    (0.3234). searcheval gave RBP trec_eval's 0.9."""
+    import ir_measures
+
+    qrels = _read_trec_qrels(TREC_EVAL_SUITE / "qrels.test")
+    run = _trec_eval_ordered(_read_trec_run(TREC_EVAL_SUITE / "results.test"))
+    reference = ir_measures.calc_aggregate([ir_measures.RBP(rel=1), ir_measures.RBP(rel=1, p=0.9)],
+                                           qrels, run)
+    results = searcheval.evaluate(qrels, run, ["RBP", "rbp"], compat=10)
+    assert [str(m) for m in results.measures] == ["RBP(p=0.8)", "RBP(p=0.9)"]
+    summary = results.summary()
+    assert summary["RBP(p=0.8)"] == pytest.approx(reference[ir_measures.RBP(rel=1)], abs=1e-9)
+    assert summary["RBP(p=0.9)"] == pytest.approx(reference[ir_measures.RBP(rel=1, p=0.9)],
+                                                  abs=1e-9)
+    assert round(summary["RBP(p=0.8)"], 4) == 0.3077 and round(summary["RBP(p=0.9)"], 4) == 0.3234
+
+
+# terrierteam/ir_measures test/cwl.qrels and test/cwl.run (T1..T3), and the values its
+# test/test_cwl_eval.py asserts for RBP(p=0.9, rel=1) ("based on a manual execution of cwl-eval").
+CWL_QRELS = {
+    "T1": {"D1": 1, "D2": 0, "D3": 1, "D4": 1, "D7": 1, "D8": 0, "D9": 1, "D10": 0},
+    "T2": {"D1": 1, "D2": 1, "D5": 1, "D6": 0, "D7": 1, "D8": 1, "D9": 1, "D10": 0},
+    "T3": {"D4": 0, "D5": 0, "D6": 1, "D7": 1, "D8": 1, "D9": 0, "D10": 1},
+}
+CWL_RUN = {query_id: {f"D{i}": s for i, s in enumerate(
+    (4.3, 4.2, 4.1, 3.9, 3.8, 3.7, 3.6, 3.5, 3.4, 3.3), 1)} for query_id in ("T1", "T2", "T3")}
+
+
+def test_binary_rbp_is_ir_measures_rbp_on_its_own_test_values():
+    results = searcheval.evaluate(CWL_QRELS, CWL_RUN, ["RBP(p=0.9,rel=1)"])
+    name = "RBP(rel=1,p=0.9)"
+    assert [str(m) for m in results.measures] == [name]
+    assert [results.value(name, q) for q in ("T1", "T2", "T3")] == pytest.approx(
+        [0.3501, 0.3996, 0.1988], abs=1e-4)
+
+
+def test_binary_rbp_equals_ir_measures_on_cranfield_runs():
+    """Graded qrels (1..5): RBP(rel=N) is binary at level N, as ir_measures (cwl_eval) has it."""
+    import ir_measures
+
+    qrels = _read_trec_qrels(CRANFIELD_QRELS)
+    names = ["RBP(rel=1)", "RBP(rel=3)", "RBP(rel=2,p=0.95)"]
+    for run_path in CRANFIELD_RUNS[::5]:
+        run = _trec_eval_ordered(_read_trec_run(run_path))
+        reference = ir_measures.calc_aggregate([ir_measures.parse_measure(n) for n in names],
+                                               qrels, run)
+        ours = searcheval.evaluate(qrels, run, names, compat=10)
+        assert list(ours.summary().values()) == pytest.approx(
+            [reference[ir_measures.parse_measure(n)] for n in names], abs=1e-6), run_path.stem
+
+
+# ir_measures test/test_gdeval.py, test_ERR: per query "0", "1". Its qrels' largest grade is
+# 2; gdeval.pl (ir_measures' ERR) fixes it at 4, where searcheval took the qrels' largest.
+ERR_EXPECTED = [("ERR@20", [0.10175, 0.09375]), ("ERR@2", [0.03125, 0.09375])]
+
+
+@pytest.mark.parametrize("name,expected", ERR_EXPECTED, ids=[e[0] for e in ERR_EXPECTED])
+def test_err_is_ir_measures_err_on_its_own_test_values(name, expected):
+    results = searcheval.evaluate(SMALL_QRELS, SMALL_RUN, [name])
+    assert _per_query(results, name) == pytest.approx(expected, abs=5e-6)  # gdeval: 5 decimals
+
+
+@pytest.fixture(scope="module")
+def cranfield_graded_qrels(tmp_path_factory) -> Path:
+    """Cranfield's own grades (cranqrel: -1..4) in TREC's four columns, which gdeval.pl reads."""
+    path = tmp_path_factory.mktemp("cranfield") / "qrels"
+    lines = (FIXTURES / "cranfield" / "cranqrel").read_text().split("\n")
+    path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in (ln.split() for ln in lines if ln.strip())))
+    return path
+
+
+def test_err_and_bare_err_equal_ir_measures_on_cranfield_runs(cranfield_graded_qrels):
+    """ERR@20 is ir_measures' (gdeval.pl); ERR without a cutoff is the whole ranking, ERR@k
+    for any k past the 50 documents of each query."""
+    import ir_measures
+
+    qrels = list(ir_measures.read_trec_qrels(str(cranfield_graded_qrels)))
+    measures = [ir_measures.ERR @ 20, ir_measures.ERR @ 1000]
+    for run_path in CRANFIELD_RUNS[::7]:
+        reference = ir_measures.calc_aggregate(
+            measures, qrels, list(ir_measures.read_trec_run(str(run_path))))
+        ours = searcheval.evaluate(cranfield_graded_qrels, run_path, ["ERR@20", "ERR"],
+                                   compat=10).summary()
+        assert [ours["ERR@20"], ours["ERR"]] == pytest.approx(
+            [reference[m] for m in measures], abs=5e-6), run_path.stem
+
+
+def test_err_refuses_grades_above_its_default_largest_grade():
+    """gdeval.pl refuses a qrels file graded above 4; searcheval says how to write ERR then."""
+    run = CRANFIELD_RUNS[0]
+    with pytest.raises(UsageError) as info:
+        searcheval.evaluate(CRANFIELD_QRELS, run, ["ERR@20"])
+    assert str(info.value) == ("ERR@20: ERR's largest grade is 4 unless given (gdeval.pl's), "
+                               "but the qrels grade a document 5: write ERR(max_grade=5)@20")
+    assert 0 < searcheval.evaluate(CRANFIELD_QRELS, run, ["ERR(max_grade=5)@20"]).summary()[
+        "ERR(max_grade=5)@20"] < 1

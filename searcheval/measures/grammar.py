@@ -24,7 +24,7 @@ import difflib
 import re
 
 from ..errors import MeasureError
-from .measure import PARAM_KEYS, WORD_OPTIONS, Measure
+from .measure import BINARY_AT_REL, PARAM_DEFAULTS, PARAM_KEYS, WORD_OPTIONS, Measure
 from .specs import BY_TREC, NICKNAMES, SPECS, Kind
 
 # ir_measures names (lower-cased) -> (family without cutoff, family with cutoff).
@@ -50,6 +50,8 @@ for _spec in _TREC_SPECS:
     if _spec.kind in (Kind.CUTOFF, Kind.FRACTION):
         IR_ALIASES[_spec.trec.lower()] = (None, _spec.trec)
 
+# ir_measures' RBP: p=0.8 (trec_eval's rbp: 0.9). Only the lower-case ``rbp`` is trec_eval's.
+IR_MEASURES_RBP = (0.8,)
 _FAMILIES_LONGEST_FIRST = sorted((spec.trec for spec in _TREC_SPECS), key=len, reverse=True)
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 # A name may start with digits (11pt_avg), so names are tried before numbers.
@@ -287,7 +289,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     rel, params, options = None, (), []
     words = WORD_OPTIONS.get(family, {})
     for key, (value, key_pos) in args.items():
-        if key == "rel" and spec.uses_rel:
+        if key == "rel" and (spec.uses_rel or family in BINARY_AT_REL):
             if not (isinstance(value, float) and value.is_integer()):
                 raise _Problem(key_pos, f"rel must be a whole number, found {value!r}")
             rel = int(value)
@@ -300,6 +302,8 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
             raise _Problem(key_pos, f"{name} has no parameter {key!r} with that value")
     if options and params:
         raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
+    if family == "rbp" and name != "rbp" and PARAM_KEYS[family] not in args:
+        params = IR_MEASURES_RBP  # RBP is ir_measures' spelling: its default persistence
     return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options))
 
 
@@ -313,4 +317,4 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
     if any(isinstance(v, tuple) for v in values):
         raise _Problem(pos, "expected numbers")
     _check_coeff_count(family, values, pos)
-    return tuple(values) if tuple(values) != spec.default else ()
+    return tuple(values) if tuple(values) != PARAM_DEFAULTS.get(family, spec.default) else ()
