@@ -196,3 +196,110 @@ def test_err_refuses_grades_above_its_default_largest_grade():
                                "but the qrels grade a document 5: write ERR(max_grade=5)@20")
     assert 0 < searcheval.evaluate(CRANFIELD_QRELS, run, ["ERR(max_grade=5)@20"]).summary()[
         "ERR(max_grade=5)@20"] < 1
+
+
+# ---- C.15: ir_measures' spellings of searcheval's measures ------------------------------
+
+# Each name as ir_measures writes it, and searcheval's canonical name for it.
+IR_MEASURES_SPELLINGS = [
+    ("SetF(rel=1, beta=0.5)", "SetF(rel=1,beta=0.5)"),  # a space inside the parentheses
+    ("NumRet(rel=1)", "NumRelRet(rel=1)"),  # ir_measures' NumRelRet is NumRet(rel=1)
+    ("AP(judged_only=True)", "AP(judged_only=True)"),  # trec_eval's -J for one measure
+    ("nDCG(judged_only=True)@10", "nDCG(judged_only=True)@10"),
+    ("P(rel=2,judged_only=True)@5", "P(rel=2,judged_only=True)@5"),
+    ("SetRelP", "set_relative_P"),
+    ("SetP(relative=True)", "set_relative_P"),
+]
+
+
+@pytest.mark.parametrize("name,canonical", IR_MEASURES_SPELLINGS,
+                         ids=[s[0] for s in IR_MEASURES_SPELLINGS])
+def test_ir_measures_spelling_equals_ir_measures(name, canonical):
+    """ir_measures computes these with pytrec_eval on trec_eval's test files (which have
+    unjudged documents, so judged_only changes the values); so does searcheval, both engines."""
+    import ir_measures
+
+    qrels = list(ir_measures.read_trec_qrels(str(TREC_EVAL_SUITE / "qrels.test")))
+    run = list(ir_measures.read_trec_run(str(TREC_EVAL_SUITE / "results.test")))
+    measure = ir_measures.parse_measure(name.replace(" ", ""))
+    reference = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+    for engine in ("native", "pytrec_eval"):
+        results = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test",
+                                      TREC_EVAL_SUITE / "results.test", [name], engine=engine)
+        assert [str(m) for m in results.measures] == [canonical]
+        assert results.summary()[canonical] == pytest.approx(reference, abs=1e-12), engine
+
+
+def test_judged_only_is_minus_j_for_that_measure_alone():
+    plain = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                ["AP", "AP(judged_only=True)", "NumRet(judged_only=True)"])
+    minus_j = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                  ["AP", "NumRet"], judged_only=True).summary()
+    summary = plain.summary()
+    assert summary["AP(judged_only=True)"] == minus_j["AP"] != summary["AP"]
+    assert summary["NumRet(judged_only=True)"] == minus_j["NumRet"] == 738  # of 1500 retrieved
+
+
+# ir_measures test/test_gdeval.py, test_nDCG: gdeval.pl's nDCG, which is ir_measures'
+# nDCG(dcg='exp-log2'): per query "0", "1".
+EXP_NDCG_EXPECTED = [("nDCG(dcg='exp-log2')@20", [0.6201, 0.35099]),
+                     ("nDCG(dcg='exp-log2')@2", [0.17377, 0.38685])]
+
+
+@pytest.mark.parametrize("name,expected", EXP_NDCG_EXPECTED, ids=[e[0] for e in EXP_NDCG_EXPECTED])
+def test_exp_log2_ndcg_is_ir_measures_on_its_own_test_values(name, expected):
+    results = searcheval.evaluate(SMALL_QRELS, SMALL_RUN, [name])
+    canonical = name.replace("(dcg='exp-log2')", "(gain=exp)")
+    assert [str(m) for m in results.measures] == [canonical]
+    assert _per_query(results, canonical) == pytest.approx(expected, abs=5e-6)
+
+
+def test_exp_log2_ndcg_equals_ir_measures_on_cranfield(cranfield_graded_qrels):
+    import ir_measures
+
+    measure = ir_measures.parse_measure("nDCG(dcg='exp-log2')@10")
+    qrels = list(ir_measures.read_trec_qrels(str(cranfield_graded_qrels)))
+    run_path = CRANFIELD_RUNS[3]
+    reference = ir_measures.calc_aggregate(
+        [measure], qrels, list(ir_measures.read_trec_run(str(run_path))))[measure]
+    ours = searcheval.evaluate(cranfield_graded_qrels, run_path, [measure], compat=10)
+    assert ours.summary()["nDCG(gain=exp)@10"] == pytest.approx(reference, abs=5e-6)
+
+
+def test_ir_measures_objects_are_accepted_by_the_api():
+    """ir_measures' measure objects (they raised AttributeError) are read through their str."""
+    import ir_measures
+
+    objects = [ir_measures.nDCG @ 10, ir_measures.AP(judged_only=True), ir_measures.SetRelP,
+               ir_measures.NumRelRet, ir_measures.RBP(rel=1), ir_measures.Judged @ 5]
+    results = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                  objects, compat=10)
+    assert [str(m) for m in results.measures] == [
+        "nDCG@10", "AP(judged_only=True)", "set_relative_P", "NumRelRet(rel=1)",
+        "RBP(rel=1,p=0.8)", "Judged@5"]
+    one = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                              ir_measures.nDCG @ 10)
+    qrels = list(ir_measures.read_trec_qrels(str(TREC_EVAL_SUITE / "qrels.test")))
+    run = list(ir_measures.read_trec_run(str(TREC_EVAL_SUITE / "results.test")))
+    reference = ir_measures.calc_aggregate([ir_measures.nDCG @ 10], qrels, run)
+    assert one.summary() == pytest.approx({"nDCG@10": reference[ir_measures.nDCG @ 10]}, abs=1e-12)
+
+
+def test_error_not_a_measure_name():
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures(["AP", 10])
+    assert str(info.value) == "measure 10: expected a measure name or an ir_measures measure, found int"
+
+
+def test_error_measures_joined_by_a_comma_cli():
+    from click.testing import CliRunner
+
+    from searcheval.cli import main
+
+    result = CliRunner().invoke(main, ["evaluate", str(TREC_EVAL_SUITE / "qrels.test"),
+                                       str(TREC_EVAL_SUITE / "results.test"), "-m", "AP,nDCG@10"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == ("measure 'AP,nDCG@10': one name per measure (a comma separates the "
+                             "parameters of one measure, not measures): ask for each on its own, "
+                             "-m AP -m nDCG@10\n")

@@ -75,12 +75,19 @@ def test_nicknames_expand_in_trec_eval_order():
     assert len(parse_measures(["all_trec"], compat=10)) == 98  # + rbp, rbp_resid, unj_5/10/20
 
 
+def test_spaces_separate_measures_only_outside_brackets():
+    assert [str(m) for m in parse_measures(["AP P@5  SetF(rel=1, beta=0.5) nDCG( gains={1:3, 2:9} )"])] \
+        == ["AP", "P@5", "SetF(rel=1,beta=0.5)", "nDCG(gains={1:3,2:9})"]
+
+
 def test_duplicates_are_dropped_in_order():
     assert [str(m) for m in parse_measures(["P@5", "P_5", "map", "P.5,10"])] == ["P@5", "AP", "P@10"]
 
 
 ALL = parse_measures(["all_trec", "RR@10", "P(rel=2)@5", "nDCG(gains={0:1,1:3})", "rbp(p=0.5)",
-                      "RBP", "RBP(rel=2)", "ERR", "ERR@20", "ERR(max_grade=3)@10", "Judged"],
+                      "RBP", "RBP(rel=2)", "ERR", "ERR@20", "ERR(max_grade=3)@10", "Judged",
+                      "AP(judged_only=True)", "nDCG(judged_only=True)@10", "P(rel=2,judged_only=True)@5", "NumRet(rel=2)",
+                      "nDCG(dcg='exp-log2')@10", "SetRelP"],
                      compat=10)
 
 

@@ -4,10 +4,16 @@ Grammar (ir_measures style, the canonical form)::
 
     measure := NAME [ "(" arg ("," arg)* ")" ] [ "@" NUMBER ]
     arg     := KEY "=" value
-    value   := NUMBER | "[" NUMBER ("," NUMBER)* "]" | "{" INT ":" NUMBER ("," INT ":" NUMBER)* "}"
+    value   := NUMBER | WORD | "'" WORD "'" | "[" NUMBER ("," NUMBER)* "]"
+             | "{" INT ":" NUMBER ("," INT ":" NUMBER)* "}"
 
     AP  AP@100  P@5  P(rel=2)@5  nDCG@10  nDCG(gains={1:3,2:9})  RR  RR@10  R@100
-    IPrec@0.1  SetF(beta=0.5)  utility(coeffs=[2,-1,0,0])  rbp(p=0.8)
+    IPrec@0.1  SetF(beta=0.5)  utility(coeffs=[2,-1,0,0])  RBP(p=0.8)  RBP(rel=1)
+
+ir_measures' own spellings of the same measures are accepted too (spaces are allowed
+inside the parentheses)::
+
+    nDCG(dcg='exp-log2')@10  AP(judged_only=True)  NumRet(rel=1)  SetRelP  SetP(relative=True)
 
 trec_eval syntax: a family name, optionally followed by ``.`` or ``_`` and its
 parameters; a family with cutoffs and no parameter expands to its default cutoffs::
@@ -37,7 +43,7 @@ IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "numq": ("num_q", None), "numret": ("num_ret", None), "numrel": ("num_rel", None),
     "numrelret": ("num_rel_ret", None), "success": (None, "success"),
     "iprec": (None, "iprec_at_recall"), "setp": ("set_P", None), "setr": ("set_recall", None),
-    "setf": ("set_F", None), "setap": ("set_map", None),
+    "setf": ("set_F", None), "setap": ("set_map", None), "setrelp": ("set_relative_P", None),
     # Judged and ERR without a cutoff are the whole ranking, as in ir_measures.
     "judged": ("Judged", "Judged"), "err": ("ERR", "ERR"), "found": (None, "success"),
     "firstrel": ("FirstRel", None),
@@ -50,12 +56,15 @@ for _spec in _TREC_SPECS:
     if _spec.kind in (Kind.CUTOFF, Kind.FRACTION):
         IR_ALIASES[_spec.trec.lower()] = (None, _spec.trec)
 
+# ir_measures' nDCG(dcg=...): the gain it names.
+IR_MEASURES_DCG = {"log2": "linear", "exp-log2": "exp"}
 # ir_measures' RBP: p=0.8 (trec_eval's rbp: 0.9). Only the lower-case ``rbp`` is trec_eval's.
 IR_MEASURES_RBP = (0.8,)
 _FAMILIES_LONGEST_FIRST = sorted((spec.trec for spec in _TREC_SPECS), key=len, reverse=True)
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 # A name may start with digits (11pt_avg), so names are tried before numbers.
-_TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{_NUMBER})|(?P<sym>[()@=,\[\]{{}}:]))")
+_TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{_NUMBER})"
+                    rf"|(?P<str>'[^']*'|\"[^\"]*\")|(?P<sym>[()@=,\[\]{{}}:]))")
 
 
 class _Problem(Exception):
@@ -79,29 +88,81 @@ def _suggest(word: str) -> str:
     return f" (did you mean {', '.join(spelling[c] for c in close)}?)" if close else ""
 
 
-def parse_measures(texts: list[str] | tuple[str, ...] | str, compat: int = 9) -> list[Measure]:
-    """Every measure asked for, in order, without duplicates; all problems reported at once."""
-    if isinstance(texts, str):
+def parse_measures(texts, compat: int = 9) -> list[Measure]:
+    """Every measure asked for, in order, without duplicates; all problems reported at once.
+
+    ``texts``: names, or ir_measures measure objects (``ir_measures.nDCG@10``), read
+    through their ``str``, which is ir_measures' own spelling of them."""
+    if isinstance(texts, str) or is_ir_measures_measure(texts):
         texts = [texts]
     measures: list[Measure] = []
     problems: list[str] = []
     for text in texts:
+        if is_ir_measures_measure(text):
+            text = str(text)
+        elif not isinstance(text, str):
+            problems.append(f"measure {text!r}: expected a measure name or an ir_measures "
+                            f"measure, found {type(text).__name__}")
+            continue
         for part in _split_top_level(text):
             try:
                 for measure in parse_measure(part, compat):
                     if measure not in measures:
                         measures.append(measure)
             except _Problem as problem:
-                pointer = f"at character {problem.position + 1}"
-                problems.append(f"measure {part!r}: {problem.message} {pointer}")
+                problems.append(_comma_list_problem(part, compat)
+                                or f"measure {part!r}: {problem.message} "
+                                   f"at character {problem.position + 1}")
     if problems:
         raise MeasureError(problems)
     return measures
 
 
+def is_ir_measures_measure(value: object) -> bool:
+    """An ir_measures measure object (ir_measures need not be installed to ask)."""
+    return type(value).__module__.split(".")[0] == "ir_measures" and hasattr(value, "NAME")
+
+
+def _comma_list_problem(text: str, compat: int) -> str | None:
+    """The message for several measures joined by commas (``AP,nDCG@10``), which
+    neither syntax allows: a comma separates the parameters of one measure."""
+    parts = _split_top_level_commas(text)
+    if len(parts) < 2:
+        return None
+    try:
+        for part in parts:
+            parse_measure(part, compat)
+    except _Problem:
+        return None
+    separately = " -m ".join(parts)
+    return (f"measure {text!r}: one name per measure (a comma separates the parameters of "
+            f"one measure, not measures): ask for each on its own, -m {separately}")
+
+
+def _split_top_level_commas(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
 def _split_top_level(text: str) -> list[str]:
-    """A single -m value may list several measures separated by spaces."""
-    return [p for p in text.split() if p] or [text]
+    """A single -m value may list several measures separated by spaces (but a space
+    inside brackets, as in ``SetF(rel=1, beta=0.5)``, belongs to its measure)."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        depth += (char in "([{") - (char in ")]}")
+        if char.isspace() and depth <= 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [p for p in parts if p] or [text]
 
 
 def parse_measure(text: str, compat: int = 9) -> list[Measure]:
@@ -240,6 +301,8 @@ def _parse_value(tokens: list, i: int) -> tuple[object, int]:
         return float(value), i + 1
     if kind == "name":
         return value, i + 1
+    if kind == "str":  # ir_measures writes words quoted: dcg='exp-log2'
+        return value[1:-1], i + 1
     if value == "[":
         items, i = [], i + 1
         while True:
@@ -276,6 +339,8 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     if family is None:
         need = "needs a cutoff, e.g. " + f"{name}@10" if cutoff_tok is None else "takes no cutoff"
         raise _Problem(pos, f"{name} {need}")
+    family = _ir_measures_family(family, args)
+    judged_only = _judged_only(args)
     spec = BY_TREC[family]
     cutoff = None
     if cutoff_tok is not None:
@@ -304,7 +369,38 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
     if family == "rbp" and name != "rbp" and PARAM_KEYS[family] not in args:
         params = IR_MEASURES_RBP  # RBP is ir_measures' spelling: its default persistence
-    return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options))
+    return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options),
+                   judged_only=judged_only)
+
+
+def _ir_measures_family(family: str, args: dict) -> str:
+    """ir_measures' parameters that name another trec_eval family, taken out of ``args``:
+    NumRet(rel=N) counts the retrieved documents of grade >= N (num_rel_ret),
+    SetP(relative=True) is set_relative_P, nDCG(dcg='exp-log2') is nDCG(gain=exp)."""
+    if family == "num_ret" and "rel" in args:
+        return "num_rel_ret"
+    if family == "set_P" and "relative" in args:
+        value, pos = args.pop("relative")
+        if value not in ("True", "False"):
+            raise _Problem(pos, f"relative must be True or False, found {value!r}")
+        return "set_relative_P" if value == "True" else family
+    if family in ("ndcg", "ndcg_cut") and "dcg" in args:
+        value, pos = args.pop("dcg")
+        if value not in IR_MEASURES_DCG or "gain" in args:
+            raise _Problem(pos, "dcg must be 'log2' or 'exp-log2' (and no gain= beside it), "
+                                f"found {value!r}")
+        args["gain"] = (IR_MEASURES_DCG[value], pos)
+    return family
+
+
+def _judged_only(args: dict) -> bool:
+    """ir_measures' judged_only=True: trec_eval's -J for this measure alone."""
+    if "judged_only" not in args:
+        return False
+    value, pos = args.pop("judged_only")
+    if value not in ("True", "False"):
+        raise _Problem(pos, f"judged_only must be True or False, found {value!r}")
+    return value == "True"
 
 
 def _family_params(family: str, value: object, pos: int) -> tuple:

@@ -39,7 +39,8 @@ class Measure:
     """A single-valued measure.
 
     ``cutoff`` is an int (rank cutoffs) or a float (recall points, multiples of R);
-    ``rel`` overrides the run-wide relevance level; ``params`` holds COEFFS values or
+    ``rel`` overrides the run-wide relevance level (for RBP it makes the gain binary);
+    ``params`` holds COEFFS values or
     GAINS ``(level, gain)`` pairs, empty for the family's defaults. ``trec_label``
     keeps the parameter text as typed, because trec_eval prints it verbatim.
     """
@@ -49,6 +50,7 @@ class Measure:
     rel: int | None = None
     params: tuple = ()
     options: tuple = ()  # (name, word) pairs, e.g. (("gain", "exp"),)
+    judged_only: bool = False  # trec_eval's -J for this measure alone (ir_measures' judged_only)
     trec_label: str | None = field(default=None, compare=False, repr=False)
 
     def option(self, name: str) -> str:
@@ -79,6 +81,8 @@ class Measure:
                 args.append(f"{key}={format_number(params[0])}")
             else:
                 args.append(f"{key}=[{','.join(format_number(v) for v in params)}]")
+        if self.judged_only:
+            args.append("judged_only=True")  # ir_measures' spelling
         text = spec.name + (f"({','.join(args)})" if args else "")
         if self.cutoff is not None:
             cut = repr(float(self.cutoff)) if spec.kind is Kind.FRACTION else str(self.cutoff)
