@@ -15,7 +15,7 @@ from .formats.irds import is_irds  # the module imports ir_datasets only when us
 from .formats.registry import read_path
 from .formats.trec import Qrels, Run, make_qrels, make_run, read_qrels, read_run  # noqa: F401
 from .measures import Measure, parse_measures
-from .measures.grammar import is_ir_measures_measure
+from .measures.spellings import is_ir_measures_measure
 from .results import Results
 
 ENGINES = ("native", "pytrec_eval")

@@ -32,6 +32,8 @@ import re
 from ..errors import MeasureError
 from .measure import BINARY_AT_REL, PARAM_DEFAULTS, PARAM_KEYS, WORD_OPTIONS, Measure
 from .specs import BY_TREC, NICKNAMES, SPECS, Kind
+from .spellings import IR_MEASURES_RBP, Problem as _Problem, ir_measures_family, \
+    is_ir_measures_measure, judged_only
 
 # ir_measures names (lower-cased) -> (family without cutoff, family with cutoff).
 IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
@@ -56,21 +58,11 @@ for _spec in _TREC_SPECS:
     if _spec.kind in (Kind.CUTOFF, Kind.FRACTION):
         IR_ALIASES[_spec.trec.lower()] = (None, _spec.trec)
 
-# ir_measures' nDCG(dcg=...): the gain it names.
-IR_MEASURES_DCG = {"log2": "linear", "exp-log2": "exp"}
-# ir_measures' RBP: p=0.8 (trec_eval's rbp: 0.9). Only the lower-case ``rbp`` is trec_eval's.
-IR_MEASURES_RBP = (0.8,)
 _FAMILIES_LONGEST_FIRST = sorted((spec.trec for spec in _TREC_SPECS), key=len, reverse=True)
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 # A name may start with digits (11pt_avg), so names are tried before numbers.
 _TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{_NUMBER})"
                     rf"|(?P<str>'[^']*'|\"[^\"]*\")|(?P<sym>[()@=,\[\]{{}}:]))")
-
-
-class _Problem(Exception):
-    def __init__(self, position: int, message: str) -> None:
-        self.position = position
-        self.message = message
 
 
 def known_names() -> list[str]:
@@ -116,11 +108,6 @@ def parse_measures(texts, compat: int = 9) -> list[Measure]:
     if problems:
         raise MeasureError(problems)
     return measures
-
-
-def is_ir_measures_measure(value: object) -> bool:
-    """An ir_measures measure object (ir_measures need not be installed to ask)."""
-    return type(value).__module__.split(".")[0] == "ir_measures" and hasattr(value, "NAME")
 
 
 def _comma_list_problem(text: str, compat: int) -> str | None:
@@ -339,8 +326,8 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     if family is None:
         need = "needs a cutoff, e.g. " + f"{name}@10" if cutoff_tok is None else "takes no cutoff"
         raise _Problem(pos, f"{name} {need}")
-    family = _ir_measures_family(family, args)
-    judged_only = _judged_only(args)
+    family = ir_measures_family(family, args)
+    only_judged = judged_only(args)
     spec = BY_TREC[family]
     cutoff = None
     if cutoff_tok is not None:
@@ -370,37 +357,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     if family == "rbp" and name != "rbp" and PARAM_KEYS[family] not in args:
         params = IR_MEASURES_RBP  # RBP is ir_measures' spelling: its default persistence
     return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options),
-                   judged_only=judged_only)
-
-
-def _ir_measures_family(family: str, args: dict) -> str:
-    """ir_measures' parameters that name another trec_eval family, taken out of ``args``:
-    NumRet(rel=N) counts the retrieved documents of grade >= N (num_rel_ret),
-    SetP(relative=True) is set_relative_P, nDCG(dcg='exp-log2') is nDCG(gain=exp)."""
-    if family == "num_ret" and "rel" in args:
-        return "num_rel_ret"
-    if family == "set_P" and "relative" in args:
-        value, pos = args.pop("relative")
-        if value not in ("True", "False"):
-            raise _Problem(pos, f"relative must be True or False, found {value!r}")
-        return "set_relative_P" if value == "True" else family
-    if family in ("ndcg", "ndcg_cut") and "dcg" in args:
-        value, pos = args.pop("dcg")
-        if value not in IR_MEASURES_DCG or "gain" in args:
-            raise _Problem(pos, "dcg must be 'log2' or 'exp-log2' (and no gain= beside it), "
-                                f"found {value!r}")
-        args["gain"] = (IR_MEASURES_DCG[value], pos)
-    return family
-
-
-def _judged_only(args: dict) -> bool:
-    """ir_measures' judged_only=True: trec_eval's -J for this measure alone."""
-    if "judged_only" not in args:
-        return False
-    value, pos = args.pop("judged_only")
-    if value not in ("True", "False"):
-        raise _Problem(pos, f"judged_only must be True or False, found {value!r}")
-    return value == "True"
+                   judged_only=only_judged)
 
 
 def _family_params(family: str, value: object, pos: int) -> tuple:
