@@ -34,7 +34,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
 def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: list,
                       settings: Settings, rest: list[int], values: np.ndarray) -> np.ndarray:
     """All the measures' values: ``values`` (those of ``rest``) and the judged_only ones."""
-    judged = [i for i in range(len(measures)) if i not in set(rest)]
+    judged = sorted(set(range(len(measures))) - set(rest))
     only = prepare(qrels, run, replace(settings, judged_only=True))
     out = np.zeros((len(measures), values.shape[1]))
     out[rest] = values

@@ -127,29 +127,24 @@ def _comma_list_problem(text: str, compat: int) -> str | None:
 
 
 def _split_top_level_commas(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        depth += (char in "([{") - (char in ")]}")
-        if char == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts]
+    return [p.strip() for p in _split_outside_brackets(text, ",".__eq__)]
 
 
 def _split_top_level(text: str) -> list[str]:
     """A single -m value may list several measures separated by spaces (but a space
     inside brackets, as in ``SetF(rel=1, beta=0.5)``, belongs to its measure)."""
-    parts, depth, current = [], 0, []
-    for char in text:
+    return [p for p in _split_outside_brackets(text, str.isspace) if p] or [text]
+
+
+def _split_outside_brackets(text: str, is_separator) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
         depth += (char in "([{") - (char in ")]}")
-        if char.isspace() and depth <= 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    parts.append("".join(current))
-    return [p for p in parts if p] or [text]
+        if depth <= 0 and is_separator(char):
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 def parse_measure(text: str, compat: int = 9) -> list[Measure]:
