@@ -15,6 +15,7 @@ from .formats.irds import is_irds  # the module imports ir_datasets only when us
 from .formats.registry import read, read_path
 from .formats.trec import Qrels, Run, make_qrels, make_run, read_qrels, read_run  # noqa: F401
 from .measures import Measure, parse_measures
+from .measures.spellings import is_ir_measures_measure
 from .results import Results
 
 ENGINES = ("native", "pytrec_eval")
@@ -139,6 +140,6 @@ def dataset_measures(qrels: Any, measures: list[str] | str | None
 def resolve_measures(measures: list[str] | str | None, compat: int = 9) -> list[Measure]:
     if measures is None:
         measures = ["official"]
-    if isinstance(measures, str):
-        measures = [measures]
+    if isinstance(measures, str) or is_ir_measures_measure(measures):
+        measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
     return parse_measures(list(measures), compat)

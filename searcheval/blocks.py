@@ -26,9 +26,10 @@ from .measures import Measure
 from .results import Results
 
 # Families whose default parameter the engine computes from the judgments of all the
-# evaluated queries (ERR's max_grade: the largest grade judged), which a block cannot
-# know: blocks compute every candidate value and ``combine`` keeps the right one.
-COLLECTION_DEFAULTS = ("ERR",)
+# evaluated queries, which a block cannot know: blocks compute every candidate value and
+# ``combine`` keeps the right one. None now: ERR's max_grade, the one there was, is fixed
+# at 4 (gdeval.pl's, as in ir_measures).
+COLLECTION_DEFAULTS: tuple[str, ...] = ()
 
 
 @dataclass

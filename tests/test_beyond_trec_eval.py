@@ -71,14 +71,14 @@ def test_exponential_gain_equals_trec_eval_on_rewritten_grades():
                                                               abs=1e-12)
 
 
-def test_judged_counts_any_judgment_and_divides_by_k():
+def test_judged_counts_any_judgment_and_unj_divides_by_k():
     qrels = {"q": {"a": 1, "b": 0, "c": -1}}
     run = {"q": {"a": 5.0, "x": 4.0, "b": 3.0, "c": 2.0}}
     summary = searcheval.evaluate(qrels, run, ["Judged@2", "Judged@4", "Judged@10", "unj.10"],
                                   compat=10).summary()
     assert summary["Judged@2"] == 1 / 2
     assert summary["Judged@4"] == 3 / 4  # a, b and c (judged -1) are in the qrels
-    assert summary["Judged@10"] == 3 / 10  # like P@k: missing ranks count as not judged
+    assert summary["Judged@10"] == 3 / 4  # ir_measures: over min(k, retrieved)
     assert summary["unj@10"] == 2 / 10  # trec_eval 10: x and c (negative grade) are unjudged
 
 

@@ -120,7 +120,7 @@ def test_compat_10_differences_are_by_design_not_errors() -> None:
     assert result.report_lines() == [
         "cross-check against pytrec_eval (trec_eval 9.0.8): 372 values compared, 0 differ "
         "(tolerance 1e-09)",
-        "not cross-checked: rbp, rbp_resid, unj@5, unj@10, unj@20 (added in trec_eval 10.0; "
+        "not cross-checked: RBP(p=0.9), rbp_resid, unj@5, unj@10, unj@20 (added in trec_eval 10.0; "
         "pytrec_eval embeds 9.0.8)",
         f"{BY_DESIGN}: IPrec@0.1 on 1 query, all 0.3884 (9.0.8) -> 0.3885 (10.0)",
         f"{BY_DESIGN}: IPrec@0.6 on 1 query, all 0.0822 (9.0.8) -> 0.0858 (10.0)",
@@ -146,7 +146,7 @@ def test_measures_pytrec_eval_cannot_compute_are_listed_not_failed() -> None:
     assert result.compared == 4  # RR on three queries and all
     assert [(n.measure, n.reason) for n in result.not_checked] == [
         ("RR@10", "not a trec_eval measure"),
-        ("rbp", "added in trec_eval 10.0; pytrec_eval embeds 9.0.8")]
+        ("RBP(p=0.9)", "added in trec_eval 10.0; pytrec_eval embeds 9.0.8")]
     assert not np.isnan(result.results.values).any()  # native computed them all
 
 

@@ -41,7 +41,7 @@ def test_batch_on_dask_equals_one_process(cluster, tmp_path):
     args = ["batch", str(CRANFIELD / "qrel"), str(CRANFIELD / "results" / "results_*_bm25.txt"),
             str(CRANFIELD / "results" / "results_whitespace_boolean.txt"),
             str(FIXTURES / "errors" / "short-line.run"), "-m", "AP", "-m", "nDCG@10",
-            "-m", "ERR@10", "--block-size", "328k"]
+            "-m", "ERR(max_grade=5)@10", "--block-size", "328k"]
     local = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "local")])
     remote = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "dask"), "--dask", cluster])
     assert (local.exit_code, remote.exit_code) == (1, 1)
@@ -72,7 +72,7 @@ def assert_same_text(one: str, other: str, stamp: bool) -> None:
     (SUITE / "qrels.rel_level", SUITE / "results.test", ["all_trec", "ERR@20"],
      dict(ties="input", relevance_level=2)),
     (CRANFIELD / "qrel", CRANFIELD / "results" / "results_english_bm25.txt",
-     ["all_trec", "ERR@20"], dict(missing="skip")),
+     ["all_trec", "ERR(max_grade=5)@20"], dict(missing="skip")),
 ], ids=["trunc-zero-M100", "rel_level-input", "cranfield-skip"])
 def test_partitioned_run_equals_in_memory(cluster, qrels, run, names, options):
     judged = read_qrels(qrels)

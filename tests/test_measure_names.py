@@ -46,7 +46,16 @@ NAMES = [
     ("utility.2,-1,0,0", ["utility(coeffs=[2,-1,0,0])"], ["utility_2,-1,0,0"]),
     ("11pt_avg..25,.5,.75", ["11pt_avg(points=[0.25,0.5,0.75])"], ["11pt_avg_.25,.5,.75"]),
     ("set_F.0.5", ["SetF(beta=0.5)"], ["set_F_0.5"]),
-    ("rbp.p=0.8", ["rbp(p=0.8)"], ["rbp_p=0.8"]),
+    # Each spelling gets its tool's default; the canonical name always writes RBP's p.
+    ("rbp.p=0.8", ["RBP(p=0.8)"], ["rbp_p=0.8"]),
+    ("rbp", ["RBP(p=0.9)"], ["rbp"]),  # trec_eval 10's default persistence
+    ("RBP", ["RBP(p=0.8)"], ["rbp_p=0.8"]),  # ir_measures' default persistence
+    ("RBP(p=0.9)", ["RBP(p=0.9)"], ["rbp"]),
+    ("RBP(rel=1)", ["RBP(rel=1,p=0.8)"], [None]),  # binary at level 1: not trec_eval's rbp
+    ("ERR", ["ERR"], [None]),  # the whole ranking, as in ir_measures (not ERR@20)
+    ("ERR(max_grade=4)@20", ["ERR@20"], [None]),  # gdeval.pl's 4 is the default
+    ("ERR(max_grade=2)@20", ["ERR(max_grade=2)@20"], [None]),
+    ("Judged", ["Judged"], [None]),  # the whole ranking, as in ir_measures (not Judged@10)
 ]
 
 
@@ -66,11 +75,19 @@ def test_nicknames_expand_in_trec_eval_order():
     assert len(parse_measures(["all_trec"], compat=10)) == 98  # + rbp, rbp_resid, unj_5/10/20
 
 
+def test_spaces_separate_measures_only_outside_brackets():
+    assert [str(m) for m in parse_measures(["AP P@5  SetF(rel=1, beta=0.5) nDCG( gains={1:3, 2:9} )"])] \
+        == ["AP", "P@5", "SetF(rel=1,beta=0.5)", "nDCG(gains={1:3,2:9})"]
+
+
 def test_duplicates_are_dropped_in_order():
     assert [str(m) for m in parse_measures(["P@5", "P_5", "map", "P.5,10"])] == ["P@5", "AP", "P@10"]
 
 
-ALL = parse_measures(["all_trec", "RR@10", "P(rel=2)@5", "nDCG(gains={0:1,1:3})", "rbp(p=0.5)"],
+ALL = parse_measures(["all_trec", "RR@10", "P(rel=2)@5", "nDCG(gains={0:1,1:3})", "rbp(p=0.5)",
+                      "RBP", "RBP(rel=2)", "ERR", "ERR@20", "ERR(max_grade=3)@10", "Judged",
+                      "AP(judged_only=True)", "nDCG(judged_only=True)@10", "P(rel=2,judged_only=True)@5", "NumRet(rel=2)",
+                      "nDCG(dcg='exp-log2')@10", "SetRelP"],
                      compat=10)
 
 
@@ -80,7 +97,8 @@ def test_canonical_name_parses_back(measure):
 
 
 @settings(derandomize=True, deadline=None, max_examples=200)
-@given(st.sampled_from([s.trec for s in SPECS if s.default and isinstance(s.default[0], int)]),
+@given(st.sampled_from([s.trec for s in SPECS  # trec_eval syntax: trec_eval families
+                        if s.since != 0 and s.default and isinstance(s.default[0], int)]),
        st.lists(st.integers(1, 5000), min_size=1, max_size=4, unique=True),
        st.one_of(st.none(), st.integers(0, 4)))
 def test_any_cutoff_measure_round_trips(family, cutoffs, rel):

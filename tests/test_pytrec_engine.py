@@ -208,7 +208,7 @@ def test_measures_it_cannot_compute_are_nan_and_noted() -> None:
     assert np.isnan(results.values[:2]).all() and np.isnan(results.means[:2]).all()
     assert f"{results.summary()['AP']:.4f}" == read_trec_output(V9 / "out.test")[("map", "all")]
     assert results.notes == [
-        "not computed by pytrec_eval: rbp (added in trec_eval 10.0; pytrec_eval embeds 9.0.8)",
+        "not computed by pytrec_eval: RBP(p=0.9) (added in trec_eval 10.0; pytrec_eval embeds 9.0.8)",
         "not computed by pytrec_eval: RR@10 (not a trec_eval measure)",
     ]
 

@@ -8,9 +8,13 @@ ERR follow ir_measures' and Chapelle et al.'s definitions.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
+from ..errors import UsageError
 from ..measures import Measure
+from ..measures.measure import format_number
 from .context import NONPOOL, Ranked, query_starts
 from .segments import divide, segment_cumprod, segment_cumsum, segment_sum, value_at
 from .views import gain_view, level_of, level_view, total_dcg
@@ -163,13 +167,15 @@ def _ideal_cum_at(g, q: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 def rank_biased_precision(r: Ranked, m: Measure) -> np.ndarray:
     """RBP = (1 - p) sum over rows of gain * p^(rank-1), gains scaled into [0, 1] by the
-    query's largest grade when it exceeds 1 (trec_eval 10)."""
+    query's largest grade when it exceeds 1 (trec_eval 10); with rel=N the gain is 1 for a
+    grade >= N, else 0 (ir_measures' RBP(rel=N), which cwl_eval computes)."""
     (p,) = m.coefficients()
-    g = gain_view(r, ())
-    top = _largest_grade(r)
-    scale = np.where(top > 1, top, 1.0)
-    terms = g.row_gain / scale[r.q] * _powers(p, r.pos)
-    return (1.0 - p) * segment_sum(terms, r.q, r.num_queries)
+    if m.rel is not None:
+        gain = (r.rel >= m.rel).astype(np.float64)
+    else:
+        top = _largest_grade(r)
+        gain = gain_view(r, ()).row_gain / np.where(top > 1, top, 1.0)[r.q]
+    return (1.0 - p) * segment_sum(gain * _powers(p, r.pos), r.q, r.num_queries)
 
 
 def rbp_residual(r: Ranked, m: Measure) -> np.ndarray:
@@ -203,15 +209,26 @@ def unjudged_at(r: Ranked, m: Measure) -> np.ndarray:
 
 
 def judged_at(r: Ranked, m: Measure) -> np.ndarray:
-    """Judged@k = documents among the first k that are in the qrels (any grade), over k."""
+    """Judged@k = documents among the first k that are in the qrels (any grade), over
+    min(k, documents retrieved); Judged (no k) is the whole ranking. ir_measures'
+    definition (its judged provider): a short ranking is not penalised as unjudged, unlike
+    trec_eval's unj@k, which divides by k."""
     running = segment_cumsum((r.rel != NONPOOL).astype(np.int64), r.starts)
-    return value_at(running, r.starts, np.full(r.num_queries, m.cutoff)) / float(m.cutoff)
+    shown = r.num_ret if m.cutoff is None else np.minimum(r.num_ret, m.cutoff)
+    return divide(value_at(running, r.starts, shown), shown)  # nothing retrieved: 0
 
 
 def expected_reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
     """ERR@k = sum over ranks i <= k of 1/i * R_i * prod_{j<i} (1 - R_j),
-    R = (2^grade - 1) / 2^max_grade (Chapelle et al., CIKM 2009); unjudged: grade 0."""
-    (max_grade,) = m.params or (float(max(r.judged_grade.max(initial=0), 0)),)
+    R = (2^grade - 1) / 2^max_grade (Chapelle et al., CIKM 2009); unjudged: grade 0.
+    max_grade is 4 unless given: gdeval.pl's, which ir_measures' ERR@k runs. ERR without
+    k is the whole ranking. Grades above a given max_grade count as max_grade."""
+    (max_grade,) = m.coefficients()
+    top = int(r.judged_grade.max(initial=0))
+    if not m.params and top > max_grade:  # gdeval.pl refuses such a qrels file too
+        raise UsageError(f"{m}: ERR's largest grade is {format_number(max_grade)} unless "
+                         f"given (gdeval.pl's), but the qrels grade a document {top}: write "
+                         f"{replace(m, params=(float(top),))}")
     grade = np.clip(r.rel, 0, max_grade).astype(np.float64)
     stop = (2.0 ** grade - 1) / 2.0 ** max_grade
     reach = segment_cumprod(1.0 - stop, r.starts) / np.where(stop < 1, 1.0 - stop, 1.0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 
@@ -16,12 +17,29 @@ from .kernels import KERNELS
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Results:
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
     ranked = prepare(qrels, run, settings)
-    values, ties = _compute(ranked, measures, kernels)
+    # A measure asked judged_only (ir_measures' per-measure -J) reads the ranking without
+    # its unjudged documents: a second preparation, with the same queries in the same order.
+    alone = [m.judged_only and not settings.judged_only for m in measures]
+    rest = [i for i, a in enumerate(alone) if not a]
+    values, ties = _compute(ranked, [measures[i] for i in rest], [kernels[i] for i in rest])
+    if any(alone):
+        values = _with_judged_only(qrels, run, measures, kernels, settings, rest, values)
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
                    settings=settings, engine="native", in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties)
+
+
+def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: list,
+                      settings: Settings, rest: list[int], values: np.ndarray) -> np.ndarray:
+    """All the measures' values: ``values`` (those of ``rest``) and the judged_only ones."""
+    judged = sorted(set(range(len(measures))) - set(rest))
+    only = prepare(qrels, run, replace(settings, judged_only=True))
+    out = np.zeros((len(measures), values.shape[1]))
+    out[rest] = values
+    out[judged] = _compute(only, [measures[i] for i in judged], [kernels[i] for i in judged])[0]
+    return out
 
 
 def _kernel(measure: Measure, ties: str):

@@ -98,7 +98,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     reference = replace(settings, compat=9)
     ranked = prepare(qrels, run, reference)
     reasons = [unsupported(m, settings.relevance_level, settings.ties) for m in measures]
-    plan = _Plan(settings.relevance_level)
+    plan = _Plan(settings.relevance_level, settings.judged_only)
     slots = {i: plan.place(m) for i, m in enumerate(measures) if reasons[i] is None}
     answers = _run_worker(_payload(qrels, run, ranked, plan, settings), run.name) if slots else []
     queries = ranked.evaluated_ids
@@ -106,8 +106,14 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     for i, (job, key) in slots.items():
         answer = answers[job]
         values[i] = [answer.get(q, {}).get(key, np.nan) for q in queries]
-    rows = np.array(sorted(slots), dtype=np.int64)
-    values[rows] = _empty_ranking_nan_to_zero(values[rows], ranked.num_ret[ranked.reported] == 0)
+    empty = ranked.num_ret[ranked.reported] == 0
+    alone = [i for i in slots if measures[i].judged_only and not settings.judged_only]
+    if alone:  # those read the ranking without its unjudged documents (-J for them alone)
+        only = prepare(qrels, run, replace(reference, judged_only=True))
+        values[alone] = _empty_ranking_nan_to_zero(values[alone],
+                                                   only.num_ret[only.reported] == 0)
+    rows = np.array(sorted(set(slots) - set(alone)), dtype=np.int64)
+    values[rows] = _empty_ranking_nan_to_zero(values[rows], empty)
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=[str(q) for q in queries], values=values, settings=reference,
                    engine=ENGINE, in_run=ranked.in_run[ranked.reported],
@@ -143,9 +149,11 @@ def _notes(measures: list[Measure], reasons: list[str | None], settings: Setting
 
 @dataclass
 class _Job:
-    """One pytrec_eval evaluator: one relevance level, at most one request per family."""
+    """One pytrec_eval evaluator: one relevance level and -J or not, at most one request
+    per family."""
 
     level: int
+    judged_only: bool
     params: dict[str, list[str]] = field(default_factory=dict)  # family -> params ("" = none)
     keys: set[str] = field(default_factory=set)
 
@@ -170,8 +178,9 @@ class _Plan:
     """Measures -> evaluator jobs. pytrec_eval keeps one parameter set per family and
     evaluator, so a second ``utility`` (or a second level) needs a second evaluator."""
 
-    def __init__(self, default_level: int) -> None:
+    def __init__(self, default_level: int, judged_only: bool) -> None:
         self.default_level = default_level
+        self.judged_only = judged_only
         self.jobs: list[_Job] = []
 
     def place(self, m: Measure) -> tuple[int, str]:
@@ -179,11 +188,13 @@ class _Plan:
         level = level_for(m, self.default_level)
         param = m.trec_request[len(m.family) + 1:]
         key = m.trec_name if route.per_cutoff else route.request
+        judged_only = self.judged_only or m.judged_only
         for index, job in enumerate(self.jobs):
-            if job.level == level and job.accepts(route, param, key):
+            if (job.level, job.judged_only) == (level, judged_only) \
+                    and job.accepts(route, param, key):
                 job.add(route, param, key)
                 return index, key
-        self.jobs.append(_Job(level))
+        self.jobs.append(_Job(level, judged_only))
         self.jobs[-1].add(route, param, key)
         return len(self.jobs) - 1, key
 
@@ -204,7 +215,7 @@ def _payload(qrels: Qrels, run: Run, ranked: Ranked, plan: _Plan, settings: Sett
         "qrels": _columns(qrels.query, qrels.doc, qrels.relevance.astype(np.int64), queries,
                           np.ones(len(qrels.relevance), dtype=bool), primer, 1),
         "run": _columns(run.query, run.doc, scores, queries, keep, primer, 1.0),
-        "jobs": [(job.level, settings.judged_only, job.requests()) for job in plan.jobs],
+        "jobs": [(job.level, job.judged_only, job.requests()) for job in plan.jobs],
     }
 
 

@@ -4,10 +4,16 @@ Grammar (ir_measures style, the canonical form)::
 
     measure := NAME [ "(" arg ("," arg)* ")" ] [ "@" NUMBER ]
     arg     := KEY "=" value
-    value   := NUMBER | "[" NUMBER ("," NUMBER)* "]" | "{" INT ":" NUMBER ("," INT ":" NUMBER)* "}"
+    value   := NUMBER | WORD | "'" WORD "'" | "[" NUMBER ("," NUMBER)* "]"
+             | "{" INT ":" NUMBER ("," INT ":" NUMBER)* "}"
 
     AP  AP@100  P@5  P(rel=2)@5  nDCG@10  nDCG(gains={1:3,2:9})  RR  RR@10  R@100
-    IPrec@0.1  SetF(beta=0.5)  utility(coeffs=[2,-1,0,0])  rbp(p=0.8)
+    IPrec@0.1  SetF(beta=0.5)  utility(coeffs=[2,-1,0,0])  RBP(p=0.8)  RBP(rel=1)
+
+ir_measures' own spellings of the same measures are accepted too (spaces are allowed
+inside the parentheses)::
+
+    nDCG(dcg='exp-log2')@10  AP(judged_only=True)  NumRet(rel=1)  SetRelP  SetP(relative=True)
 
 trec_eval syntax: a family name, optionally followed by ``.`` or ``_`` and its
 parameters; a family with cutoffs and no parameter expands to its default cutoffs::
@@ -24,8 +30,10 @@ import difflib
 import re
 
 from ..errors import MeasureError
-from .measure import PARAM_KEYS, WORD_OPTIONS, Measure
+from .measure import BINARY_AT_REL, PARAM_DEFAULTS, PARAM_KEYS, WORD_OPTIONS, Measure
 from .specs import BY_TREC, NICKNAMES, SPECS, Kind
+from .spellings import IR_MEASURES_RBP, Problem as _Problem, ir_measures_family, \
+    is_ir_measures_measure, judged_only
 
 # ir_measures names (lower-cased) -> (family without cutoff, family with cutoff).
 IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
@@ -37,25 +45,24 @@ IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "numq": ("num_q", None), "numret": ("num_ret", None), "numrel": ("num_rel", None),
     "numrelret": ("num_rel_ret", None), "success": (None, "success"),
     "iprec": (None, "iprec_at_recall"), "setp": ("set_P", None), "setr": ("set_recall", None),
-    "setf": ("set_F", None), "setap": ("set_map", None), "judged": (None, "Judged"),
-    "err": ("ERR", "ERR"), "found": (None, "success"), "firstrel": ("FirstRel", None),
+    "setf": ("set_F", None), "setap": ("set_map", None), "setrelp": ("set_relative_P", None),
+    # Judged and ERR without a cutoff are the whole ranking, as in ir_measures.
+    "judged": ("Judged", "Judged"), "err": ("ERR", "ERR"), "found": (None, "success"),
+    "firstrel": ("FirstRel", None),
 }
-for _spec in SPECS:  # trec_eval's family names work in the canonical syntax too
+# trec_eval's families: its syntax (``P.5``), and their names in the canonical syntax too.
+_TREC_SPECS = [spec for spec in SPECS if spec.since != 0]
+for _spec in _TREC_SPECS:
     IR_ALIASES.setdefault(_spec.trec.lower(), (_spec.trec, _spec.trec)
                           if _spec.kind in (Kind.CUTOFF, Kind.FRACTION) else (_spec.trec, None))
     if _spec.kind in (Kind.CUTOFF, Kind.FRACTION):
         IR_ALIASES[_spec.trec.lower()] = (None, _spec.trec)
 
-_FAMILIES_LONGEST_FIRST = sorted(BY_TREC, key=len, reverse=True)
+_FAMILIES_LONGEST_FIRST = sorted((spec.trec for spec in _TREC_SPECS), key=len, reverse=True)
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 # A name may start with digits (11pt_avg), so names are tried before numbers.
-_TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{_NUMBER})|(?P<sym>[()@=,\[\]{{}}:]))")
-
-
-class _Problem(Exception):
-    def __init__(self, position: int, message: str) -> None:
-        self.position = position
-        self.message = message
+_TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{_NUMBER})"
+                    rf"|(?P<str>'[^']*'|\"[^\"]*\")|(?P<sym>[()@=,\[\]{{}}:]))")
 
 
 def known_names() -> list[str]:
@@ -73,29 +80,71 @@ def _suggest(word: str) -> str:
     return f" (did you mean {', '.join(spelling[c] for c in close)}?)" if close else ""
 
 
-def parse_measures(texts: list[str] | tuple[str, ...] | str, compat: int = 9) -> list[Measure]:
-    """Every measure asked for, in order, without duplicates; all problems reported at once."""
-    if isinstance(texts, str):
+def parse_measures(texts, compat: int = 9) -> list[Measure]:
+    """Every measure asked for, in order, without duplicates; all problems reported at once.
+
+    ``texts``: names, or ir_measures measure objects (``ir_measures.nDCG@10``), read
+    through their ``str``, which is ir_measures' own spelling of them."""
+    if isinstance(texts, str) or is_ir_measures_measure(texts):
         texts = [texts]
     measures: list[Measure] = []
     problems: list[str] = []
     for text in texts:
+        if is_ir_measures_measure(text):
+            text = str(text)
+        elif not isinstance(text, str):
+            problems.append(f"measure {text!r}: expected a measure name or an ir_measures "
+                            f"measure, found {type(text).__name__}")
+            continue
         for part in _split_top_level(text):
             try:
                 for measure in parse_measure(part, compat):
                     if measure not in measures:
                         measures.append(measure)
             except _Problem as problem:
-                pointer = f"at character {problem.position + 1}"
-                problems.append(f"measure {part!r}: {problem.message} {pointer}")
+                problems.append(_comma_list_problem(part, compat)
+                                or f"measure {part!r}: {problem.message} "
+                                   f"at character {problem.position + 1}")
     if problems:
         raise MeasureError(problems)
     return measures
 
 
+def _comma_list_problem(text: str, compat: int) -> str | None:
+    """The message for several measures joined by commas (``AP,nDCG@10``), which
+    neither syntax allows: a comma separates the parameters of one measure."""
+    parts = _split_top_level_commas(text)
+    if len(parts) < 2:
+        return None
+    try:
+        for part in parts:
+            parse_measure(part, compat)
+    except _Problem:
+        return None
+    separately = " -m ".join(parts)
+    return (f"measure {text!r}: one name per measure (a comma separates the parameters of "
+            f"one measure, not measures): ask for each on its own, -m {separately}")
+
+
+def _split_top_level_commas(text: str) -> list[str]:
+    return [p.strip() for p in _split_outside_brackets(text, ",".__eq__)]
+
+
 def _split_top_level(text: str) -> list[str]:
-    """A single -m value may list several measures separated by spaces."""
-    return [p for p in text.split() if p] or [text]
+    """A single -m value may list several measures separated by spaces (but a space
+    inside brackets, as in ``SetF(rel=1, beta=0.5)``, belongs to its measure)."""
+    return [p for p in _split_outside_brackets(text, str.isspace) if p] or [text]
+
+
+def _split_outside_brackets(text: str, is_separator) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += (char in "([{") - (char in ")]}")
+        if depth <= 0 and is_separator(char):
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 def parse_measure(text: str, compat: int = 9) -> list[Measure]:
@@ -234,6 +283,8 @@ def _parse_value(tokens: list, i: int) -> tuple[object, int]:
         return float(value), i + 1
     if kind == "name":
         return value, i + 1
+    if kind == "str":  # ir_measures writes words quoted: dcg='exp-log2'
+        return value[1:-1], i + 1
     if value == "[":
         items, i = [], i + 1
         while True:
@@ -270,6 +321,8 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     if family is None:
         need = "needs a cutoff, e.g. " + f"{name}@10" if cutoff_tok is None else "takes no cutoff"
         raise _Problem(pos, f"{name} {need}")
+    family = ir_measures_family(family, args)
+    only_judged = judged_only(args)
     spec = BY_TREC[family]
     cutoff = None
     if cutoff_tok is not None:
@@ -283,7 +336,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     rel, params, options = None, (), []
     words = WORD_OPTIONS.get(family, {})
     for key, (value, key_pos) in args.items():
-        if key == "rel" and spec.uses_rel:
+        if key == "rel" and (spec.uses_rel or family in BINARY_AT_REL):
             if not (isinstance(value, float) and value.is_integer()):
                 raise _Problem(key_pos, f"rel must be a whole number, found {value!r}")
             rel = int(value)
@@ -296,7 +349,10 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
             raise _Problem(key_pos, f"{name} has no parameter {key!r} with that value")
     if options and params:
         raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
-    return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options))
+    if family == "rbp" and name != "rbp" and PARAM_KEYS[family] not in args:
+        params = IR_MEASURES_RBP  # RBP is ir_measures' spelling: its default persistence
+    return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options),
+                   judged_only=only_judged)
 
 
 def _family_params(family: str, value: object, pos: int) -> tuple:
@@ -309,4 +365,4 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
     if any(isinstance(v, tuple) for v in values):
         raise _Problem(pos, "expected numbers")
     _check_coeff_count(family, values, pos)
-    return tuple(values) if tuple(values) != spec.default else ()
+    return tuple(values) if tuple(values) != PARAM_DEFAULTS.get(family, spec.default) else ()

@@ -11,6 +11,15 @@ PARAM_KEYS: dict[str, str] = {
     "utility": "coeffs", "11pt_avg": "points", "set_F": "beta", "rbp": "p", "rbp_resid": "p",
     "G": "gains", "ndcg": "gains", "ndcg_rel": "gains", "Rndcg": "gains", "ERR": "max_grade",
 }
+# Defaults of those parameters where ``Spec.default`` holds the family's cutoffs instead:
+# ERR's largest grade is gdeval.pl's 4, which ir_measures' ERR@k runs.
+PARAM_DEFAULTS: dict[str, tuple] = {"ERR": (4.0,)}
+# Families whose parameter has different defaults in different tools (trec_eval's rbp is
+# p=0.9, ir_measures' RBP p=0.8): their canonical names always write it, so that a printed
+# name never means two things.
+EXPLICIT_PARAMS = ("rbp",)
+# Graded families that rel=N turns binary (grade >= N is 1, else 0): ir_measures' RBP(rel=1).
+BINARY_AT_REL = ("rbp",)
 # Named options taking a word (canonical syntax only): family -> option -> allowed words.
 # The first word is the default and is not written in names.
 WORD_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -30,7 +39,8 @@ class Measure:
     """A single-valued measure.
 
     ``cutoff`` is an int (rank cutoffs) or a float (recall points, multiples of R);
-    ``rel`` overrides the run-wide relevance level; ``params`` holds COEFFS values or
+    ``rel`` overrides the run-wide relevance level (for RBP it makes the gain binary);
+    ``params`` holds COEFFS values or
     GAINS ``(level, gain)`` pairs, empty for the family's defaults. ``trec_label``
     keeps the parameter text as typed, because trec_eval prints it verbatim.
     """
@@ -40,6 +50,7 @@ class Measure:
     rel: int | None = None
     params: tuple = ()
     options: tuple = ()  # (name, word) pairs, e.g. (("gain", "exp"),)
+    judged_only: bool = False  # trec_eval's -J for this measure alone (ir_measures' judged_only)
     trec_label: str | None = field(default=None, compare=False, repr=False)
 
     def option(self, name: str) -> str:
@@ -52,7 +63,7 @@ class Measure:
 
     def coefficients(self) -> tuple:
         """The parameters in force: the given ones, else the family default."""
-        return self.params or self.spec.default
+        return self.params or PARAM_DEFAULTS.get(self.family, self.spec.default)
 
     def __str__(self) -> str:
         spec = self.spec
@@ -60,15 +71,18 @@ class Measure:
         if self.rel is not None:
             args.append(f"rel={self.rel}")
         args += [f"{key}={word}" for key, word in self.options]
-        if self.params:
+        params = self.coefficients() if self.family in EXPLICIT_PARAMS else self.params
+        if params:
             key = PARAM_KEYS[self.family]
             if spec.kind is Kind.GAINS:
-                pairs = ",".join(f"{lvl}:{format_number(g)}" for lvl, g in self.params)
+                pairs = ",".join(f"{lvl}:{format_number(g)}" for lvl, g in params)
                 args.append(f"{key}={{{pairs}}}")
             elif spec.coeff_count == 1:
-                args.append(f"{key}={format_number(self.params[0])}")
+                args.append(f"{key}={format_number(params[0])}")
             else:
-                args.append(f"{key}=[{','.join(format_number(v) for v in self.params)}]")
+                args.append(f"{key}=[{','.join(format_number(v) for v in params)}]")
+        if self.judged_only:
+            args.append("judged_only=True")  # ir_measures' spelling
         text = spec.name + (f"({','.join(args)})" if args else "")
         if self.cutoff is not None:
             cut = repr(float(self.cutoff)) if spec.kind is Kind.FRACTION else str(self.cutoff)
@@ -80,12 +94,14 @@ class Measure:
         """The name trec_eval prints (``P_5``, ``iprec_at_recall_0.10``), or None if it has none."""
         spec = self.spec
         if (self.family == "recip_rank" and self.cutoff is not None) or self.options \
-                or spec.since == 0:
+                or spec.since == 0 or (self.family in BINARY_AT_REL and self.rel is not None):
             return None  # an extension (RR@k, nDCG(gain=exp), ERR, Judged): not trec_eval's
         if spec.kind is Kind.CUTOFF:
             return f"{self.family}_{self.cutoff}"
         if spec.kind is Kind.FRACTION:
             return f"{self.family}_{self.cutoff:3.2f}"
+        if self.family in ("rbp", "rbp_resid") and self.params and not self.trec_label:
+            return f"{self.family}_p={format_number(self.params[0])}"  # trec_eval's rbp.p=x
         if spec.kind in (Kind.COEFFS, Kind.GAINS) and self.params:
             label = self.trec_label or ",".join(
                 f"{lvl}={format_number(g)}" if spec.kind is Kind.GAINS else format_number(lvl)

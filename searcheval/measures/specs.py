@@ -98,21 +98,24 @@ SPECS: tuple[Spec, ...] = (
     Spec("set_F", Kind.COEFFS, "SetF", (1.0,), coeff_count=1),
     Spec("num_nonrel_judged_ret", Kind.COUNT),
     # trec_eval 10.0 additions to all_trec.
-    Spec("rbp", Kind.COEFFS, None, (0.9,), coeff_count=1, uses_rel=False, in_pytrec=False, since=10),
+    Spec("rbp", Kind.COEFFS, "RBP", (0.9,), coeff_count=1, uses_rel=False, in_pytrec=False,
+         since=10),
     Spec("rbp_resid", Kind.COEFFS, None, (0.9,), coeff_count=1, uses_rel=False, in_pytrec=False,
          since=10),
     Spec("unj", Kind.CUTOFF, None, (5, 10, 20), uses_rel=False, in_pytrec=False, since=10),
     # Beyond trec_eval (ir_measures' names).
-    Spec("Judged", Kind.CUTOFF, "Judged", (10,), uses_rel=False, in_pytrec=False, since=0),
-    Spec("ERR", Kind.CUTOFF, "ERR", (20,), coeff_count=1, uses_rel=False, in_pytrec=False, since=0),
+    Spec("Judged", Kind.CUTOFF, "Judged", (), uses_rel=False, in_pytrec=False, since=0),
+    Spec("ERR", Kind.CUTOFF, "ERR", (), coeff_count=1, uses_rel=False, in_pytrec=False, since=0),
     Spec("FirstRel", Kind.SCALAR, "FirstRel", in_pytrec=False, since=0, found_only=True),
 )
 
 ABOUT: dict[str, str] = {
-    "Judged": "fraction of the first k documents that have a judgment (any grade)",
+    "Judged": "fraction of the first k documents retrieved that have a judgment (any grade), "
+              "over min(k, retrieved); Judged: the whole ranking (ir_measures')",
     "FirstRel": "rank of the first relevant document, 0 if none is retrieved; its mean "
                 "covers the queries where one was",
-    "ERR": "expected reciprocal rank (Chapelle et al. 2009), graded, max_grade declared",
+    "ERR": "expected reciprocal rank (Chapelle et al. 2009), graded, max_grade 4 unless "
+           "given (gdeval.pl's, as in ir_measures); ERR: the whole ranking",
     "num_q": "queries averaged",
     "num_ret": "documents retrieved (after -M / -J)",
     "num_rel": "relevant judgments (grade >= level)",
@@ -145,7 +148,8 @@ ABOUT: dict[str, str] = {
     "set_map": "set precision times set recall",
     "set_F": "F measure of the retrieved set (beta=1)",
     "num_nonrel_judged_ret": "judged non-relevant documents retrieved",
-    "rbp": "rank-biased precision, persistence p (trec_eval 10)",
+    "rbp": "rank-biased precision, persistence p (rbp: trec_eval 10's p=0.9; RBP: ir_measures' "
+           "p=0.8; RBP(rel=N): binary at level N)",
     "rbp_resid": "RBP residual from unjudged documents (trec_eval 10)",
     "unj": "fraction of the first k documents that are unjudged (trec_eval 10)",
 }

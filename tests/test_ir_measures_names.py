@@ -1,0 +1,305 @@
+"""ir_measures' spellings mean what they mean in ir_measures: checked against ir_measures.
+
+Each measure here is computed by ir_measures itself in the test (its own providers:
+``judged``, ``gdeval``, ``cwl_eval``), or compared with the values ir_measures' own test
+suite asserts (terrierteam/ir_measures, ``test/test_judged.py``, ``test/test_gdeval.py``,
+``test/test_cwl_eval.py``: copied below with the file they come from).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import searcheval
+from searcheval.errors import UsageError
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CRANFIELD_QRELS = FIXTURES / "cranfield-runs" / "qrel"
+CRANFIELD_RUNS = sorted((FIXTURES / "cranfield-runs" / "results").glob("*.txt"))
+
+# terrierteam/ir_measures test/test_judged.py and test/test_gdeval.py (the same data in both).
+SMALL_QRELS = {"0": {"D0": 0, "D1": 1, "D2": 1, "D3": 2, "D4": 0},
+               "1": {"D0": 1, "D3": 2, "D5": 2}}
+SMALL_RUN = {"0": {"D0": 0.8, "D2": 0.7, "D1": 0.3, "D3": 0.4, "D4": 0.1},
+             "1": {"D1": 0.8, "D3": 0.7, "D4": 0.3, "D2": 0.4}}
+
+
+def _per_query(results, name: str) -> list[float]:
+    return [results.value(name, q) for q in ("0", "1")]
+
+
+def _trec_eval_ordered(run: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """The same run with scores that leave no ties: each query ranked by trec_eval's rule
+    (score descending, then doc id descending), so that ir_measures (which breaks ties by
+    doc id ascending) and searcheval see one ranking and only the definitions differ."""
+    out = {}
+    for query_id, docs in run.items():
+        ordered = sorted(docs, key=lambda doc: (docs[doc], doc), reverse=True)
+        out[query_id] = {doc: float(len(ordered) - i) for i, doc in enumerate(ordered)}
+    return out
+
+
+def _read_trec_run(path: Path) -> dict[str, dict[str, float]]:
+    run: dict[str, dict[str, float]] = {}
+    for line in path.read_text().splitlines():
+        query_id, _, doc_id, _, score, _ = line.split()
+        run.setdefault(query_id, {})[doc_id] = float(score)
+    return run
+
+
+def _read_trec_qrels(path: Path) -> dict[str, dict[str, int]]:
+    qrels: dict[str, dict[str, int]] = {}
+    for line in path.read_text().splitlines():
+        query_id, _, doc_id, grade = line.split()
+        qrels.setdefault(query_id, {})[doc_id] = int(grade)
+    return qrels
+
+
+# ---- A.2: Judged ---------------------------------------------------------------------
+
+# ir_measures test/test_judged.py: per query "0", "1" ("based on a manual execution of
+# cwl-eval"). Query 1 retrieves 4 documents: Judged@10 and Judged@1000 divide by 4, not k.
+JUDGED_EXPECTED = [("Judged@1000", [1.0, 1 / 4]), ("Judged@10", [1.0, 1 / 4]),
+                   ("Judged@3", [1.0, 1 / 3]), ("Judged@1", [1.0, 0.0])]
+
+
+@pytest.mark.parametrize("name,expected", JUDGED_EXPECTED, ids=[e[0] for e in JUDGED_EXPECTED])
+def test_judged_is_ir_measures_judged_on_its_own_test_values(name, expected):
+    results = searcheval.evaluate(SMALL_QRELS, SMALL_RUN, [name])
+    assert _per_query(results, name) == pytest.approx(expected, abs=1e-4)
+
+
+def test_bare_judged_is_the_whole_ranking():
+    results = searcheval.evaluate(SMALL_QRELS, SMALL_RUN, ["Judged"])
+    assert [str(m) for m in results.measures] == ["Judged"]
+    assert _per_query(results, "Judged") == [1.0, 1 / 4]  # 5 of 5 judged; D3 of 4
+
+
+@pytest.mark.parametrize("run_path", CRANFIELD_RUNS, ids=lambda p: p.stem)
+def test_judged_equals_ir_measures_on_the_cranfield_runs(run_path):
+    """50 documents a query: Judged@100 is judged/50 (ir_measures), not judged/100."""
+    import ir_measures
+
+    qrels = _read_trec_qrels(CRANFIELD_QRELS)
+    run = _trec_eval_ordered(_read_trec_run(run_path))
+    names = ["Judged", "Judged@5", "Judged@10", "Judged@100"]
+    reference = ir_measures.judged.calc_aggregate(
+        [ir_measures.parse_measure(n) for n in names], qrels, run)
+    ours = searcheval.evaluate(qrels, run, names, compat=10).summary()
+    assert [ours[n] for n in names] == pytest.approx(
+        [reference[ir_measures.parse_measure(n)] for n in names], abs=1e-12)
+    assert ours["Judged@100"] == ours["Judged"]  # every query retrieves 50 < 100
+
+
+# ---- A.3: each spelling gets the defaults of its tool -----------------------------------
+
+TREC_EVAL_SUITE = FIXTURES / "trec_eval"
+
+
+def test_rbp_spellings_take_their_tools_persistence():
+    """trec_eval's qrels.test is binary, so ir_measures' graded RBP is its RBP(rel=1), which
+    ir_measures computes with cwl_eval: p=0.8 for RBP (0.3077), trec_eval 10's rbp p=0.9
+    (0.3234). searcheval gave RBP trec_eval's 0.9."""
+    import ir_measures
+
+    qrels = _read_trec_qrels(TREC_EVAL_SUITE / "qrels.test")
+    run = _trec_eval_ordered(_read_trec_run(TREC_EVAL_SUITE / "results.test"))
+    reference = ir_measures.calc_aggregate([ir_measures.RBP(rel=1), ir_measures.RBP(rel=1, p=0.9)],
+                                           qrels, run)
+    results = searcheval.evaluate(qrels, run, ["RBP", "rbp"], compat=10)
+    assert [str(m) for m in results.measures] == ["RBP(p=0.8)", "RBP(p=0.9)"]
+    summary = results.summary()
+    assert summary["RBP(p=0.8)"] == pytest.approx(reference[ir_measures.RBP(rel=1)], abs=1e-9)
+    assert summary["RBP(p=0.9)"] == pytest.approx(reference[ir_measures.RBP(rel=1, p=0.9)],
+                                                  abs=1e-9)
+    assert round(summary["RBP(p=0.8)"], 4) == 0.3077 and round(summary["RBP(p=0.9)"], 4) == 0.3234
+
+
+# terrierteam/ir_measures test/cwl.qrels and test/cwl.run (T1..T3), and the values its
+# test/test_cwl_eval.py asserts for RBP(p=0.9, rel=1) ("based on a manual execution of cwl-eval").
+CWL_QRELS = {
+    "T1": {"D1": 1, "D2": 0, "D3": 1, "D4": 1, "D7": 1, "D8": 0, "D9": 1, "D10": 0},
+    "T2": {"D1": 1, "D2": 1, "D5": 1, "D6": 0, "D7": 1, "D8": 1, "D9": 1, "D10": 0},
+    "T3": {"D4": 0, "D5": 0, "D6": 1, "D7": 1, "D8": 1, "D9": 0, "D10": 1},
+}
+CWL_RUN = {query_id: {f"D{i}": s for i, s in enumerate(
+    (4.3, 4.2, 4.1, 3.9, 3.8, 3.7, 3.6, 3.5, 3.4, 3.3), 1)} for query_id in ("T1", "T2", "T3")}
+
+
+def test_binary_rbp_is_ir_measures_rbp_on_its_own_test_values():
+    results = searcheval.evaluate(CWL_QRELS, CWL_RUN, ["RBP(p=0.9,rel=1)"])
+    name = "RBP(rel=1,p=0.9)"
+    assert [str(m) for m in results.measures] == [name]
+    assert [results.value(name, q) for q in ("T1", "T2", "T3")] == pytest.approx(
+        [0.3501, 0.3996, 0.1988], abs=1e-4)
+
+
+def test_binary_rbp_equals_ir_measures_on_cranfield_runs():
+    """Graded qrels (1..5): RBP(rel=N) is binary at level N, as ir_measures (cwl_eval) has it."""
+    import ir_measures
+
+    qrels = _read_trec_qrels(CRANFIELD_QRELS)
+    names = ["RBP(rel=1)", "RBP(rel=3)", "RBP(rel=2,p=0.95)"]
+    for run_path in CRANFIELD_RUNS[::5]:
+        run = _trec_eval_ordered(_read_trec_run(run_path))
+        reference = ir_measures.calc_aggregate([ir_measures.parse_measure(n) for n in names],
+                                               qrels, run)
+        ours = searcheval.evaluate(qrels, run, names, compat=10)
+        assert list(ours.summary().values()) == pytest.approx(
+            [reference[ir_measures.parse_measure(n)] for n in names], abs=1e-6), run_path.stem
+
+
+# ir_measures test/test_gdeval.py, test_ERR: per query "0", "1". Its qrels' largest grade is
+# 2; gdeval.pl (ir_measures' ERR) fixes it at 4, where searcheval took the qrels' largest.
+ERR_EXPECTED = [("ERR@20", [0.10175, 0.09375]), ("ERR@2", [0.03125, 0.09375])]
+
+
+@pytest.mark.parametrize("name,expected", ERR_EXPECTED, ids=[e[0] for e in ERR_EXPECTED])
+def test_err_is_ir_measures_err_on_its_own_test_values(name, expected):
+    results = searcheval.evaluate(SMALL_QRELS, SMALL_RUN, [name])
+    assert _per_query(results, name) == pytest.approx(expected, abs=5e-6)  # gdeval: 5 decimals
+
+
+@pytest.fixture(scope="module")
+def cranfield_graded_qrels(tmp_path_factory) -> Path:
+    """Cranfield's own grades (cranqrel: -1..4) in TREC's four columns, which gdeval.pl reads."""
+    path = tmp_path_factory.mktemp("cranfield") / "qrels"
+    lines = (FIXTURES / "cranfield" / "cranqrel").read_text().split("\n")
+    path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in (ln.split() for ln in lines if ln.strip())))
+    return path
+
+
+def test_err_and_bare_err_equal_ir_measures_on_cranfield_runs(cranfield_graded_qrels):
+    """ERR@20 is ir_measures' (gdeval.pl); ERR without a cutoff is the whole ranking, ERR@k
+    for any k past the 50 documents of each query."""
+    import ir_measures
+
+    qrels = list(ir_measures.read_trec_qrels(str(cranfield_graded_qrels)))
+    measures = [ir_measures.ERR @ 20, ir_measures.ERR @ 1000]
+    for run_path in CRANFIELD_RUNS[::7]:
+        reference = ir_measures.calc_aggregate(
+            measures, qrels, list(ir_measures.read_trec_run(str(run_path))))
+        ours = searcheval.evaluate(cranfield_graded_qrels, run_path, ["ERR@20", "ERR"],
+                                   compat=10).summary()
+        assert [ours["ERR@20"], ours["ERR"]] == pytest.approx(
+            [reference[m] for m in measures], abs=5e-6), run_path.stem
+
+
+def test_err_refuses_grades_above_its_default_largest_grade():
+    """gdeval.pl refuses a qrels file graded above 4; searcheval says how to write ERR then."""
+    run = CRANFIELD_RUNS[0]
+    with pytest.raises(UsageError) as info:
+        searcheval.evaluate(CRANFIELD_QRELS, run, ["ERR@20"])
+    assert str(info.value) == ("ERR@20: ERR's largest grade is 4 unless given (gdeval.pl's), "
+                               "but the qrels grade a document 5: write ERR(max_grade=5)@20")
+    assert 0 < searcheval.evaluate(CRANFIELD_QRELS, run, ["ERR(max_grade=5)@20"]).summary()[
+        "ERR(max_grade=5)@20"] < 1
+
+
+# ---- C.15: ir_measures' spellings of searcheval's measures ------------------------------
+
+# Each name as ir_measures writes it, and searcheval's canonical name for it.
+IR_MEASURES_SPELLINGS = [
+    ("SetF(rel=1, beta=0.5)", "SetF(rel=1,beta=0.5)"),  # a space inside the parentheses
+    ("NumRet(rel=1)", "NumRelRet(rel=1)"),  # ir_measures' NumRelRet is NumRet(rel=1)
+    ("AP(judged_only=True)", "AP(judged_only=True)"),  # trec_eval's -J for one measure
+    ("nDCG(judged_only=True)@10", "nDCG(judged_only=True)@10"),
+    ("P(rel=2,judged_only=True)@5", "P(rel=2,judged_only=True)@5"),
+    ("SetRelP", "set_relative_P"),
+    ("SetP(relative=True)", "set_relative_P"),
+]
+
+
+@pytest.mark.parametrize("name,canonical", IR_MEASURES_SPELLINGS,
+                         ids=[s[0] for s in IR_MEASURES_SPELLINGS])
+def test_ir_measures_spelling_equals_ir_measures(name, canonical):
+    """ir_measures computes these with pytrec_eval on trec_eval's test files (which have
+    unjudged documents, so judged_only changes the values); so does searcheval, both engines."""
+    import ir_measures
+
+    qrels = list(ir_measures.read_trec_qrels(str(TREC_EVAL_SUITE / "qrels.test")))
+    run = list(ir_measures.read_trec_run(str(TREC_EVAL_SUITE / "results.test")))
+    measure = ir_measures.parse_measure(name.replace(" ", ""))
+    reference = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+    for engine in ("native", "pytrec_eval"):
+        results = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test",
+                                      TREC_EVAL_SUITE / "results.test", [name], engine=engine)
+        assert [str(m) for m in results.measures] == [canonical]
+        assert results.summary()[canonical] == pytest.approx(reference, abs=1e-12), engine
+
+
+def test_judged_only_is_minus_j_for_that_measure_alone():
+    plain = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                ["AP", "AP(judged_only=True)", "NumRet(judged_only=True)"])
+    minus_j = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                  ["AP", "NumRet"], judged_only=True).summary()
+    summary = plain.summary()
+    assert summary["AP(judged_only=True)"] == minus_j["AP"] != summary["AP"]
+    assert summary["NumRet(judged_only=True)"] == minus_j["NumRet"] == 738  # of 1500 retrieved
+
+
+# ir_measures test/test_gdeval.py, test_nDCG: gdeval.pl's nDCG, which is ir_measures'
+# nDCG(dcg='exp-log2'): per query "0", "1".
+EXP_NDCG_EXPECTED = [("nDCG(dcg='exp-log2')@20", [0.6201, 0.35099]),
+                     ("nDCG(dcg='exp-log2')@2", [0.17377, 0.38685])]
+
+
+@pytest.mark.parametrize("name,expected", EXP_NDCG_EXPECTED, ids=[e[0] for e in EXP_NDCG_EXPECTED])
+def test_exp_log2_ndcg_is_ir_measures_on_its_own_test_values(name, expected):
+    results = searcheval.evaluate(SMALL_QRELS, SMALL_RUN, [name])
+    canonical = name.replace("(dcg='exp-log2')", "(gain=exp)")
+    assert [str(m) for m in results.measures] == [canonical]
+    assert _per_query(results, canonical) == pytest.approx(expected, abs=5e-6)
+
+
+def test_exp_log2_ndcg_equals_ir_measures_on_cranfield(cranfield_graded_qrels):
+    import ir_measures
+
+    measure = ir_measures.parse_measure("nDCG(dcg='exp-log2')@10")
+    qrels = list(ir_measures.read_trec_qrels(str(cranfield_graded_qrels)))
+    run_path = CRANFIELD_RUNS[3]
+    reference = ir_measures.calc_aggregate(
+        [measure], qrels, list(ir_measures.read_trec_run(str(run_path))))[measure]
+    ours = searcheval.evaluate(cranfield_graded_qrels, run_path, [measure], compat=10)
+    assert ours.summary()["nDCG(gain=exp)@10"] == pytest.approx(reference, abs=5e-6)
+
+
+def test_ir_measures_objects_are_accepted_by_the_api():
+    """ir_measures' measure objects (they raised AttributeError) are read through their str."""
+    import ir_measures
+
+    objects = [ir_measures.nDCG @ 10, ir_measures.AP(judged_only=True), ir_measures.SetRelP,
+               ir_measures.NumRelRet, ir_measures.RBP(rel=1), ir_measures.Judged @ 5]
+    results = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                  objects, compat=10)
+    assert [str(m) for m in results.measures] == [
+        "nDCG@10", "AP(judged_only=True)", "set_relative_P", "NumRelRet(rel=1)",
+        "RBP(rel=1,p=0.8)", "Judged@5"]
+    one = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                              ir_measures.nDCG @ 10)
+    qrels = list(ir_measures.read_trec_qrels(str(TREC_EVAL_SUITE / "qrels.test")))
+    run = list(ir_measures.read_trec_run(str(TREC_EVAL_SUITE / "results.test")))
+    reference = ir_measures.calc_aggregate([ir_measures.nDCG @ 10], qrels, run)
+    assert one.summary() == pytest.approx({"nDCG@10": reference[ir_measures.nDCG @ 10]}, abs=1e-12)
+
+
+def test_error_not_a_measure_name():
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures(["AP", 10])
+    assert str(info.value) == "measure 10: expected a measure name or an ir_measures measure, found int"
+
+
+def test_error_measures_joined_by_a_comma_cli():
+    from click.testing import CliRunner
+
+    from searcheval.cli import main
+
+    result = CliRunner().invoke(main, ["evaluate", str(TREC_EVAL_SUITE / "qrels.test"),
+                                       str(TREC_EVAL_SUITE / "results.test"), "-m", "AP,nDCG@10"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == ("measure 'AP,nDCG@10': one name per measure (a comma separates the "
+                             "parameters of one measure, not measures): ask for each on its own, "
+                             "-m AP -m nDCG@10\n")
