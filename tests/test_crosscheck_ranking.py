@@ -76,9 +76,9 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
 
 def reference_input(qrels: Path, run: Path, settings: Settings) -> dict:
     """The run exactly as the reference engine hands it to pytrec_eval, primer removed."""
-    q, r = api.as_qrels(qrels), api.as_run(run)
-    ranked = prepare(q, r, settings)  # also reads the rank column under --ties rank
-    plan = pytrec._Plan(settings.relevance_level)
+    q, r = api.as_qrels(qrels), api.as_run(run, ranks=settings.ties == "rank")
+    ranked = prepare(q, r, settings)
+    plan = pytrec._Plan(settings.relevance_level, settings.judged_only)
     plan.place(parse_measures(["P@1"])[0])
     payload = pytrec._payload(q, r, ranked, plan, settings)
     sent = pytrec_worker._nested(payload["queries"], *payload["run"], "d")
@@ -130,7 +130,7 @@ OPTIONS = [
 def test_crosscheck_passes_on_hostile_ties_and_ids(files, options: dict) -> None:
     qrels, run = files
     settings = Settings(**options)
-    result = crosscheck(api.as_qrels(qrels), api.as_run(run),
+    result = crosscheck(api.as_qrels(qrels), api.as_run(run, ranks=settings.ties == "rank"),
                         parse_measures(["all_trec"], settings.compat), settings)
     assert result.differences == [] and result.ok()
     assert result.compared > 0
@@ -189,7 +189,7 @@ def test_a_tie_policy_bug_is_caught(files, monkeypatch, ties: str, depth, report
 
     monkeypatch.setattr(ranking, "ranking", backwards)  # canonical_order calls it
     monkeypatch.setattr(context, "ranking", backwards)  # the native engine's import of it
-    result = crosscheck(api.as_qrels(qrels), api.as_run(run),
+    result = crosscheck(api.as_qrels(qrels), api.as_run(run, ranks=ties == "rank"),
                         parse_measures(["P.2", "num_rel_ret"]), Settings(depth=depth, ties=ties))
     assert per_query(result) == reported
     assert not result.ok()
