@@ -1,0 +1,141 @@
+"""The real C trec_eval on 1,000 hostile cases, reproduced line for line by --format trec.
+
+fixtures/trec_eval-binary/cases.jsonl.gz (see its SOURCE.md) holds, for each case, a qrels
+file, a run file, trec_eval's command line and what the binaries of tags v9.0.8 and v10.0
+printed. Every case trec_eval accepts (exit 0) goes through ``searcheval evaluate -f
+trec`` with the same flags and must print the same lines in the same order, byte for byte.
+Left out: lines where trec_eval printed ``nan``/``-nan`` (its 0/0; searcheval prints 0 and
+says so in the notes) and ``relstring`` (not computed). 10.0's ``rbp`` reads two
+uninitialised variables, so its ``rbp`` lines come from the build that initialises them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import warnings
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from searcheval.cli import main
+
+CASES = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"
+
+# Cases that still differ only in classes the branch "gains" fixes (issue 12, item A.5):
+# the lead removes this set (and its xfail) when that branch is merged.
+GAINS_FRACTIONAL = set()  # ndcg/G/ndcg_rel/Rndcg with a gain below 1: trec_eval's ordering
+GAINS_NUM_REL_C_L = set()  # -c with -l other than 1: num_rel's `all` recounts grades > 0
+GAINS_UTILITY_C = set()  # utility with -c and a query the run lacks
+GAINS_RBP_RESID_10 = set()  # 10.0, -c, rbp_resid of a query the run lacks is 1
+GAINS_SET_MAP = set()  # set_map's rounding (trec_eval's product order)
+FIXED_ON_BRANCH_GAINS = (GAINS_FRACTIONAL | GAINS_NUM_REL_C_L | GAINS_UTILITY_C
+                         | GAINS_RBP_RESID_10 | GAINS_SET_MAP)
+
+
+@lru_cache(maxsize=1)
+def load_cases() -> tuple[dict, ...]:
+    with gzip.open(CASES, "rt", encoding="utf-8") as lines:
+        return tuple(json.loads(line) for line in lines)
+
+
+def accepted_cases() -> list:
+    """Every case the stock trec_eval accepted, the gains branch's marked xfail."""
+    params = []
+    for case in load_cases():
+        if case["stock"]["exit"] != 0:
+            continue
+        marks = [pytest.mark.xfail(reason="fixed on branch gains", strict=False)] \
+            if case["id"] in FIXED_ON_BRANCH_GAINS else []
+        params.append(pytest.param(case, id=case["id"], marks=marks))
+    return params
+
+
+def searcheval_arguments(case: dict, qrels: Path, run: Path) -> list[str]:
+    """trec_eval's command line in searcheval's spelling: no -c is --missing skip."""
+    arguments = ["evaluate", str(qrels), str(run), "-f", "trec", "--compat", case["version"]]
+    flags = iter(case["flags"])
+    missing = "skip"
+    for flag in flags:
+        if flag == "-c":
+            missing = "zero"
+        elif flag in ("-q", "-J"):
+            arguments.append(flag)
+        elif flag in ("-l", "-M"):
+            arguments += [flag, next(flags)]
+        else:
+            raise AssertionError(f"{case['id']}: unknown trec_eval flag {flag}")
+    arguments += ["--missing", missing]
+    for measure in case["measures"]:
+        arguments += ["-m", measure]
+    return arguments
+
+
+def trec_eval_lines(case: dict) -> list[str]:
+    """What trec_eval printed; under 10.0, `rbp` from the build with its variables set."""
+    lines = case["stock"]["stdout"].splitlines()
+    if case["version"] == "10":
+        initialised = case["rbp_initialised"]["stdout"].splitlines()
+        assert len(initialised) == len(lines)
+        lines = [fixed if line.startswith("rbp_p=") else line
+                 for line, fixed in zip(lines, initialised)]
+    return lines
+
+
+def _key(line: str) -> tuple[str, str]:
+    name, query_id = line.split("\t")[:2]
+    return name.strip(), query_id
+
+
+def comparable(expected: list[str], produced: list[str]) -> tuple[list[str], list[str]]:
+    """Both outputs without trec_eval's nan lines (where searcheval prints 0) and relstring."""
+    nan = {_key(line) for line in expected if line.split("\t")[-1].strip() in ("nan", "-nan")}
+    expected = [line for line in expected
+                if _key(line) not in nan and not line.startswith("relstring")]
+    return expected, [line for line in produced if _key(line) not in nan]
+
+
+def first_differences(expected: list[str], produced: list[str], shown: int = 5) -> str:
+    lines = [f"{len(expected)} lines expected, {len(produced)} printed"]
+    for number, (want, got) in enumerate(zip(expected, produced), 1):
+        if want != got and len(lines) <= shown:
+            lines.append(f"line {number}: trec_eval {want!r}\n{' ' * (len(str(number)) + 7)}"
+                         f"searcheval {got!r}")
+    if len(expected) != len(produced):
+        longer = expected if len(expected) > len(produced) else produced
+        lines.append(f"first extra line: {longer[min(len(expected), len(produced))]!r}")
+    return "\n".join(lines)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("trec_eval_binary")
+
+
+def evaluate(case: dict, folder: Path):
+    qrels, run = folder / "qrels", folder / "run"
+    qrels.write_bytes(case["qrels"].encode("utf-8"))
+    run.write_bytes(case["run"].encode("utf-8"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = CliRunner().invoke(main, searcheval_arguments(case, qrels, run))
+    return result, [str(w.message) for w in caught]
+
+
+def test_the_fixture_holds_every_case():
+    cases = load_cases()
+    assert len(cases) == 1000
+    assert sum(case["stock"]["exit"] == 0 for case in cases) == 979
+    assert FIXED_ON_BRANCH_GAINS <= {case["id"] for case in cases}
+
+
+@pytest.mark.parametrize("case", accepted_cases())
+def test_same_lines_as_trec_eval(case, folder):
+    result, caught = evaluate(case, folder)
+    assert result.exit_code == 0, result.stderr
+    assert not caught, f"warnings leaked: {caught}"
+    expected, produced = comparable(trec_eval_lines(case), result.stdout.splitlines())
+    if expected != produced:
+        pytest.fail(first_differences(expected, produced), pytrace=False)
