@@ -85,3 +85,18 @@ def test_streaming_keeps_the_last_lines_tag(tmp_path, block_bytes):
     results = evaluate_streaming(read_qrels(qrels), run, resolve_measures(["P@5"]), Settings(),
                                  block_bytes=block_bytes)
     assert results.run_tag == "last"
+
+
+@pytest.mark.parametrize("compat,reciprocal_rank", [("9", "0.5000"), ("10", "1.0000")])
+def test_a_score_beyond_32_bits_is_inf_under_9_quietly(tmp_path, compat, reciprocal_rank):
+    """9.0.8 holds scores as C floats: 2e39 and 1e39 both become inf and tie, so the doc id
+    rule (descending) puts b first and the relevant a second (RR 1/2); 10.0's doubles keep
+    a first (RR 1). No overflow warning may reach stderr (trec_eval prints none)."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\n")
+    run.write_text("q1 Q0 a 1 2e39 r\nq1 Q0 b 2 1e39 r\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = cli("evaluate", qrels, run, "-m", "recip_rank", "-f", "trec", "--compat", compat)
+    assert (result.exit_code, result.stderr, [str(w.message) for w in caught]) == (0, "", [])
+    assert result.stdout == f"recip_rank            \tall\t{reciprocal_rank}\n"
