@@ -100,3 +100,46 @@ def test_a_score_beyond_32_bits_is_inf_under_9_quietly(tmp_path, compat, recipro
         result = cli("evaluate", qrels, run, "-m", "recip_rank", "-f", "trec", "--compat", compat)
     assert (result.exit_code, result.stderr, [str(w.message) for w in caught]) == (0, "", [])
     assert result.stdout == f"recip_rank            \tall\t{reciprocal_rank}\n"
+
+
+# trec_eval marks a measure once and takes its parameters from the first `-m name.params`
+# naming it (meas_init.c stops at the first match; a bare -m or a nickname only marks it):
+# `-m P.5 -m P.10` prints P_5 alone. Here 1 relevant document of 2 is retrieved at rank 1:
+# P_5 = 1/5, P_10 = 1/10, ndcg_cut_1 = 1, Rprec = 1/2.
+FAMILY_TWICE = [
+    (["P.5", "P.10"], ["P_5\tall\t0.2000"]),
+    (["P", "P.5"], ["P_5\tall\t0.2000"]),
+    (["P.10", "P"], ["P_10\tall\t0.1000"]),
+    (["P.5", "Rprec", "P.10,5"], ["Rprec\tall\t0.5000", "P_5\tall\t0.2000"]),  # its order
+    (["official", "P.10"], ["P_10\tall\t0.1000"]),
+    (["ndcg_cut.1", "ndcg_cut.5,10"], ["ndcg_cut_1\tall\t1.0000"]),
+]
+
+
+@pytest.mark.parametrize("measures,lines", FAMILY_TWICE, ids=[" ".join(m) for m, _ in FAMILY_TWICE])
+def test_a_family_asked_twice_prints_its_first_parameters(tmp_path, measures, lines):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 1\n")
+    run.write_text("q1 Q0 a 1 1 r\nq1 Q0 c 2 0.5 r\n")
+    arguments = [a for m in measures for a in ("-m", m)]
+    result = cli("evaluate", qrels, run, *arguments, "-f", "trec")
+    assert result.exit_code == 0, result.stderr
+    families = {line.split("\t")[0].split("_")[0] for line in lines}
+    printed = [line.replace(" ", "") for line in result.stdout.splitlines()
+               if line.split("\t")[0].strip().split("_")[0] in families]
+    assert printed == lines
+    assert "trec_eval prints" in result.stderr and "left out of --format trec" in result.stderr
+
+
+def test_other_formats_show_both_and_say_why(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 1\n")
+    run.write_text("q1 Q0 a 1 1 r\nq1 Q0 c 2 0.5 r\n")
+    result = cli("evaluate", qrels, run, "-m", "P.5", "-m", "P.10", "-f", "csv")
+    assert result.stdout.splitlines()[-2:] == ["run,all,P@5,0.2", "run,all,P@10,0.1"]
+    assert result.stderr == ("searcheval: note: trec_eval prints P with the parameters of its "
+                             "first -m (P.5) only: P@10 not in its output (--format trec leaves "
+                             "them out)\n")
+    ir_spelling = cli("evaluate", qrels, run, "-m", "P.5", "-m", "P@10", "-f", "trec")
+    assert [line.split()[0] for line in ir_spelling.stdout.splitlines()] == ["P_5", "P_10"]
+    assert ir_spelling.stderr == ""  # P@10 is no trec_eval argument: nothing to leave out
