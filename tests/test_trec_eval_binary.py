@@ -139,3 +139,41 @@ def test_same_lines_as_trec_eval(case, folder):
     expected, produced = comparable(trec_eval_lines(case), result.stdout.splitlines())
     if expected != produced:
         pytest.fail(first_differences(expected, produced), pytrace=False)
+
+
+def refused_by_10() -> list:
+    return [pytest.param(case, id=case["id"]) for case in load_cases()
+            if case["version"] == "10" and case["stock"]["exit"] == 4]
+
+
+@pytest.mark.parametrize("case", refused_by_10())
+def test_where_10_exits_4_the_notes_say_so(case, folder):
+    """10.0 without -c stops at the first qrels query the run lacks (16 stored cases);
+    --compat 10 --missing skip evaluates the others and says what 10.0 did, naming the
+    query 10.0's own message names."""
+    assert "-c" not in case["flags"]
+    result, _ = evaluate(case, folder)
+    assert result.exit_code == 0, result.stderr
+    said = case["stock"]["stderr"].removeprefix("trec_eval: ")
+    assert f'searcheval: note: trec_eval 10.0 stops here with exit 4 ("{said}")' in result.stderr
+
+
+def refused_by_9() -> list:
+    return [pytest.param(case, id=case["id"]) for case in load_cases()
+            if case["version"] == "9" and case["stock"]["exit"] == 7]
+
+
+@pytest.mark.parametrize("case", refused_by_9())
+def test_where_9_exits_7_searcheval_says_so_or_refuses(case, folder):
+    """9.0.8 stops when no query is in both files (5 stored cases), with -c too. With -c
+    searcheval evaluates the qrels queries as empty rankings and says what 9.0.8 did;
+    without it (--missing skip) nothing is left to average: exit 2."""
+    result, _ = evaluate(case, folder)
+    said = case["stock"]["stderr"].removeprefix("trec_eval: ")
+    if "-c" in case["flags"]:
+        assert result.exit_code == 0, result.stderr
+        assert f'searcheval: note: trec_eval 9.0.8 stops here with exit 7 ("{said}")' in \
+            result.stderr
+    else:
+        assert result.exit_code == 2
+        assert result.stderr.startswith("no query is in both ")

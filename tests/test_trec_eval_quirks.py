@@ -116,7 +116,8 @@ FAMILY_TWICE = [
 ]
 
 
-@pytest.mark.parametrize("measures,lines", FAMILY_TWICE, ids=[" ".join(m) for m, _ in FAMILY_TWICE])
+@pytest.mark.parametrize("measures,lines", FAMILY_TWICE,
+                         ids=[" ".join(m) for m, _ in FAMILY_TWICE])
 def test_a_family_asked_twice_prints_its_first_parameters(tmp_path, measures, lines):
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("q1 0 a 1\nq1 0 b 1\n")
