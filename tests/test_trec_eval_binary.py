@@ -24,13 +24,33 @@ from searcheval.cli import main
 
 CASES = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"
 
-# Cases that still differ only in classes the branch "gains" fixes (issue 12, item A.5):
-# the lead removes this set (and its xfail) when that branch is merged.
-GAINS_FRACTIONAL = set()  # ndcg/G/ndcg_rel/Rndcg with a gain below 1: trec_eval's ordering
-GAINS_NUM_REL_C_L = set()  # -c with -l other than 1: num_rel's `all` recounts grades > 0
-GAINS_UTILITY_C = set()  # utility with -c and a query the run lacks
-GAINS_RBP_RESID_10 = set()  # 10.0, -c, rbp_resid of a query the run lacks is 1
-GAINS_SET_MAP = set()  # set_map's rounding (trec_eval's product order)
+def _ids(*numbers: str) -> set[str]:
+    return {f"20261201-{n}" for n in numbers}
+
+
+# Cases that still differ only in classes the branch "gains" fixes (issue 12, item A.5),
+# marked xfail(strict=False): THE LEAD REMOVES THESE SETS (and the xfail) WHEN THAT
+# BRANCH IS MERGED. 86 cases; 229 and 269 are in two classes.
+GAINS_FRACTIONAL = _ids(  # a gain below 1 (ndcg.1=0.5,...): trec_eval's gain ordering
+    "202", "229", "252", "511", "690", "947", "957"
+)
+GAINS_NUM_REL_C_L = _ids(  # -c with -l other than 1: num_rel `all` recounts grades > 0
+    "22", "41", "47", "75", "83", "94", "122", "130", "163", "165", "179", "191", "215",
+    "223", "237", "242", "243", "251", "271", "302", "313", "349", "369", "382", "397",
+    "414", "419", "432", "456", "475", "481", "494", "508", "516", "579", "587", "596",
+    "607", "613", "614", "655", "656", "662", "663", "668", "676", "705", "718", "760",
+    "780", "783", "802", "803", "809", "816", "823", "851", "877", "900", "901", "920",
+    "928", "964", "970", "999"
+)
+GAINS_UTILITY_C = _ids(  # utility with -c and a query the run lacks
+    "7", "229", "269", "497", "507", "632", "642", "890", "899"
+)
+GAINS_RBP_RESID_10 = _ids(  # 10.0, -c: rbp_resid of a query the run lacks is 1
+    "269", "521", "619", "717", "745", "843"
+)
+GAINS_SET_MAP = _ids(  # set_map rounded as trec_eval's product
+    "221"
+)
 FIXED_ON_BRANCH_GAINS = (GAINS_FRACTIONAL | GAINS_NUM_REL_C_L | GAINS_UTILITY_C
                          | GAINS_RBP_RESID_10 | GAINS_SET_MAP)
 
