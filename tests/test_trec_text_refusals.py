@@ -124,4 +124,5 @@ def test_crlf_line_ends_are_still_read(tmp_path):
     qrels, run = files(tmp_path, "run", GOOD_RUN.replace("\n", "\r\n").encode())
     result = cli("evaluate", qrels, run, "-m", "P@3", "-m", "NumRet", "-f", "csv")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines()[-2:] == ["run,all,P@3,0.6666666666666666", "run,all,NumRet,3"]
+    assert result.stdout.splitlines()[-2:] == ["run,all,P@3,0.6666666666666666",
+                                               "run,all,NumRet,3"]
