@@ -126,3 +126,24 @@ def test_crlf_line_ends_are_still_read(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[-2:] == ["run,all,P@3,0.6666666666666666",
                                                "run,all,NumRet,3"]
+
+
+# TREC's 3-column variants share the reader: the same refusals, through convert.
+VARIANTS = [
+    ("qrels", "q1 a 1\nq1 b \u0661\n", 2, "relevance must be an integer in ASCII digits, "
+                                         "found '\u0661'"),
+    ("qrels", "q1 a 1\r\nq1 b 1\rq1 c 0\n", 2, CR),
+    ("run", "q1\ta\t1\rq1\tb\t2\n", 1, CR),
+    ("run", "q1\ta\t1\nq1\tb\t\uff12\n", 2, "rank must be an integer in ASCII digits, "
+                                            "found '\uff12'"),
+]
+
+
+@pytest.mark.parametrize("kind,text,line,message", VARIANTS)
+def test_three_column_variants_are_refused_the_same_way(tmp_path, kind, text, line, message):
+    source = tmp_path / "input.txt"
+    source.write_bytes(text.encode())
+    result = cli("convert", source, tmp_path / "out", "--kind", kind)
+    assert result.exit_code == 2
+    assert result.stderr == f"{source}:{line}: {message}\n"
+    assert not (tmp_path / "out").exists()
