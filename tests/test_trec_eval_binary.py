@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -149,11 +150,34 @@ def test_the_fixture_holds_every_case():
     assert len(cases) == 1000
     assert sum(case["stock"]["exit"] == 0 for case in cases) == 979
     assert FIXED_ON_BRANCH_GAINS <= {case["id"] for case in cases}
+    assert [case["id"] for case in cases if deliberate_refusal(case)] == []
+
+
+def deliberate_refusal(case: dict) -> tuple[str, int] | None:
+    """(file, line) of the first input searcheval refuses on purpose where trec_eval reads
+    on (README: where searcheval differs): a lone \\r inside a line, a grade or score
+    written with digits of another script. None for the others (every stored case today:
+    test_the_fixture_holds_every_case; tests/test_trec_text_refusals.py covers both)."""
+    for name, value_at in (("qrels", 3), ("run", 4)):
+        lone_cr = re.search(r"\r(?!\n)", case[name])
+        if lone_cr:
+            return name, case[name].count("\n", 0, lone_cr.start()) + 1
+        for number, line in enumerate(case[name].split("\n"), 1):
+            fields = line.split()
+            if len(fields) > value_at and not fields[value_at].isascii():
+                return name, number
+    return None
 
 
 @pytest.mark.parametrize("case", accepted_cases())
 def test_same_lines_as_trec_eval(case, folder):
     result, caught = evaluate(case, folder)
+    refused = deliberate_refusal(case)
+    if refused:  # exit 2, one line naming the file and the line
+        assert result.exit_code == 2
+        assert result.stderr.count("\n") == 1
+        assert result.stderr.startswith(f"{folder / refused[0]}:{refused[1]}: ")
+        return
     assert result.exit_code == 0, result.stderr
     assert not caught, f"warnings leaked: {caught}"
     expected, produced = comparable(trec_eval_lines(case), result.stdout.splitlines())
