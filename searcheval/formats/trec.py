@@ -121,7 +121,7 @@ class Run(_Pairs):
 # ---- reading bytes -----------------------------------------------------------------------
 
 def read_bytes(source: str | Path) -> tuple[str, bytes]:
-    """(display path, text bytes) of a path, ``-`` (stdin) or a gzip TREC file (``trec_text``)."""
+    """(display path, text bytes) of a TREC file: a path, ``-`` (stdin) or gzip (``trec_text``)."""
     return trec_text(*read_raw(source))
 
 
@@ -270,10 +270,10 @@ def _direct(data, names: list[str], types: dict, source: str | None = None,
     """Columns straight from Arrow's CSV reader, for files with one uniform delimiter.
 
     ``data``: the file's bytes; or, with ``source`` (a path Arrow reads itself), its
-    last line (a run's tag), and ``delimiter`` from the caller's check of the whole file. The query
-    column comes dictionary-encoded: Arrow's parsing threads hash the ids of each block,
-    so codes cost nothing here and only the (few) distinct ids are checked. Returns the
-    table and the query column, ``Encoded``.
+    last line (a run's tag), and ``delimiter`` from the caller's check of the whole file.
+    The query column comes dictionary-encoded: Arrow's parsing threads hash the ids of
+    each block, so codes cost nothing here and only the (few) distinct ids are checked.
+    Returns the table and the query column, ``Encoded``.
     """
     delimiter = delimiter or _uniform_delimiter(data)
     if delimiter is None:
