@@ -121,7 +121,7 @@ class Run(_Pairs):
 # ---- reading bytes -----------------------------------------------------------------------
 
 def read_bytes(source: str | Path) -> tuple[str, bytes]:
-    """(display path, text bytes) of a TREC file: a path, ``-`` (stdin) or gzip (``trec_text``)."""
+    """(display path, text bytes) of a TREC file (a path, ``-`` or gzip): ``trec_text``."""
     return trec_text(*read_raw(source))
 
 
