@@ -109,8 +109,9 @@ def _check_run(report: Report, run: Scan, compat: int) -> None:
         import pyarrow.compute as pc
         tags = pc.unique(run.tags).to_pylist()
         if len(tags) > 1:
+            last = run.tags[-1].as_py()
             report.say(run.path, "warning", f"{len(tags)} run tags ({_listed(tags)}); "
-                       f"trec_eval names the run by the first, {tags[0]!r}")
+                       f"trec_eval names the run by the last line's tag, {last!r}")
     if len(run.query) == 0:
         report.say(run.path, "warning", "the run retrieves nothing")
         return

@@ -7,6 +7,7 @@ import click
 from . import render
 from .api import as_qrels, as_run, dataset_measures, resolve_measures
 from .engines.context import Settings
+from .measures import NICKNAMES, Measure, parse_measure
 from .output import write_text
 from .results import Results
 from .run_labels import refuse_repeated_paths, run_labels
@@ -24,6 +25,9 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
     measures = resolve_measures(names, compat)
     refuse_repeated_paths(run_paths)
+    measures, first_notes = first_parameters_only(names or ["official"], measures, compat,
+                                                  fmt == "trec")
+    notes = notes + first_notes
     qrels = as_qrels(qrels_path)
     runs = [as_run(path, ranks=ties == "rank") for path in run_paths]  # all read before writing
     labels = run_labels(runs)  # exp1/run.txt and exp2/run.txt, not run.txt twice
@@ -79,3 +83,32 @@ def _warn(results: Results, show_notes: bool) -> None:
                    f"qrels, ignored: {shown}", err=True)
     for note in results.notes if show_notes else []:
         click.echo(f"searcheval: note: {note}", err=True)
+
+
+def first_parameters_only(names: list[str], measures: list[Measure], compat: int,
+                          trec: bool) -> tuple[list[Measure], list[str]]:
+    """(measures to show, notes): trec_eval prints each measure once, with the parameters
+    of the first ``-m name.params`` naming it (a bare ``-m name`` or a nickname only marks
+    it), so ``-m P.5 -m P.10`` prints P_5 alone. ``--format trec`` leaves the others out;
+    the other formats show every measure asked for and say which trec_eval would not print.
+    Measures asked for in another spelling (``P@10``) are not trec_eval's to drop."""
+    first: dict[str, tuple[str, list[Measure]]] = {}  # family -> (its first -m, what it gives)
+    trec_spelled: set[Measure] = set()
+    for text in (part for name in names for part in name.split()):
+        given = parse_measure(text, compat)
+        if text in NICKNAMES or ("@" not in text and "(" not in text
+                                 and text.split(".")[0] == given[0].family):
+            trec_spelled.update(given)
+            if "." in text and text not in NICKNAMES:
+                first.setdefault(given[0].family, (text, given))
+    unprinted = [m for m in measures if m in trec_spelled and m.family in first
+                 and m not in first[m.family][1]]
+    notes = []
+    for family in dict.fromkeys(m.family for m in unprinted):
+        names_left = ", ".join(str(m) for m in unprinted if m.family == family)
+        notes.append(f"trec_eval prints {family} with the parameters of its first -m "
+                     f"({first[family][0]}) only: " + (
+                         f"{names_left} left out of --format trec, as trec_eval does (the "
+                         "other formats show them)" if trec else
+                         f"{names_left} not in its output (--format trec leaves them out)"))
+    return ([m for m in measures if m not in unprinted] if trec else measures), notes

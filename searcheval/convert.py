@@ -88,7 +88,7 @@ def _from_irds(source: str, kind: str | None, from_format: str | None,
 
 
 def _tags(path: str, data: bytes) -> list[str]:
-    """A run has one tag (trec_eval reports the first line's): say when lines had others."""
+    """A run has one tag (trec_eval reports the last line's): say when lines had others."""
     from .formats.scan import scan_text
     tags = scan_text(path, data, "run", "trec-run").tags
     distinct = pc.unique(tags).to_pylist() if tags is not None else []
@@ -96,7 +96,7 @@ def _tags(path: str, data: bytes) -> list[str]:
         return []
     shown = ", ".join(repr(t) for t in distinct[:5]) + (" ..." if len(distinct) > 5 else "")
     return [f"tag: {len(distinct)} tags in the input ({shown}); a run has one tag, kept the "
-            f"first, {distinct[0]!r}"]
+            f"last line's (as trec_eval), {tags[-1].as_py()!r}"]
 
 
 def _renumbered(run: Run, compat: int) -> list[str]:

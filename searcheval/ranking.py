@@ -29,8 +29,13 @@ TIE_POLICIES = {
 
 
 def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
-    """Scores as the trec_eval version being reproduced holds them."""
-    return scores.astype(np.float32 if compat == 9 else np.float64, copy=False)
+    """Scores as the trec_eval version being reproduced holds them. 9.0.8 keeps them in
+    C floats: a score beyond their range (1e39) is held as inf, quietly (numpy would warn
+    about the overflow on stderr)."""
+    if compat != 9:
+        return scores.astype(np.float64, copy=False)
+    with np.errstate(over="ignore"):
+        return scores.astype(np.float32)
 
 
 @dataclass

@@ -26,7 +26,7 @@ import numpy as np
 from .blocks import Part, Plan, combine, evaluate_block, run_rows
 from .engines.context import Settings
 from .errors import FormatError
-from .formats.trec import BOM, Qrels, Run, line_at, parse_run
+from .formats.trec import BOM, Qrels, Run, line_at, parse_run, refuse_lone_cr
 from .measures import Measure
 from .results import Results
 
@@ -54,7 +54,8 @@ def stream_evaluate(qrels: Qrels, source: str | Path, measures: list[Measure],
     plan = Plan.of(measures, qrels)
     path, tag, records = str(source), None, 0
     for block in run_blocks(source, chunk_queries, block_bytes, ranks=settings.ties == "rank"):
-        path, tag, records = block.path, tag or block.tag, records + len(block.lines)
+        path, records = block.path, records + len(block.lines)
+        tag = block.tag if len(block.lines) else tag  # trec_eval's runid: the last line's tag
         parts.append(evaluate_block(qrels, block, plan, settings))
     tag = tag or Path(path).name
     name = tag if path.startswith("<") else Path(path).name
@@ -65,7 +66,7 @@ def run_blocks(source: str | Path, chunk_queries: int | None = None,
                block_bytes: int = BLOCK_BYTES, ranks: bool = False) -> Iterator[Run]:
     """Runs of whole queries, in file order, with physical line numbers; checks grouping.
 
-    The ``tag`` of a block is the first tag of the file once a record has been read."""
+    The ``tag`` of a block is the tag of the last line read so far."""
     grouping = _Grouping()
     tag = None
     with _opened(source) as (path, handle):
@@ -83,7 +84,7 @@ def run_blocks(source: str | Path, chunk_queries: int | None = None,
                 carry = data
                 continue
             run = _parse(path, data[:end], offset, ranks)
-            tag = tag or (run.tag if len(run.lines) else None)
+            tag = run.tag if len(run.lines) else tag
             run.tag = tag or run.tag
             grouping.check(run)
             cut = _last_query_start(run) if more else len(run.lines)
@@ -157,6 +158,7 @@ def _parse(path: str, data: bytes, offset: int, ranks: bool) -> Run:
     try:
         if nul >= 0:
             raise FormatError(path, line_at(data, nul), "not a text file (NUL byte found)")
+        refuse_lone_cr(path, data)
         run = parse_run(path, data, ranks=ranks)
     except FormatError as exc:
         raise _shifted(exc, offset) from None

@@ -70,7 +70,7 @@ def test_rank_column_disagreeing_with_scores():
 def test_several_tags():
     result = check("two-tags.run")
     assert said(result, "two-tags.run", "warning") == [
-        "2 run tags (bm25, dense); trec_eval names the run by the first, 'bm25'"]
+        "2 run tags (bm25, dense); trec_eval names the run by the last line's tag, 'dense'"]
 
 
 def test_ties_and_the_cutoffs_they_straddle():

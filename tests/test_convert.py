@@ -137,11 +137,12 @@ def test_gzip_in_and_out_and_stdin(sources):
 
 
 def test_several_tags_are_reported(tmp_path):
-    (tmp_path / "in.run").write_text("q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 b\nq2 Q0 d1 1 1 a\n")
+    (tmp_path / "in.run").write_text("q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 a\nq2 Q0 d1 1 1 b\n")
     result = cli("convert", tmp_path / "in.run", tmp_path / "out.run")
-    assert "tag: 2 tags in the input ('a', 'b'); a run has one tag, kept the first, 'a'" in \
-        result.stderr
-    assert (tmp_path / "out.run").read_text().split("\n")[1].endswith(" a")
+    # trec_eval's runid is the last line's tag (its stored outputs: test_trec_eval_binary)
+    assert "tag: 2 tags in the input ('a', 'b'); a run has one tag, kept the last line's " \
+        "(as trec_eval), 'b'" in result.stderr
+    assert (tmp_path / "out.run").read_text().split("\n")[1].endswith(" b")
 
 
 def test_rank_column_renumbered_is_reported(sources):

@@ -1,8 +1,9 @@
 """Bad input never crashes: every reader, fed anything, reads it or says where it is wrong.
 
 The TREC readers are compared with a small independent reading of the format written
-here (lines end at \\n, \\r\\n or \\r; fields are runs of ASCII whitespace; blank and #
-lines are skipped; a leading UTF-8 BOM is ignored), and ``check``'s tolerant scanner with
+here (lines end at \\n or \\r\\n, and a lone \\r is refused, as trec_eval keeps it inside
+its line; fields are runs of ASCII whitespace; numbers are ASCII; blank and # lines are
+skipped; a leading UTF-8 BOM is ignored), and ``check``'s tolerant scanner with
 the strict readers: it must list the strict reader's error, or read the same rows.
 """
 
@@ -45,23 +46,25 @@ def reference(data: bytes, kind: str):
         data = data[3:]
     if b"\x00" in data:
         return None
+    if re.search(rb"\r(?!\n)", data):
+        return None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
     records, seen = [], set()
-    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), 1):
+    for number, line in enumerate(re.split(r"\r?\n", text), 1):
         fields = [f for f in re.split(r"[ \t\n\r\f\v]+", line) if f]
         if not fields or fields[0].startswith("#"):
             continue
         if kind == "qrels":
-            if len(fields) != 4 or not re.fullmatch(r"[-+]?\d+", fields[3]):
+            if len(fields) != 4 or not re.fullmatch(r"[-+]?[0-9]+", fields[3]):
                 return None
             value = int(fields[3])
             if not -2**63 <= value < 2**63:
                 return None
         else:
-            if len(fields) < 6 or "_" in fields[4]:
+            if len(fields) < 6 or "_" in fields[4] or not fields[4].isascii():
                 return None
             try:
                 value = float(fields[4])
@@ -170,7 +173,7 @@ CORPUS = {
     ("empty.qrels", "qrels"): (0, "no judgments found"),
     ("blank.qrels", "qrels"): (0, "no judgments found"),
     ("empty.run", "run"): [],
-    ("cr-only.run", "run"): [("q1", "d1", 1), ("q1", "d2", 2)],
+    ("cr-only.run", "run"): (1, "expected lines ending in \\n or \\r\\n, found a lone carriage"),
     ("not-gzip.run.gz", "run"): (0, "not a valid gzip file"),
     ("truncated.jsonl", "run"): (2, "not valid JSON"),
     ("list.json", "qrels"): (1, "expected a JSON object"),

@@ -124,8 +124,10 @@ def test_queries_only_in_qrels_or_only_in_run(tmp_path):
 
 
 def test_awkward_files_read_as_the_whole_file_reader_reads_them(tmp_path):
-    """Comments, blank lines, CRLF and lone CR line ends, a BOM, extra fields, gzip."""
-    text = ("\ufeffq1 Q0 a 1 3.5 tag extra\r\n# comment\r\n\r\nq1 Q0 b 2 3.5 tag\rq1\tQ0 c 3 1 tag\n"
+    """Comments, blank lines, CRLF line ends, a BOM, extra fields, gzip (a lone CR is
+    refused: test_trec_text_refusals)."""
+    text = ("\ufeffq1 Q0 a 1 3.5 tag extra\r\n# comment\r\n\r\nq1 Q0 b 2 3.5 tag\n"
+            "q1\tQ0 c 3 1 tag\n"
             "\n#q1\nq2  Q0 a 1 0.5 tag\nq2 Q0 d 2 0.25 tag\nq3 Q0 e 1 1 tag")
     qrels = tmp_path / "qrels"
     qrels.write_text("q1 0 a 1\nq1 0 c 2\nq2 0 d 1\nq3 0 e 0\nq4 0 e 1\n")

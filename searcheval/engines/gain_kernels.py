@@ -31,7 +31,8 @@ def g_measure(r: Ranked, m: Measure) -> np.ndarray:
                           if len(g.ideal_gain) else 0.0, 0.0)
     cost = segment_cumsum(np.maximum(ideal_here, 1.0), r.starts)
     gained = segment_cumsum(g.row_gain, r.starts)
-    terms = np.where(g.row_gain != 0, g.row_gain / np.log2(2.0 + cost - gained), 0.0)
+    with np.errstate(divide="ignore"):  # rows without a gain may divide by log2(1): unused
+        terms = np.where(g.row_gain != 0, g.row_gain / np.log2(2.0 + cost - gained), 0.0)
     return divide(segment_sum(terms, r.q, r.num_queries), _ideal_total(r, g))
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..formats.trec import Qrels, Run
 from ..measures import Measure
-from ..results import Results
+from ..results import Results, refusal_notes
 from .context import Ranked, Settings, prepare
 from .kernels import KERNELS
 
@@ -28,7 +28,9 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
                    settings=settings, engine="native", in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
-                   skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties)
+                   skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
+                   notes=refusal_notes(settings, ranked.skipped,
+                                       int(np.count_nonzero(ranked.in_run[ranked.reported]))))
 
 
 def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: list,

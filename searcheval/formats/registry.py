@@ -149,7 +149,7 @@ def read_data(path: str, data: bytes, kind: str | None = None, fmt: str | None =
         raise UsageError(f"{path}: {chosen} holds {_kinds(chosen)}, not {_kinds(kind)}")
     notes: list[str] = []
     if chosen.name == "trec-run" and ranks:
-        return Loaded(trec.parse_run(*trec.text_bytes(path, data), ranks=True), chosen, notes)
+        return Loaded(trec.parse_run(*trec.trec_text(path, data), ranks=True), chosen, notes)
     if chosen.name == "msmarco-run":
         notes.append("scores: none in the input; each document scores -rank")
         notes.append("tag: none in the input; the run's tag is the file name")
@@ -158,7 +158,7 @@ def read_data(path: str, data: bytes, kind: str | None = None, fmt: str | None =
 
 def _read_trec(parse):
     def reader(path: str, data: bytes, kind: str | None, notes: list[str]) -> Qrels | Run:
-        return parse(*trec.text_bytes(path, data))
+        return parse(*trec.trec_text(path, data))
     return reader
 
 

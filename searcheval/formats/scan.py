@@ -55,7 +55,7 @@ class Scan:
     empty_queries: tuple[str, ...] = ()  # listed with no document (a JSON run's "q2": {})
 
     def run(self) -> trec.Run:
-        tag = self.tags[0].as_py() if self.tags is not None and len(self.tags) else \
+        tag = self.tags[-1].as_py() if self.tags is not None and len(self.tags) else \
             Path(self.path).name
         return trec.Run(self.query, self.doc, self.values.astype(np.float64), self.lines,
                         self.path, tag, self.ranks, empty_queries=self.empty_queries)
@@ -90,7 +90,7 @@ def scan(source: str, kind: str, limit: int = 20) -> Scan:
             raise FormatError(path, 0, f"{fmt} holds {' or '.join(fmt.kinds)}, not {kind}")
         if fmt.name not in LAYOUTS:
             return _strict(path, data, kind, fmt.name)
-        path, data = trec.text_bytes(path, data)
+        path, data = trec.trec_text(path, data)
     except SearchevalError as exc:
         return _unreadable(str(source), kind, "?", exc)
     return _scan_text(path, data, kind, fmt.name, limit)
@@ -133,7 +133,7 @@ def _strict(path: str, data: bytes, kind: str, fmt: str) -> Scan:
 
 def scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int = 20) -> Scan:
     """``scan`` for the bytes of a whitespace-separated format (``LAYOUTS``)."""
-    return _scan_text(*trec.text_bytes(path, data), kind, fmt, limit)
+    return _scan_text(*trec.trec_text(path, data), kind, fmt, limit)
 
 
 def _scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int) -> Scan:

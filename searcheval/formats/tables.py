@@ -205,12 +205,13 @@ def _tag(table: Columns, array: pa.Array | None) -> str:
     if array is None or len(array) == 0:
         table.notes.append(f"tag: none in the input; the run's tag is {default!r}")
         return default
-    tags = pc.unique(_ids(table, array, "tag")).to_pylist()
+    array = _ids(table, array, "tag")
+    tags, last = pc.unique(array).to_pylist(), array[-1].as_py()
     if len(tags) > 1:
         shown = ", ".join(repr(t) for t in tags[:5]) + (" ..." if len(tags) > 5 else "")
         table.notes.append(f"tag: {len(tags)} tags in the input ({shown}); a run has one "
-                           f"tag, kept the first, {tags[0]!r}")
-    return tags[0]
+                           f"tag, kept the last line's (as trec_eval), {last!r}")
+    return last
 
 
 # ---- CSV and TSV --------------------------------------------------------------------------------

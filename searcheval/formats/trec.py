@@ -40,7 +40,12 @@ QRELS_3COL_FIELDS = "query_id doc_id relevance"
 MSMARCO_FIELDS = "query_id doc_id rank"
 _WHITESPACE = re.compile(rb"[ \t\n\r\f\v]+")
 # Arrow's CSV reader ends a line at \n, \r\n or a lone \r; the precise path must agree.
+# (A lone \r never gets this far: ``trec_text`` refuses it, as trec_eval's lines end at \n.)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(rb"\r(?!\n)")
+# A TREC number is ASCII: Python's int() and float() also read other scripts' digits
+# ('\u0661', '\uff11'), which trec_eval's atol/atof read as 0.
+_ASCII_INTEGER = re.compile(r"[-+]?[0-9]+")
 BOM = b"\xef\xbb\xbf"
 _SCAN_BYTES = 1 << 23  # a slice of a file scanned at a time
 
@@ -93,7 +98,8 @@ class Qrels(_Pairs):
 
 @dataclass
 class Run(_Pairs):
-    """A ranking as encoded columns, in file order; ``tag`` is the first line's run tag."""
+    """A ranking as encoded columns, in file order; ``tag`` is the last line's run tag
+    (trec_eval's runid: it keeps the tag of each line it reads, so the last one stays)."""
 
     query: Encoded
     doc: Encoded
@@ -118,8 +124,29 @@ class Run(_Pairs):
 # ---- reading bytes -----------------------------------------------------------------------
 
 def read_bytes(source: str | Path) -> tuple[str, bytes]:
-    """(display path, text bytes) of a path, ``-`` (stdin) or a gzip file; checked to be text."""
-    return text_bytes(*read_raw(source))
+    """(display path, text bytes) of a TREC file (a path, ``-`` or gzip): ``trec_text``."""
+    return trec_text(*read_raw(source))
+
+
+def trec_text(path: str, data: bytes) -> tuple[str, bytes]:
+    """``text_bytes`` of a TREC-style file (TREC, 3-column, MS MARCO), refused if a line
+    holds a lone carriage return."""
+    refuse_lone_cr(path, data)
+    return text_bytes(path, data)
+
+
+def refuse_lone_cr(path: str, data: bytes) -> None:
+    """trec_eval ends a line at \\n only: a \\r not followed by \\n stays inside its line
+    (two records become one), where Arrow and editors would start a new line. Neither
+    reading is safe, so the line is refused (\\r\\n line ends are fine)."""
+    if b"\r" not in data:
+        return
+    lone = _LONE_CR.search(data)
+    if lone:
+        raise FormatError(path, data.count(b"\n", 0, lone.start()) + 1,
+                          "expected lines ending in \\n or \\r\\n, found a lone carriage "
+                          "return (\\r) inside the line (trec_eval keeps it in the line, "
+                          "other tools start a new one); convert the line ends (tr '\\r' '\\n')")
 
 
 def read_raw(source: str | Path) -> tuple[str, bytes]:
@@ -199,16 +226,16 @@ def _first_line(data) -> bytes:
 
 def _irregular(data, delimiter: int) -> bool:
     """Whether ``data`` (bytes or a memory map) holds the delimiter twice in a row or at
-    the end of a line (or of the data), a control byte below ``\\r`` other than the newline and the
-    delimiter (NUL, vertical tab, form feed, a tab among spaces...), or, when tabs
-    delimit, a space. (A line of five fields and a trailing delimiter has six fields for
-    Arrow, the last one empty; trec_eval refuses it.)
+    the end of a line (or of the data), a control byte up to ``\\r`` other than the newline,
+    the delimiter and the \\r of a \\r\\n (NUL, vertical tab, form feed, a lone \\r, a tab
+    among spaces...), or, when tabs delimit, a space. (A line of five fields and a
+    trailing delimiter has six fields for Arrow, the last one empty; trec_eval refuses it.)
 
     A slice at a time on both cores, with numpy's vector compares: ``find`` of a two-byte
     pattern crawls when its first byte is everywhere (the delimiter), and ``find`` holds
     the interpreter while numpy does not. Pairs are 16-bit words at even and at odd
     offsets (each slice reads one byte past its end); control bytes are counted, as the
-    allowed ones must account for every byte below ``\\r``.
+    allowed ones must account for every byte up to ``\\r``.
     """
     size = len(data)
     if size and data[size - 1] == delimiter:  # a last line without its newline
@@ -227,7 +254,8 @@ def _irregular(data, delimiter: int) -> bool:
             allowed = np.count_nonzero(own == ord("\n"))
             if delimiter < ord("\r"):
                 allowed += np.count_nonzero(own == delimiter)
-            if np.count_nonzero(own < ord("\r")) != allowed:
+            controls = np.count_nonzero(own <= ord("\r"))
+            if controls != allowed and controls != allowed + _line_end_returns(part, own):
                 return True
             return delimiter == ord("\t") and bool((own == ord(" ")).any())
         finally:
@@ -237,15 +265,26 @@ def _irregular(data, delimiter: int) -> bool:
         return any(pool.map(scan, range(0, size, step)))
 
 
+def _line_end_returns(part: np.ndarray, own: np.ndarray) -> int:
+    """How many bytes of ``own`` are carriage returns, when each starts a \\r\\n line end
+    (``part``: ``own`` and the next byte); -1 when one is a lone \\r, which trec_eval
+    keeps inside its line where Arrow ends the line (``refuse_lone_cr`` says where)."""
+    returns = np.flatnonzero(own == ord("\r"))
+    after = returns + 1
+    if len(after) and after[-1] >= len(part):
+        return -1  # the data ends with a \r
+    return len(returns) if (part[after] == ord("\n")).all() else -1
+
+
 def _direct(data, names: list[str], types: dict, source: str | None = None,
             delimiter: str | None = None) -> tuple:
     """Columns straight from Arrow's CSV reader, for files with one uniform delimiter.
 
     ``data``: the file's bytes; or, with ``source`` (a path Arrow reads itself), its
-    first line, and ``delimiter`` from the caller's check of the whole file. The query
-    column comes dictionary-encoded: Arrow's parsing threads hash the ids of each block,
-    so codes cost nothing here and only the (few) distinct ids are checked. Returns the
-    table and the query column, ``Encoded``.
+    last line (a run's tag), and ``delimiter`` from the caller's check of the whole file.
+    The query column comes dictionary-encoded: Arrow's parsing threads hash the ids of
+    each block, so codes cost nothing here and only the (few) distinct ids are checked.
+    Returns the table and the query column, ``Encoded``.
     """
     delimiter = delimiter or _uniform_delimiter(data)
     if delimiter is None:
@@ -283,10 +322,18 @@ def _direct_run(data, ranks: bool, source: str | None = None, delimiter: str | N
     scores = as_numpy(table.column("score"))
     if not table.num_rows or not np.isfinite(scores).all():
         raise _Refused
-    tag = _first_line(data).split()[5].decode()
+    tag = last_line(data).split()[5].decode()
     return (queries, table.column("doc_id"), scores,
             None, tag,
             as_numpy(table.column("rank")) if ranks else None)
+
+
+def last_line(data) -> bytes:
+    """The last line of ``data`` (bytes or a memory map), without its line end."""
+    end = len(data)
+    while end and data[end - 1] in b"\r\n":
+        end -= 1
+    return data[data.rfind(b"\n", 0, end) + 1:end]
 
 
 def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run | None:
@@ -299,16 +346,16 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
             if view[:2] == b"\x1f\x8b" or view[:len(BOM)] == BOM:
                 return None
             delimiter = _uniform_delimiter(view)  # None for a NUL byte, among others
-            head = _first_line(view)
+            last = last_line(view)  # the run's tag
     except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
         return None
     if delimiter is None:
         return None
     try:
         if kind == "qrels":
-            queries, docs, relevance, numbers = _direct_qrels(head, path, delimiter)
+            queries, docs, relevance, numbers = _direct_qrels(last, path, delimiter)
             return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path)
-        queries, docs, scores, numbers, tag, rank_column = _direct_run(head, ranks, path,
+        queries, docs, scores, numbers, tag, rank_column = _direct_run(last, ranks, path,
                                                                         delimiter)
     except (_Refused, pa.ArrowInvalid, IndexError):
         return None
@@ -378,7 +425,7 @@ def _fast_run(data: bytes, ranks: bool):
         raise _Refused from None
     if not np.isfinite(scores).all():
         raise _Refused
-    return (_column(lines, 0), _column(lines, 2), scores, numbers, _column(lines, 5)[0].as_py(),
+    return (_column(lines, 0), _column(lines, 2), scores, numbers, _column(lines, 5)[-1].as_py(),
             _numbers_or_nan(_column(lines, 3)) if ranks else None)
 
 
@@ -392,7 +439,7 @@ def _numbers_or_nan(column: pa.Array) -> np.ndarray:
 
 def _float_or_nan(text: str) -> float:
     try:
-        return float(text) if "_" not in text else math.nan
+        return float(text) if "_" not in text and text.isascii() else math.nan
     except ValueError:
         return math.nan
 
@@ -425,7 +472,7 @@ def parse_slowly(path: str, data: bytes, kind: str) -> tuple:
                                   f"found {len(fields)}")
             values.append(_score(path, number, fields[4]))
             ranks.append(_float_or_nan(fields[3]))
-            tag = tag or fields[5]
+            tag = fields[5]  # trec_eval's runid: the last line's tag
         queries.append(fields[0])
         docs.append(fields[2])
         numbers.append(number)
@@ -433,21 +480,28 @@ def parse_slowly(path: str, data: bytes, kind: str) -> tuple:
 
 
 def _integer(path: str, number: int, text: str, name: str) -> int:
-    if not re.fullmatch(r"[-+]?\d+", text):
-        raise FormatError(path, number, f"{name} must be an integer, found {text!r}")
+    if not _ASCII_INTEGER.fullmatch(text):
+        raise FormatError(path, number, f"{name} must be an integer{_in_ascii(text)}, "
+                          f"found {text!r}")
     value = int(text)
     if not -2**63 <= value < 2**63:
         raise FormatError(path, number, f"{name} is out of range (64-bit integers), found {text!r}")
     return value
 
 
+def _in_ascii(text: str) -> str:
+    """What to add when a number is written with digits of another script."""
+    return " in ASCII digits" if any(c.isdigit() for c in text if not c.isascii()) else ""
+
+
 def _score(path: str, number: int, text: str) -> float:
     try:
-        if "_" in text:  # Python reads 1_000; C's strtod (and trec_eval) does not
-            raise ValueError(text)
+        if "_" in text or not text.isascii():  # Python reads 1_000 and '\uff11'; C's
+            raise ValueError(text)  # strtod (and trec_eval) does not
         score = float(text)
     except ValueError:
-        raise FormatError(path, number, f"score must be a number, found {text!r}") from None
+        raise FormatError(path, number, f"score must be a number{_in_ascii(text)}, "
+                          f"found {text!r}") from None
     if not math.isfinite(score):
         raise FormatError(path, number, f"score must be a finite number, found {text!r}")
     return score

@@ -1,0 +1,146 @@
+"""trec_eval behaviours the stored binary cases show (or that issue 12, item A.5 reports
+from the binaries), reproduced on every input path: the run's tag, a family asked twice,
+a score beyond 32 bits, 10.0's refusal of a qrels query the run lacks."""
+
+from __future__ import annotations
+
+import gzip
+import warnings
+
+import pytest
+from click.testing import CliRunner
+
+from searcheval.api import resolve_measures
+from searcheval.cli import main
+from searcheval.engines.context import Settings
+from searcheval.formats.trec import read_qrels
+from searcheval.stream import evaluate_streaming
+from test_trec_eval_binary import load_cases
+
+QRELS = "q1 0 a 1\nq1 0 b 1\nq2 0 a 1\n"
+# three tags; trec_eval's runid is the last line's ("last"), not the first's
+RUN = "q1 Q0 a 1 3 first\nq1 Q0 b 2 2 middle\nq2 Q0 a 1 1 last\n"
+SHAPES = {
+    "fast": lambda text: text,
+    "arrow": lambda text: text.replace("q1 ", "q1  ", 1),
+    "python": lambda text: text.replace(" b ", " b\x1f ", 1),
+    "comments": lambda text: "# a comment\n" + text + "# a last comment\n\n",
+    "crlf": lambda text: text.replace("\n", "\r\n"),
+    "no-final-newline": lambda text: text.rstrip("\n"),
+}
+
+
+def cli(*arguments, input=None):
+    return CliRunner().invoke(main, [str(a) for a in arguments], input=input)
+
+
+def runid(output: str) -> str:
+    [line] = [line for line in output.splitlines() if line.startswith("runid")]
+    return line.split("\t")[2]
+
+
+def test_trec_eval_names_the_run_by_its_last_lines_tag():
+    """The reference: in every stored case where the binaries print runid, it is the tag
+    of the run's last line (checked here so that the rule below has a source)."""
+    named = [(case, line) for case in load_cases() if case["stock"]["exit"] == 0
+             for line in case["stock"]["stdout"].splitlines() if line.startswith("runid")]
+    assert len(named) == 500
+    assert all(line.split("\t")[2] == case["run"].splitlines()[-1].split()[5]
+               for case, line in named)
+    assert sum(len({l.split()[5] for l in case["run"].splitlines()}) > 1
+               for case, _ in named) >= 20  # cases where first and last differ
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_runid_is_the_last_lines_tag(tmp_path, shape):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(QRELS)
+    run.write_bytes(SHAPES[shape](RUN).encode())
+    result = cli("evaluate", qrels, run, "-f", "trec")
+    assert result.exit_code == 0, result.stderr
+    assert runid(result.stdout) == "last"
+
+
+@pytest.mark.parametrize("source", ["gzip", "stdin", "csv"])
+def test_runid_from_gzip_stdin_and_tables(tmp_path, source):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(QRELS)
+    if source == "gzip":
+        run.write_bytes(gzip.compress(RUN.encode()))
+    elif source == "csv":
+        run = tmp_path / "run.csv"
+        run.write_text("query_id,doc_id,score,tag\n" + "".join(
+            f"{q},{d},{s},{t}\n" for q, _, d, _, s, t in (l.split() for l in RUN.splitlines())))
+    result = cli("evaluate", qrels, "-" if source == "stdin" else run, "-f", "trec",
+                 input=RUN if source == "stdin" else None)
+    assert result.exit_code == 0, result.stderr
+    assert runid(result.stdout) == "last"
+
+
+@pytest.mark.parametrize("block_bytes", [5, 30, 1 << 20])
+def test_streaming_keeps_the_last_lines_tag(tmp_path, block_bytes):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(QRELS)
+    run.write_text(RUN + "# trailing comment\n")
+    results = evaluate_streaming(read_qrels(qrels), run, resolve_measures(["P@5"]), Settings(),
+                                 block_bytes=block_bytes)
+    assert results.run_tag == "last"
+
+
+@pytest.mark.parametrize("compat,reciprocal_rank", [("9", "0.5000"), ("10", "1.0000")])
+def test_a_score_beyond_32_bits_is_inf_under_9_quietly(tmp_path, compat, reciprocal_rank):
+    """9.0.8 holds scores as C floats: 2e39 and 1e39 both become inf and tie, so the doc id
+    rule (descending) puts b first and the relevant a second (RR 1/2); 10.0's doubles keep
+    a first (RR 1). No overflow warning may reach stderr (trec_eval prints none)."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\n")
+    run.write_text("q1 Q0 a 1 2e39 r\nq1 Q0 b 2 1e39 r\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = cli("evaluate", qrels, run, "-m", "recip_rank", "-f", "trec", "--compat", compat)
+    assert (result.exit_code, result.stderr, [str(w.message) for w in caught]) == (0, "", [])
+    assert result.stdout == f"recip_rank            \tall\t{reciprocal_rank}\n"
+
+
+# trec_eval marks a measure once and takes its parameters from the first `-m name.params`
+# naming it (meas_init.c stops at the first match; a bare -m or a nickname only marks it):
+# `-m P.5 -m P.10` prints P_5 alone. Here 1 relevant document of 2 is retrieved at rank 1:
+# P_5 = 1/5, P_10 = 1/10, ndcg_cut_1 = 1, Rprec = 1/2.
+FAMILY_TWICE = [
+    (["P.5", "P.10"], ["P_5\tall\t0.2000"]),
+    (["P", "P.5"], ["P_5\tall\t0.2000"]),
+    (["P.10", "P"], ["P_10\tall\t0.1000"]),
+    (["P.5", "Rprec", "P.10,5"], ["Rprec\tall\t0.5000", "P_5\tall\t0.2000"]),  # its order
+    (["official", "P.10"], ["P_10\tall\t0.1000"]),
+    (["ndcg_cut.1", "ndcg_cut.5,10"], ["ndcg_cut_1\tall\t1.0000"]),
+]
+
+
+@pytest.mark.parametrize("measures,lines", FAMILY_TWICE,
+                         ids=[" ".join(m) for m, _ in FAMILY_TWICE])
+def test_a_family_asked_twice_prints_its_first_parameters(tmp_path, measures, lines):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 1\n")
+    run.write_text("q1 Q0 a 1 1 r\nq1 Q0 c 2 0.5 r\n")
+    arguments = [a for m in measures for a in ("-m", m)]
+    result = cli("evaluate", qrels, run, *arguments, "-f", "trec")
+    assert result.exit_code == 0, result.stderr
+    families = {line.split("\t")[0].split("_")[0] for line in lines}
+    printed = [line.replace(" ", "") for line in result.stdout.splitlines()
+               if line.split("\t")[0].strip().split("_")[0] in families]
+    assert printed == lines
+    assert "trec_eval prints" in result.stderr and "left out of --format trec" in result.stderr
+
+
+def test_other_formats_show_both_and_say_why(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 1\n")
+    run.write_text("q1 Q0 a 1 1 r\nq1 Q0 c 2 0.5 r\n")
+    result = cli("evaluate", qrels, run, "-m", "P.5", "-m", "P.10", "-f", "csv")
+    assert result.stdout.splitlines()[-2:] == ["run,all,P@5,0.2", "run,all,P@10,0.1"]
+    assert result.stderr == ("searcheval: note: trec_eval prints P with the parameters of its "
+                             "first -m (P.5) only: P@10 not in its output (--format trec leaves "
+                             "them out)\n")
+    ir_spelling = cli("evaluate", qrels, run, "-m", "P.5", "-m", "P@10", "-f", "trec")
+    assert [line.split()[0] for line in ir_spelling.stdout.splitlines()] == ["P_5", "P_10"]
+    assert ir_spelling.stderr == ""  # P@10 is no trec_eval argument: nothing to leave out
