@@ -141,6 +141,7 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
                    zero_filled=absent if settings.missing == "zero" else [],
                    skipped=absent if settings.missing == "skip" else [], ignored=ignored,
                    tie_counts=(sum(p.tie_counts[0] for p in parts),  # disjoint blocks add up
-                               sum(p.tie_counts[1] for p in parts)))
+                               sum(p.tie_counts[1] for p in parts)),
+                   positive_judgments=int(np.count_nonzero(evaluated.relevance > 0)))
 
 

@@ -20,11 +20,17 @@ def natural_key(text: str) -> list:
             for part in re.split(r"(\d+)", text) if part]
 
 
-def aggregate(measure: Measure, values: np.ndarray) -> float:
+def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | None = None) -> float:
     """trec_eval's `all` value: sums for counts, geometric means for gm_*, else means.
 
     Sums run sequentially in query order, as trec_eval accumulates them.
+    ``recounted_num_rel``: under -c, trec_eval's `num_rel` `all` is not the sum of the
+    queries' values but a recount of every qrels line with a grade > 0, whatever -l says
+    (m_num_rel.c, te_calc_avg_num_rel, both versions); a measure with its own level
+    (``NumRel(rel=2)``, not trec_eval's) keeps the sum.
     """
+    if recounted_num_rel is not None and measure.family == "num_rel" and measure.rel is None:
+        return float(recounted_num_rel)
     if len(values) == 0:
         return 0.0
     if measure.spec.kind is Kind.COUNT:
@@ -55,6 +61,7 @@ class Results:
     ignored: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     tie_counts: tuple[int, int] | None = None  # native.tie_counts: tied, differing in relevance
+    positive_judgments: int | None = None  # judgments with a grade > 0 in the averaged queries
 
     @property
     def tied(self) -> str:
@@ -69,7 +76,9 @@ class Results:
                 "(see --ties)")
 
     def __post_init__(self) -> None:
-        self.means = np.array([aggregate(m, self.values[i]) for i, m in enumerate(self.measures)])
+        recount = self.positive_judgments if self.settings.missing == "zero" else None
+        self.means = np.array([aggregate(m, self.values[i], recount)
+                               for i, m in enumerate(self.measures)])
         self._row = {str(m): i for i, m in enumerate(self.measures)}
         self._col = {q: j for j, q in enumerate(self.query_ids)}
 

@@ -79,3 +79,53 @@ def test_fractional_gains_below_a_whole_gain_keep_the_ideal(tmp_path):
     value = (0.7 + 4 / math.log2(3)) / (4 + 0.7 / math.log2(3))
     name = "ndcg_1=0.5,2=0.7,3=0.2"
     assert out == lines((name, "q1", f"{value:6.4f}"), (name, "all", f"{value:6.4f}"))
+
+
+# --- -c with -l other than 1: num_rel `all` ------------------------------------------------
+# m_num_rel.c (te_calc_avg_num_rel, both versions): under -c the `all` line is a recount of
+# every qrels line with rel > 0 in every qrels query, whatever -l is; the per-query lines
+# count grade >= -l. No other measure recounts (the others divide by the number of qrels
+# queries, or patch the geometric mean).
+
+def num_rel_lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith("num_rel ")]
+
+
+@pytest.mark.parametrize("compat", ["9", "10"])
+def test_num_rel_all_recounts_positive_grades_under_c(tmp_path, compat):
+    # The example: trec_eval prints num_rel 1 for q1 (grade >= 2) and 2 for `all`.
+    out, _ = trec_text(tmp_path, "q1 0 a 1\nq1 0 b 2\n", "q1 Q0 a 1 1 r\n",
+                       "--compat", compat, "-c", "-l", "2", "-m", "num_rel")
+    assert out == lines(("num_rel", "q1", "1"), ("num_rel", "all", "2"))
+
+
+@pytest.mark.parametrize("case,compat,level,qrels,run,expected", [
+    # 20261201-607 (10.0, -c -l 3, default measures): no grade reaches 3, five are > 0.
+    ("607", "10", "3", "é11 0 a22 2\né11 0 z22 2\né11 0 _29 1\né11 0 A2 2\né11 0 a17 1\n",
+     "é11 Q0 a17 7 -31 T\né11 Q0 a26 3 -20 T\né11 Q0 A2 2 -28.4 T\né11 Q0 a22 8 -41.48 T\n"
+     "é11 Q0 z9 1 -14 T\né11 Q0 b23 5 -63.13 T\né11 Q0 _29 4 -64.25 T\né11 Q0 _21 6 -61.8994 T\n",
+     [("é11", "0"), ("all", "5")]),
+    # 20261201-760 (9.0.8, -c -l 0, default measures): four judgments reach 0, one is > 0.
+    ("760", "9", "0", "ü24 1 923 0\nü24 1 108 0\nü24 0 106 2\nü24 Q0 D19 0\n",
+     "ü24 Q0 doc-15 1 1 sys\nü24 Q0 D11 1 1 sys\nü24 Q0 913 1 1 sys\nü24 Q0 923 1 1 sys\n"
+     "ü24 Q0 108 1 1 sys\nü24 Q0 doc-9 1 1 sys\nü24 Q0 106 1 1 sys\nü24 Q0 D17 1 1 sys\n"
+     "Ж8 Q0 10 1 0.548 sys\nЖ8 Q0 18 1 0.437 sys\nЖ8 Q0 D3 1 0.766 sys\n",
+     [("ü24", "4"), ("all", "1")]),
+], ids=["20261201-607", "20261201-760"])
+def test_num_rel_all_recount_stored_cases(tmp_path, case, compat, level, qrels, run, expected):
+    out, _ = trec_text(tmp_path, qrels, run, "--compat", compat, "-c", "-l", level)
+    assert num_rel_lines(out) == lines(*[("num_rel", q, v) for q, v in expected]).splitlines()
+
+
+def test_num_rel_recount_only_under_c_and_in_every_format(tmp_path):
+    qrels, run = "q1 0 a 1\nq1 0 b 2\n", "q1 Q0 a 1 1 r\n"
+    out, _ = trec_text(tmp_path, qrels, run, "--missing", "skip", "-l", "2", "-m", "num_rel")
+    assert out == lines(("num_rel", "q1", "1"), ("num_rel", "all", "1"))  # a plain sum
+    result = CliRunner().invoke(main, ["evaluate", str(tmp_path / "qrels"), str(tmp_path / "run"),
+                                       "-c", "-l", "2", "-m", "num_rel", "-m", "NumRel(rel=2)",
+                                       "-f", "csv"])
+    rows = [line.split(",") for line in result.stdout.splitlines()]
+    # NumRel follows trec_eval's -c recount; a measure with its own level is not
+    # trec_eval's and keeps the sum of its queries.
+    assert [r[1:] for r in rows if r[1] == "all"] == [["all", "NumRel", "2"],
+                                                      ["all", "NumRel(rel=2)", "1"]]

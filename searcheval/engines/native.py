@@ -21,7 +21,8 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
                    settings=settings, engine="native", in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
-                   skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties)
+                   skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
+                   positive_judgments=ranked.positive_judgments)
 
 
 def _kernel(measure: Measure, ties: str):

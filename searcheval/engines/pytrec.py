@@ -112,7 +112,8 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    engine=ENGINE, in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
-                   notes=_notes(measures, reasons, settings))
+                   notes=_notes(measures, reasons, settings),
+                   positive_judgments=ranked.positive_judgments)
 
 
 def _empty_ranking_nan_to_zero(values: np.ndarray, empty: np.ndarray) -> np.ndarray:
