@@ -129,3 +129,77 @@ def test_num_rel_recount_only_under_c_and_in_every_format(tmp_path):
     # trec_eval's and keeps the sum of its queries.
     assert [r[1:] for r in rows if r[1] == "all"] == [["all", "NumRel", "2"],
                                                       ["all", "NumRel(rel=2)", "1"]]
+
+
+# --- -c and a query missing from the run: utility, rbp_resid ------------------------------
+# 9.0.8 (trec_eval.c loops over the run's queries; te_calc_avg_meas_s divides by the number
+# of qrels queries): the missing query adds 0 and prints no line. 10.0 evaluates a
+# placeholder ranking, one unjudged document "ceci_nest_pas_un_docno" with score 1.0, then
+# sets back to 0 the values named exactly num_ret, utility, rbp_resid (or unj*): a parameter
+# given on the command line is part of the name, so utility.a,b,c,d keeps the placeholder's
+# b*1 + c*R - d*(R + 1) and rbp_resid.p=x its p + (1 - p) = 1. Here q2 (R = 2) is missing.
+
+MISSING_QRELS = "q1 0 a 1\nq2 0 b 1\nq2 0 c 1\n"
+MISSING_RUN = "q1 Q0 a 1 1 r\n"
+
+
+def test_utility_missing_query_9_adds_nothing(tmp_path):
+    # q1: 2 * 1 relevant retrieved = 2; `all` = (2 + nothing for q2) / 2 qrels queries = 1
+    # (searcheval used to score q2 as an empty ranking, 0.5 * 2 not retrieved: 1.5).
+    for engine in ("native", "pytrec_eval"):
+        out, _ = trec_text(tmp_path, MISSING_QRELS, MISSING_RUN, "-c", "--engine", engine,
+                           "-m", "utility.2,-1,0.5,0")
+        name = "utility_2,-1,0.5,0"
+        assert out == lines((name, "q1", "2.0000"), (name, "all", "1.0000"))
+
+
+def test_missing_query_10_placeholder_ranking(tmp_path):
+    out, _ = trec_text(tmp_path, MISSING_QRELS, MISSING_RUN, "--compat", "10", "-c",
+                       "-m", "num_ret", "-m", "utility.1,-1,0,0", "-m", "utility",
+                       "-m", "rbp_resid.p=0.8", "-m", "rbp_resid", "-m", "unj.1",
+                       "-m", "utility.2,-1,0.5,0")
+    assert out == lines(
+        ("num_ret", "q1", "1"), ("utility_1,-1,0,0", "q1", "1.0000"),
+        ("utility", "q1", "1.0000"), ("utility_2,-1,0.5,0", "q1", "2.0000"),
+        ("rbp_resid_p=0.8", "q1", "0.0000"), ("rbp_resid", "q1", "0.0000"),
+        ("unj_1", "q1", "0.0000"),
+        ("num_ret", "q2", "0"),  # cleaned up
+        ("utility_1,-1,0,0", "q2", "-1.0000"),  # the placeholder: -1 * 1 non-relevant
+        ("utility", "q2", "0.0000"),  # cleaned up
+        ("utility_2,-1,0.5,0", "q2", "0.0000"),  # -1 * 1 + 0.5 * 2 not retrieved
+        ("rbp_resid_p=0.8", "q2", "1.0000"),  # 0.8^1 + 0.2 * 0.8^0
+        ("rbp_resid", "q2", "0.0000"),  # cleaned up
+        ("unj_1", "q2", "0.0000"),  # cleaned up
+        ("num_ret", "all", "1"), ("utility_1,-1,0,0", "all", "0.0000"),
+        ("utility", "all", "0.5000"), ("utility_2,-1,0.5,0", "all", "1.0000"),
+        ("rbp_resid_p=0.8", "all", "0.5000"), ("rbp_resid", "all", "0.0000"),
+        ("unj_1", "all", "0.0000"))
+
+
+def test_missing_query_10_stored_cases(tmp_path):
+    # 20261201-899 (10.0, -c): Ω10 is missing (R = 0): utility_2,-1,0.5,0 -1.0000 (was 0);
+    # Å4 3.0000. Only these two queries of the case are kept, so `all` is (3 - 1) / 2.
+    qrels = ("Å4\tQ0\tD10\t0\nÅ4\t1\tD00005\t2\nÅ4\t1\tD2\t1\nÅ4\t0\tD010\t0\n"
+             "Ω10\t0\t€2Ā\t-1\nΩ10\t0\t😀3\t0\nΩ10\t0\tÅ2\t0\n")
+    run = "Å4\tQ0\tD10\t0\t0.394\tsys\nÅ4\tQ0\tD00005\t-1\t0.750\tsys\nÅ4\tQ0\tD2\t-2\t0.144\tsys\n"
+    out, _ = trec_text(tmp_path, qrels, run, "--compat", "10", "-c", "-m", "utility.2,-1,0.5,0")
+    name = "utility_2,-1,0.5,0"
+    assert out == lines((name, "Å4", "3.0000"), (name, "Ω10", "-1.0000"), (name, "all", "1.0000"))
+    # 20261201-745 (10.0, -c): ﬁ28 is missing: rbp_resid_p=0.8 1.0000 (was 0); é57 0.0000.
+    qrels = "ﬁ28 0 538453d7 0\nﬁ28 Q0 3c6ef362 0\né57 0 4540215f 0\n"
+    run = "é57 Q0 4540215f 442 1.0 sys\n"
+    out, _ = trec_text(tmp_path, qrels, run, "--compat", "10", "-c", "-m", "rbp_resid.p=0.8")
+    name = "rbp_resid_p=0.8"
+    assert out == lines((name, "é57", "0.0000"), (name, "ﬁ28", "1.0000"), (name, "all", "0.5000"))
+
+
+def test_missing_query_10_placeholder_is_dropped_by_J(tmp_path):
+    # -J drops the unjudged placeholder (te_form_res_rels keeps judged documents only), so
+    # the missing query is an empty ranking after all: utility and rbp_resid 0, and
+    # iprec_at_recall_0.00 divides 0 by 0 (20261201-9 shows it: its missing query €11
+    # prints -nan there under -c -J); searcheval prints 0 and says so.
+    out, err = trec_text(tmp_path, MISSING_QRELS, MISSING_RUN, "--compat", "10", "-c", "-J",
+                         "-m", "utility.1,-1,0,0", "-m", "rbp_resid.p=0.8")
+    assert out == lines(("utility_1,-1,0,0", "q1", "1.0000"), ("rbp_resid_p=0.8", "q1", "0.0000"),
+                        ("utility_1,-1,0,0", "q2", "0.0000"), ("rbp_resid_p=0.8", "q2", "0.0000"),
+                        ("utility_1,-1,0,0", "all", "0.5000"), ("rbp_resid_p=0.8", "all", "0.0000"))

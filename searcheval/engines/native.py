@@ -10,6 +10,7 @@ from ..formats.trec import Qrels, Run
 from ..measures import Measure
 from ..results import Results
 from .context import Ranked, Settings, prepare
+from . import missing
 from .kernels import KERNELS
 
 
@@ -17,6 +18,8 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
     ranked = prepare(qrels, run, settings)
     values, ties = _compute(ranked, measures, kernels)
+    values = missing.apply(values, ranked, qrels, run, measures,
+                           lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
                    settings=settings, engine="native", in_run=ranked.in_run[ranked.reported],

@@ -35,7 +35,7 @@ from ..formats.trec import Qrels, Run
 from ..measures import SPECS, Kind, Measure
 from ..ranking import canonical_order
 from ..results import Results
-from . import pytrec_worker
+from . import missing, pytrec_worker
 from .context import Ranked, Settings, prepare
 
 ENGINE = "pytrec_eval"
@@ -107,6 +107,10 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
         values[i] = [answer.get(q, {}).get(key, np.nan) for q in queries]
     rows = np.array(sorted(slots), dtype=np.int64)
     values[rows] = _empty_ranking_nan_to_zero(values[rows], ranked.num_ret[ranked.reported] == 0)
+    if settings.missing == "zero":  # pytrec_eval is given empty rankings; trec_eval 9.0.8
+        # evaluates nothing for a query the run lacks
+        values[rows] = missing.missing_queries_as_9(values[rows], [measures[i] for i in rows],
+                                                    ranked.in_run[ranked.reported])
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=[str(q) for q in queries], values=values, settings=reference,
                    engine=ENGINE, in_run=ranked.in_run[ranked.reported],
