@@ -203,3 +203,17 @@ def test_missing_query_10_placeholder_is_dropped_by_J(tmp_path):
     assert out == lines(("utility_1,-1,0,0", "q1", "1.0000"), ("rbp_resid_p=0.8", "q1", "0.0000"),
                         ("utility_1,-1,0,0", "q2", "0.0000"), ("rbp_resid_p=0.8", "q2", "0.0000"),
                         ("utility_1,-1,0,0", "all", "0.5000"), ("rbp_resid_p=0.8", "all", "0.0000"))
+
+
+# --- set_map's rounding ----------------------------------------------------------------
+@pytest.mark.parametrize("compat", ["9", "10"])
+def test_set_map_is_computed_as_one_quotient(tmp_path, compat):
+    # m_set_map.c: (rel_ret * rel_ret) / (ret * rel) = 9 / 480 = 0.018749999999999999,
+    # printed 0.0187 (20261201-221, 10.0: 60 retrieved, 8 relevant, 3 found); the product
+    # of set_P and set_recall, 0.05 * 0.375 = 0.018750000000000003, printed 0.0188.
+    qrels = "".join(f"q1 0 r{i} 1\n" for i in range(8))
+    found = {"r0", "r1", "r2"}
+    docs = sorted(found) + [f"n{i:02d}" for i in range(57)]
+    run = "".join(f"q1 Q0 {doc} {rank} {100 - rank} t\n" for rank, doc in enumerate(docs, 1))
+    out, _ = trec_text(tmp_path, qrels, run, "--compat", compat, "-m", "set_map")
+    assert out == lines(("set_map", "q1", "0.0187"), ("set_map", "all", "0.0187"))
