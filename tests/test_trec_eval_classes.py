@@ -9,6 +9,7 @@ code; the inputs are small ones taken from those cases or from the issue's examp
 from __future__ import annotations
 
 import math
+import warnings
 
 import pytest
 from click.testing import CliRunner
@@ -217,3 +218,17 @@ def test_set_map_is_computed_as_one_quotient(tmp_path, compat):
     run = "".join(f"q1 Q0 {doc} {rank} {100 - rank} t\n" for rank, doc in enumerate(docs, 1))
     out, _ = trec_text(tmp_path, qrels, run, "--compat", compat, "-m", "set_map")
     assert out == lines(("set_map", "q1", "0.0187"), ("set_map", "all", "0.0187"))
+
+
+@pytest.mark.parametrize("compat", ["9", "10"])
+def test_g_divides_by_a_zero_log_as_trec_eval_and_quietly(tmp_path, compat):
+    # Query 54 of 20261201-513 (10.0, where trec_eval printed `   inf`): with G.1=3.5,2=9
+    # the comparator orders the levels (0, 0) (1, 3.5) (3, 3) (2, 9), so the ideal gains are
+    # 3, 3, 3.5, 3.5; the run's two grade-1 documents gain 3.5 each, and at rank 2
+    # 2 + cost - gained = 2 + 6 - 7 = 1: log2(1) = 0, 3.5 / 0 = inf.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # numpy's divide warning: a failure
+        out, _ = trec_text(tmp_path, "54 Q0 21 1\n54 0 19 1\n54 Q0 38 3\n54 0 11 3\n",
+                           "54 Q0 21 1 1 t\n54 Q0 19 2 1 t\n", "--compat", compat,
+                           "-m", "G.1=3.5,2=9")
+    assert out == lines(("G_1=3.5,2=9", "54", "   inf"), ("G_1=3.5,2=9", "all", "   inf"))
