@@ -44,6 +44,20 @@ def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | Non
     return float(np.cumsum(values)[-1] / len(values))
 
 
+def undefined_note(undefined: dict[str, list[str]]) -> str:
+    """One line naming the values trec_eval computes as 0 / 0, measures with the same
+    queries together."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name, ids in undefined.items():
+        groups.setdefault(tuple(sorted(set(ids), key=natural_key)), []).append(name)
+    shown = []
+    for ids, names in groups.items():
+        listed = ", ".join(ids[:10]) + (f", ... ({len(ids)} in all)" if len(ids) > 10 else "")
+        shown.append(f"{', '.join(names)} on {listed}")
+    return ("trec_eval divides 0 by 0 and prints nan (and a nan mean) for "
+            + "; ".join(shown) + "; searcheval scores 0 there")
+
+
 @dataclass
 class Results:
     """Per-query values of one run (rows: measures, columns: queries in trec_eval order)."""
@@ -62,6 +76,8 @@ class Results:
     notes: list[str] = field(default_factory=list)
     tie_counts: tuple[int, int] | None = None  # native.tie_counts: tied, differing in relevance
     positive_judgments: int | None = None  # judgments with a grade > 0 in the averaged queries
+    # canonical measure name -> queries where trec_eval divides 0 by 0 (engines.undefined)
+    undefined: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def tied(self) -> str:
@@ -79,6 +95,8 @@ class Results:
         recount = self.positive_judgments if self.settings.missing == "zero" else None
         self.means = np.array([aggregate(m, self.values[i], recount)
                                for i, m in enumerate(self.measures)])
+        if self.undefined:
+            self.notes.append(undefined_note(self.undefined))
         self._row = {str(m): i for i, m in enumerate(self.measures)}
         self._col = {q: j for j, q in enumerate(self.query_ids)}
 

@@ -197,13 +197,23 @@ def test_missing_query_10_stored_cases(tmp_path):
 def test_missing_query_10_placeholder_is_dropped_by_J(tmp_path):
     # -J drops the unjudged placeholder (te_form_res_rels keeps judged documents only), so
     # the missing query is an empty ranking after all: utility and rbp_resid 0, and
-    # iprec_at_recall_0.00 divides 0 by 0 (20261201-9 shows it: its missing query €11
-    # prints -nan there under -c -J); searcheval prints 0 and says so.
+    # iprec_at_recall_0.00 divides 0 by 0 (as in 20261201-9, whose missing query €11
+    # prints -nan there under -c -J); searcheval prints 0 and says so. 9.0.8 does not
+    # evaluate q2: nothing to say.
     out, err = trec_text(tmp_path, MISSING_QRELS, MISSING_RUN, "--compat", "10", "-c", "-J",
-                         "-m", "utility.1,-1,0,0", "-m", "rbp_resid.p=0.8")
-    assert out == lines(("utility_1,-1,0,0", "q1", "1.0000"), ("rbp_resid_p=0.8", "q1", "0.0000"),
+                         "-m", "utility.1,-1,0,0", "-m", "rbp_resid.p=0.8",
+                         "-m", "iprec_at_recall.0")
+    assert out == lines(("iprec_at_recall_0.00", "q1", "1.0000"),
+                        ("utility_1,-1,0,0", "q1", "1.0000"), ("rbp_resid_p=0.8", "q1", "0.0000"),
+                        ("iprec_at_recall_0.00", "q2", "0.0000"),
                         ("utility_1,-1,0,0", "q2", "0.0000"), ("rbp_resid_p=0.8", "q2", "0.0000"),
+                        ("iprec_at_recall_0.00", "all", "0.5000"),
                         ("utility_1,-1,0,0", "all", "0.5000"), ("rbp_resid_p=0.8", "all", "0.0000"))
+    assert err == ("searcheval: note: trec_eval divides 0 by 0 and prints nan (and a nan mean) "
+                   "for IPrec@0.0 on q2; searcheval scores 0 there\n")
+    _, err = trec_text(tmp_path, MISSING_QRELS, MISSING_RUN, "--compat", "9", "-c", "-J",
+                       "-m", "iprec_at_recall.0")
+    assert err == ""
 
 
 # --- set_map's rounding ----------------------------------------------------------------
@@ -232,3 +242,79 @@ def test_g_divides_by_a_zero_log_as_trec_eval_and_quietly(tmp_path, compat):
                            "54 Q0 21 1 1 t\n54 Q0 19 2 1 t\n", "--compat", compat,
                            "-m", "G.1=3.5,2=9")
     assert out == lines(("G_1=3.5,2=9", "54", "   inf"), ("G_1=3.5,2=9", "all", "   inf"))
+
+
+# --- 0 / 0 in trec_eval: searcheval prints 0 and says so -----------------------------------
+def zero_over_zero_note(*groups: str) -> str:
+    return ("searcheval: note: trec_eval divides 0 by 0 and prints nan (and a nan mean) for "
+            + "; ".join(groups) + "; searcheval scores 0 there\n")
+
+
+def test_rndcg_level_0_grade_0_only_is_0_over_0(tmp_path):
+    # The issue's example: at -l 0 q1's grade-0 judgment is relevant (num_rel 1) but its
+    # gain is 0, so the ideal ranking is empty and m_Rndcg.c divides 0 by 0 points: -nan,
+    # and a -nan mean (20261201-214, 9.0.8, and -83, 10.0, print it). searcheval: 0, 0.5.
+    out, err = trec_text(tmp_path, "q1 0 a 0\nq2 0 b 1\n",
+                         "q1 Q0 a 1 1 r\nq2 Q0 b 1 1 r\nq2 Q0 c 2 0.5 r\n",
+                         "-l", "0", "-m", "Rndcg")
+    assert out == lines(("Rndcg", "q1", "0.0000"), ("Rndcg", "q2", "1.0000"),
+                        ("Rndcg", "all", "0.5000"))
+    assert err == zero_over_zero_note("Rndcg on q1")
+
+
+def test_rndcg_fractional_gain_is_0_over_0(tmp_path):
+    _, err = trec_text(tmp_path, ONE_DOC_QRELS, ONE_DOC_RUN, "-m", "Rndcg.1=0.5")
+    assert err == zero_over_zero_note("Rndcg(gains={1:0.5}) on q1")
+
+
+@pytest.mark.parametrize("compat,undefined", [
+    # 20261201-9 (10.0, -c -J): query ü11 (R = 1) loses both its documents to -J;
+    # lround(x * 1) is 0 up to x = 0.4: -nan at 0.00 ... 0.40, and 11pt_avg -nan.
+    ("10", "IPrec@0.0, IPrec@0.1, IPrec@0.2, IPrec@0.3, IPrec@0.4, 11pt_avg on ü11"),
+    # 9.0.8 counts (long)(x * 1 + 0.9): 0 only at x = 0 (20261201-64 prints -nan there for
+    # its emptied query, and at every point for a query without relevant documents).
+    ("9", "IPrec@0.0, 11pt_avg on ü11"),
+])
+def test_empty_ranking_iprec_is_0_over_0(tmp_path, compat, undefined):
+    out, err = trec_text(tmp_path, "ü11 Q0 3 1\n", "ü11 Q0 15 2 1 T\nü11 Q0 16 1 0 T\n",
+                         "--compat", compat, "-J", "-m", "iprec_at_recall", "-m", "11pt_avg")
+    assert set(out.splitlines()) == {line for line in lines(
+        *[(n, q, "0.0000") for n in ["11pt_avg"] + [f"iprec_at_recall_{x / 10:3.2f}"
+                                                      for x in range(11)]
+          for q in ("ü11", "all")]).splitlines()}
+    assert err == zero_over_zero_note(undefined)
+    _, err = trec_text(tmp_path, "ü11 Q0 3 1\n", "ü11 Q0 15 2 1 T\nü11 Q0 16 1 0 T\n",
+                       "--compat", compat, "-J", "-m", "iprec_at_recall", "-m", "11pt_avg",
+                       "--engine", "pytrec_eval")
+    if compat == "9":  # the reference engine computes 9.0.8 and says the same
+        assert err == zero_over_zero_note(undefined)
+
+
+def test_zero_over_zero_note_in_every_output(tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 a 0\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 1 r\n")
+    for fmt in ("table", "json", "markdown"):
+        result = CliRunner().invoke(main, ["evaluate", str(tmp_path / "qrels"),
+                                           str(tmp_path / "run"), "-l", "0", "-m", "Rndcg",
+                                           "-f", fmt])
+        assert "trec_eval divides 0 by 0 and prints nan (and a nan mean) for Rndcg on q1" \
+            in result.stdout, fmt
+
+
+@pytest.mark.parametrize("compat", [9, 10])
+def test_zero_over_zero_and_missing_queries_when_streaming(tmp_path, compat):
+    # A run read a block of queries at a time names the same 0 / 0 values and scores a
+    # missing query as the version does, like the whole-file evaluation above.
+    from searcheval.engines.context import Settings
+    from searcheval.formats.trec import read_qrels
+    from searcheval.measures import parse_measures
+    from searcheval.stream import evaluate_streaming
+
+    (tmp_path / "qrels").write_text("q1 0 a 0\nq2 0 b 1\nq3 0 c 1\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 1 r\nq2 Q0 b 1 1 r\n")
+    measures = parse_measures(["Rndcg", "utility.1,-1,0,0"], compat)
+    results = evaluate_streaming(read_qrels(tmp_path / "qrels"), tmp_path / "run", measures,
+                                 Settings(compat=compat, relevance_level=0), chunk_queries=1)
+    assert results.undefined == {"Rndcg": ["q1"]}
+    # utility for q3, missing (R = 1): 9.0.8 adds nothing; 10.0's placeholder -1.
+    assert results.value("utility.1,-1,0,0", "q3") == (0.0 if compat == 9 else -1.0)

@@ -24,6 +24,7 @@ from ..formats.columns import encode
 from ..formats.trec import Qrels, Run, make_run
 from ..measures import Kind, Measure
 from .context import Ranked, Settings, prepare
+from .undefined import zero_over_zero
 
 PLACEHOLDER_DOC = "ceci_nest_pas_un_docno"
 
@@ -39,10 +40,11 @@ def missing_queries_as_9(values: np.ndarray, measures: list[Measure],
 
 
 def missing_queries_as_10(values: np.ndarray, ranked: Ranked, qrels: Qrels, run: Run,
-                          measures: list[Measure], compute) -> np.ndarray:
+                          measures: list[Measure], compute) -> tuple[np.ndarray, dict]:
     """10.0: the values of the placeholder ranking for the queries the run lacks, then
-    trec_eval.c's clean-up. ``compute(ranked)`` gives every measure's value per query.
-    Measures that are not trec_eval's (ERR, Judged, RR@k...) keep the empty ranking's."""
+    trec_eval.c's clean-up, and where those are 0 / 0 (``undefined.zero_over_zero``).
+    ``compute(ranked)`` gives every measure's value per query. Measures that are not
+    trec_eval's (ERR, Judged, RR@k...) keep the empty ranking's."""
     absent = np.flatnonzero(~ranked.in_run)
     placeholder = prepare(qrels, placeholder_run(list(ranked.query_ids[absent]), run),
                           replace(ranked.settings, missing="skip"))
@@ -52,7 +54,7 @@ def missing_queries_as_10(values: np.ndarray, ranked: Ranked, qrels: Qrels, run:
     for i, m in enumerate(measures):
         if m.trec_name is not None:
             out[i, absent] = 0.0 if _cleaned_up(m) else placed[i]
-    return out
+    return out, zero_over_zero(placeholder, measures, np.arange(len(absent)))
 
 
 def placeholder_run(query_ids: list[str], run: Run) -> Run:
@@ -71,11 +73,17 @@ def _cleaned_up(m: Measure) -> bool:
 
 
 def apply(values: np.ndarray, ranked: Ranked, qrels: Qrels, run: Run,
-          measures: list[Measure], compute, settings: Settings) -> np.ndarray:
+          measures: list[Measure], compute, settings: Settings) -> tuple[np.ndarray, dict]:
     """The values of the queries the run lacks (zero-filled: --missing zero) as the
-    version ``settings.compat`` scores them."""
+    version ``settings.compat`` scores them, and where trec_eval computes 0 / 0 over the
+    queries it evaluates (canonical measure name -> query ids)."""
+    evaluated = ranked.reported[ranked.in_run[ranked.reported]]
+    undefined = zero_over_zero(ranked, measures, evaluated)
     if settings.missing != "zero" or ranked.in_run.all():
-        return values
-    if settings.compat == 9:
-        return missing_queries_as_9(values, measures, ranked.in_run)
-    return missing_queries_as_10(values, ranked, qrels, run, measures, compute)
+        return values, undefined
+    if settings.compat == 9:  # the missing queries are not evaluated: nothing undefined
+        return missing_queries_as_9(values, measures, ranked.in_run), undefined
+    values, placeholder = missing_queries_as_10(values, ranked, qrels, run, measures, compute)
+    for name, ids in placeholder.items():
+        undefined.setdefault(name, []).extend(ids)
+    return values, undefined

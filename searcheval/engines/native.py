@@ -18,14 +18,15 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
     ranked = prepare(qrels, run, settings)
     values, ties = _compute(ranked, measures, kernels)
-    values = missing.apply(values, ranked, qrels, run, measures,
-                           lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
+    values, undefined = missing.apply(
+        values, ranked, qrels, run, measures,
+        lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
                    settings=settings, engine="native", in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
-                   positive_judgments=ranked.positive_judgments)
+                   positive_judgments=ranked.positive_judgments, undefined=undefined)
 
 
 def _kernel(measure: Measure, ties: str):

@@ -37,6 +37,7 @@ from ..ranking import canonical_order
 from ..results import Results
 from . import missing, pytrec_worker
 from .context import Ranked, Settings, prepare
+from .undefined import zero_over_zero
 
 ENGINE = "pytrec_eval"
 INSTALL_HINT = ("pytrec_eval is not installed (the reference engine): "
@@ -117,7 +118,9 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
                    notes=_notes(measures, reasons, settings),
-                   positive_judgments=ranked.positive_judgments)
+                   positive_judgments=ranked.positive_judgments,
+                   undefined=zero_over_zero(ranked, [measures[i] for i in rows],
+                                            ranked.reported[ranked.in_run[ranked.reported]]))
 
 
 def _empty_ranking_nan_to_zero(values: np.ndarray, empty: np.ndarray) -> np.ndarray:
