@@ -318,3 +318,59 @@ def test_zero_over_zero_and_missing_queries_when_streaming(tmp_path, compat):
     assert results.undefined == {"Rndcg": ["q1"]}
     # utility for q3, missing (R = 1): 9.0.8 adds nothing; 10.0's placeholder -1.
     assert results.value("utility.1,-1,0,0", "q3") == (0.0 if compat == 9 else -1.0)
+
+
+# --- Full precision: the order of trec_eval's sums -------------------------------------
+def full_precision(tmp_path, qrels: str, run: str, measure: str, **options) -> dict[str, float]:
+    import searcheval
+
+    (tmp_path / "qrels").write_text(qrels, encoding="utf-8")
+    (tmp_path / "run").write_text(run, encoding="utf-8")
+    results = searcheval.evaluate(tmp_path / "qrels", tmp_path / "run", [measure], **options)
+    values = {q: results.values[0, j] for j, q in enumerate(results.query_ids)}
+    return {**values, "all": results.means[0]}
+
+
+def test_11pt_avg_adds_from_the_last_point_down(tmp_path):
+    # 20261201-927, as the full-precision build of 10.0 printed it (%.17g): m_11pt_avg.c
+    # adds the interpolated precisions from the last recall point down; adding them from
+    # the first up gave q5 0.78181818181818186.
+    qrels = ("q5 Q0 é30 1\nq5 Q0 1028 2\nq5 Q0 1017 1\nq11 Q0 d12 1\nq20 1 a25 2\n"
+             "q20 1 Z15 1\nq20 1 z3 0\nq20 1 A22 3\n")
+    run = ("q5 Q0 é30 0 0.542 A\nq5 Q0 914 -1 0.112 B\nq5 Q0 d25 -2 0.612 zz\n"
+           "q5 Q0 915 -3 0.376 B\nq5 Q0 3 -4 0.962 B\nq5 Q0 1028 -5 0.430 zz\n"
+           "q5 Q0 1017 -6 0.974 B\nq5 Q0 d29 -7 0.022 zz\nq11 Q0 d19 0 0.678 B\n"
+           "q11 Q0 d3 -1 0.1 zz\nq20 Q0 _34 0 0.650 B\nq20 Q0 A10 -1 0.132 zz\n"
+           "q20 Q0 a25 -2 0.233 A\nq20 Q0 z35 -3 0.104 zz\nq20 Q0 Z40 -4 0.423 zz\n")
+    assert full_precision(tmp_path, qrels, run, "11pt_avg", compat=10) == {
+        "q11": 0.0, "q20": 0.15151515151515149, "q5": 0.78181818181818175,
+        "all": 0.31111111111111106}
+
+
+@pytest.mark.parametrize("compat,expected", [
+    # 9.0.8's te_calc_avg_meas_s_gm: log(0.75) for q1, the one query it evaluates, then
+    # (3 - 1) * log(1e-5) for q2 and q3 in one product; exp(sum / 3).
+    (9, math.exp((math.log(0.75) + 2 * math.log(1e-5)) / 3)),  # 0.0004217163326508746
+    # 10.0 evaluates all three (their placeholders score 0, floored at 1e-5), one by one.
+    (10, math.exp((math.log(0.75) + math.log(1e-5) + math.log(1e-5)) / 3)),  # ...742
+])
+def test_gm_map_patches_missing_queries_as_each_version(tmp_path, compat, expected):
+    # q1: relevant at ranks 1 and 4, AP (1 + 2/4) / 2 = 0.75; q2 and q3 missing (-c).
+    # (20261201-768 and 15 other 9.0.8 cases with -c differed this way in the last place.)
+    qrels = "q1 0 a 1\nq1 0 b 1\nq2 0 c 1\nq3 0 d 1\n"
+    run = "q1 Q0 a 1 4 r\nq1 Q0 x 2 3 r\nq1 Q0 y 3 2 r\nq1 Q0 b 4 1 r\n"
+    assert full_precision(tmp_path, qrels, run, "gm_map", compat=compat,
+                          missing="zero")["all"] == expected
+
+
+def test_gm_map_logs_as_the_c_library_takes_them(tmp_path):
+    # 20261201-37 (10.0, -J), full precision: exp((log(0.36666666666666670) + log(1e-5)) / 2)
+    # with the C library's log (numpy's vectorised log gave 0.0019148542155126758).
+    qrels = ("6 0 D008 4\n6 0 D025 0\n24 Q0 z10 0\n6 0 D00026 0\n24 1 B8 0\n6 0 D00001 0\n"
+             "6 Q0 D22 0\n6 0 D7 4\n24 Q0 Z9 0\n6 Q0 D38 0\n6 1 D00025 0\n6 Q0 D013 0\n"
+             "6 0 D18 0\n6 1 D022 0\n")
+    run = ("6 Q0 D00026 3 0.930 sys\n24 Q0 Z9 1 00012 sys\n6 Q0 D18 6 0.581 sys\n"
+           "6 Q0 D008 1 3.42e-01 sys\n6 Q0 D00025 8 -0.7772 sys\n6 Q0 D025 5 0.100000002 sys\n"
+           "6 Q0 D22 4 2 sys\n6 Q0 D7 2 0.805 sys\n6 Q0 D013 7 -0.9530 sys\n")
+    assert full_precision(tmp_path, qrels, run, "gm_map", compat=10, judged_only=True,
+                          missing="skip")["all"] == 0.0019148542155126755

@@ -119,7 +119,7 @@ def eleven_point_average(r: Ranked, m: Measure) -> np.ndarray:
     """11pt_avg = mean of interpolated precision at the recall points."""
     points = m.coefficients()
     total = np.zeros(r.num_queries)
-    for point in points:
+    for point in reversed(points):  # m_11pt_avg.c adds from the last point down
         total = total + _interpolated_precision(r, m, float(point))
     return total / len(points)
 
