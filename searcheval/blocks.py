@@ -67,6 +67,7 @@ class Part:
     ignored: list[str]  # queries of the block that the qrels do not judge
     tie_counts: tuple[int, int] = (0, 0)  # ``native.tie_counts`` of the block
     records: int = 0  # run lines the block held
+    undefined: dict[str, list[str]] = field(default_factory=dict)  # ``Results.undefined``
 
 
 def compact(codes: np.ndarray, vocabulary: pa.Array) -> Encoded:
@@ -106,7 +107,7 @@ def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Pa
     results = native.evaluate(qrels_for(qrels, names.filter(judged)), run, plan.computed,
                               replace(settings, missing="skip"))
     return Part(list(results.query_ids), results.values, list(results.ignored),
-                results.tie_counts or (0, 0))
+                results.tie_counts or (0, 0), undefined=results.undefined)
 
 
 def empty_run(path: str, tag: str) -> Run:
@@ -119,6 +120,7 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
     seen = [q for part in parts for q in part.query_ids]
     in_run = [True] * len(seen)
     values = [part.values for part in parts]
+    undefined = [part.undefined for part in parts]
     unseen = pc.filter(qrels.query.vocabulary,
                        pc.invert(pc.is_in(qrels.query.vocabulary, value_set=pa.array(seen, pa.string()))))
     absent = sorted(unseen.to_pylist(), key=str.encode)
@@ -129,6 +131,7 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
         seen += list(empty.query_ids)
         in_run += [False] * len(empty.query_ids)
         values.append(empty.values)
+        undefined.append(empty.undefined)
     if not seen:
         raise UsageError(f"no query is in both {qrels.path} and {run_path} "
                          "(with --missing skip nothing would be averaged)")
@@ -142,6 +145,17 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
                    zero_filled=absent if settings.missing == "zero" else [],
                    skipped=absent if settings.missing == "skip" else [], ignored=ignored,
                    tie_counts=(sum(p.tie_counts[0] for p in parts),  # disjoint blocks add up
-                               sum(p.tie_counts[1] for p in parts)))
+                               sum(p.tie_counts[1] for p in parts)),
+                   positive_judgments=int(np.count_nonzero(evaluated.relevance > 0)),
+                   undefined=_merged(undefined))
+
+
+def _merged(parts: list[dict[str, list[str]]]) -> dict[str, list[str]]:
+    """The union of the blocks' ``Results.undefined`` (disjoint sets of queries)."""
+    out: dict[str, list[str]] = {}
+    for part in parts:
+        for name, ids in part.items():
+            out.setdefault(name, []).extend(ids)
+    return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -20,18 +21,34 @@ def natural_key(text: str) -> list:
             for part in re.split(r"(\d+)", text) if part]
 
 
-def aggregate(measure: Measure, values: np.ndarray) -> float:
+def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | None = None,
+              unevaluated: np.ndarray | None = None) -> float:
     """trec_eval's `all` value: sums for counts, geometric means for gm_*, else means.
 
     Sums run sequentially in query order, as trec_eval accumulates them.
+    ``recounted_num_rel``: under -c, trec_eval's `num_rel` `all` is not the sum of the
+    queries' values but a recount of every qrels line with a grade > 0, whatever -l says
+    (m_num_rel.c, te_calc_avg_num_rel, both versions); a measure with its own level
+    (``NumRel(rel=2)``, not trec_eval's) keeps the sum.
+    ``unevaluated``: per query, is it one trec_eval 9.0.8 never evaluated (missing from
+    the run under -c); its te_calc_avg_meas_s_gm adds their log(1e-5) at the end, as one
+    product, which rounds differently from adding them one by one.
     """
+    if recounted_num_rel is not None and measure.family == "num_rel" and measure.rel is None:
+        return float(recounted_num_rel)
     if len(values) == 0:
         return 0.0
     if measure.spec.kind is Kind.COUNT:
         return float(np.cumsum(values)[-1])
     if measure.spec.geometric:
-        logs = np.log(np.maximum(values, MIN_GEO_MEAN))
-        return float(np.exp(np.cumsum(logs)[-1] / len(values)))
+        # glibc's log and exp, one query at a time (numpy's vectorised log can differ
+        # from them in the last place)
+        kept = values if unevaluated is None else values[~unevaluated]
+        logs = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in kept.tolist()])
+        total = float(np.cumsum(logs)[-1]) if len(logs) else 0.0
+        if unevaluated is not None:
+            total += int(np.count_nonzero(unevaluated)) * math.log(MIN_GEO_MEAN)
+        return math.exp(total / len(values))
     if measure.spec.found_only:
         found = values[values != 0]
         return float(np.cumsum(found)[-1] / len(found)) if len(found) else 0.0
@@ -57,6 +74,20 @@ def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[
     return []
 
 
+def undefined_note(undefined: dict[str, list[str]]) -> str:
+    """One line naming the values trec_eval computes as 0 / 0, measures with the same
+    queries together."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name, ids in undefined.items():
+        groups.setdefault(tuple(sorted(set(ids), key=natural_key)), []).append(name)
+    shown = []
+    for ids, names in groups.items():
+        listed = ", ".join(ids[:10]) + (f", ... ({len(ids)} in all)" if len(ids) > 10 else "")
+        shown.append(f"{', '.join(names)} on {listed}")
+    return ("trec_eval divides 0 by 0 and prints nan (and a nan mean) for "
+            + "; ".join(shown) + "; searcheval scores 0 there")
+
+
 @dataclass
 class Results:
     """Per-query values of one run (rows: measures, columns: queries in trec_eval order)."""
@@ -74,6 +105,9 @@ class Results:
     ignored: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     tie_counts: tuple[int, int] | None = None  # native.tie_counts: tied, differing in relevance
+    positive_judgments: int | None = None  # judgments with a grade > 0 in the averaged queries
+    # canonical measure name -> queries where trec_eval divides 0 by 0 (engines.undefined)
+    undefined: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def tied(self) -> str:
@@ -88,7 +122,13 @@ class Results:
                 "(see --ties)")
 
     def __post_init__(self) -> None:
-        self.means = np.array([aggregate(m, self.values[i]) for i, m in enumerate(self.measures)])
+        recount = self.positive_judgments if self.settings.missing == "zero" else None
+        unevaluated = (~np.asarray(self.in_run, dtype=bool)
+                       if self.settings.compat == 9 and self.settings.missing == "zero" else None)
+        self.means = np.array([aggregate(m, self.values[i], recount, unevaluated)
+                               for i, m in enumerate(self.measures)])
+        if self.undefined:
+            self.notes.append(undefined_note(self.undefined))
         self._row = {str(m): i for i, m in enumerate(self.measures)}
         self._col = {q: j for j, q in enumerate(self.query_ids)}
 

@@ -30,37 +30,6 @@ from searcheval.engines.context import Settings
 
 CASES = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"
 
-def _ids(*numbers: str) -> set[str]:
-    return {f"20261201-{n}" for n in numbers}
-
-
-# Cases that still differ only in classes the branch "gains" fixes (issue 12, item A.5),
-# marked xfail(strict=False): THE LEAD REMOVES THESE SETS (and the xfail) WHEN THAT
-# BRANCH IS MERGED. 86 cases; 229 and 269 are in two classes.
-GAINS_FRACTIONAL = _ids(  # a gain below 1 (ndcg.1=0.5,...): trec_eval's gain ordering
-    "202", "229", "252", "511", "690", "947", "957"
-)
-GAINS_NUM_REL_C_L = _ids(  # -c with -l other than 1: num_rel `all` recounts grades > 0
-    "22", "41", "47", "75", "83", "94", "122", "130", "163", "165", "179", "191", "215",
-    "223", "237", "242", "243", "251", "271", "302", "313", "349", "369", "382", "397",
-    "414", "419", "432", "456", "475", "481", "494", "508", "516", "579", "587", "596",
-    "607", "613", "614", "655", "656", "662", "663", "668", "676", "705", "718", "760",
-    "780", "783", "802", "803", "809", "816", "823", "851", "877", "900", "901", "920",
-    "928", "964", "970", "999"
-)
-GAINS_UTILITY_C = _ids(  # utility with -c and a query the run lacks
-    "7", "229", "269", "497", "507", "632", "642", "890", "899"
-)
-GAINS_RBP_RESID_10 = _ids(  # 10.0, -c: rbp_resid of a query the run lacks is 1
-    "269", "521", "619", "717", "745", "843"
-)
-GAINS_SET_MAP = _ids(  # set_map rounded as trec_eval's product
-    "221"
-)
-FIXED_ON_BRANCH_GAINS = (GAINS_FRACTIONAL | GAINS_NUM_REL_C_L | GAINS_UTILITY_C
-                         | GAINS_RBP_RESID_10 | GAINS_SET_MAP)
-
-
 @lru_cache(maxsize=1)
 def load_cases() -> tuple[dict, ...]:
     with gzip.open(CASES, "rt", encoding="utf-8") as lines:
@@ -68,15 +37,9 @@ def load_cases() -> tuple[dict, ...]:
 
 
 def accepted_cases() -> list:
-    """Every case the stock trec_eval accepted, the gains branch's marked xfail."""
-    params = []
-    for case in load_cases():
-        if case["stock"]["exit"] != 0:
-            continue
-        marks = [pytest.mark.xfail(reason="fixed on branch gains", strict=False)] \
-            if case["id"] in FIXED_ON_BRANCH_GAINS else []
-        params.append(pytest.param(case, id=case["id"], marks=marks))
-    return params
+    """Every case the stock trec_eval accepted."""
+    return [pytest.param(case, id=case["id"]) for case in load_cases()
+            if case["stock"]["exit"] == 0]
 
 
 def searcheval_arguments(case: dict, qrels: Path, run: Path) -> list[str]:
@@ -154,7 +117,6 @@ def test_the_fixture_holds_every_case():
     cases = load_cases()
     assert len(cases) == 1000
     assert sum(case["stock"]["exit"] == 0 for case in cases) == 979
-    assert FIXED_ON_BRANCH_GAINS <= {case["id"] for case in cases}
     assert [case["id"] for case in cases if deliberate_refusal(case)] == []
 
 

@@ -107,6 +107,11 @@ class Ranked:
         return self.cached("tie_group", lambda: np.cumsum(self.new_group, dtype=np.int32) - 1)
 
     @property
+    def positive_judgments(self) -> int:
+        """Judgments with a grade > 0 in the evaluated queries (trec_eval -c's num_rel)."""
+        return int(np.count_nonzero(self.judged_grade > 0))
+
+    @property
     def evaluated_ids(self) -> list[str]:
         return list(self.query_ids[self.reported])
 

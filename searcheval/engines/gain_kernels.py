@@ -31,7 +31,10 @@ def g_measure(r: Ranked, m: Measure) -> np.ndarray:
                           if len(g.ideal_gain) else 0.0, 0.0)
     cost = segment_cumsum(np.maximum(ideal_here, 1.0), r.starts)
     gained = segment_cumsum(g.row_gain, r.starts)
-    with np.errstate(divide="ignore"):  # rows without a gain may divide by log2(1): unused
+    # Gains the comparator left out of order (3, 3, 3.5, 3.5 in 20261201-513) can make the
+    # gain so far exceed the ideal's cost by 1, and the log 0: trec_eval divides by it and
+    # prints inf; so does this, without numpy's warnings (rows without a gain: 0 / 0, unused).
+    with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(g.row_gain != 0, g.row_gain / np.log2(2.0 + cost - gained), 0.0)
     return divide(segment_sum(terms, r.q, r.num_queries), _ideal_total(r, g))
 

@@ -11,6 +11,7 @@ from ..formats.trec import Qrels, Run
 from ..measures import Measure
 from ..results import Results, refusal_notes
 from .context import Ranked, Settings, prepare
+from . import missing
 from .kernels import KERNELS
 
 
@@ -24,13 +25,17 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     values, ties = _compute(ranked, [measures[i] for i in rest], [kernels[i] for i in rest])
     if any(alone):
         values = _with_judged_only(qrels, run, measures, kernels, settings, rest, values)
+    values, undefined = missing.apply(
+        values, ranked, qrels, run, measures,
+        lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
                    settings=settings, engine="native", in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
                    notes=refusal_notes(settings, ranked.skipped,
-                                       int(np.count_nonzero(ranked.in_run[ranked.reported]))))
+                                       int(np.count_nonzero(ranked.in_run[ranked.reported]))),
+                   positive_judgments=ranked.positive_judgments, undefined=undefined)
 
 
 def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: list,

@@ -36,8 +36,9 @@ from ..formats.columns import Encoded
 from ..formats.trec import Qrels, Run
 from ..measures import SPECS, Kind, Measure
 from ..results import Results
-from . import pytrec_worker, reference_order
+from . import missing, pytrec_worker, reference_order
 from .context import Ranked, Settings, prepare
+from .undefined import zero_over_zero
 
 ENGINE = "pytrec_eval"
 INSTALL_HINT = ("pytrec_eval is not installed (the reference engine): "
@@ -114,12 +115,20 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                                                    only.num_ret[only.reported] == 0)
     rows = np.array(sorted(set(slots) - set(alone)), dtype=np.int64)
     values[rows] = _empty_ranking_nan_to_zero(values[rows], empty)
+    if settings.missing == "zero":  # pytrec_eval is given empty rankings; trec_eval 9.0.8
+        # evaluates nothing for a query the run lacks
+        every = np.array(sorted(slots), dtype=np.int64)
+        values[every] = missing.missing_queries_as_9(values[every], [measures[i] for i in every],
+                                                     ranked.in_run[ranked.reported])
     return Results(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=[str(q) for q in queries], values=values, settings=reference,
                    engine=ENGINE, in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
-                   notes=_notes(measures, reasons, settings))
+                   notes=_notes(measures, reasons, settings),
+                   positive_judgments=ranked.positive_judgments,
+                   undefined=zero_over_zero(ranked, [measures[i] for i in rows],
+                                            ranked.reported[ranked.in_run[ranked.reported]]))
 
 
 def _empty_ranking_nan_to_zero(values: np.ndarray, empty: np.ndarray) -> np.ndarray:

@@ -164,8 +164,13 @@ def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
         inside = (level_idx >= 0) & (level_idx < counts.shape[1])
         c = np.zeros((len(queries), len(levels)), dtype=np.int64)
         c[:, inside] = counts[queries][:, level_idx[inside]]
-        # trec_eval skips exhausted levels and stops at the first level left whose gain <= 0.
+        # trec_eval skips exhausted levels and stops at the first level left whose gain <= 0;
+        # it starts from the top level's gain whatever that level's count, so a top level
+        # with gain <= 0 ends the ideal ranking at once (ideal DCG 0). With gains less than
+        # 1 apart the comparator leaves the gain-0 level on top: ndcg.1=0.5 is 0.
         ok = (c == 0) | (np.array(gains) > 0)
+        if levels:
+            ok[:, 0] = gains[0] > 0
         c = c * np.logical_and.accumulate(ok, axis=1)
         q_parts.append(np.repeat(queries, len(levels)))
         rank_parts.append(np.tile(np.arange(len(levels)), len(queries)))
