@@ -154,27 +154,26 @@ def test_utility_missing_query_9_adds_nothing(tmp_path):
         assert out == lines((name, "q1", "2.0000"), (name, "all", "1.0000"))
 
 
-def test_missing_query_10_placeholder_ranking(tmp_path):
+# (-m argument, trec_eval's printed name, q1, q2 (missing), all). One -m per evaluation:
+# trec_eval reads only the first -m of a family that gives parameters (test_trec_eval_quirks).
+PLACEHOLDER_10 = [
+    ("num_ret", "num_ret", "1", "0", "1"),  # q2 cleaned up
+    ("utility.1,-1,0,0", "utility_1,-1,0,0", "1.0000", "-1.0000", "0.0000"),  # -1 * 1 non-rel
+    ("utility", "utility", "1.0000", "0.0000", "0.5000"),  # cleaned up
+    ("utility.2,-1,0.5,0", "utility_2,-1,0.5,0", "2.0000", "0.0000", "1.0000"),
+    # ^ q2: -1 * 1 non-relevant + 0.5 * 2 not retrieved
+    ("rbp_resid.p=0.8", "rbp_resid_p=0.8", "0.0000", "1.0000", "0.5000"),  # 0.8^1 + 0.2 * 0.8^0
+    ("rbp_resid", "rbp_resid", "0.0000", "0.0000", "0.0000"),  # cleaned up
+    ("unj.1", "unj_1", "0.0000", "0.0000", "0.0000"),  # cleaned up
+]
+
+
+@pytest.mark.parametrize("measure, name, q1, q2, mean", PLACEHOLDER_10,
+                         ids=[row[0] for row in PLACEHOLDER_10])
+def test_missing_query_10_placeholder_ranking(tmp_path, measure, name, q1, q2, mean):
     out, _ = trec_text(tmp_path, MISSING_QRELS, MISSING_RUN, "--compat", "10", "-c",
-                       "-m", "num_ret", "-m", "utility.1,-1,0,0", "-m", "utility",
-                       "-m", "rbp_resid.p=0.8", "-m", "rbp_resid", "-m", "unj.1",
-                       "-m", "utility.2,-1,0.5,0")
-    assert out == lines(
-        ("num_ret", "q1", "1"), ("utility_1,-1,0,0", "q1", "1.0000"),
-        ("utility", "q1", "1.0000"), ("utility_2,-1,0.5,0", "q1", "2.0000"),
-        ("rbp_resid_p=0.8", "q1", "0.0000"), ("rbp_resid", "q1", "0.0000"),
-        ("unj_1", "q1", "0.0000"),
-        ("num_ret", "q2", "0"),  # cleaned up
-        ("utility_1,-1,0,0", "q2", "-1.0000"),  # the placeholder: -1 * 1 non-relevant
-        ("utility", "q2", "0.0000"),  # cleaned up
-        ("utility_2,-1,0.5,0", "q2", "0.0000"),  # -1 * 1 + 0.5 * 2 not retrieved
-        ("rbp_resid_p=0.8", "q2", "1.0000"),  # 0.8^1 + 0.2 * 0.8^0
-        ("rbp_resid", "q2", "0.0000"),  # cleaned up
-        ("unj_1", "q2", "0.0000"),  # cleaned up
-        ("num_ret", "all", "1"), ("utility_1,-1,0,0", "all", "0.0000"),
-        ("utility", "all", "0.5000"), ("utility_2,-1,0.5,0", "all", "1.0000"),
-        ("rbp_resid_p=0.8", "all", "0.5000"), ("rbp_resid", "all", "0.0000"),
-        ("unj_1", "all", "0.0000"))
+                       "-m", measure)
+    assert out == lines((name, "q1", q1), (name, "q2", q2), (name, "all", mean))
 
 
 def test_missing_query_10_stored_cases(tmp_path):
