@@ -456,7 +456,11 @@ def _score(path: str, number: int, text: str) -> float:
 # ---- public readers -----------------------------------------------------------------------
 
 def read_qrels(source: str | Path) -> Qrels:
-    """Read a TREC qrels file; every problem is a FormatError naming file and line."""
+    """Read a TREC qrels file; every problem is a FormatError naming file and line.
+    ``irds:DATASET_ID`` reads that dataset's judgments, as everywhere a qrels path goes."""
+    if isinstance(source, str) and source.startswith("irds:"):
+        from .irds import load_irds_qrels  # imports ir_datasets: only for an irds: id
+        return load_irds_qrels(source)
     return parse_qrels(*read_bytes(source))
 
 
