@@ -310,7 +310,7 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
             return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path)
         queries, docs, scores, numbers, tag, rank_column = _direct_run(head, ranks, path,
                                                                         delimiter)
-    except (_Refused, pa.ArrowInvalid, IndexError):
+    except (_Refused, pa.ArrowInvalid, IndexError, UnicodeDecodeError):  # a tag not UTF-8
         return None
     return make_run(queries, Encoded.lazy(docs), scores, numbers, path, tag, ranks=rank_column)
 
@@ -364,7 +364,7 @@ def _fast_qrels(data: bytes):
 def _fast_run(data: bytes, ranks: bool):
     try:
         return _direct_run(data, ranks)
-    except (_Refused, pa.ArrowInvalid, IndexError):
+    except (_Refused, pa.ArrowInvalid, IndexError, UnicodeDecodeError):  # a tag not UTF-8
         pass
     lines, numbers, counts = _fields(data)
     if len(numbers) and not (as_numpy(counts) >= 6).all():
