@@ -79,7 +79,7 @@ def _file(report: Report, found: Scan, rows: str) -> None:
     if found.unreadable:
         report.say(found.path, "error", found.errors[0][1], found.errors[0][0])
         return
-    queries = len(found.query.vocabulary)
+    queries = len(found.query.vocabulary) + len(found.empty_queries)  # "q2": {} is a query
     report.say(found.path, "", f"{found.format}: {_count(len(found.query), rows)} read, "
                f"{_count(queries, 'query', 'queries')}")
     for line, message in found.errors:
