@@ -127,3 +127,29 @@ def test_check_fix_keeps_an_empty_ranking_in_json(tmp_path):
                                        str(tmp_path / "fixed.json")])
     assert result.exit_code == 0, result.stdout
     assert json.loads((tmp_path / "fixed.json").read_text()) == {"q1": {"a": 1.0}, "q2": {}}
+
+
+
+def check_lines(tmp_path) -> tuple[str, list[str]]:
+    """check's report on RUN (q1 with two documents, q2 and q4 with none) against QRELS
+    (q1, q2, q3)."""
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps(RUN))
+    (tmp_path / "q.qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in QRELS.items()
+                                              for d, g in docs.items()))
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "q.qrels"), str(run)])
+    return str(run), result.stdout.splitlines()
+
+
+def test_check_counts_the_queries_listed_with_no_document(tmp_path):
+    run, lines = check_lines(tmp_path)
+    assert f"{run}: json: 2 lines read, 3 queries" in lines  # q1, q2, q4
+
+
+def test_check_notes_as_evaluated_only_the_empty_rankings_the_qrels_judge(tmp_path):
+    """q2 is evaluated as an empty ranking; q4, which the qrels do not judge, is ignored
+    like any query only in the run, so the note must not call it evaluated."""
+    run, lines = check_lines(tmp_path)
+    assert f"{run}: warning: 1 query not in the qrels, ignored by the evaluation: q4" in lines
+    assert f"{run}: note: 1 query listed with no document, evaluated as empty rankings " \
+        "(scored 0): q2" in lines
