@@ -153,3 +153,18 @@ def test_check_notes_as_evaluated_only_the_empty_rankings_the_qrels_judge(tmp_pa
     assert f"{run}: warning: 1 query not in the qrels, ignored by the evaluation: q4" in lines
     assert f"{run}: note: 1 query listed with no document, evaluated as empty rankings " \
         "(scored 0): q2" in lines
+
+
+@pytest.mark.parametrize("value", [None, [], [("b", 1.0)], "b"], ids=repr)
+def test_a_dict_query_that_is_not_a_dict_is_refused_by_name(value):
+    """Only ``{}`` lists a query with no document: None, a list or a string is not a
+    ranking, and the API says which query holds it (a typed error, not AttributeError)."""
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    with pytest.raises(searcheval.FormatError) as run_error:
+        searcheval.evaluate(qrels, {"q1": {"a": 1.0}, "q2": value}, ["nDCG"], missing="skip")
+    assert str(run_error.value) == ("<run>: query 'q2': expected a {doc_id: score} dict, "
+                                    f"found {type(value).__name__}")
+    with pytest.raises(searcheval.FormatError) as qrels_error:
+        searcheval.evaluate({**qrels, "q2": value}, {"q1": {"a": 1.0}}, ["nDCG"])
+    assert str(qrels_error.value) == ("<qrels>: query 'q2': expected a {doc_id: relevance} "
+                                      f"dict, found {type(value).__name__}")
