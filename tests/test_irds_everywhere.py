@@ -10,7 +10,6 @@ file written as TREC qrels.
 from __future__ import annotations
 
 import csv
-import socket
 from pathlib import Path
 
 import pytest
@@ -27,13 +26,8 @@ CRANQREL = [line.split() for line in (FIXTURES / "cranfield" / "cranqrel").read_
 TREC_LINES = [f"{q} 0 {d} {g}" for q, d, g in CRANQREL]
 
 
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    """Any attempt to reach the network fails the test (nothing may download)."""
-    def refuse(*args, **kwargs):
-        raise AssertionError(f"network access attempted: {args}")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+# conftest.py's no_network: any attempt to reach the network fails the test
+pytestmark = pytest.mark.usefixtures("no_network")
 
 
 def cli(*args, input=None):
