@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,10 @@ def _empty_queries(source: Any) -> tuple[str, ...]:
 
 def _rows(source: Any, value_column: str, label: str) -> list[tuple]:
     if isinstance(source, dict):
+        for q, docs in source.items():  # only {} lists a query with no document
+            if not isinstance(docs, Mapping):
+                raise FormatError(label, 0, f"query {str(q)!r}: expected a {{doc_id: "
+                                  f"{value_column}}} dict, found {type(docs).__name__}")
         return [(q, d, v) for q, docs in source.items() for d, v in docs.items()]
     columns = getattr(source, "columns", None)
     if columns is not None:

@@ -79,7 +79,7 @@ def _file(report: Report, found: Scan, rows: str) -> None:
     if found.unreadable:
         report.say(found.path, "error", found.errors[0][1], found.errors[0][0])
         return
-    queries = len(found.query.vocabulary)
+    queries = len(found.query.vocabulary) + len(found.empty_queries)  # "q2": {} is a query
     report.say(found.path, "", f"{found.format}: {_count(len(found.query), rows)} read, "
                f"{_count(queries, 'query', 'queries')}")
     for line, message in found.errors:
@@ -198,10 +198,11 @@ def _against_qrels(report: Report, run: Scan, qrels: Scan, relevant: set[str], c
     if only_run:
         report.say(run.path, "warning", f"{_count(len(only_run), 'query', 'queries')} not in "
                    f"the qrels, ignored by the evaluation: {_listed(list(only_run))}")
-    if run.empty_queries:
-        report.say(run.path, "note", f"{_count(len(run.empty_queries), 'query', 'queries')} "
+    evaluated_empty = [q for q in run.empty_queries if q in judged_queries]  # others: ignored
+    if evaluated_empty:
+        report.say(run.path, "note", f"{_count(len(evaluated_empty), 'query', 'queries')} "
                    f"listed with no document, evaluated as empty rankings (scored 0): "
-                   f"{_listed(list(run.empty_queries))}")
+                   f"{_listed(evaluated_empty)}")
     if only_qrels:
         report.say(run.path, "warning", f"{_count(len(only_qrels), 'qrels query', 'qrels queries')}"
                    f" missing from the run, scored 0 (--missing zero, the default): "

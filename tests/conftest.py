@@ -11,6 +11,18 @@ def fixtures() -> Path:
     return FIXTURES
 
 
+@pytest.fixture
+def no_network(monkeypatch):
+    """Any attempt to reach the network fails the test (nothing may download): for the
+    ir_datasets tests, which must read only the files given to them."""
+    import socket
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"network access attempted: {args}")
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+
+
 # ir_datasets' files under the names it looks for (DESIGN.md: loaded offline, no hash check).
 IRDS_CRANFIELD = {"docs.txt": "cran.all.1400", "queries.txt": "cran.qry", "qrels.txt": "cranqrel"}
 

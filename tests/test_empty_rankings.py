@@ -127,3 +127,44 @@ def test_check_fix_keeps_an_empty_ranking_in_json(tmp_path):
                                        str(tmp_path / "fixed.json")])
     assert result.exit_code == 0, result.stdout
     assert json.loads((tmp_path / "fixed.json").read_text()) == {"q1": {"a": 1.0}, "q2": {}}
+
+
+
+def check_lines(tmp_path) -> tuple[str, list[str]]:
+    """check's report on RUN (q1 with two documents, q2 and q4 with none) against QRELS
+    (q1, q2, q3)."""
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps(RUN))
+    (tmp_path / "q.qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in QRELS.items()
+                                              for d, g in docs.items()))
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "q.qrels"), str(run)])
+    return str(run), result.stdout.splitlines()
+
+
+def test_check_counts_the_queries_listed_with_no_document(tmp_path):
+    run, lines = check_lines(tmp_path)
+    assert f"{run}: json: 2 lines read, 3 queries" in lines  # q1, q2, q4
+
+
+def test_check_notes_as_evaluated_only_the_empty_rankings_the_qrels_judge(tmp_path):
+    """q2 is evaluated as an empty ranking; q4, which the qrels do not judge, is ignored
+    like any query only in the run, so the note must not call it evaluated."""
+    run, lines = check_lines(tmp_path)
+    assert f"{run}: warning: 1 query not in the qrels, ignored by the evaluation: q4" in lines
+    assert f"{run}: note: 1 query listed with no document, evaluated as empty rankings " \
+        "(scored 0): q2" in lines
+
+
+@pytest.mark.parametrize("value", [None, [], [("b", 1.0)], "b"], ids=repr)
+def test_a_dict_query_that_is_not_a_dict_is_refused_by_name(value):
+    """Only ``{}`` lists a query with no document: None, a list or a string is not a
+    ranking, and the API says which query holds it (a typed error, not AttributeError)."""
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    with pytest.raises(searcheval.FormatError) as run_error:
+        searcheval.evaluate(qrels, {"q1": {"a": 1.0}, "q2": value}, ["nDCG"], missing="skip")
+    assert str(run_error.value) == ("<run>: query 'q2': expected a {doc_id: score} dict, "
+                                    f"found {type(value).__name__}")
+    with pytest.raises(searcheval.FormatError) as qrels_error:
+        searcheval.evaluate({**qrels, "q2": value}, {"q1": {"a": 1.0}}, ["nDCG"])
+    assert str(qrels_error.value) == ("<qrels>: query 'q2': expected a {doc_id: relevance} "
+                                      f"dict, found {type(value).__name__}")

@@ -8,7 +8,6 @@ seed lesson (fixtures/seeds/SOURCE.md) and from pytrec_eval.
 from __future__ import annotations
 
 import shutil
-import socket
 import sys
 from collections import Counter
 from pathlib import Path
@@ -31,13 +30,8 @@ DUMMY, LIBRARY, OFFICIAL, HIDDEN, BARE = (
     "searcheval-test/hidden", "searcheval-test/bare")
 
 
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    """Any attempt to reach the network fails the test (nothing may download)."""
-    def refuse(*args, **kwargs):
-        raise AssertionError(f"network access attempted: {args}")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+# conftest.py's no_network: any attempt to reach the network fails the test
+pytestmark = pytest.mark.usefixtures("no_network")
 
 
 class Documented:

@@ -10,7 +10,6 @@ file written as TREC qrels.
 from __future__ import annotations
 
 import csv
-import socket
 from pathlib import Path
 
 import pytest
@@ -27,13 +26,8 @@ CRANQREL = [line.split() for line in (FIXTURES / "cranfield" / "cranqrel").read_
 TREC_LINES = [f"{q} 0 {d} {g}" for q, d, g in CRANQREL]
 
 
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    """Any attempt to reach the network fails the test (nothing may download)."""
-    def refuse(*args, **kwargs):
-        raise AssertionError(f"network access attempted: {args}")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+# conftest.py's no_network: any attempt to reach the network fails the test
+pytestmark = pytest.mark.usefixtures("no_network")
 
 
 def cli(*args, input=None):
@@ -190,3 +184,19 @@ def test_convert_and_check_a_dataset_run(tmp_path, scored):
     assert checked.stdout.splitlines()[:2] == [
         f"irds:{SCORED}: ir_datasets: 6 judgments read, 5 queries",
         f"irds:{SCORED}: ir_datasets: 8 lines read, 4 queries"]  # library.run: q1 q2 q3 q5
+
+
+@pytest.mark.parametrize("reader", ["searcheval.read_qrels", "searcheval.formats.read_qrels"])
+def test_the_public_read_qrels_reads_the_dataset(reader):
+    """The public reader takes a qrels path, so it takes an irds: id too: Cranfield's
+    judgments, row for row as cranqrel holds them."""
+    import searcheval
+    import searcheval.formats
+
+    read = {"searcheval.read_qrels": searcheval.read_qrels,
+            "searcheval.formats.read_qrels": searcheval.formats.read_qrels}[reader]
+    qrels = read("irds:cranfield")
+    rows = [[q, d, str(g)] for q, d, g in zip(qrels.query_ids, qrels.doc_ids,
+                                               qrels.relevance.tolist())]
+    assert rows == CRANQREL
+    assert qrels.path == "irds:cranfield"

@@ -76,3 +76,16 @@ def test_reader_and_streaming_keep_the_whole_tag(tmp_path, qrels_path, content):
     streamed = evaluate_streaming(read_qrels(qrels_path), path, parse_measures(["NumRet"]),
                                   Settings(), block_bytes=8)
     assert streamed.run_tag == "mytag"
+
+
+@pytest.mark.parametrize("way", ["file", "stdin", "gzip"])
+def test_a_tag_that_is_not_utf8_is_named_with_its_line(tmp_path, qrels_path, way):
+    """The run's tag is decoded from one line's bytes: a byte that is not UTF-8 there
+    (0xff, first at offset 17 of line 1; on every line, so whichever line names the run)
+    is the reader's one-line error, not a traceback."""
+    content = b"q1 Q0 d1 1 1.0 my\xfftag\nq1 Q0 d2 2 0.5 my\xfftag\n"
+    source, stdin = run_source(tmp_path, way, content)
+    result = cli("evaluate", qrels_path, source, "-f", "trec", input=stdin)
+    shown = "<stdin>" if way == "stdin" else source
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"{shown}:1: not UTF-8 text (byte 0xff)\n"

@@ -357,7 +357,7 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
             return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path)
         queries, docs, scores, numbers, tag, rank_column = _direct_run(last, ranks, path,
                                                                         delimiter)
-    except (_Refused, pa.ArrowInvalid, IndexError):
+    except (_Refused, pa.ArrowInvalid, IndexError, UnicodeDecodeError):  # a tag not UTF-8
         return None
     return make_run(queries, Encoded.lazy(docs), scores, numbers, path, tag, ranks=rank_column)
 
@@ -411,7 +411,7 @@ def _fast_qrels(data: bytes):
 def _fast_run(data: bytes, ranks: bool):
     try:
         return _direct_run(data, ranks)
-    except (_Refused, pa.ArrowInvalid, IndexError):
+    except (_Refused, pa.ArrowInvalid, IndexError, UnicodeDecodeError):  # a tag not UTF-8
         pass
     lines, numbers, counts = _fields(data)
     if len(numbers) and not (as_numpy(counts) >= 6).all():
@@ -510,7 +510,11 @@ def _score(path: str, number: int, text: str) -> float:
 # ---- public readers -----------------------------------------------------------------------
 
 def read_qrels(source: str | Path) -> Qrels:
-    """Read a TREC qrels file; every problem is a FormatError naming file and line."""
+    """Read a TREC qrels file; every problem is a FormatError naming file and line.
+    ``irds:DATASET_ID`` reads that dataset's judgments, as everywhere a qrels path goes."""
+    if isinstance(source, str) and source.startswith("irds:"):
+        from .irds import load_irds_qrels  # imports ir_datasets: only for an irds: id
+        return load_irds_qrels(source)
     return parse_qrels(*read_bytes(source))
 
 
