@@ -133,7 +133,7 @@ def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure
     pieces = [(path, start, stop, offset, ranks) for (start, stop), offset in zip(ranges, offsets)]
     frame = dd.from_map(_read_range, pieces, meta=_meta(ranks), enforce_metadata=False)
     grouped = frame.shuffle(on="query_id", npartitions=len(pieces))
-    tag = client.submit(_first_tag, path, pure=False).result() or Path(path).name
+    tag = client.submit(_last_tag, path, pure=False).result() or Path(path).name
     shared = shared if shared is not None else client.scatter(qrels, broadcast=True)
     plan = Plan.of(measures, qrels)
     tasks = [dask.delayed(_evaluate_partition)(part, shared, plan, settings, path, tag)
@@ -209,15 +209,23 @@ def _meta(ranks: bool):
     return frame
 
 
-def _first_tag(path: str) -> str | None:
-    """The run tag of the first record line (what the whole-file reader calls the tag)."""
+def _last_tag(path: str) -> str | None:
+    """The run tag of the last record line: trec_eval's runid, and what the whole-file
+    reader calls the tag. Read backwards a block at a time: partitioned runs are large."""
     with open(path, "rb") as handle:
-        for line in handle:
-            fields = line.split()
-            if fields and not fields[0].startswith(b"#") and len(fields) >= 6:
-                return fields[5].decode("utf-8", "replace")
-            if fields and not fields[0].startswith(b"#"):
-                return None
+        handle.seek(0, 2)
+        position, tail = handle.tell(), b""
+        while position > 0:
+            step = min(_ALIGN_READ, position)
+            position -= step
+            handle.seek(position)
+            tail = handle.read(step) + tail
+            lines = tail.split(b"\n")
+            for line in reversed(lines[1:] if position > 0 else lines):  # lines[0] may be cut
+                fields = line.split()
+                if fields and not fields[0].startswith(b"#"):
+                    return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
+            tail = lines[0]
     return None
 
 

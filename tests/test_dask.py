@@ -123,3 +123,16 @@ def test_batch_on_dask_labels_runs_of_one_file_name(cluster, tmp_path):
                          name.endswith(".done"))
     board = (tmp_path / "dask" / "summary.csv").read_text().splitlines()
     assert [line.split(",")[0] for line in board] == ["run", "exp2/run.txt", "exp1/run.txt"]
+
+
+@pytest.mark.parametrize("ending", ["\n", "", "\n\n# a comment after the last record\n"])
+def test_partitioned_run_tag_is_the_last_lines(cluster, tmp_path, ending):
+    """trec_eval's runid is the last record line's tag (test_trec_eval_binary's stored cases):
+    the partitioned path must name a run whose tags change as the whole-file reader does."""
+    path = tmp_path / "run"
+    body = "".join(f"301 Q0 d{i} 1 {i} first\n" for i in range(500)) + "302 Q0 x 1 1.5 mytag"
+    path.write_text(body + ending)
+    with dask_client(cluster) as client:
+        results, _ = evaluate_partitioned(client, read_qrels(SUITE / "qrels.test"), str(path),
+                                          resolve_measures(["AP"]), Settings(), block_bytes=2_000)
+    assert results.run_tag == "mytag" == read_run(path).tag
