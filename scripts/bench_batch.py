@@ -27,7 +27,7 @@ from scale_data import in_workdir, write_qrels, write_run  # noqa: E402
 
 from searcheval.batch import qrels_reads  # noqa: E402
 from searcheval.batch_cli import batch_job, run_batch  # noqa: E402
-from searcheval.engines.context import Settings  # noqa: E402
+from searcheval.settings import Settings  # noqa: E402
 
 TARGET_SPEEDUP = 1.3
 FLAT_MEMORY = 1.10  # a process's memory after its last run / after its warm-up runs

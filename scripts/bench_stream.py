@@ -35,7 +35,7 @@ from scale_data import in_workdir, write_qrels, write_run  # noqa: E402
 
 import searcheval  # noqa: E402
 from searcheval.api import resolve_measures  # noqa: E402
-from searcheval.engines.context import Settings  # noqa: E402
+from searcheval.settings import Settings  # noqa: E402
 from searcheval.stream import evaluate_streaming  # noqa: E402
 
 MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000", "ERR@20"]

@@ -3,7 +3,7 @@
 from .api import evaluate, read_qrels, read_run
 from .compare import Comparison, compare
 from .errors import FormatError, MeasureError, SearchevalError
-from .formats.trec import Qrels, Run
+from .model import Qrels, Run
 from .measures import Measure, parse_measures
 from .results import Results
 

@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from .engines.context import Settings
+from .settings import Settings
 from .errors import FormatError, UsageError
 from .formats.columns import encode
 from .formats.irds import is_irds  # the module imports ir_datasets only when used
 from .formats.registry import read, read_path
-from .formats.trec import Qrels, Run, make_qrels, make_run, read_qrels, read_run  # noqa: F401
+from .model import Qrels, Run
+from .formats.trec import make_qrels, make_run, read_qrels, read_run  # noqa: F401
 from .measures import Measure, parse_measures
 from .measures.spellings import is_ir_measures_measure
 from .results import Results
@@ -114,7 +115,7 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
     documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
     ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
-    ordered (``ranking.TIE_POLICIES``).
+    ordered (``settings.TIE_POLICIES``).
     """
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties)

@@ -18,12 +18,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import __version__, render
-from .engines.context import Settings
+from .settings import Settings
 from .errors import SearchevalError, UsageError
-from .formats.trec import Qrels
+from .model import Qrels
 from .measures import Kind, Measure, parse_measures
 from .output import write_text
-from .results import Results, natural_key
+from .results import Results
+from .model import natural_key
 from .run_labels import same_file_key
 
 STREAM_ABOVE = 1 << 30  # runs larger than this are streamed unless told otherwise

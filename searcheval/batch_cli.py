@@ -16,7 +16,7 @@ import click
 
 from .batch import (Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard, load_qrels,
                     process, qrels_content_sha256)
-from .engines.context import Settings
+from .settings import Settings
 from .errors import SearchevalError, UsageError
 from .formats.irds import is_irds
 from .output import write_text

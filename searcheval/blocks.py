@@ -18,10 +18,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .engines import native
-from .engines.context import Settings
+from .settings import Settings
 from .errors import UsageError
 from .formats.columns import Encoded, encode
-from .formats.trec import Qrels, Run, make_run
+from .model import Qrels, Run
+from .formats.trec import make_run
 from .measures import Measure
 from .results import Results
 

@@ -18,7 +18,7 @@ import numpy as np
 from .errors import SearchevalError, UsageError
 from .formats import registry
 from .formats.scan import Scan, scan
-from .results import natural_key
+from .model import natural_key
 
 CUTOFFS = (1, 5, 10)
 SHOWN = 5  # ids listed in a message

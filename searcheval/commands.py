@@ -6,7 +6,7 @@ import click
 
 from . import render
 from .api import as_qrels, as_run, dataset_measures, resolve_measures
-from .engines.context import Settings
+from .settings import Settings
 from .measures import NICKNAMES, Measure, parse_measure
 from .output import write_text
 from .results import Results

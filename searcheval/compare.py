@@ -18,10 +18,11 @@ from typing import Any
 import numpy as np
 
 from .api import as_qrels, as_run, resolve_measures
-from .engines.context import Settings
+from .settings import Settings
 from .errors import UsageError
 from .measures import Measure
-from .results import Results, natural_key
+from .results import Results
+from .model import natural_key
 from .run_labels import path_labels, refuse_repeated_runs, run_labels, same_file_key
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")

@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 from .errors import SearchevalError, UsageError
 from .formats import registry, trec
 from .formats.irds import is_irds  # ir_datasets itself is imported only for an irds: id
-from .formats.trec import Run
+from .model import Run
 
 
 @dataclass

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .engines import native, pytrec
-from .engines.context import Settings
-from .formats.trec import Qrels, Run
+from .settings import Settings
+from .model import Qrels, Run
 from .measures import Measure
-from .results import Results, natural_key
+from .results import Results
+from .model import natural_key
 
 BY_DESIGN = "differs by design (trec_eval 10 rounds recall cut-offs / keeps 64-bit scores)"
 SHOWN = 20

@@ -21,9 +21,10 @@ import numpy as np
 
 from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for
 from .blocks import Part, Plan, combine, evaluate_block
-from .engines.context import Settings
+from .settings import Settings
 from .errors import SearchevalError, UsageError
-from .formats.trec import BOM, Qrels, Run
+from .formats.trec import BOM
+from .model import Qrels, Run
 from .measures import Measure
 from .results import Results
 

@@ -194,7 +194,7 @@ def _agreement_line(found: Agreement | None) -> str:
 
 def qrels_text(qrels: list[tuple[str, str, int]]) -> str:
     """TREC qrels, queries in natural order (q2 before q10), then doc ids likewise."""
-    from .results import natural_key
+    from .model import natural_key
     rows = sorted(qrels, key=lambda r: (natural_key(r[0]), natural_key(r[1])))
     return "".join(f"{q} 0 {d} {g}\n" for q, d, g in rows)
 
@@ -202,7 +202,7 @@ def qrels_text(qrels: list[tuple[str, str, int]]) -> str:
 def run_text(run: list[tuple[str, str, float]], tag: str) -> str:
     """A TREC run in trec_eval's order (score descending, then doc id descending by bytes),
     ranks 1-based, queries in natural order."""
-    from .results import natural_key
+    from .model import natural_key
     rows = sorted(run, key=lambda r: r[1].encode(), reverse=True)
     rows.sort(key=lambda r: (natural_key(r[0]), -r[2]))
     out, rank, previous = [], 0, None
@@ -215,7 +215,7 @@ def run_text(run: list[tuple[str, str, float]], tag: str) -> str:
 
 
 def queries_text(queries: dict[str, str]) -> str:
-    from .results import natural_key
+    from .model import natural_key
     return "".join(f"{q}\t{queries[q]}\n" for q in sorted(queries, key=natural_key))
 
 

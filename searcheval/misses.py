@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import click
 
-from .results import natural_key
+from .model import natural_key
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 

@@ -31,8 +31,8 @@ from typing import Any
 import click
 
 from .errors import UsageError
-from .formats.trec import Qrels, Run
-from .results import natural_key
+from .model import Qrels, Run
+from .model import natural_key
 
 SHEET_COLUMNS = ("query_id", "query", "doc_id", "text", "retrieved_by", "label")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -17,15 +17,6 @@ from .formats.hashing import descending_order
 
 
 _HALF_ROWS = 1 << 18  # runs shorter than two of these are ranked in one piece
-TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
-# How documents with equal scores are ordered (score always comes first):
-TIE_POLICIES = {
-    "trec_eval": TIE_RULE,
-    "input": "score descending, then the order of the lines in the run file",
-    "rank": "score descending, then the rank column ascending, then line order",
-    "average": "score descending; tied documents: the expected value over all their orders "
-               "(McSherry & Najork, ECIR 2008)",
-}
 
 
 def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:

@@ -8,17 +8,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .engines.context import Settings
+from .settings import Settings
 from .measures import Kind, Measure
-from .ranking import TIE_POLICIES
+from .model import natural_key
+from .settings import TIE_POLICIES
 
 MIN_GEO_MEAN = 0.00001
-
-
-def natural_key(text: str) -> list:
-    """Sort key putting q2 before q10."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part)
-            for part in re.split(r"(\d+)", text) if part]
 
 
 def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | None = None,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import UsageError
 from .formats.irds import is_irds
-from .formats.trec import Run
+from .model import Run
 
 
 def _path_parts(path: str) -> tuple[str, ...] | None:

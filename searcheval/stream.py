@@ -24,9 +24,10 @@ from typing import BinaryIO
 import numpy as np
 
 from .blocks import Part, Plan, combine, evaluate_block, run_rows
-from .engines.context import Settings
+from .settings import Settings
 from .errors import FormatError
-from .formats.trec import BOM, Qrels, Run, line_at, parse_run, refuse_lone_cr
+from .formats.trec import BOM, line_at, parse_run, refuse_lone_cr
+from .model import Qrels, Run
 from .measures import Measure
 from .results import Results
 

@@ -15,7 +15,7 @@ import pytest
 from searcheval import api
 from searcheval.crosscheck import BY_DESIGN, crosscheck
 from searcheval.engines import native, pytrec
-from searcheval.engines.context import Settings
+from searcheval.settings import Settings
 from searcheval.engines.kernels import KERNELS
 from searcheval.measures import parse_measures
 from trec_output import read_trec_output

@@ -17,7 +17,7 @@ from searcheval.api import resolve_measures
 from searcheval.cli import main
 from searcheval.distributed import dask_client, evaluate_partitioned
 from searcheval.engines import native
-from searcheval.engines.context import Settings
+from searcheval.settings import Settings
 from searcheval.errors import SearchevalError
 from searcheval.formats.trec import read_qrels, read_run
 from searcheval.render import to_trec

@@ -188,7 +188,7 @@ def test_evaluate_plots_draw_one_curve_and_one_box_per_run(runs, tmp_path):
 
 
 def test_plot_curves_are_each_runs_own(runs):
-    from searcheval.engines.context import Settings
+    from searcheval.settings import Settings
     from searcheval.plots import iprec_curves
     read = [searcheval.read_run(path) for path in runs]
     curves = iprec_curves(searcheval.read_qrels(QRELS), dict(zip(LABELS, read)), Settings())

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from searcheval.cli import main
-from searcheval.engines.context import Settings
+from searcheval.settings import Settings
 from searcheval.formats import registry
 from searcheval.formats.trec import read_qrels
 from searcheval.measures import parse_measures

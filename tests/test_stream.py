@@ -15,7 +15,7 @@ import pytest
 import searcheval
 from searcheval.api import resolve_measures
 from searcheval.engines import native
-from searcheval.engines.context import Settings
+from searcheval.settings import Settings
 from searcheval.errors import FormatError
 from searcheval.formats.trec import read_qrels, read_run
 from searcheval.render import to_trec

@@ -127,7 +127,7 @@ def test_the_engine_never_reads_the_run_file_again(tmp_path, qrels):
     """A Run read without its rank column is refused, not completed from the file on disk
     (which may have changed since, or be a block of a larger file)."""
     from searcheval.engines import native
-    from searcheval.engines.context import Settings
+    from searcheval.settings import Settings
 
     path = tmp_path / "r.run"
     path.write_text(TREC_RUN)

@@ -26,7 +26,7 @@ from searcheval.api import as_qrels, as_run, resolve_measures
 from searcheval.cli import main
 from searcheval.commands import first_parameters_only
 from searcheval.engines import native
-from searcheval.engines.context import Settings
+from searcheval.settings import Settings
 
 CASES = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"
 

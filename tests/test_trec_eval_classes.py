@@ -304,7 +304,7 @@ def test_zero_over_zero_note_in_every_output(tmp_path):
 def test_zero_over_zero_and_missing_queries_when_streaming(tmp_path, compat):
     # A run read a block of queries at a time names the same 0 / 0 values and scores a
     # missing query as the version does, like the whole-file evaluation above.
-    from searcheval.engines.context import Settings
+    from searcheval.settings import Settings
     from searcheval.formats.trec import read_qrels
     from searcheval.measures import parse_measures
     from searcheval.stream import evaluate_streaming

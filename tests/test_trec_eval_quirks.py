@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from searcheval.api import resolve_measures
 from searcheval.cli import main
-from searcheval.engines.context import Settings
+from searcheval.settings import Settings
 from searcheval.formats.trec import read_qrels
 from searcheval.stream import evaluate_streaming
 from test_trec_eval_binary import load_cases

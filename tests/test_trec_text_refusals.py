@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from searcheval.cli import main
-from searcheval.engines.context import Settings
+from searcheval.settings import Settings
 from searcheval.errors import FormatError
 from searcheval.formats.trec import read_qrels
 from searcheval.api import resolve_measures

@@ -17,44 +17,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UsageError
-from ..formats.trec import Qrels, Run
+from ..model import Qrels, Run
 from ..formats.arrow import numbers
 from ..formats.columns import encode, vocabulary_maps
 from ..errors import FormatError
-from ..formats.hashing import pair_keys, same_strings
-from ..ranking import TIE_POLICIES, comparable_scores, ranking
+from ..formats.hashing import pair_keys, same_strings, string_hashes
+from ..ranking import comparable_scores, ranking
+from ..settings import Settings
 
 NONPOOL = -1
 _PIECE_ROWS = 1 << 18  # run rows looked up at a time (small temporaries, both cores)
 UNJUDGED = -2
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Every option that changes a number."""
-
-    compat: int = 9
-    missing: str = "zero"  # "zero" (trec_eval -c) or "skip" (trec_eval's default)
-    relevance_level: int = 1
-    depth: int | None = None  # -M
-    judged_only: bool = False  # -J
-    ties: str = "trec_eval"  # trec_eval | input | rank | average (ranking.TIE_POLICIES)
-
-    def __post_init__(self) -> None:
-        if self.compat not in (9, 10):
-            raise UsageError(f"compat must be 9 or 10, found {self.compat}")
-        if self.missing not in ("zero", "skip"):
-            raise UsageError(f"missing must be 'zero' or 'skip', found {self.missing!r}")
-        if self.relevance_level < 0:
-            raise UsageError(f"the relevance level must be >= 0, found {self.relevance_level}")
-        if self.depth is not None and self.depth <= 0:
-            raise UsageError(f"the depth must be a positive number of documents, found {self.depth}")
-        if self.ties not in TIE_POLICIES:
-            raise UsageError(f"ties must be one of {', '.join(TIE_POLICIES)}, found {self.ties!r}")
-        if self.ties == "average" and self.depth is not None:
-            raise UsageError("--ties average cannot be combined with -M: a group of tied "
-                             "documents may straddle the depth, and which of them are kept "
-                             "would depend on the order averaged over")
 
 
 @dataclass
@@ -268,10 +241,10 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     """
     run_qc = run.query.codes
     wanted = np.flatnonzero(judged_qc >= 0)  # judgments of queries the run retrieves for
-    table = _KeyTable(judged_qc[wanted], qrels.doc_hashes()[wanted], len(run.query.vocabulary))
+    table = _KeyTable(judged_qc[wanted], _doc_hashes(qrels)[wanted], len(run.query.vocabulary))
     if table.repeats:  # two judgments, one key: their ids collide
         return _exact_judgments(qrels, judged_qc, run, run_qc)
-    hashes, docs, judged_docs = run.doc_hashes(), run.doc.values(), qrels.doc.values()
+    hashes, docs, judged_docs = _doc_hashes(run), run.doc.values(), qrels.doc.values()
     grades = np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
     rel = np.empty(len(run_qc), dtype=np.int32)
 
@@ -366,3 +339,10 @@ def _exact_judgments(qrels: Qrels, judged_qc, run: Run, run_qc) -> np.ndarray:
     found = (doc >= 0) & (keys[at] == wanted)
     rows = np.flatnonzero(found)
     return _as_judgments(rows, qrels.relevance[order[at[rows]]], len(run_qc))
+
+
+def _doc_hashes(pairs: Qrels | Run) -> np.ndarray:
+    """Per row, a hash of its doc id (``hashing``; kept from the repeat check)."""
+    if pairs.doc_hash is None:
+        pairs.doc_hash = string_hashes(pairs.doc.values())
+    return pairs.doc_hash

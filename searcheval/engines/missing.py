@@ -21,9 +21,11 @@ from dataclasses import replace
 import numpy as np
 
 from ..formats.columns import encode
-from ..formats.trec import Qrels, Run, make_run
+from ..model import Qrels, Run
+from ..formats.trec import make_run
 from ..measures import Kind, Measure
-from .context import Ranked, Settings, prepare
+from .context import Ranked, prepare
+from ..settings import Settings
 from .undefined import zero_over_zero
 
 PLACEHOLDER_DOC = "ceci_nest_pas_un_docno"

@@ -7,10 +7,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..formats.trec import Qrels, Run
+from ..model import Qrels, Run
 from ..measures import Measure
 from ..results import Results, refusal_notes
-from .context import Ranked, Settings, prepare
+from .context import Ranked, prepare
+from ..settings import Settings
 from . import missing
 from .kernels import KERNELS
 

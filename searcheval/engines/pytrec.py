@@ -33,11 +33,12 @@ import numpy as np
 from ..errors import ReferenceEngineCrash, ReferenceEngineError
 from .expected import ORDER_FREE
 from ..formats.columns import Encoded
-from ..formats.trec import Qrels, Run
+from ..model import Qrels, Run
 from ..measures import SPECS, Kind, Measure
 from ..results import Results
 from . import missing, pytrec_worker, reference_order
-from .context import Ranked, Settings, prepare
+from .context import Ranked, prepare
+from ..settings import Settings
 from .undefined import zero_over_zero
 
 ENGINE = "pytrec_eval"

@@ -1,5 +1,6 @@
 """Readers for the file formats searcheval understands."""
 
-from .trec import Qrels, Run, read_qrels, read_run
+from ..model import Qrels, Run
+from .trec import read_qrels, read_run
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run"]

@@ -27,7 +27,8 @@ import numpy as np
 
 from ..errors import FormatError
 from .columns import encode
-from .trec import Qrels, Run, make_qrels, make_run
+from ..model import Qrels, Run
+from .trec import make_qrels, make_run
 
 PREFIX = "irds:"
 INSTALL_HINT = "pip install 'searcheval[irds]' (or pip install ir_datasets)"

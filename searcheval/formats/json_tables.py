@@ -18,7 +18,8 @@ import pyarrow.compute as pc
 
 from ..errors import FormatError, UsageError
 from .tables import Columns, _array, _physical_lines, _scalar, checked, roles, table_kind
-from .trec import Qrels, Run, text_bytes
+from ..model import Qrels, Run
+from .trec import text_bytes
 
 
 def read_jsonl(path: str, data: bytes, kind: str | None,
@@ -185,7 +186,7 @@ def json_bytes(table: pa.Table, value: str, empty_queries: tuple[str, ...] = ())
     for q, d, v in zip(*(table.column(n).to_pylist() for n in ("query_id", "doc_id", value))):
         document.setdefault(q, {})[d] = v
     if empty_queries:
-        from ..results import natural_key
+        from ..model import natural_key
 
         for q in empty_queries:
             document.setdefault(q, {})

@@ -25,7 +25,7 @@ from ..errors import UsageError
 from . import trec, trec_variants, trec_writers
 from .column_names import roles
 from .columns import Encoded
-from .trec import Qrels, Run
+from ..model import Qrels, Run
 
 
 class _OnFirstUse:
@@ -266,7 +266,7 @@ def canonical_rows(run: Run, compat: int = 9) -> tuple[np.ndarray, np.ndarray]:
     """Row order (queries in natural order, each ranked as trec_eval ranks it) and the
     1-based rank of each row in that order."""
     from ..ranking import canonical_order
-    from ..results import natural_key
+    from ..model import natural_key
 
     vocabulary = run.query.vocabulary.to_pylist()
     by_name = sorted(range(len(vocabulary)), key=lambda i: (natural_key(vocabulary[i]),

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError, SearchevalError
+from ..model import Qrels, Run
 from . import registry, trec
 from .columns import Encoded, encode
 from .irds import is_irds  # ir_datasets itself is imported only for an irds: id
@@ -54,14 +55,14 @@ class Scan:
     unreadable: bool = False  # nothing could be read at all
     empty_queries: tuple[str, ...] = ()  # listed with no document (a JSON run's "q2": {})
 
-    def run(self) -> trec.Run:
+    def run(self) -> Run:
         tag = self.tags[-1].as_py() if self.tags is not None and len(self.tags) else \
             Path(self.path).name
-        return trec.Run(self.query, self.doc, self.values.astype(np.float64), self.lines,
+        return Run(self.query, self.doc, self.values.astype(np.float64), self.lines,
                         self.path, tag, self.ranks, empty_queries=self.empty_queries)
 
-    def qrels(self) -> trec.Qrels:
-        return trec.Qrels(self.query, self.doc, self.values.astype(np.int64), self.lines, self.path)
+    def qrels(self) -> Qrels:
+        return Qrels(self.query, self.doc, self.values.astype(np.int64), self.lines, self.path)
 
 
 class _Problems:
@@ -104,7 +105,7 @@ def _irds(source: str, kind: str) -> Scan:
         data = load_irds_qrels(source) if kind == "qrels" else load_irds_run(source)
     except SearchevalError as exc:
         return _unreadable(source, kind, "ir_datasets", exc)
-    if isinstance(data, trec.Qrels):
+    if isinstance(data, Qrels):
         return Scan(data.path, kind, "ir_datasets", data.query, data.doc, data.relevance,
                     data.lines)
     return Scan(data.path, kind, "ir_datasets", data.query, data.doc, data.scores, data.lines,

@@ -30,7 +30,8 @@ import pyarrow.compute as pc
 from ..errors import FormatError, UsageError
 from .columns import encode
 from .column_names import ALIASES, VALUE_COLUMNS, roles
-from .trec import Qrels, Run, make_qrels, make_run, text_bytes
+from ..model import Qrels, Run
+from .trec import make_qrels, make_run, text_bytes
 
 _INTEGER = r"^[-+]?[0-9]+$"
 _NUMBER = r"^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$"

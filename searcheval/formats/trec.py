@@ -29,10 +29,11 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..errors import FormatError
+from ..model import Qrels, Run
 from .arrow import index_scalar, indices
 from .arrow import numbers as as_numpy
 from .columns import Encoded, encode, pair_ranks
-from .hashing import hashes_and_repeats, same_strings, string_hashes
+from .hashing import hashes_and_repeats, same_strings
 
 QRELS_FIELDS = "query_id iteration doc_id relevance"
 RUN_FIELDS = "query_id Q0 doc_id rank score tag"
@@ -48,77 +49,6 @@ _LONE_CR = re.compile(rb"\r(?!\n)")
 _ASCII_INTEGER = re.compile(r"[-+]?[0-9]+")
 BOM = b"\xef\xbb\xbf"
 _SCAN_BYTES = 1 << 23  # a slice of a file scanned at a time
-
-
-class _Pairs:
-    """(query, doc) columns, decoded on request."""
-
-    query: Encoded
-    doc: Encoded
-    line_numbers: np.ndarray | None
-    doc_hash: np.ndarray | None
-
-    @property
-    def lines(self) -> np.ndarray:
-        """Physical line number of each row (None when stored: row i is line i + 1)."""
-        if self.line_numbers is None:
-            self.line_numbers = np.arange(1, len(self.query) + 1)
-        return self.line_numbers
-
-    @lines.setter
-    def lines(self, value: np.ndarray) -> None:
-        self.line_numbers = value
-
-    def doc_hashes(self) -> np.ndarray:
-        """Per row, a hash of its doc id (``hashing``; kept from the repeat check)."""
-        if self.doc_hash is None:
-            self.doc_hash = string_hashes(self.doc.values())
-        return self.doc_hash
-
-    @property
-    def query_ids(self) -> list[str]:
-        return self.query.values().to_pylist()
-
-    @property
-    def doc_ids(self) -> list[str]:
-        return self.doc.values().to_pylist()
-
-
-@dataclass
-class Qrels(_Pairs):
-    """Judgments as encoded columns; ``lines`` are physical line numbers (rows for tables)."""
-
-    query: Encoded
-    doc: Encoded
-    relevance: np.ndarray
-    line_numbers: np.ndarray | None  # ``lines``
-    path: str = "<qrels>"
-    doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_qrels)
-
-
-@dataclass
-class Run(_Pairs):
-    """A ranking as encoded columns, in file order; ``tag`` is the last line's run tag
-    (trec_eval's runid: it keeps the tag of each line it reads, so the last one stays)."""
-
-    query: Encoded
-    doc: Encoded
-    scores: np.ndarray
-    line_numbers: np.ndarray | None  # ``lines``
-    path: str = "<run>"
-    tag: str = "run"
-    ranks: np.ndarray | None = None  # the rank column (NaN where not a number), if any
-    doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_run)
-    # Queries the run lists with no document (a dict's or JSON file's ``"q2": {}``): each is
-    # an empty ranking, evaluated as pytrec_eval evaluates it, not a query missing from the run.
-    empty_queries: tuple[str, ...] = ()
-
-    @property
-    def name(self) -> str:
-        """What tables call this run: the file name, else its tag."""
-        if self.path.startswith("<"):
-            return self.tag
-        return Path(self.path).name
 
 
 # ---- reading bytes -----------------------------------------------------------------------

@@ -15,9 +15,9 @@ import pyarrow as pa
 from ..errors import FormatError
 from .arrow import numbers as as_numpy
 from .columns import Encoded
-from .trec import (MSMARCO_FIELDS, QRELS_3COL_FIELDS, Qrels, Run, _column, _direct, _encoded,
-                   _fields, _integer, _records, _Refused, _utf8_error, make_qrels, make_run,
-                   read_bytes)
+from .trec import (MSMARCO_FIELDS, QRELS_3COL_FIELDS, _column, _direct, _encoded, _fields,
+                   _integer, _records, _Refused, _utf8_error, make_qrels, make_run, read_bytes)
+from ..model import Qrels, Run
 
 
 def read_qrels_3col(source: str | Path) -> Qrels:

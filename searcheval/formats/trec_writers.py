@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 
 from .arrow import take
-from .trec import Qrels, Run
+from ..model import Qrels, Run
 
 
 def qrels_text(qrels: Qrels, columns: int = 4) -> bytes:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError
-from ..results import natural_key
+from ..model import natural_key
 from . import keyword, words
 from .texts import read_texts
 

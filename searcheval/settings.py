@@ -1,0 +1,48 @@
+"""Everything that changes a number: the Settings of one evaluation, and the tie policies.
+
+A Settings is checked when made, so no engine meets an option it cannot honour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import UsageError
+
+TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
+# How documents with equal scores are ordered (score always comes first):
+TIE_POLICIES = {
+    "trec_eval": TIE_RULE,
+    "input": "score descending, then the order of the lines in the run file",
+    "rank": "score descending, then the rank column ascending, then line order",
+    "average": "score descending; tied documents: the expected value over all their orders "
+               "(McSherry & Najork, ECIR 2008)",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every option that changes a number."""
+
+    compat: int = 9
+    missing: str = "zero"  # "zero" (trec_eval -c) or "skip" (trec_eval's default)
+    relevance_level: int = 1
+    depth: int | None = None  # -M
+    judged_only: bool = False  # -J
+    ties: str = "trec_eval"  # trec_eval | input | rank | average (TIE_POLICIES)
+
+    def __post_init__(self) -> None:
+        if self.compat not in (9, 10):
+            raise UsageError(f"compat must be 9 or 10, found {self.compat}")
+        if self.missing not in ("zero", "skip"):
+            raise UsageError(f"missing must be 'zero' or 'skip', found {self.missing!r}")
+        if self.relevance_level < 0:
+            raise UsageError(f"the relevance level must be >= 0, found {self.relevance_level}")
+        if self.depth is not None and self.depth <= 0:
+            raise UsageError(f"the depth must be a positive number of documents, found {self.depth}")
+        if self.ties not in TIE_POLICIES:
+            raise UsageError(f"ties must be one of {', '.join(TIE_POLICIES)}, found {self.ties!r}")
+        if self.ties == "average" and self.depth is not None:
+            raise UsageError("--ties average cannot be combined with -M: a group of tied "
+                             "documents may straddle the depth, and which of them are kept "
+                             "would depend on the order averaged over")
