@@ -26,11 +26,11 @@ import sys
 from pathlib import Path
 
 import searcheval
-from searcheval.api import as_qrels
+from searcheval.io.inputs import as_qrels
 from searcheval.errors import SearchevalError
-from searcheval.render import to_csv
-from searcheval.searchers import METHODS, run_text, search
-from searcheval.searchers.texts import read_texts
+from searcheval.report.render import to_csv
+from searcheval.build.searchers import METHODS, run_text, search
+from searcheval.build.searchers.texts import read_texts
 
 MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000", "Found@10", "FirstRel"]
 

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scale_data import in_workdir, write_qrels, write_run  # noqa: E402
 
-from searcheval.batch import qrels_reads  # noqa: E402
-from searcheval.batch_cli import batch_job, run_batch  # noqa: E402
+from searcheval.scale.batch import qrels_reads  # noqa: E402
+from searcheval.cli.batch import batch_job, run_batch  # noqa: E402
 from searcheval.settings import Settings  # noqa: E402
 
 TARGET_SPEEDUP = 1.3

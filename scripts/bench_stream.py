@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scale_data import in_workdir, write_qrels, write_run  # noqa: E402
 
 import searcheval  # noqa: E402
-from searcheval.api import resolve_measures  # noqa: E402
+from searcheval.io.inputs import resolve_measures  # noqa: E402
 from searcheval.settings import Settings  # noqa: E402
-from searcheval.stream import evaluate_streaming  # noqa: E402
+from searcheval.scale.stream import evaluate_streaming  # noqa: E402
 
 MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000", "ERR@20"]
 BYTES_PER_LINE = 35  # about, for the generator's ids and scores
@@ -94,7 +94,7 @@ def bench(work: Path, args: argparse.Namespace) -> int:
 
 def check_same_numbers(qrels: Path, run: Path, block_size: str) -> bool:
     """Streaming and in-memory per-query values and means agree to 1e-12."""
-    from searcheval.batch_cli import parse_size
+    from searcheval.cli.batch import parse_size
 
     started = time.perf_counter()
     whole = searcheval.evaluate(qrels, run, MEASURES, missing="skip")  # the run's queries

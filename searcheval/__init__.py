@@ -1,7 +1,7 @@
 """searcheval: how good is this ranking? trec_eval's measures, exactly, in Python."""
 
-from .api import evaluate, read_qrels, read_run
-from .compare import Comparison, compare
+from .io.inputs import evaluate, read_qrels, read_run
+from .analysis.compare import Comparison, compare
 from .errors import FormatError, MeasureError, SearchevalError
 from .model import Qrels, Run
 from .measures import Measure, parse_measures

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .formats.hashing import descending_order
+from .fast.hashing import descending_order
 
 
 _HALF_ROWS = 1 << 18  # runs shorter than two of these are ranked in one piece

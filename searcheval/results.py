@@ -164,5 +164,5 @@ class Results:
         """Long table run, query_id, measure, value: per-query rows, then the `all` rows."""
         import pandas as pd
 
-        from .render import long_rows
+        from .report.render import long_rows
         return pd.DataFrame(long_rows(self), columns=["run", "query_id", "measure", "value"])

@@ -9,7 +9,7 @@ import pytest
 
 import searcheval
 from searcheval import FormatError
-from searcheval.formats.trec import read_qrels, read_run
+from searcheval.io.trec import read_qrels, read_run
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 # trec_eval 9.0.8, out.test.a: `all` values for qrels.test / results.test

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 import searcheval
 from searcheval.cli import main
-from searcheval.render import to_csv, to_json
+from searcheval.report.render import to_csv, to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -122,7 +122,7 @@ def test_cross_check_agrees_on_the_library_lab():
 
 
 def test_cross_check_difference_exits_1_and_names_the_rows(monkeypatch):
-    from searcheval.engines import kernels
+    from searcheval.engine import kernels
     precision = kernels.KERNELS["P"]
     monkeypatch.setitem(kernels.KERNELS, "P", lambda r, m: precision(r, m) + 1e-6)
     result = run("evaluate", SEEDS / "pinecone.qrels", SEEDS / "pinecone.run", "-m", "P@5",
@@ -135,7 +135,7 @@ def test_cross_check_difference_exits_1_and_names_the_rows(monkeypatch):
 
 def _crashing_reference(monkeypatch):
     """Make pytrec_eval really abort (its C assertion on a malformed gain list)."""
-    from searcheval.engines import pytrec
+    from searcheval.engine import pytrec
     real = pytrec._payload
 
     def payload(*args):

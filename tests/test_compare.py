@@ -16,7 +16,7 @@ from statsmodels.stats.multitest import multipletests
 
 import searcheval
 from searcheval.cli import main
-from searcheval.compare import compare
+from searcheval.analysis.compare import compare
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 LESSON_RUNS = [SEEDS / "before.run", SEEDS / "after.run"]

@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from searcheval import stats
+from searcheval.analysis import stats
 from searcheval.cli import main
-from searcheval.compare import compare
-from searcheval.render_compare import render_comparison
+from searcheval.analysis.compare import compare
+from searcheval.report.compare import render_comparison
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 QRELS, RUNS = SEEDS / "rerank.qrels", [SEEDS / "before.run", SEEDS / "after.run"]

@@ -12,7 +12,7 @@ import scipy.stats
 from hypothesis import given, settings, strategies as st
 from statsmodels.stats.multitest import multipletests
 
-from searcheval import stats
+from searcheval.analysis import stats
 
 PAIRS = st.integers(1, 12).flatmap(lambda n: st.tuples(
     st.lists(st.integers(0, 8), min_size=n, max_size=n),

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import searcheval
-from searcheval.render import to_trec
+from searcheval.report.render import to_trec
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SUITE = FIXTURES / "trec_eval"

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import searcheval
 from searcheval.cli import main
 from searcheval.errors import FormatError, SearchevalError, UsageError
-from searcheval.formats import registry
+from searcheval.io import registry
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 QRELS_TEXT = "q1 0 d1 1\nq1 0 d2 0\nq10 0 d9 3\nq1 0 d3 2\nq2 0 d1 -1\nq2 0 é-doc 1\n"

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 import searcheval
-from searcheval.convert import from_dataframe, to_dataframe
+from searcheval.io.convert import from_dataframe, to_dataframe
 from searcheval.errors import FormatError
-from searcheval.formats import registry
+from searcheval.io import registry
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from searcheval import api
-from searcheval.crosscheck import BY_DESIGN, crosscheck
-from searcheval.engines import native, pytrec
+from searcheval.io import inputs as api
+from searcheval.engine.crosscheck import BY_DESIGN, crosscheck
+from searcheval.engine import native, pytrec
 from searcheval.settings import Settings
-from searcheval.engines.kernels import KERNELS
+from searcheval.engine.kernels import KERNELS
 from searcheval.measures import parse_measures
 from trec_output import read_trec_output
 

@@ -16,11 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from searcheval import api, ranking
-from searcheval.crosscheck import crosscheck
-from searcheval.engines import context, pytrec, pytrec_worker, reference_order
+from searcheval.io import inputs as api
+from searcheval import ranking
+from searcheval.engine.crosscheck import crosscheck
+from searcheval.engine import context, pytrec, pytrec_worker, reference_order
 from searcheval.settings import Settings
-from searcheval.engines.context import prepare
+from searcheval.engine.context import prepare
 from searcheval.measures import parse_measures
 
 # Scores that tie as 32-bit floats: 1.00000001 and 0.99999999 are both 1.0f, 5.0000001 is

@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from searcheval.api import resolve_measures
+from searcheval.io.inputs import resolve_measures
 from searcheval.cli import main
-from searcheval.distributed import dask_client, evaluate_partitioned
-from searcheval.engines import native
+from searcheval.scale.distributed import dask_client, evaluate_partitioned
+from searcheval.engine import native
 from searcheval.settings import Settings
 from searcheval.errors import SearchevalError
-from searcheval.formats.trec import read_qrels, read_run
-from searcheval.render import to_trec
+from searcheval.io.trec import read_qrels, read_run
+from searcheval.report.render import to_trec
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SUITE = FIXTURES / "trec_eval"

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from searcheval.cli import main
 from searcheval.errors import FormatError, SearchevalError
-from searcheval.formats import registry, trec
-from searcheval.formats.scan import scan
+from searcheval.io import registry, trec
+from searcheval.io.scan import scan
 
 # FUZZ_EXAMPLES=5000 FUZZ_RANDOM=1 explores further than CI does.
 FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 120)),

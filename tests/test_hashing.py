@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 import searcheval
 from searcheval.errors import FormatError
-from searcheval.formats import hashing
-from searcheval.formats.hashing import (descending_order, equal_pairs, hashes_and_repeats,
-                                        same_strings, string_hashes)
-from searcheval.formats.trec import read_qrels, read_run
+from searcheval.fast import hashing
+from searcheval.fast.hashing import (descending_order, equal_pairs, hashes_and_repeats,
+                                     same_strings, string_hashes)
+from searcheval.io.trec import read_qrels, read_run
 
 TREC_EVAL = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 
 import searcheval
 from searcheval import FormatError
-from searcheval.api import as_qrels
+from searcheval.io.inputs import as_qrels
 from searcheval.cli import main
-from searcheval.formats import irds
-from searcheval.formats.trec import read_qrels
+from searcheval.io import irds
+from searcheval.io.trec import read_qrels
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

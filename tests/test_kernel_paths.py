@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import searcheval
-from searcheval.engines import gain_kernels
+from searcheval.engine import gain_kernels
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 CRANFIELD = Path(__file__).resolve().parent.parent / "fixtures" / "cranfield-runs"

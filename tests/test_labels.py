@@ -19,9 +19,9 @@ import searcheval
 from searcheval import FormatError
 from searcheval.cli import main
 from searcheval.errors import UsageError
-from searcheval.formats import labeled as lab
-from searcheval.formats.trec import read_qrels, read_run
-from searcheval.labels import convert, run_labels
+from searcheval.io import labeled as lab
+from searcheval.io.trec import read_qrels, read_run
+from searcheval.build.labels import convert, run_labels
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 LIBRARY = FIXTURES / "labels" / "library.csv"

@@ -16,8 +16,8 @@ import csv
 
 import pytest
 
-from searcheval.labels import convert
-from searcheval.votes import Vote, aggregate, agreement, cohen_kappa, fleiss_kappa
+from searcheval.build.labels import convert
+from searcheval.build.votes import Vote, aggregate, agreement, cohen_kappa, fleiss_kappa
 
 SAS_TABLE = [[0, 4, 1], [0, 8, 0], [0, 1, 5]]  # rows: rater A's grade, columns: rater B's
 ANXIETY = [3, 3, 3, 4, 5, 5, 2, 3, 5, 2, 2, 6, 1, 5, 2, 2, 1, 2, 4, 3,   # rater 1

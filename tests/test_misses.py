@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from searcheval.cli import main
-from searcheval.misses import find_misses
+from searcheval.analysis.misses import find_misses
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 QRELS, RUN, QUERIES = (str(SEEDS / n) for n in ("library.qrels", "library.run",

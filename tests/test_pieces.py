@@ -13,7 +13,7 @@ import pytest
 import searcheval
 from hypothesis import given, settings
 from searcheval import ranking
-from searcheval.engines import native
+from searcheval.engine import native
 from test_ties import AVERAGED, brute_force, tied_cases
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"

@@ -73,7 +73,7 @@ def test_same_input_same_files(tmp_path):
 
 
 def test_difference_bars_are_the_sorted_per_query_differences():
-    from searcheval import plots
+    from searcheval.report import plots
     # per-query values from the reference engine (trec_eval's code), not ours
     before, after = (searcheval.evaluate(SEEDS / "rerank.qrels", SEEDS / r, ["P@5"],
                                          engine="pytrec_eval") for r in ("before.run", "after.run"))

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from searcheval.cli import main
 from searcheval.errors import FormatError
-from searcheval.pool import FORMULA_START, neutralise, restore, trim
+from searcheval.build.pool import FORMULA_START, neutralise, restore, trim
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "fixtures" / "seeds"
@@ -199,7 +199,7 @@ def test_error_pool_without_texts(lab):
 def test_error_reading_a_sheet_without_ids(tmp_path):
     path = tmp_path / "sheet.csv"
     path.write_text("query,doc_id,label\nuno,d1,1\n")
-    from searcheval.judgments import read_sheet
+    from searcheval.build.judgments import read_sheet
     with pytest.raises(FormatError) as info:
         read_sheet(str(path))
     assert str(info.value).endswith("no query_id column: a judging sheet has the columns "

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from searcheval import api
-from searcheval.engines import pytrec
+from searcheval.io import inputs as api
+from searcheval.engine import pytrec
 from searcheval.errors import ReferenceEngineError
 from searcheval.measures import SPECS, Kind, parse_measures
 from trec_output import read_trec_output

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searcheval.errors import FormatError
-from searcheval.formats.trec import read_qrels, read_run
+from searcheval.io.trec import read_qrels, read_run
 
 ID = st.text(alphabet="abcXYZ019-_.#é", min_size=1, max_size=6).filter(lambda s: not s.startswith("#"))
 SEPARATOR = st.sampled_from([" ", "\t", "  ", " \t ", "\t\t"])
@@ -118,7 +118,7 @@ def test_irregular_bytes_are_found_across_slices(data, slice_bytes, delimiter):
 
     import pytest
 
-    from searcheval.formats import trec
+    from searcheval.io import trec
 
     other = " " if delimiter == "\t" else "\t"
     expected = data.endswith(delimiter.encode()) or any(

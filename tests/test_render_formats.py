@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from searcheval.cli import main
-from searcheval.render import FORMATS
+from searcheval.report.render import FORMATS
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 MEASURES = ["P@5", "R@10", "RR", "nDCG@10"]

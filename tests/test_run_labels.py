@@ -23,8 +23,8 @@ from click.testing import CliRunner
 import searcheval
 from searcheval.cli import main
 from searcheval.errors import UsageError
-from searcheval.render import render_results
-from searcheval.run_labels import path_labels
+from searcheval.report.render import render_results
+from searcheval.io.run_labels import path_labels
 
 CRANFIELD = Path(__file__).resolve().parent.parent / "fixtures" / "cranfield-runs"
 QRELS = CRANFIELD / "qrel"
@@ -189,7 +189,7 @@ def test_evaluate_plots_draw_one_curve_and_one_box_per_run(runs, tmp_path):
 
 def test_plot_curves_are_each_runs_own(runs):
     from searcheval.settings import Settings
-    from searcheval.plots import iprec_curves
+    from searcheval.report.plots import iprec_curves
     read = [searcheval.read_run(path) for path in runs]
     curves = iprec_curves(searcheval.read_qrels(QRELS), dict(zip(LABELS, read)), Settings())
     for label, source in SOURCES.items():
@@ -361,7 +361,7 @@ def test_a_label_never_climbs_out_of_the_folder():
 
 
 def test_pool_names_runs_of_one_file_name_by_label(runs):
-    from searcheval.pool import pool
+    from searcheval.build.pool import pool
     read = [searcheval.read_run(p) for p in runs]
     pooled = pool(read, depth=1)
     assert pooled.runs == LABELS

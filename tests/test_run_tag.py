@@ -14,10 +14,10 @@ from click.testing import CliRunner
 
 from searcheval.cli import main
 from searcheval.settings import Settings
-from searcheval.formats import registry
-from searcheval.formats.trec import read_qrels
+from searcheval.io import registry
+from searcheval.io.trec import read_qrels
 from searcheval.measures import parse_measures
-from searcheval.stream import evaluate_streaming
+from searcheval.scale.stream import evaluate_streaming
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\n"
 CONTENTS = {

@@ -16,11 +16,11 @@ from click.testing import CliRunner
 import searcheval
 from searcheval.cli import main
 from searcheval.errors import FormatError, UsageError
-from searcheval.formats.registry import canonical_rows
-from searcheval.formats.trec import read_run
-from searcheval.searchers import _count_scores, _float32_scores, run_text, search
-from searcheval.searchers.texts import read_texts
-from searcheval.searchers.words import stop_words, words
+from searcheval.io.registry import canonical_rows
+from searcheval.io.trec import read_run
+from searcheval.build.searchers import _count_scores, _float32_scores, run_text, search
+from searcheval.build.searchers.texts import read_texts
+from searcheval.build.searchers.words import stop_words, words
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 DOCS, QUERIES = str(SEEDS / "library.docs.tsv"), str(SEEDS / "library.queries.tsv")

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import searcheval
-from searcheval.formats.registry import canonical_rows
-from searcheval.formats.trec import read_run
+from searcheval.io.registry import canonical_rows
+from searcheval.io.trec import read_run
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

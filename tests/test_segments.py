@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import searcheval
-from searcheval.engines.segments import segment_cumprod
+from searcheval.fast.segments import segment_cumprod
 
 
 def looped(values: list[float], lengths: list[int]) -> list[float]:

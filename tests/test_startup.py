@@ -33,7 +33,7 @@ def modules_loaded_by_evaluate(qrels: Path, run: Path, *options: str) -> set[str
     out = subprocess.run([sys.executable, "-c", code, str(qrels), str(run), *options],
                          capture_output=True, text=True, check=True)
     loaded = set(out.stdout.split("modules:\n")[-1].split("\n"))
-    assert "searcheval.engines.native" in loaded  # the listing is of an evaluation
+    assert "searcheval.engine.native" in loaded  # the listing is of an evaluation
     return loaded
 
 

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 import searcheval
-from searcheval.api import resolve_measures
-from searcheval.engines import native
+from searcheval.io.inputs import resolve_measures
+from searcheval.engine import native
 from searcheval.settings import Settings
 from searcheval.errors import FormatError
-from searcheval.formats.trec import read_qrels, read_run
-from searcheval.render import to_trec
-from searcheval.stream import evaluate_streaming, run_blocks
+from searcheval.io.trec import read_qrels, read_run
+from searcheval.report.render import to_trec
+from searcheval.scale.stream import evaluate_streaming, run_blocks
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SUITE = FIXTURES / "trec_eval"

@@ -126,7 +126,7 @@ def test_api_inputs_without_a_rank_column(qrels, run, holds):
 def test_the_engine_never_reads_the_run_file_again(tmp_path, qrels):
     """A Run read without its rank column is refused, not completed from the file on disk
     (which may have changed since, or be a block of a larger file)."""
-    from searcheval.engines import native
+    from searcheval.engine import native
     from searcheval.settings import Settings
 
     path = tmp_path / "r.run"

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from searcheval.api import as_qrels, as_run, resolve_measures
+from searcheval.io.inputs import as_qrels, as_run, resolve_measures
 from searcheval.cli import main
-from searcheval.commands import first_parameters_only
-from searcheval.engines import native
+from searcheval.cli.commands import first_parameters_only
+from searcheval.engine import native
 from searcheval.settings import Settings
 
 CASES = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"

@@ -305,9 +305,9 @@ def test_zero_over_zero_and_missing_queries_when_streaming(tmp_path, compat):
     # A run read a block of queries at a time names the same 0 / 0 values and scores a
     # missing query as the version does, like the whole-file evaluation above.
     from searcheval.settings import Settings
-    from searcheval.formats.trec import read_qrels
+    from searcheval.io.trec import read_qrels
     from searcheval.measures import parse_measures
-    from searcheval.stream import evaluate_streaming
+    from searcheval.scale.stream import evaluate_streaming
 
     (tmp_path / "qrels").write_text("q1 0 a 0\nq2 0 b 1\nq3 0 c 1\n")
     (tmp_path / "run").write_text("q1 Q0 a 1 1 r\nq2 Q0 b 1 1 r\n")

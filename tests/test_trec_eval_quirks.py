@@ -10,11 +10,11 @@ import warnings
 import pytest
 from click.testing import CliRunner
 
-from searcheval.api import resolve_measures
+from searcheval.io.inputs import resolve_measures
 from searcheval.cli import main
 from searcheval.settings import Settings
-from searcheval.formats.trec import read_qrels
-from searcheval.stream import evaluate_streaming
+from searcheval.io.trec import read_qrels
+from searcheval.scale.stream import evaluate_streaming
 from test_trec_eval_binary import load_cases
 
 QRELS = "q1 0 a 1\nq1 0 b 1\nq2 0 a 1\n"

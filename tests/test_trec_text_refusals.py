@@ -23,9 +23,9 @@ from click.testing import CliRunner
 from searcheval.cli import main
 from searcheval.settings import Settings
 from searcheval.errors import FormatError
-from searcheval.formats.trec import read_qrels
-from searcheval.api import resolve_measures
-from searcheval.stream import evaluate_streaming
+from searcheval.io.trec import read_qrels
+from searcheval.io.inputs import resolve_measures
+from searcheval.scale.stream import evaluate_streaming
 
 GOOD_QRELS = "q1 0 a 1\nq1 0 b 1\nq1 0 c 0\n"
 GOOD_RUN = "q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 c 3 1 r\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..formats.columns import Encoded
+from .columns import Encoded
 
 
 class _Pairs:

@@ -1,0 +1,316 @@
+"""``searcheval check``: everything that is wrong, or worth knowing, about qrels and runs.
+
+Errors are what the readers refuse (every bad line, up to a limit); warnings are what
+makes numbers misleading (several tags, a rank column that disagrees with the scores, ties
+at the cut-offs 1, 5, 10 decided by doc ids, queries in one file only, queries with no
+relevant document, many unjudged documents in the top 10); notes are facts. ``--fix``
+writes the run as the evaluation reads it, and counts each change.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import click
+import numpy as np
+
+from ..errors import SearchevalError, UsageError
+from ..io import registry
+from ..io.scan import Scan, scan
+from ..model import natural_key
+
+CUTOFFS = (1, 5, 10)
+SHOWN = 5  # ids listed in a message
+
+
+@dataclass
+class Report:
+    """Lines of the report, and the exit status they add up to."""
+
+    lines: list[str] = field(default_factory=list)
+    errors: int = 0
+    warnings: int = 0
+
+    def say(self, path: str, severity: str, message: str, line: int = 0) -> None:
+        where = f"{path}:{line}" if line > 0 else path
+        self.lines.append(f"{where}: {severity}: {message}" if severity else f"{where}: {message}")
+        self.errors += severity == "error"
+        self.warnings += severity == "warning"
+
+    @property
+    def status(self) -> int:
+        return 2 if self.errors else 1 if self.warnings else 0
+
+    def text(self) -> str:
+        summary = (f"check: {_count(self.errors, 'error')}, {_count(self.warnings, 'warning')}")
+        return "\n".join(self.lines + [summary]) + "\n"
+
+
+def _count(n: int, what: str, many: str | None = None) -> str:
+    return f"{n} {what if n == 1 else many or what + 's'}"
+
+
+def _listed(ids: list[str]) -> str:
+    ordered = sorted(ids, key=natural_key)
+    return ", ".join(ordered[:SHOWN]) + (" ..." if len(ordered) > SHOWN else "")
+
+
+def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
+          compat: int = 9, max_errors: int = 20, max_unjudged: float = 0.5) -> tuple[Report, list]:
+    """Check qrels and runs; returns the report and each run's Scan (for ``fix``)."""
+    report = Report()
+    qrels = scan(qrels_path, "qrels", max_errors)
+    _file(report, qrels, "judgment")
+    relevant = _check_qrels(report, qrels, relevance_level)
+    runs = []
+    for path in run_paths:
+        run = scan(path, "run", max_errors)
+        _file(report, run, "line")
+        if not run.unreadable:
+            _check_run(report, run, compat)
+            if not qrels.unreadable:
+                _against_qrels(report, run, qrels, relevant, compat, max_unjudged)
+        runs.append(run)
+    return report, runs
+
+
+def _file(report: Report, found: Scan, rows: str) -> None:
+    if found.unreadable:
+        report.say(found.path, "error", found.errors[0][1], found.errors[0][0])
+        return
+    queries = len(found.query.vocabulary) + len(found.empty_queries)  # "q2": {} is a query
+    report.say(found.path, "", f"{found.format}: {_count(len(found.query), rows)} read, "
+               f"{_count(queries, 'query', 'queries')}")
+    for line, message in found.errors:
+        report.say(found.path, "error", message, line)
+    hidden = found.error_count - len(found.errors)
+    if hidden > 0:
+        report.say(found.path, "error", f"... and {hidden} more (--max-errors shows more)")
+
+
+def _check_qrels(report: Report, qrels: Scan, level: int) -> set[str]:
+    """Warn about queries without a relevant document; return the queries with one."""
+    if qrels.unreadable:
+        return set()
+    queries = qrels.query.vocabulary.to_pylist()
+    has = np.zeros(len(queries), dtype=bool)
+    has[qrels.query.codes[qrels.values >= level]] = True
+    without = [q for q, h in zip(queries, has) if not h]
+    if without:
+        report.say(qrels.path, "warning", f"{len(without)} of "
+                   f"{_count(len(queries), 'query', 'queries')} without a relevant document "
+                   f"(grade >= {level}), scored 0 by every measure: {_listed(without)}")
+    return {q for q, h in zip(queries, has) if h}
+
+
+def _check_run(report: Report, run: Scan, compat: int) -> None:
+    if run.tags is not None and len(run.tags):
+        import pyarrow.compute as pc
+        tags = pc.unique(run.tags).to_pylist()
+        if len(tags) > 1:
+            last = run.tags[-1].as_py()
+            report.say(run.path, "warning", f"{len(tags)} run tags ({_listed(tags)}); "
+                       f"trec_eval names the run by the last line's tag, {last!r}")
+    if len(run.query) == 0:
+        report.say(run.path, "warning", "the run retrieves nothing")
+        return
+    ranked = run.run()
+    order, ranks = registry.canonical_rows(ranked, compat)
+    if run.format == "trec-run":
+        _rank_column(report, run, order, ranks)
+    _ties(report, run, order, ranks, compat)
+
+
+def _rank_column(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray) -> None:
+    """trec_eval ignores the rank column: say where it tells another story than the scores."""
+    queries = run.query.codes[order]
+    group = np.cumsum(np.r_[0, queries[1:] != queries[:-1]])  # queries as ``order`` has them
+    by_column = order[np.lexsort((run.ranks[order], group))]  # NaN ranks sort last
+    differ = by_column != order
+    if differ.any():
+        bad_queries = np.unique(queries[differ])
+        i = int(np.flatnonzero(differ)[0])
+        said, scored = by_column[i], order[i]
+        query = run.query.vocabulary[int(run.query.codes[scored])].as_py()
+        doc = lambda row: run.doc.vocabulary[int(run.doc.codes[row])].as_py()  # noqa: E731
+        report.say(run.path, "warning", f"the rank column disagrees with the scores in "
+                   f"{_count(len(bad_queries), 'query', 'queries')}; trec_eval ranks by score "
+                   f"(then doc_id) and ignores it. First: query {query!r}, rank {ranks[i]}: the "
+                   f"rank column says {doc(said)!r} (line {run.lines[said]}), the scores say "
+                   f"{doc(scored)!r} (line {run.lines[scored]})")
+    elif np.count_nonzero(run.ranks[order] != ranks):
+        renumbered = int(np.count_nonzero(run.ranks[order] != ranks))
+        report.say(run.path, "note", "the rank column follows the scores but is not numbered "
+                   f"1, 2, 3, ... ({_count(renumbered, 'line')})")
+    text = np.isnan(run.ranks)
+    if text.any():
+        report.say(run.path, "note", f"{_count(int(text.sum()), 'line')} with a rank that is "
+                   f"not a number (first: line {run.lines[np.flatnonzero(text)[0]]})")
+
+
+def _number(value: float) -> str:
+    return "not a number" if value != value else f"{value:g}"
+
+
+def _ties(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray, compat: int) -> None:
+    """Groups of equal scores in one query; the doc_id rule decides their order."""
+    from ..ranking import comparable_scores
+    held = comparable_scores(run.values, compat)[order]
+    queries = run.query.codes[order]
+    tied = np.r_[False, (queries[1:] == queries[:-1]) & (held[1:] == held[:-1])]
+    if not tied.any():
+        return
+    starts = np.flatnonzero(~tied)  # each group of equal scores starts at one of these
+    sizes = np.diff(np.r_[starts, len(order)])
+    groups = starts[sizes > 1]
+    ends = groups + sizes[sizes > 1] - 1
+    first, last = ranks[groups], ranks[ends]
+    exact = run.values[order]
+    only_32 = np.count_nonzero(exact[groups] != exact[ends]) if compat == 9 else 0
+    rows = int(np.sum(sizes[sizes > 1]))
+    note = (f"{_count(len(groups), 'group')} of tied scores ({_count(rows, 'document')}) in "
+            f"{_count(len(np.unique(queries[groups])), 'query', 'queries')}; "
+            "trec_eval orders each by doc_id, descending")
+    if only_32:
+        note += (f"; {only_32} of them tie only as 32-bit floats (trec_eval 9.0.8; "
+                 "--compat 10 keeps them apart)")
+    report.say(run.path, "note", note)
+    straddle = {k: (first <= k) & (last > k) for k in CUTOFFS}
+    if any(s.any() for s in straddle.values()):
+        counts = ", ".join(f"@{k} in {_count(int(np.count_nonzero(s)), 'query', 'queries')}"
+                            for k, s in straddle.items())
+        k, s = next((k, s) for k, s in straddle.items() if s.any())
+        row = order[groups[np.flatnonzero(s)[0]]]
+        report.say(run.path, "warning", f"ties straddle the cut-offs, so doc ids decide what "
+                   f"is in the top k (P@k, nDCG@k, ...): {counts}; first at line "
+                   f"{run.lines[row]}")
+
+
+def _against_qrels(report: Report, run: Scan, qrels: Scan, relevant: set[str], compat: int,
+                   max_unjudged: float) -> None:
+    run_queries = set(run.query.vocabulary.to_pylist()) | set(run.empty_queries)
+    judged_queries = set(qrels.query.vocabulary.to_pylist())
+    both, only_run, only_qrels = (run_queries & judged_queries, run_queries - judged_queries,
+                                  judged_queries - run_queries)
+    report.say(run.path, "note", f"queries: {len(both)} in both files, {len(only_run)} only "
+               f"in the run, {len(only_qrels)} only in the qrels")
+    if only_run:
+        report.say(run.path, "warning", f"{_count(len(only_run), 'query', 'queries')} not in "
+                   f"the qrels, ignored by the evaluation: {_listed(list(only_run))}")
+    evaluated_empty = [q for q in run.empty_queries if q in judged_queries]  # others: ignored
+    if evaluated_empty:
+        report.say(run.path, "note", f"{_count(len(evaluated_empty), 'query', 'queries')} "
+                   f"listed with no document, evaluated as empty rankings (scored 0): "
+                   f"{_listed(evaluated_empty)}")
+    if only_qrels:
+        report.say(run.path, "warning", f"{_count(len(only_qrels), 'qrels query', 'qrels queries')}"
+                   f" missing from the run, scored 0 (--missing zero, the default): "
+                   f"{_listed(list(only_qrels))}")
+    _unjudged(report, run, qrels, compat, max_unjudged)
+
+
+def _unjudged(report: Report, run: Scan, qrels: Scan, compat: int, limit: float) -> None:
+    """Share of the top-10 documents (of queries in the qrels) that no judgment covers."""
+    from ..model.columns import unify
+    ranked = run.run()
+    order, ranks = registry.canonical_rows(ranked, compat)
+    top = order[ranks <= 10]
+    _, (rq, jq) = unify(run.query, qrels.query)
+    _, (rd, jd) = unify(run.doc, qrels.doc)
+    width = max(int(rd.max(initial=0)), int(jd.max(initial=0))) + 1
+    judged_pairs = np.unique(jq * width + jd)
+    top = top[np.isin(rq[top], jq)]
+    if len(top) == 0:
+        return
+    unjudged = ~np.isin(rq[top] * width + rd[top], judged_pairs)
+    share = float(np.mean(unjudged))
+    message = (f"{share:.1%} of the top-10 documents are unjudged ({np.count_nonzero(unjudged)} "
+               f"of {len(top)}, in queries the qrels judge)")
+    if share > limit:
+        report.say(run.path, "warning", message + "; the measures treat them as not relevant, "
+                   "so the numbers may understate this run")
+    else:
+        report.say(run.path, "note", message)
+
+
+# ---- --fix --------------------------------------------------------------------------------
+
+def fix(run: Scan, target: str, fmt: str | None, compat: int) -> tuple[bytes, str, list[str]]:
+    """``run`` as the evaluation reads it, in the format written to ``target``: (bytes,
+    format name, what changed, one line each)."""
+    if run.unreadable or run.error_count > run.duplicates:
+        raise UsageError(f"--fix: nothing written: {run.path} has lines that cannot be "
+                         "corrected automatically (the errors above); correct them first")
+    ranked = run.run()
+    order, ranks = registry.canonical_rows(ranked, compat)
+    known = any(registry.extension(target) in f.extensions for f in registry.FORMATS)
+    chosen = registry.target_format(target, "run", fmt or (None if known else "trec-run"))
+    payload, dropped = registry.render(ranked, chosen, compat)
+    moved = int(np.count_nonzero(order != np.arange(len(order))))
+    changes = [f"duplicates removed: {_count(run.duplicates, 'line')} (the first of each kept)",
+               f"moved into trec_eval's order: {_count(moved, 'line')}"]
+    if run.ranks is not None:
+        renumbered = int(np.count_nonzero(run.ranks[order] != ranks))
+        changes.append(f"ranks rewritten: {_count(renumbered, 'line')}")
+    if run.tags is not None and len(run.tags):
+        import pyarrow.compute as pc
+        other = int(np.count_nonzero(np.asarray(pc.not_equal(run.tags, ranked.tag))))
+        changes.append(f"tags unified to {ranked.tag!r}: {_count(other, 'line')}")
+    return payload, chosen.name, changes + [f"dropped: {what}" for what in dropped]
+
+
+def fix_and_recheck(qrels: str, run: Scan, target: str, fmt: str | None,
+                    **options) -> tuple[list[str], Report]:
+    """Write the corrected run to ``target`` and check what was written."""
+    import tempfile
+    from pathlib import Path
+    payload, name, changes = fix(run, target, fmt, options["compat"])
+    with tempfile.TemporaryDirectory() as folder:
+        written = Path(folder) / ("fixed" + (registry.BY_NAME[name].extensions or ("",))[0])
+        written.write_bytes(payload)
+        again, _ = check(qrels, [str(written)], **options)
+    registry.write_bytes(target, payload)
+    return changes, again
+
+
+@click.command("check", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("qrels")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.option("--fix", "fix_target", default=None, metavar="OUT",
+              help="Write the run (one RUN only) corrected to OUT ('-': stdout): trec_eval's "
+                   "order, ranks 1, 2, ..., the first of repeated documents, one tag.")
+@click.option("--to", "to_format", type=click.Choice(registry.NAMES), default=None,
+              help="Format of OUT (default: its extension; trec-run when it has none).")
+@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+              help="Grade at or above which a document is relevant.")
+@click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
+              help="Score precision for ties: 9 (32-bit, trec_eval 9.0.8) or 10 (64-bit).")
+@click.option("--max-errors", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Errors listed per file (all are counted).")
+@click.option("--max-unjudged", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="Warn when more than this share of the top-10 documents is unjudged.")
+def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, max_errors,
+                  max_unjudged) -> None:
+    """Check QRELS and RUN(s): every format error (with its line), duplicates, ties, queries
+    in one file only, unjudged documents. Exit 0 clean, 1 warnings, 2 errors; with --fix,
+    the status of the corrected run (2 only if nothing was written)."""
+    from ..cli import _fail
+    if fix_target is not None and len(runs) != 1:
+        _fail("searcheval check: --fix corrects one run: give exactly one RUN")
+    options = dict(relevance_level=relevance_level, compat=int(compat), max_errors=max_errors,
+                   max_unjudged=max_unjudged)
+    echo = lambda text: click.echo(text, nl=False, err=fix_target == "-")  # noqa: E731
+    try:
+        report, scans = check(qrels, list(runs), **options)
+        echo(report.text())
+        if fix_target is None:
+            sys.exit(report.status)
+        changes, again = fix_and_recheck(qrels, scans[0], fix_target, to_format, **options)
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
+    where = "standard output" if fix_target == "-" else fix_target
+    echo("".join(f"fix: {change}\n" for change in changes) +
+         f"fix: wrote {where}; checked again: {_count(again.errors, 'error')}, "
+         f"{_count(again.warnings, 'warning')}\n")
+    sys.exit(again.status)

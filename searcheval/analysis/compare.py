@@ -1,0 +1,241 @@
+"""Paired comparison of runs: means, changes, wins/ties/losses and significance tests.
+
+Each run is evaluated once (one ``Results`` per run, under one set of settings); the
+per-query vectors are then paired **by query id**: only queries every run was evaluated
+on take part (with ``missing="zero"``, every qrels query), and each run's Results is cut
+to exactly those queries, so every view of a comparison shows the same means.
+With a baseline, every other run is compared with it; without, every pair (a later run
+against an earlier one, in the order given). One p-value per (pair, measure), all
+corrected together for multiple testing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..io.inputs import as_qrels, as_run, resolve_measures
+from ..settings import Settings
+from ..errors import UsageError
+from ..measures import Measure
+from ..results import Results
+from ..model import natural_key
+from ..io.run_labels import path_labels, refuse_repeated_runs, run_labels, same_file_key
+
+DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measure of one run against its baseline. ``relative`` is None when the
+    baseline's mean is 0; ``effect`` (paired Cohen's d) when the differences do not vary."""
+
+    measure: str
+    run: str
+    baseline: str
+    run_mean: float
+    baseline_mean: float
+    wins: int
+    ties: int
+    losses: int
+    p: float
+    p_adjusted: float
+    significant: bool
+    effect: float | None
+    ci: tuple[float, float] | None
+
+    @property
+    def delta(self) -> float:
+        return self.run_mean - self.baseline_mean
+
+    @property
+    def relative(self) -> float | None:
+        return self.delta / self.baseline_mean if self.baseline_mean else None
+
+
+@dataclass
+class Comparison:
+    """Runs compared on the same queries: their Results, and one Row per (pair, measure)."""
+
+    results: list[Results]
+    measures: list[Measure]
+    query_ids: list[str]  # the paired queries, natural order
+    rows: list[Row]
+    baseline: str | None
+    test: str
+    test_description: str
+    correction: str
+    alpha: float
+    left_out: list[str] = field(default_factory=list)  # in some runs' evaluation, not all
+    notes: list[str] = field(default_factory=list)
+    floor: Any = None  # stats.Floor of a randomization test: the smallest p it can give
+
+    @property
+    def runs(self) -> list[str]:
+        return [r.run for r in self.results]
+
+    def mean(self, measure: str, run: str) -> float:
+        return self.results[self.runs.index(run)].summary()[measure]
+
+    def beaten(self, measure: str, run: str) -> list[str]:
+        """The runs ``run`` is significantly better than on ``measure``, in run order."""
+        beaten = set()
+        for row in self.rows:
+            if row.measure == measure and row.significant and row.delta != 0:
+                winner, loser = (row.run, row.baseline) if row.delta > 0 else (row.baseline, row.run)
+                if winner == run:
+                    beaten.add(loser)
+        return [r for r in self.runs if r in beaten]
+
+    def best(self, measure: str) -> list[str]:
+        """The runs with the highest mean on ``measure``."""
+        means = {run: self.mean(measure, run) for run in self.runs}
+        top = max(means.values())
+        return [run for run, value in means.items() if value == top]
+
+    def correction_text(self) -> str:
+        count = len(self.rows)
+        if self.correction == "none":
+            return f"p-values not corrected for the {count} comparisons made"
+        name = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg"}
+        return (f"p-values {name[self.correction]}-corrected over the {count} comparisons "
+                f"made (pairs x measures); significant: corrected p < {self.alpha:g}")
+
+
+def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,
+            baseline: Any = None, test: str = "t", correction: str = "holm",
+            alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
+            missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
+            judged_only: bool = False, compat: int = 9, ties: str = "trec_eval") -> Comparison:
+    """Compare runs on paired per-query values; returns the Comparison every format renders.
+
+    ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline).
+    ``baseline``: one of ``runs`` (the same object or path, or a run's name) or another
+    run, put first. Query options mirror :func:`searcheval.evaluate`.
+    """
+    from . import stats  # scipy: only when comparing
+    if test not in stats.TESTS:
+        raise UsageError(f"unknown test {test!r}: choose {', '.join(stats.TESTS)}")
+    if correction not in stats.CORRECTIONS:
+        raise UsageError(f"unknown correction {correction!r}: choose "
+                         f"{', '.join(stats.CORRECTIONS)}")
+    if not 0 < alpha < 1:
+        raise UsageError(f"the significance level must be between 0 and 1, found {alpha}")
+    if resamples < 1:
+        raise UsageError(f"the number of resamples must be positive, found {resamples}")
+    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
+                        depth=depth, judged_only=judged_only, ties=ties)
+    parsed, notes = _paired_measures(resolve_measures(measures or list(DEFAULT_MEASURES), compat))
+    sources, base_index = _with_baseline(list(runs), baseline)
+    judged = as_qrels(qrels)
+    read = [as_run(source, f"run{i + 1}", ranks=ties == "rank")
+            for i, source in enumerate(sources)]
+    refuse_repeated_runs(read)  # a run against itself compares nothing
+    from ..engine import native
+    full = [native.evaluate(judged, run, parsed, settings) for run in read]
+    for results, label in zip(full, run_labels(read)):  # exp1/run.txt, exp2/run.txt
+        results.run = label
+    results, query_ids, left_out = _paired(full)
+    pairs = ([(base_index, j) for j in range(len(results)) if j != base_index]
+             if base_index is not None else
+             [(i, j) for i in range(len(results)) for j in range(i + 1, len(results))])
+    raw = [_row_facts(results[i], results[j], m, query_ids, test, resamples, seed, stats)
+           for i, j in pairs for m in parsed]
+    adjusted = stats.adjust([facts["p"] for facts in raw], correction)
+    rows = [Row(**facts, p_adjusted=p, significant=p < alpha) for facts, p in zip(raw, adjusted)]
+    floor = stats.resampling_floor(test, resamples, len(query_ids), len(rows), correction, alpha)
+    if floor is not None and floor.limits:
+        notes.append(stats.floor_note(floor))
+    if left_out:
+        notes.append(f"left out ({len(left_out)}, not evaluated for every run): "
+                     + ", ".join(left_out[:10]) + (" ..." if len(left_out) > 10 else ""))
+    return Comparison(results=results, measures=parsed, query_ids=query_ids, rows=rows,
+                      baseline=results[base_index].run if base_index is not None else None,
+                      test=test, test_description=stats.describe(test, resamples, seed,
+                                                                 len(query_ids)),
+                      correction=correction, alpha=alpha, left_out=left_out, notes=notes,
+                      floor=floor)
+
+
+def _paired_measures(measures: list[Measure]) -> tuple[list[Measure], list[str]]:
+    """Measures with per-query values; the others (NumQ, GMAP) have nothing to pair."""
+    kept = [m for m in measures if m.spec.per_query]
+    dropped = [str(m) for m in measures if not m.spec.per_query]
+    if not kept:
+        raise UsageError(f"no measure to compare: {', '.join(dropped)} "
+                         "has no per-query values (trec_eval prints it only for 'all')")
+    notes = [f"not compared (no per-query values): {', '.join(dropped)}"] if dropped else []
+    return kept, notes
+
+
+def _with_baseline(runs: list[Any], baseline: Any) -> tuple[list[Any], int | None]:
+    if baseline is None:
+        if len(runs) < 2:
+            raise UsageError(f"compare needs at least two runs, found {len(runs)}")
+        return runs, None
+    index = next((i for i, run in enumerate(runs) if run is baseline), None)
+    if index is None and _is_path(baseline):
+        index = baseline_index([str(run) if _is_path(run) else None for run in runs],
+                               str(baseline))
+    if index is None:
+        runs, index = [baseline] + runs, 0
+    if len(runs) < 2:
+        raise UsageError("compare needs at least one run besides the baseline")
+    return runs, index
+
+
+def baseline_index(paths: list[str | None], baseline: str) -> int | None:
+    """Which of the run files ``baseline`` names: its path (however spelled), its label
+    (``exp1/run.txt``) or its file name when no other run has it; None when none (another
+    file)."""
+    files = [(i, path) for i, path in enumerate(paths) if path is not None]
+    for i, path in files:
+        if same_file_key(path) == same_file_key(baseline):
+            return i
+    labels = path_labels([path for _, path in files])
+    for i, label in zip((i for i, _ in files), labels):
+        if label == baseline:
+            return i
+    named = [label for (_, path), label in zip(files, labels) if Path(path).name == baseline]
+    if len(named) > 1:
+        raise UsageError(f"baseline {baseline}: {len(named)} runs have that file name "
+                         f"({', '.join(named)}): name one by its label")
+    return next((i for i, path in files if Path(path).name == baseline), None)
+
+
+def _is_path(source: Any) -> bool:
+    return isinstance(source, (str, Path))
+
+
+def _paired(full: list[Results]) -> tuple[list[Results], list[str], list[str]]:
+    """Each Results cut to the queries every run was evaluated on (kept in its own order)."""
+    common = set(full[0].query_ids).intersection(*(r.query_ids for r in full[1:]))
+    if not common:
+        raise UsageError("no query was evaluated for every run: nothing to pair")
+    every = set().union(*(r.query_ids for r in full))
+    left_out = sorted(every - common, key=natural_key)
+    cut = []
+    for results in full:
+        keep = [j for j, q in enumerate(results.query_ids) if q in common]
+        if len(keep) == len(results.query_ids):
+            cut.append(results)
+            continue
+        gone = [q for q in results.query_ids if q not in common]
+        cut.append(replace(results, query_ids=[results.query_ids[j] for j in keep],
+                           values=results.values[:, keep], in_run=results.in_run[keep],
+                           skipped=results.skipped + gone, notes=list(results.notes)))
+    return cut, sorted(common, key=natural_key), left_out
+
+
+def _row_facts(base: Results, run: Results, measure: Measure, query_ids: list[str], test: str,
+               resamples: int, seed: int, stats) -> dict:
+    a = np.array([base.value(measure, q) for q in query_ids])  # paired by id
+    b = np.array([run.value(measure, q) for q in query_ids])
+    outcome = stats.run_test(test, a, b, resamples, seed)
+    return {"measure": str(measure), "run": run.run, "baseline": base.run,
+            "run_mean": run.summary()[str(measure)], "baseline_mean": base.summary()[str(measure)],
+            "wins": int(np.sum(b > a)), "ties": int(np.sum(b == a)), "losses": int(np.sum(b < a)),
+            "p": outcome.p, "effect": stats.cohens_d(a, b), "ci": outcome.ci}

@@ -1,0 +1,282 @@
+"""Depth-k pooling and judging sheets: what a person should judge next, in a spreadsheet.
+
+The pool of a query is the union of the first ``depth`` documents of each run, each run
+ranked as trec_eval ranks it (``registry.canonical_rows``), minus the documents an existing
+qrels file already judges (any grade: a line in the qrels is a judgment). The sheet has
+one row per (query, document): queries in natural order, then documents by their best
+rank in any run, then doc id. Its columns are ``SHEET_COLUMNS``: the label column is left
+empty for the judge; ``searcheval judgments`` reads the filled sheet back. It is CSV, TSV
+or, for a ``.xlsx`` name, an XLSX workbook (openpyxl, the ``xlsx`` extra) holding the same
+cells as text.
+
+Ids and texts come from outside. A spreadsheet runs a cell starting with ``=``, ``+``,
+``-`` or ``@`` (or a tab or carriage return) as a formula, so such cells are written with
+a leading apostrophe (OWASP's advice for CSV injection), and so is a cell that already
+starts with one; reading the sheet back removes one leading apostrophe (``restore``), so
+every cell round-trips exactly. The XLSX cells are neutralised the same way: a string
+starting with ``=`` would be stored as a formula, and a judge editing a cell that starts
+with ``+`` or ``@`` turns it into one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import UsageError
+from ..model import Qrels, Run
+from ..model import natural_key
+
+SHEET_COLUMNS = ("query_id", "query", "doc_id", "text", "retrieved_by", "label")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+ESCAPE = "'"
+
+
+def neutralise(cell: str) -> str:
+    """The cell as written: an apostrophe first if a spreadsheet would read a formula."""
+    return ESCAPE + cell if cell[:1] in FORMULA_START or cell.startswith(ESCAPE) else cell
+
+
+def restore(cell: str) -> str:
+    """The cell as it was before ``neutralise``."""
+    return cell[1:] if cell.startswith(ESCAPE) else cell
+
+
+@dataclass
+class Pooled:
+    """A document to judge: which runs retrieved it, at what rank (1-based)."""
+
+    query_id: str
+    doc_id: str
+    ranks: dict[str, int] = field(default_factory=dict)  # run name -> rank
+
+    @property
+    def best(self) -> int:
+        return min(self.ranks.values())
+
+
+@dataclass
+class Pool:
+    entries: list[Pooled]
+    judged_left_out: int  # pooled documents the existing qrels already judge
+    depth: int
+    runs: list[str]
+
+
+def run_names(runs: list[Run]) -> list[str]:
+    """Each run's label, as every output names runs (run_labels: exp1/run.txt and
+    exp2/run.txt when file names collide; #2, #3 only for runs no path tells apart)."""
+    from ..io.run_labels import run_labels
+    return run_labels(runs)
+
+
+def pool(runs: list[Run], depth: int, judged: Qrels | None = None) -> Pool:
+    """The depth-``depth`` pool of ``runs``, minus what ``judged`` already judges."""
+    from ..io.registry import canonical_rows
+    if depth < 1:
+        raise UsageError(f"--depth must be at least 1, found {depth}")
+    known = set(zip(judged.query_ids, judged.doc_ids)) if judged is not None else set()
+    names = run_names(runs)
+    found: dict[tuple[str, str], Pooled] = {}
+    left_out: set[tuple[str, str]] = set()
+    for name, run in zip(names, runs):
+        order, ranks = canonical_rows(run)
+        keep = order[ranks <= depth]
+        queries = run.query.values().take(keep).to_pylist()
+        docs = run.doc.values().take(keep).to_pylist()
+        for query_id, doc_id, rank in zip(queries, docs, ranks[ranks <= depth]):
+            pair = (query_id, doc_id)
+            if pair in known:
+                left_out.add(pair)
+                continue
+            found.setdefault(pair, Pooled(query_id, doc_id)).ranks[name] = int(rank)
+    entries = sorted(found.values(), key=lambda e: (natural_key(e.query_id), e.best,
+                                                    natural_key(e.doc_id), e.doc_id))
+    return Pool(entries, len(left_out), depth, names)
+
+
+def trim(text: str, limit: int) -> str:
+    """Whitespace runs collapsed; cut at a word boundary, with an ellipsis, past ``limit``."""
+    text = " ".join(text.split())
+    if limit <= 0 or len(text) <= limit:
+        return text
+    space = text.rfind(" ", 0, limit + 1)  # a space just past the limit ends a whole word
+    return (text[:space] if space > limit // 2 else text[:limit]).rstrip() + " …"
+
+
+def sheet_rows(found: Pool, queries: dict[str, str], docs: dict[str, str],
+               max_chars: int) -> Iterator[list[str]]:
+    """The judging sheet's rows after the header, every cell neutralised."""
+    for entry in found.entries:
+        retrieved = " ".join(f"{name}@{entry.ranks[name]}" for name in found.runs
+                             if name in entry.ranks)
+        cells = (entry.query_id, " ".join(queries[entry.query_id].split()), entry.doc_id,
+                 trim(docs[entry.doc_id], max_chars), retrieved, "")
+        yield [neutralise(cell) for cell in cells]
+
+
+def sheet_text(found: Pool, queries: dict[str, str], docs: dict[str, str], max_chars: int,
+               delimiter: str = ",") -> str:
+    """The judging sheet as CSV (or TSV), every cell neutralised."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
+    writer.writerow(SHEET_COLUMNS)
+    writer.writerows(sheet_rows(found, queries, docs, max_chars))
+    return out.getvalue()
+
+
+XLSX_HINT = "pip install 'searcheval[xlsx]' (or pip install openpyxl)"
+XLSX_CELL = 32_767  # characters an Excel cell holds; a longer one makes Excel "repair" the file
+XLSX_WIDTHS = {"A": 12, "B": 40, "C": 16, "D": 80, "E": 24, "F": 10}  # the columns, in characters
+# Control characters XML 1.0 cannot hold (tab, newline and carriage return it can): openpyxl's
+# ILLEGAL_CHARACTERS_RE, restated so that the check runs before anything is built.
+XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def require_openpyxl(target: str) -> Any:
+    try:
+        import openpyxl
+    except ImportError:
+        raise UsageError(f"{target}: writing XLSX needs openpyxl: {XLSX_HINT}") from None
+    return openpyxl
+
+
+def sheet_xlsx(found: Pool, queries: dict[str, str], docs: dict[str, str], max_chars: int,
+               target: str = "sheet.xlsx") -> bytes:
+    """The judging sheet as an XLSX workbook: the CSV's cells, neutralised the same way
+    (a string starting with ``=`` would be stored as a formula), all stored as text, the
+    document text cut to fit an Excel cell, control characters XML cannot hold replaced
+    by U+FFFD in the texts and refused in the ids (they would not come back)."""
+    openpyxl = require_openpyxl(target)
+    limit = XLSX_CELL - 3  # room for trim's " …" and neutralise's apostrophe
+    rows = [_xlsx_cells(row, target)  # all checked before openpyxl starts writing
+            for row in sheet_rows(found, queries, docs, min(max_chars or limit, limit))]
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet("pool")
+    sheet.freeze_panes = "A2"  # the header stays in view while scrolling
+    for column, width in XLSX_WIDTHS.items():
+        sheet.column_dimensions[column].width = width
+    sheet.append(list(SHEET_COLUMNS))
+    for row in rows:
+        sheet.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def _xlsx_cells(row: list[str], target: str) -> list[str]:
+    cells = []
+    for role, cell in zip(SHEET_COLUMNS, row):
+        if role in ("query_id", "doc_id") and (XML_ILLEGAL.search(cell) or len(cell) > XLSX_CELL):
+            raise UsageError(f"{target}: {role} {restore(cell)!r} cannot be held by an XLSX "
+                             "cell (a control character, or over 32,767 characters): write a "
+                             ".csv or .tsv sheet")
+        cells.append(XML_ILLEGAL.sub("\ufffd", cell)[:XLSX_CELL])
+    return cells
+
+
+def missing_texts(found: Pool, queries: dict[str, str], docs: dict[str, str],
+                  queries_source: str, docs_source: str) -> None:
+    """Refuse a pool whose queries or documents have no text to show the judge."""
+    for role, ids, texts, source in (
+            ("queries", {e.query_id for e in found.entries}, queries, queries_source),
+            ("documents", {e.doc_id for e in found.entries}, docs, docs_source)):
+        lacking = sorted(ids - set(texts), key=natural_key)
+        if lacking:
+            shown = ", ".join(lacking[:10]) + (f", ... ({len(lacking)} in all)"
+                                               if len(lacking) > 10 else "")
+            raise UsageError(f"{source}: no text for {len(lacking)} {role} the runs retrieve: "
+                             f"{shown}")
+
+
+SHEET_FORMATS = {".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx"}  # anything else: CSV
+UNWRITABLE = (".xls", ".xlsm", ".ods", ".numbers", ".gz")
+
+
+def sheet_format(target: str) -> str:
+    """csv, tsv or xlsx, from the name ('-': CSV); UsageError for a name promising a format
+    the sheet would not be in (a CSV text named .xls opens as a broken workbook)."""
+    if target == "-":
+        return "csv"
+    suffix = Path(target).suffix.lower()
+    if suffix in UNWRITABLE:
+        raise UsageError(f"{target}: pool writes .csv, .tsv or .xlsx sheets, not {suffix}")
+    return SHEET_FORMATS.get(suffix, "csv")
+
+
+# ---- the command ------------------------------------------------------------------------------
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+@click.command("pool", context_settings=CONTEXT)
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.option("--depth", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Documents taken from the top of each run, per query.")
+@click.option("--docs", required=True, metavar="DOCS",
+              help="Document texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
+@click.option("--queries", required=True, metavar="QUERIES",
+              help="Query texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
+@click.option("--qrels", "existing", default=None, metavar="QRELS",
+              help="Judgments already made: their documents are left out.")
+@click.option("--max-chars", type=click.IntRange(min=0), default=300, show_default=True,
+              help="Document text shown, in characters (0: all of it).")
+@click.option("-o", "--output", required=True, metavar="FILE",
+              help="Sheet to write: CSV (.tsv: tab-separated; .xlsx: an Excel workbook, "
+              "needs openpyxl; '-': stdout, CSV).")
+def pool_command(runs, depth, docs, queries, existing, max_chars, output) -> None:
+    """Pool the top DEPTH documents of each RUN into a judging sheet (CSV, TSV, XLSX).
+
+    One row per (query, document) not yet judged: query id and text, doc id, the
+    document's text (trimmed), which runs retrieved it at what rank, and an empty label
+    column. 'searcheval judgments' turns the filled sheet into qrels.
+    """
+    from ..cli import run_reporting  # the CLI turns errors into messages and exit codes
+    run_reporting(lambda: run_pool(list(runs), depth, docs, queries, existing, max_chars, output), output)
+
+
+def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str | None,
+             max_chars: int, output: str) -> list[str]:
+    """Read everything, pool, write the sheet; returns the report."""
+    from ..io.inputs import as_qrels, as_run
+    from ..io.output import write_file, write_text
+    from .searchers.texts import read_texts
+    fmt = sheet_format(output)
+    if fmt == "xlsx":
+        require_openpyxl(output)  # before reading anything: the refusal comes first
+    read = [as_run(path) for path in runs]
+    judged = as_qrels(existing) if existing else None
+    found = pool(read, depth, judged)
+    query_texts = read_texts(queries, "query")
+    doc_texts = read_texts(docs, "doc", wanted={e.doc_id for e in found.entries})
+    missing_texts(found, query_texts, doc_texts, queries, docs)
+    if fmt == "xlsx":
+        write_file(output, sheet_xlsx(found, query_texts, doc_texts, max_chars, output))
+    else:
+        write_text(output, sheet_text(found, query_texts, doc_texts, max_chars,
+                                      "\t" if fmt == "tsv" else ","))
+    return report(found, query_texts, existing, output)
+
+
+def report(found: Pool, queries: dict[str, str], existing: str | None,
+           output: str) -> list[str]:
+    pooled = {e.query_id for e in found.entries}
+    lines = [f"pooled {len(found.runs)} run{'s' if len(found.runs) != 1 else ''} "
+             f"({', '.join(found.runs)}) to depth {found.depth}: {len(found.entries)} "
+             f"documents to judge for {len(pooled)} queries"]
+    if existing:
+        lines.append(f"left out {found.judged_left_out} documents {existing} already judges")
+    idle = [q for q in sorted(queries, key=natural_key) if q not in pooled]
+    if idle:
+        shown = ", ".join(idle[:10]) + (f", ... ({len(idle)} in all)" if len(idle) > 10 else "")
+        lines.append(f"nothing to judge for {len(idle)} of the {len(queries)} queries: {shown}")
+    lines.append(f"wrote {'stdout' if output == '-' else output}: fill in the label column "
+                 "(0, 1, 2 ... or relevant / not relevant), then run searcheval judgments")
+    return lines

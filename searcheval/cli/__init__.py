@@ -1,0 +1,159 @@
+"""The command line. The only place that turns errors into messages and exit codes.
+
+Exit codes: 0 done; 1 done, but look (cross-check difference, reference engine crash);
+2 bad input or usage, nothing written.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from .options import query_and_ranking_options
+
+from .. import __version__
+from .memory import reuse_freed_memory
+from ..errors import ReferenceEngineCrash, SearchevalError
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+NICKNAME_NAMES = ("official", "all_trec", "set")
+
+
+class LazyGroup(click.Group):
+    """A click group whose commands from other modules are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS and name not in self.commands:
+            module, attribute = LAZY_COMMANDS[name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT)
+@click.version_option(__version__, "--version", prog_name="searcheval")
+def main() -> None:
+    """searcheval: how good is this ranking? trec_eval's measures, exactly."""
+    reuse_freed_memory()
+
+
+def run() -> None:
+    """The program (console script and ``python -m searcheval``): ``main``, then an exit
+    that skips the interpreter's teardown. Freeing every module and array one by one
+    takes tens of milliseconds after a large evaluation and changes nothing: every file
+    is written and closed by then, and the output streams are flushed here."""
+    try:
+        main(prog_name="searcheval")
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)  # what SystemExit does with a message
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # the reader left (`| head`), a closed stream
+            pass
+        except OSError as exc:  # a full disk: the output is incomplete
+            os.write(2, f"searcheval: cannot write the output: {exc.strerror or exc}\n".encode())
+            code = 2
+    os._exit(code or 0)
+
+
+def run_reporting(work, output: str) -> None:
+    """Run a command that writes ``output`` and returns report lines: the lines go to
+    stdout (stderr when the data itself goes to stdout); errors become one line, exit 2."""
+    try:
+        lines = work()
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
+    except OSError as exc:  # the output's folder is missing or not writable
+        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
+    for line in lines:
+        click.echo(line, err=output == "-")
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("qrels")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.option("-m", "--measure", "measures", multiple=True,
+              help="Measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec) or "
+                   "ir_measures names (AP, P@5, nDCG@10, RR). Default: trec_eval's 'official'.")
+@click.option("-q", "--per-query", is_flag=True, help="Also show each query's values.")
+@click.option("--engine", type=click.Choice(["native", "pytrec_eval"]), default="native",
+              show_default=True, help="Which code computes the numbers.")
+@click.option("--cross-check", is_flag=True,
+              help="Compute with both engines and compare every (query, measure); exit 1 on "
+                   "any difference above 1e-9.")
+@query_and_ranking_options
+@click.option("-f", "--format", "fmt", default="table", show_default=True, help="Output format.",
+              type=click.Choice(["table", "csv", "wide-csv", "json", "markdown", "latex", "trec"]))
+@click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+@click.option("--plot", "plot_dir", default=None, metavar="DIR",
+              help="Also write PNG and SVG plots into DIR: precision-recall curves, "
+                   "distributions over queries.")
+def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
+             judged_only, ties, engine, cross_check, compat, fmt, output, plot_dir) -> None:
+    """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
+
+    QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
+    """
+    if complete and missing == "skip":
+        _fail("searcheval: -c and --missing skip contradict each other")
+    missing = missing or "zero"
+    try:
+        from .commands import run_evaluate
+        code = run_evaluate(qrels, list(runs), list(measures), per_query=per_query,
+                            missing=missing, relevance_level=relevance_level, depth=depth,
+                            judged_only=judged_only, ties=ties, engine=engine,
+                            cross_check=cross_check,
+                            compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
+                            runid=not measures or any(m in NICKNAME_NAMES for m in measures))
+    except ReferenceEngineCrash as exc:  # done, but look: exit 1
+        _fail(str(exc), 1)
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
+    except KeyboardInterrupt:
+        _fail("searcheval: interrupted; nothing was written", 130)
+    sys.exit(code)
+
+
+@main.command(context_settings=CONTEXT)
+def measures() -> None:
+    """List every measure: how to write it, trec_eval's name, what it is."""
+    from ..measures import SPECS, Kind
+    rows = [("name", "trec_eval", "what it measures")]
+    for spec in SPECS:
+        name = spec.name + ("@k" if spec.kind is Kind.CUTOFF else
+                            "@x" if spec.kind is Kind.FRACTION else "")
+        rows.append((name, spec.trec, spec.about + ("" if spec.in_pytrec else
+                                                      "; not in pytrec_eval")))
+    width = [max(len(r[i]) for r in rows) + 2 for i in range(2)]
+    for row in rows:
+        click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")
+
+
+# Commands defined in other modules: name -> "module:attribute", imported only when that
+# command runs (or help lists it), so `searcheval evaluate` loads none of them.
+LAZY_COMMANDS = {
+    "convert": "searcheval.io.convert:convert_command",
+    "labels": "searcheval.build.labels:labels",
+    "check": "searcheval.analysis.check:check_command",
+    "batch": "searcheval.cli.batch:batch_command",
+    "compare": "searcheval.cli.compare:compare_command",
+    "search": "searcheval.cli.search:search_command",
+    "pool": "searcheval.build.pool:pool_command",
+    "judgments": "searcheval.build.judgments:judgments_command",
+    "misses": "searcheval.analysis.misses:misses_command",
+}

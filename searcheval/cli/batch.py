@@ -1,0 +1,259 @@
+"""``searcheval batch``: evaluate many runs against one qrels, in one or N processes or on Dask."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+import threading
+import time
+from dataclasses import replace
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import click
+
+from ..scale.batch import (Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard,
+                           load_qrels, process, qrels_content_sha256)
+from ..settings import Settings
+from ..errors import SearchevalError, UsageError
+from ..io.irds import is_irds
+from ..io.output import write_text
+from ..io.run_labels import path_labels
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+SIZE = re.compile(r"(\d+)([kKmMgG]?)$")
+
+
+class WorkerDied(SearchevalError):
+    """A worker process of ``-j N`` ended without finishing its run."""
+
+
+def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job, sort: str,
+              jobs: int = 1, dask: str | None = None,
+              on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """Evaluate every run, write its outputs and the leaderboard; the outcomes, in input order.
+
+    The qrels are read (and checked) here once, then once by each worker process."""
+    paths = expand_runs(run_arguments)
+    if dask is not None:
+        from ..scale.distributed import require_dask
+        require_dask()
+    runs = Path(outdir) / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
+    for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
+        leftover.unlink(missing_ok=True)
+    labels = dict(zip(paths, path_labels(paths)))  # exp1/run.txt, exp2/run.txt: one name each
+    stamps = {path: Outputs(outdir, labels[path]).intact() for path in paths}
+    qrels = load_qrels(qrels_source)  # bad qrels stop the batch here, before any run
+    if is_irds(qrels_source):  # the id stays when the dataset's judgments change
+        job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
+    if dask is not None:
+        from ..scale.distributed import run_on_dask
+        results = run_on_dask(dask, qrels, paths, stamps, outdir, job, labels)
+    elif jobs > 1 and len(paths) > 1:
+        results = _in_processes(qrels_source, paths, stamps, outdir, job, min(jobs, len(paths)),
+                                labels)
+    else:
+        results = (process(path, job, outdir, stamps[path], qrels, label=labels[path])
+                   for path in paths)
+    outcomes = {}
+    for outcome in results:
+        outcomes[outcome.path] = outcome
+        if on_outcome:
+            on_outcome(outcome)
+    ordered = [outcomes[path] for path in paths]
+    summary_csv, summary_json = leaderboard(ordered, job, sort)
+    write_text(str(Path(outdir) / "summary.csv"), summary_csv)
+    write_text(str(Path(outdir) / "summary.json"), summary_json)
+    return ordered
+
+
+def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str, job: Job,
+                  workers: int, labels: dict[str, str]) -> Iterator[Outcome]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(qrels_source, os.getpid()))
+    try:
+        futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
+                   for path in paths]
+        for future in as_completed(futures):
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                raise WorkerDied("searcheval: a worker process died (out of memory, or killed); "
+                                 f"the runs finished so far are in {outdir}: run the same "
+                                 "command again to finish") from None
+    except BaseException:  # Ctrl-C or an error: stop now, the outputs written so far stay
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in list((getattr(pool, "_processes", None) or {}).values()):
+            worker.terminate()  # ProcessPoolExecutor has no public way before Python 3.14
+        raise
+    pool.shutdown(wait=True)
+
+
+def _start_worker(qrels_source: str, parent: int) -> None:
+    """Each worker parses the qrels once, leaves Ctrl-C to the parent, and dies with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    load_qrels(qrels_source)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)  # the batch was killed: do not finish its work alone
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def parse_size(text: str) -> int:
+    match = SIZE.match(text.strip())
+    if not match:
+        raise click.BadParameter(f"expected a size like 32M, 512k or 1G, found {text!r}")
+    scale = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[match.group(2).lower()]
+    return max(int(match.group(1)) * scale, 1)
+
+
+class _Progress:
+    """Runs done, lines per second and the time left, on a terminal only."""
+
+    def __init__(self, total: int) -> None:
+        self.started, self.lines = time.monotonic(), 0
+        self.bar = click.progressbar(length=total, label="batch", file=sys.stderr,
+                                     show_pos=True, item_show_func=lambda text: text)
+
+    def __enter__(self) -> "_Progress":
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.bar.__exit__(*exc)
+
+    def update(self, outcome: Outcome) -> None:
+        if outcome.status == "evaluated":
+            self.lines += outcome.lines
+        rate = self.lines / max(time.monotonic() - self.started, 1e-9)
+        self.bar.update(1, f"runs  {_human(rate)} lines/s")
+
+
+def _human(number: float) -> str:
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if number >= scale:
+            return f"{number / scale:.1f}{unit}"
+    return f"{number:.0f}"
+
+
+@click.command("batch", context_settings=CONTEXT)
+@click.argument("qrels")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.option("-o", "--output", "outdir", required=True, metavar="OUTDIR",
+              help="Folder for runs/NAME.csv, runs/NAME.json and summary.csv/.json.")
+@click.option("-m", "--measure", "measures", multiple=True,
+              help="Measure(s), as for evaluate. Default: trec_eval's 'official'.")
+@click.option("--missing", type=click.Choice(["zero", "skip"]), default=None,
+              help="zero (default, trec_eval -c) or skip (trec_eval's default).")
+@click.option("-c", "complete", is_flag=True, help="Same as --missing zero.")
+@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+              help="Grade at or above which a document is relevant (trec_eval -l).")
+@click.option("-M", "--depth", type=click.IntRange(min=1), default=None,
+              help="Evaluate only the first N documents of each query (trec_eval -M).")
+@click.option("-J", "--judged-only", is_flag=True, help="Drop unjudged documents (trec_eval -J).")
+@click.option("--ties", type=click.Choice(["trec_eval", "input", "rank", "average"]),
+              default="trec_eval", show_default=True, help="Order of documents with equal scores.")
+@click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
+              help="trec_eval version to reproduce.")
+@click.option("--sort", "sort_by", default=None, metavar="MEASURE",
+              help="Leaderboard order, best first (default: the first measure that grades "
+                   "the ranking, not a count such as NumQ).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Evaluate runs in N local processes.")
+@click.option("--stream/--no-stream", default=None,
+              help="Read runs a block of whole queries at a time, in bounded memory "
+                   "(default: runs over 1 GiB). The run must be grouped by query.")
+@click.option("--chunk-queries", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stream, with blocks of at most N queries.")
+@click.option("--block-size", default="32M", show_default=True, metavar="SIZE",
+              help="Bytes read per streaming block, or per Dask partition of a large run.")
+@click.option("--dask", default=None, metavar="ADDRESS",
+              help="Run on a Dask cluster: a scheduler address, or local[:N] for N local "
+                   "worker processes (pip install \"searcheval[dask]\").")
+def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
+                  judged_only, ties, compat, sort_by, jobs, stream, chunk_queries, block_size,
+                  dask) -> None:
+    """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
+
+    A rerun skips the runs whose outputs are complete and were made from the same run,
+    qrels and options; a bad run is reported and skipped (exit status 1)."""
+    if complete and missing == "skip":
+        _fail("searcheval: -c and --missing skip contradict each other")
+    if stream is False and chunk_queries is not None:
+        _fail("searcheval: --chunk-queries streams, so it cannot go with --no-stream")
+    try:
+        job, sort = batch_job(qrels, list(measures), Settings(
+            compat=int(compat), missing=missing or "zero", relevance_level=relevance_level,
+            depth=depth, judged_only=judged_only, ties=ties), sort_by, stream, chunk_queries,
+            parse_size(block_size))
+        outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
+    except WorkerDied as exc:
+        _fail(str(exc), 1)
+    except SearchevalError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        _fail(f"searcheval: interrupted; the runs finished so far are in {outdir}: "
+              "run the same command again to finish", 130)
+    failed = [o for o in outcomes if o.status == "failed"]
+    for outcome in failed:
+        click.echo(f"searcheval: {outcome.error} (run skipped)", err=True)
+    counts = {status: sum(o.status == status for o in outcomes)
+              for status in ("evaluated", "up to date", "failed")}
+    click.echo(f"searcheval: {len(outcomes)} run{'' if len(outcomes) == 1 else 's'}: " + ", ".join(
+        f"{n} {status}" for status, n in counts.items()) +
+        f"; leaderboard in {Path(outdir) / 'summary.csv'}, best first by {sort}", err=True)
+    sys.exit(1 if failed else 0)
+
+
+def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str | None = None,
+              stream: bool | None = None, chunk_queries: int | None = None,
+              block_bytes: int = 32 << 20) -> tuple[Job, str]:
+    """The Job of a batch (measures in canonical names, the qrels' hash) and its sort measure."""
+    from ..io.inputs import dataset_measures, resolve_measures
+    names, _ = dataset_measures(qrels, measures or None)
+    measures_parsed = resolve_measures(names, settings.compat)
+    parsed = [str(m) for m in measures_parsed]
+    sort = default_sort(measures_parsed)
+    if sort_by is not None:
+        sort = str(resolve_measures([sort_by], settings.compat)[0])
+        if sort not in parsed:
+            raise UsageError(f"--sort {sort_by}: not among the measures ({', '.join(parsed)})")
+    # irds: the content's hash is made by run_batch, which reads the judgments anyway
+    digest = "" if is_irds(qrels) else _qrels_sha256(qrels)
+    return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes), sort
+
+
+def default_sort(measures: list) -> str:
+    """The first measure that grades the ranking (official's first ones are counts: NumQ
+    is the same for every run); the first measure when none does."""
+    return str(next((m for m in measures if m.spec.ranks_quality), measures[0]))
+
+
+def _qrels_sha256(path: str) -> str:
+    try:
+        return file_sha256(path)
+    except OSError as exc:
+        raise SearchevalError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+
+
+def _with_progress(qrels: str, runs: list[str], outdir: str, job: Job, sort: str, jobs: int,
+                   dask: str | None) -> list[Outcome]:
+    if not sys.stderr.isatty():
+        return run_batch(qrels, runs, outdir, job, sort, jobs, dask)
+    with _Progress(len(expand_runs(runs))) as progress:
+        return run_batch(qrels, runs, outdir, job, sort, jobs, dask, progress.update)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(message, err=True)
+    sys.exit(code)

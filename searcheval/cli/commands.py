@@ -1,0 +1,114 @@
+"""What the CLI commands do, as plain functions returning an exit code."""
+
+from __future__ import annotations
+
+import click
+
+from ..report import render
+from ..io.inputs import as_qrels, as_run, dataset_measures, resolve_measures
+from ..settings import Settings
+from ..measures import NICKNAMES, Measure, parse_measure
+from ..io.output import write_text
+from ..results import Results
+from ..io.run_labels import refuse_repeated_paths, run_labels
+
+NOTELESS = ("csv", "wide-csv", "trec")  # formats with no place for notes: those go to stderr
+
+
+def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str], *,
+                 per_query: bool, missing: str, relevance_level: int, depth: int | None,
+                 judged_only: bool, ties: str, engine: str, cross_check: bool, compat: int,
+                 fmt: str,
+                 output: str | None, runid: bool, plot_dir: str | None = None) -> int:
+    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
+                        depth=depth, judged_only=judged_only, ties=ties)
+    names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
+    measures = resolve_measures(names, compat)
+    refuse_repeated_paths(run_paths)
+    measures, first_notes = first_parameters_only(names or ["official"], measures, compat,
+                                                  fmt == "trec")
+    notes = notes + first_notes
+    qrels = as_qrels(qrels_path)
+    runs = [as_run(path, ranks=ties == "rank") for path in run_paths]  # all read before writing
+    labels = run_labels(runs)  # exp1/run.txt and exp2/run.txt, not run.txt twice
+    results_list: list[Results] = []
+    code = 0
+    for run, label in zip(runs, labels):
+        if cross_check:
+            from ..engine.crosscheck import crosscheck
+            check = crosscheck(qrels, run, measures, settings)
+            results = check.results
+            results.notes.extend(check.report_lines())
+            if not check.ok():
+                code = 1
+                for line in check.report_lines() if fmt not in NOTELESS else []:
+                    click.echo(f"searcheval: {line}", err=True)  # visible even with -o FILE
+        else:
+            results = _engine(engine).evaluate(qrels, run, measures, settings)
+        results.run = label
+        results.notes[:0] = notes
+        _warn(results, show_notes=fmt in NOTELESS)
+        results_list.append(results)
+    text = render.render_results(results_list, fmt, per_query, runid)
+    files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
+    write_text(output, text)
+    if files:
+        from ..report.plots import write
+        write(plot_dir, files)
+    return code
+
+
+def _plots(qrels, runs: dict, results_list: list[Results], settings: Settings
+           ) -> dict[str, bytes]:
+    """PR curves and distributions, drawn before anything is written (matplotlib: only here)."""
+    from ..report import plots
+    curves = plots.iprec_curves(qrels, runs, settings)
+    return plots.encode(plots.results_figures(results_list, curves))
+
+
+def _engine(name: str):
+    if name == "pytrec_eval":
+        from ..engine import pytrec
+        return pytrec
+    from ..engine import native
+    return native
+
+
+def _warn(results: Results, show_notes: bool) -> None:
+    """Warnings on stderr; notes too when the output format has no place for them."""
+    if results.ignored:
+        shown = ", ".join(results.ignored[:10]) + (" ..." if len(results.ignored) > 10 else "")
+        click.echo(f"searcheval: warning: {len(results.ignored)} quer"
+                   f"{'y' if len(results.ignored) == 1 else 'ies'} of {results.run} not in the "
+                   f"qrels, ignored: {shown}", err=True)
+    for note in results.notes if show_notes else []:
+        click.echo(f"searcheval: note: {note}", err=True)
+
+
+def first_parameters_only(names: list[str], measures: list[Measure], compat: int,
+                          trec: bool) -> tuple[list[Measure], list[str]]:
+    """(measures to show, notes): trec_eval prints each measure once, with the parameters
+    of the first ``-m name.params`` naming it (a bare ``-m name`` or a nickname only marks
+    it), so ``-m P.5 -m P.10`` prints P_5 alone. ``--format trec`` leaves the others out;
+    the other formats show every measure asked for and say which trec_eval would not print.
+    Measures asked for in another spelling (``P@10``) are not trec_eval's to drop."""
+    first: dict[str, tuple[str, list[Measure]]] = {}  # family -> (its first -m, what it gives)
+    trec_spelled: set[Measure] = set()
+    for text in (part for name in names for part in name.split()):
+        given = parse_measure(text, compat)
+        if text in NICKNAMES or ("@" not in text and "(" not in text
+                                 and text.split(".")[0] == given[0].family):
+            trec_spelled.update(given)
+            if "." in text and text not in NICKNAMES:
+                first.setdefault(given[0].family, (text, given))
+    unprinted = [m for m in measures if m in trec_spelled and m.family in first
+                 and m not in first[m.family][1]]
+    notes = []
+    for family in dict.fromkeys(m.family for m in unprinted):
+        names_left = ", ".join(str(m) for m in unprinted if m.family == family)
+        notes.append(f"trec_eval prints {family} with the parameters of its first -m "
+                     f"({first[family][0]}) only: " + (
+                         f"{names_left} left out of --format trec, as trec_eval does (the "
+                         "other formats show them)" if trec else
+                         f"{names_left} not in its output (--format trec leaves them out)"))
+    return ([m for m in measures if m not in unprinted] if trec else measures), notes

@@ -1,0 +1,230 @@
+"""One array kernel per trec_eval measure family: Ranked -> one value per query.
+
+Each kernel mirrors the loop of trec_eval's ``m_<family>.c`` with whole-array
+operations; the docstring gives the formula. R is the number of relevant judgments
+(grade >= level), rel(k) the relevant documents among the first k retrieved.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..measures import Measure
+from .context import UNJUDGED, Ranked
+from ..fast.segments import divide, segment_max, segment_sum
+from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg, ndcg_cut,
+                           ndcg_rel, rank_biased_precision, rbp_residual, rndcg, unjudged_at)
+from .views import before_rows, level_of, level_view
+
+INFAP_EPSILON = 0.00001
+
+
+def _linear_view(r: Ranked, m: Measure):
+    """The relevance that measures linear in it read: under --ties average, each row's
+    expected relevance over the orders of its tie group."""
+    return level_view(r, level_of(r, m), averaged=r.settings.ties == "average")
+
+
+def num_q(r: Ranked, m: Measure) -> np.ndarray:
+    return np.ones(r.num_queries)
+
+
+def num_ret(r: Ranked, m: Measure) -> np.ndarray:
+    return r.num_ret.astype(np.float64)
+
+
+def num_rel(r: Ranked, m: Measure) -> np.ndarray:
+    return level_view(r, level_of(r, m)).num_rel.astype(np.float64)
+
+
+def num_rel_ret(r: Ranked, m: Measure) -> np.ndarray:
+    return level_view(r, level_of(r, m)).num_rel_ret.astype(np.float64)
+
+
+def num_nonrel_judged_ret(r: Ranked, m: Measure) -> np.ndarray:
+    nonrel = (r.rel >= 0) & (r.rel < level_of(r, m))
+    return np.bincount(r.q[nonrel], minlength=r.num_queries).astype(np.float64)
+
+
+def average_precision(r: Ranked, m: Measure) -> np.ndarray:
+    """AP = sum over relevant rows at rank i of rel(i)/i, over R (map; map_cut: ranks <= k)."""
+    v = level_view(r, level_of(r, m))
+    rows, q, found = v.rel_rows, v.rel_q, v.rel_rank
+    if m.cutoff is not None:
+        inside = r.pos[rows] < m.cutoff
+        rows, q, found = rows[inside], q[inside], found[inside]
+    precision = found / (r.pos[rows] + 1.0)  # summed in row order, as trec_eval does
+    return divide(segment_sum(precision, q, r.num_queries), v.num_rel)
+
+
+def r_precision(r: Ranked, m: Measure) -> np.ndarray:
+    """Rprec = rel(R) / R."""
+    v = _linear_view(r, m)
+    return divide(v.rel_at(r, v.num_rel), v.num_rel)
+
+
+def bpref(r: Ranked, m: Measure) -> np.ndarray:
+    """bpref = 1/R sum over relevant rows of 1 - min(n, R) / min(N, R), n judged
+    non-relevant above the row (1 when n = 0), N judged non-relevant in the qrels."""
+    level = level_of(r, m)
+    v = level_view(r, level)
+    rows, q = v.rel_rows, v.rel_q  # other rows add 0
+    nonrel_above = before_rows(r, (r.rel >= 0) & (r.rel < level), rows)
+    R, N = v.num_rel[q], v.num_nonrel[q]
+    penalty = divide(np.minimum(nonrel_above, R), np.minimum(N, R))
+    terms = np.where(nonrel_above > 0, 1.0 - penalty, 1.0)
+    return divide(segment_sum(terms, q, r.num_queries), v.num_rel)
+
+
+def reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
+    """RR = 1 / rank of the first relevant document (RR@k: 0 if it is below k)."""
+    v = level_view(r, level_of(r, m))
+    first = v.rel_rank == 1
+    queries, rank = v.rel_q[first], r.pos[v.rel_rows[first]] + 1.0
+    out = np.zeros(r.num_queries)
+    out[queries] = np.where(rank <= (m.cutoff or np.inf), 1.0 / rank, 0.0)
+    return out
+
+
+def first_relevant_rank(r: Ranked, m: Measure) -> np.ndarray:
+    """FirstRel = rank of the first relevant document; 0 when none is retrieved."""
+    rr = reciprocal_rank(r, m)
+    return np.where(rr > 0, np.round(1.0 / np.where(rr > 0, rr, 1.0)), 0.0)
+
+
+def _recall_cutoffs(r: Ranked, fraction: float, R: np.ndarray) -> np.ndarray:
+    if r.settings.compat == 9:
+        return (fraction * R + 0.9).astype(np.int64)  # trec_eval 9: (long)(x*R + 0.9)
+    return np.floor(fraction * R + 0.5).astype(np.int64)  # trec_eval 10: lround(x*R)
+
+
+def _interpolated_precision(r: Ranked, m: Measure, fraction: float) -> np.ndarray:
+    """Max precision at or below the rank where recall reaches the cut-off count."""
+    v = level_view(r, level_of(r, m))
+    cut = _recall_cutoffs(r, fraction, v.num_rel.astype(np.float64))
+    # Precision only peaks at relevant rows: those are the candidates.
+    keep = v.rel_rank >= np.maximum(cut, 1)[v.rel_q]
+    rows, queries = v.rel_rows[keep], v.rel_q[keep]
+    best = segment_max(v.rel_rank[keep] / (r.pos[rows] + 1.0), queries, r.num_queries)
+    return np.where(cut <= v.num_rel_ret, best, 0.0)
+
+
+def iprec_at_recall(r: Ranked, m: Measure) -> np.ndarray:
+    return _interpolated_precision(r, m, float(m.cutoff))
+
+
+def eleven_point_average(r: Ranked, m: Measure) -> np.ndarray:
+    """11pt_avg = mean of interpolated precision at the recall points."""
+    points = m.coefficients()
+    total = np.zeros(r.num_queries)
+    for point in reversed(points):  # m_11pt_avg.c adds from the last point down
+        total = total + _interpolated_precision(r, m, float(point))
+    return total / len(points)
+
+
+def precision(r: Ranked, m: Measure) -> np.ndarray:
+    """P@k = rel(k) / k."""
+    return _linear_view(r, m).rel_at(r, m.cutoff) / float(m.cutoff)
+
+
+def recall(r: Ranked, m: Measure) -> np.ndarray:
+    """R@k = rel(k) / R."""
+    v = _linear_view(r, m)
+    return divide(v.rel_at(r, m.cutoff), v.num_rel)
+
+
+def relative_precision(r: Ranked, m: Measure) -> np.ndarray:
+    """relative_P@k = rel(k) / min(k, R)."""
+    v = _linear_view(r, m)
+    return divide(v.rel_at(r, m.cutoff), np.minimum(m.cutoff, v.num_rel))
+
+
+def success(r: Ranked, m: Measure) -> np.ndarray:
+    """Success@k = 1 if a relevant document is among the first k."""
+    return (level_view(r, level_of(r, m)).rel_at(r, m.cutoff) > 0).astype(np.float64)
+
+
+def r_precision_multiple(r: Ranked, m: Measure) -> np.ndarray:
+    """Rprec_mult@x = P@n with n = (long)(x*R + 0.9)."""
+    v = level_view(r, level_of(r, m))
+    n = (float(m.cutoff) * v.num_rel + 0.9).astype(np.int64)
+    return divide(v.rel_at(r, n), n)
+
+
+def utility(r: Ranked, m: Measure) -> np.ndarray:
+    """a*relret + b*nonrelret + c*relnotret + d*nonrelnotret (collection size 0, as -N)."""
+    a, b, c, d = m.coefficients()
+    v = level_view(r, level_of(r, m))
+    ret, rr, R = r.num_ret, v.num_rel_ret, v.num_rel
+    return a * rr + b * (ret - rr) + c * (R - rr) + d * (0 + rr - ret - R)
+
+
+def inferred_ap(r: Ranked, m: Measure) -> np.ndarray:
+    """infAP (Yilmaz & Aslam), trec_eval's formula with epsilon 1e-5."""
+    level = level_of(r, m)
+    v = level_view(r, level)
+    rows, q = v.rel_rows, v.rel_q  # other rows add 0
+    j = r.pos[rows].astype(np.float64)
+    rel_so_far = v.rel_rank.astype(np.float64)
+    nonrel = before_rows(r, (r.rel >= 0) & (r.rel < level), rows).astype(np.float64)
+    unjudged = before_rows(r, r.rel == UNJUDGED, rows).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        later = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel_so_far - 1 + nonrel + unjudged) / j)
+                 * ((rel_so_far - 1 + INFAP_EPSILON) / (rel_so_far - 1 + nonrel + 2 * INFAP_EPSILON)))
+    terms = np.where(j == 0, 1.0, later)
+    return divide(segment_sum(terms, q, r.num_queries), v.num_rel)
+
+
+def binary_g(r: Ranked, m: Measure) -> np.ndarray:
+    """binG = 1/R sum over relevant rows of 1 / log2(2 + non-relevant above)."""
+    v = level_view(r, level_of(r, m))
+    terms = 1.0 / np.log2(3.0 + r.pos[v.rel_rows] - v.rel_rank)  # other rows add 0
+    return divide(segment_sum(terms, v.rel_q, r.num_queries), v.num_rel)
+
+
+def set_precision(r: Ranked, m: Measure) -> np.ndarray:
+    return divide(level_view(r, level_of(r, m)).num_rel_ret, r.num_ret)
+
+
+def set_recall(r: Ranked, m: Measure) -> np.ndarray:
+    v = level_view(r, level_of(r, m))
+    return divide(v.num_rel_ret, v.num_rel)
+
+
+def set_relative_precision(r: Ranked, m: Measure) -> np.ndarray:
+    v = level_view(r, level_of(r, m))
+    return divide(v.num_rel_ret, np.minimum(r.num_ret, v.num_rel))
+
+
+def set_map(r: Ranked, m: Measure) -> np.ndarray:
+    """SetAP = rel_ret^2 / (retrieved * R), computed as m_set_map.c does: P * R rounds
+    differently (3 of 8 found in 60: 0.05 * 0.375 = 0.018750000000000003, prints 0.0188;
+    9 / 480 = 0.018749999999999999, prints 0.0187)."""
+    v = level_view(r, level_of(r, m))
+    found = v.num_rel_ret.astype(np.float64)
+    return divide(found * found, r.num_ret.astype(np.float64) * v.num_rel)
+
+
+def set_f(r: Ranked, m: Measure) -> np.ndarray:
+    """F = (x+1) P R / (x P + R), x the weight of recall (default 1)."""
+    (x,) = m.coefficients()
+    p, rec = set_precision(r, m), set_recall(r, m)
+    return divide((x + 1.0) * p * rec, x * p + rec)
+
+
+KERNELS: dict[str, Callable[[Ranked, Measure], np.ndarray]] = {
+    "num_q": num_q, "num_ret": num_ret, "num_rel": num_rel, "num_rel_ret": num_rel_ret,
+    "map": average_precision, "gm_map": average_precision, "Rprec": r_precision,
+    "bpref": bpref, "recip_rank": reciprocal_rank, "iprec_at_recall": iprec_at_recall,
+    "P": precision, "recall": recall, "infAP": inferred_ap, "gm_bpref": bpref,
+    "Rprec_mult": r_precision_multiple, "utility": utility, "11pt_avg": eleven_point_average,
+    "binG": binary_g, "G": g_measure, "ndcg": ndcg, "ndcg_rel": ndcg_rel, "Rndcg": rndcg,
+    "ndcg_cut": ndcg_cut, "map_cut": average_precision, "relative_P": relative_precision,
+    "success": success, "set_P": set_precision, "set_relative_P": set_relative_precision,
+    "set_recall": set_recall, "set_map": set_map, "set_F": set_f,
+    "num_nonrel_judged_ret": num_nonrel_judged_ret, "rbp": rank_biased_precision,
+    "rbp_resid": rbp_residual, "unj": unjudged_at, "Judged": judged_at,
+    "ERR": expected_reciprocal_rank, "FirstRel": first_relevant_rank,
+}

@@ -1,0 +1,91 @@
+"""What each trec_eval version scores for a qrels query the run lacks, under -c.
+
+trec_eval 9.0.8 never evaluates such a query: its main loop visits the run's queries,
+and te_calc_avg_meas_s divides the sum over those by the number of qrels queries. The
+missing query adds 0 to every mean (the geometric means add log(1e-5), the floor of 0;
+``num_rel`` is recounted, ``results.aggregate``) and prints no line.
+
+trec_eval 10.0 evaluates a placeholder ranking instead (``bogus_ranking`` in trec_eval.c):
+one document, ``ceci_nest_pas_un_docno``, score 1.0, as the run of the missing query.
+It then sets back to 0 the values whose printed name is exactly ``num_ret``, ``utility``
+or ``rbp_resid``, or starts with ``unj``; a parameter given on the command line is part
+of the name (``utility_2,-1,0.5,0``, ``rbp_resid_p=0.8``), so those keep the
+placeholder's value: ``utility.a,b,c,d`` scores b + c*R - d*(R + 1) (one non-relevant
+document retrieved), ``rbp_resid.p=x`` scores p + (1 - p) = 1 (one unjudged document).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..model.columns import encode
+from ..model import Qrels, Run
+from ..io.trec import make_run
+from ..measures import Kind, Measure
+from .context import Ranked, prepare
+from ..settings import Settings
+from .undefined import zero_over_zero
+
+PLACEHOLDER_DOC = "ceci_nest_pas_un_docno"
+
+
+def missing_queries_as_9(values: np.ndarray, measures: list[Measure],
+                         in_run: np.ndarray) -> np.ndarray:
+    """9.0.8: every measure but the counts is 0 for a query the run lacks (an empty
+    ranking scores ``utility``'s c*R - d*R, which 9.0.8 never adds)."""
+    rows = [i for i, m in enumerate(measures) if m.spec.kind is not Kind.COUNT]
+    out = values.copy()
+    out[np.ix_(rows, np.flatnonzero(~in_run))] = 0.0
+    return out
+
+
+def missing_queries_as_10(values: np.ndarray, ranked: Ranked, qrels: Qrels, run: Run,
+                          measures: list[Measure], compute) -> tuple[np.ndarray, dict]:
+    """10.0: the values of the placeholder ranking for the queries the run lacks, then
+    trec_eval.c's clean-up, and where those are 0 / 0 (``undefined.zero_over_zero``).
+    ``compute(ranked)`` gives every measure's value per query. Measures that are not
+    trec_eval's (ERR, Judged, RR@k...) keep the empty ranking's."""
+    absent = np.flatnonzero(~ranked.in_run)
+    placeholder = prepare(qrels, placeholder_run(list(ranked.query_ids[absent]), run),
+                          replace(ranked.settings, missing="skip"))
+    placed = compute(placeholder)[:, :len(absent)]  # first the placeholder's own queries,
+    # in its order (``absent``'s); the other qrels queries follow, not evaluated
+    out = values.copy()
+    for i, m in enumerate(measures):
+        if m.trec_name is not None:
+            out[i, absent] = 0.0 if _cleaned_up(m) else placed[i]
+    return out, zero_over_zero(placeholder, measures, np.arange(len(absent)))
+
+
+def placeholder_run(query_ids: list[str], run: Run) -> Run:
+    """The run trec_eval 10.0 gives each missing query: one document, score 1.0."""
+    n = len(query_ids)
+    return make_run(encode(query_ids), encode([PLACEHOLDER_DOC] * n), np.ones(n),
+                    np.arange(1, n + 1), run.path, run.tag, ranks=np.ones(n))
+
+
+def _cleaned_up(m: Measure) -> bool:
+    """Does trec_eval 10.0 set this value back to 0 for a missing query? It compares the
+    printed name: ``num_ret``, ``unj*``, and ``utility`` / ``rbp_resid`` without a
+    parameter."""
+    return (m.family in ("num_ret", "unj")
+            or (m.family in ("utility", "rbp_resid") and not m.params))
+
+
+def apply(values: np.ndarray, ranked: Ranked, qrels: Qrels, run: Run,
+          measures: list[Measure], compute, settings: Settings) -> tuple[np.ndarray, dict]:
+    """The values of the queries the run lacks (zero-filled: --missing zero) as the
+    version ``settings.compat`` scores them, and where trec_eval computes 0 / 0 over the
+    queries it evaluates (canonical measure name -> query ids)."""
+    evaluated = ranked.reported[ranked.in_run[ranked.reported]]
+    undefined = zero_over_zero(ranked, measures, evaluated)
+    if settings.missing != "zero" or ranked.in_run.all():
+        return values, undefined
+    if settings.compat == 9:  # the missing queries are not evaluated: nothing undefined
+        return missing_queries_as_9(values, measures, ranked.in_run), undefined
+    values, placeholder = missing_queries_as_10(values, ranked, qrels, run, measures, compute)
+    for name, ids in placeholder.items():
+        undefined.setdefault(name, []).extend(ids)
+    return values, undefined

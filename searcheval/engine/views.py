@@ -1,0 +1,236 @@
+"""Cached per-run arrays the kernels share: relevance at a level, gains and ideal rankings."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .context import Ranked
+from ..fast.segments import segment_cumsum, segment_sum, value_at
+
+
+def level_of(r: Ranked, m) -> int:
+    """The relevance level a measure uses: its own (P(rel=2)@5) or the run's (-l)."""
+    return r.settings.relevance_level if m.rel is None else m.rel
+
+
+class LevelView:
+    """Everything that depends on the relevance level.
+
+    Relevant rows are few (a run retrieves ~1,000 documents a query, a handful relevant),
+    so counts come from the list of relevant rows; the per-row running count ``cum_rel``
+    is only built for the measures that read it at every row.
+    """
+
+    def __init__(self, r: Ranked, is_rel: np.ndarray, num_rel: np.ndarray,
+                 num_nonrel: np.ndarray, cum_rel: np.ndarray | None = None,
+                 num_rel_ret: np.ndarray | None = None) -> None:
+        self.is_rel = is_rel  # per row (under --ties average: the group's mean)
+        self.num_rel = num_rel  # per query, judgments with grade >= level
+        self.num_nonrel = num_nonrel  # per query, judgments with 0 <= grade < level
+        self._r = r
+        self._cum_rel = cum_rel
+        self.averaged = is_rel.dtype != np.bool_
+        if self.averaged:
+            self.num_rel_ret = num_rel_ret
+            return
+        self.rel_rows = np.flatnonzero(is_rel)  # in row order
+        self.rel_q = r.q[self.rel_rows]
+        self.num_rel_ret = np.bincount(self.rel_q, minlength=r.num_queries)
+        first = np.cumsum(self.num_rel_ret) - self.num_rel_ret  # per query, its first relevant row
+        # Per relevant row: relevant rows so far in its query, itself included.
+        self.rel_rank = np.arange(1, len(self.rel_rows) + 1) - first[self.rel_q]
+
+    @property
+    def cum_rel(self) -> np.ndarray:
+        """Per row, inclusive count of relevant rows so far in its query."""
+        if self._cum_rel is None:
+            self._cum_rel = segment_cumsum(self.is_rel.astype(np.int64), self._r.starts)
+        return self._cum_rel
+
+    def rel_at(self, r: Ranked, k) -> np.ndarray:
+        """Relevant documents among each query's first k (k scalar or per query)."""
+        if self.averaged:
+            return value_at(self.cum_rel, r.starts, np.broadcast_to(k, (r.num_queries,)))
+        k = np.asarray(k)
+        within = r.pos[self.rel_rows] < (k if k.ndim == 0 else k[self.rel_q])
+        return np.bincount(self.rel_q[within], minlength=r.num_queries)
+
+
+def level_view(r: Ranked, level: int, averaged: bool = False) -> LevelView:
+    """Relevance at ``level``; ``averaged``: each row's relevance is the mean over its
+    group of tied scores (its expected value over the group's orders, --ties average)."""
+    return r.cached(("level", level, averaged), lambda: _build_level(r, level, averaged))
+
+
+def _build_level(r: Ranked, level: int, averaged: bool) -> LevelView:
+    if averaged:
+        exact = level_view(r, level)
+        mean = group_mean(r, exact.is_rel.astype(np.float64))
+        return LevelView(r, mean, exact.num_rel, exact.num_nonrel,
+                         cum_rel=segment_cumsum(mean, r.starts), num_rel_ret=exact.num_rel_ret)
+    nq = r.num_queries
+    judged = r.judged_grade
+    return LevelView(
+        r, r.rel >= level,
+        num_rel=np.bincount(r.judged_q[judged >= level], minlength=nq),
+        num_nonrel=np.bincount(r.judged_q[(judged >= 0) & (judged < level)], minlength=nq))
+
+
+def group_mean(r: Ranked, values: np.ndarray) -> np.ndarray:
+    """Each row's value replaced by the mean over its group of tied scores."""
+    count = int(r.tie_group[-1]) + 1 if len(r.tie_group) else 0
+    total = np.bincount(r.tie_group, weights=values, minlength=count)
+    size = np.bincount(r.tie_group, minlength=count)
+    return (total / np.maximum(size, 1))[r.tie_group]
+
+
+def before_rows(r: Ranked, mask: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per row of ``rows``, how many earlier rows of its query satisfy ``mask``; counted
+    from the rows that satisfy it (few, like the judged ones), not with a running count."""
+    marked = np.flatnonzero(mask)
+    return (np.searchsorted(marked, rows) - np.searchsorted(marked, r.starts[r.q[rows]]))
+
+
+class GainView:
+    """Gains of retrieved rows and each query's ideal ranking, as trec_eval builds them.
+
+    Few rows have a gain (the judged relevant ones): they are kept as a list, ``gain_rows``
+    and ``gain_values``; the per-row array ``row_gain`` is only made for measures that
+    read every row.
+    """
+
+    def __init__(self, size: int, gain_rows: np.ndarray, gain_values: np.ndarray,
+                 ideal_gain: np.ndarray, ideal_starts: np.ndarray,
+                 ideal_cum_dcg: np.ndarray) -> None:
+        self.size = size
+        self.gain_rows = gain_rows  # rows whose gain is not 0, in row order
+        self.gain_values = gain_values
+        self.ideal_gain = ideal_gain  # flat: ideal gains of all queries, query by query
+        self.ideal_starts = ideal_starts  # offsets into ideal_gain (length Q + 1)
+        self.ideal_cum_dcg = ideal_cum_dcg  # flat, running ideal DCG
+        self._row_gain: np.ndarray | None = None
+
+    @property
+    def row_gain(self) -> np.ndarray:
+        """Per row, its gain."""
+        if self._row_gain is None:  # filled, then published: kernels share it across threads
+            gains = np.zeros(self.size)
+            gains[self.gain_rows] = self.gain_values
+            self._row_gain = gains
+        return self._row_gain
+
+    @row_gain.setter
+    def row_gain(self, gains: np.ndarray) -> None:
+        self._row_gain = gains
+        self.gain_rows = np.flatnonzero(gains != 0)
+        self.gain_values = gains[self.gain_rows]
+
+    @property
+    def ideal_len(self) -> np.ndarray:
+        return np.diff(self.ideal_starts)
+
+
+def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainView:
+    """Gains per grade: the grade itself (trec_eval), the given pairs, or 2^grade - 1
+    (``exponential``, the Burges et al. gain that gdeval uses)."""
+    def build() -> GainView:
+        given = dict(pairs)
+        if exponential:
+            top = int(r.judged_grade.max(initial=0))
+            given = {grade: 2.0 ** grade - 1 for grade in range(top + 1)}
+        view = _build_gains(r, given)
+        if r.settings.ties == "average":  # DCG is linear in the gains: average them
+            view.row_gain = group_mean(r, view.row_gain)
+        return view
+
+    return r.cached(("gains", pairs, exponential), build)
+
+
+def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
+    # Only judged rows have a gain (unless a gain is given to a negative grade).
+    judged = np.flatnonzero(r.rel >= min(min(given, default=0), 0))
+    grades = r.rel[judged]
+    judged_gain = np.where(grades >= 0, grades, 0).astype(np.float64)
+    for level, gain in given.items():
+        judged_gain[grades == level] = gain
+    has = judged_gain != 0
+    counts = _level_counts(r)
+    num_levels = _num_rel_levels(counts)
+    q_parts, rank_parts, gain_parts, count_parts = [], [], [], []
+    for nrl in sorted(set(num_levels.tolist())):  # not np.unique: it imports numpy.ma
+        queries = np.flatnonzero(num_levels == nrl)
+        levels, gains = _traversal(given, int(nrl))
+        level_idx = np.array(levels, dtype=np.int64)
+        inside = (level_idx >= 0) & (level_idx < counts.shape[1])
+        c = np.zeros((len(queries), len(levels)), dtype=np.int64)
+        c[:, inside] = counts[queries][:, level_idx[inside]]
+        # trec_eval skips exhausted levels and stops at the first level left whose gain <= 0;
+        # it starts from the top level's gain whatever that level's count, so a top level
+        # with gain <= 0 ends the ideal ranking at once (ideal DCG 0). With gains less than
+        # 1 apart the comparator leaves the gain-0 level on top: ndcg.1=0.5 is 0.
+        ok = (c == 0) | (np.array(gains) > 0)
+        if levels:
+            ok[:, 0] = gains[0] > 0
+        c = c * np.logical_and.accumulate(ok, axis=1)
+        q_parts.append(np.repeat(queries, len(levels)))
+        rank_parts.append(np.tile(np.arange(len(levels)), len(queries)))
+        gain_parts.append(np.tile(np.array(gains, dtype=np.float64), len(queries)))
+        count_parts.append(c.ravel())
+    if q_parts:
+        q_all, rank_all = np.concatenate(q_parts), np.concatenate(rank_parts)
+        order = np.lexsort((rank_all, q_all))
+        count_all = np.concatenate(count_parts)[order]
+        ideal_gain = np.repeat(np.concatenate(gain_parts)[order], count_all)
+        ideal_q = np.repeat(q_all[order], count_all)
+    else:
+        ideal_gain, ideal_q = np.zeros(0), np.zeros(0, dtype=np.int64)
+    ideal_starts = np.searchsorted(ideal_q, np.arange(r.num_queries + 1))
+    position = np.arange(len(ideal_q)) - ideal_starts[:-1][ideal_q] if len(ideal_q) else ideal_q
+    discounted = ideal_gain / np.log2(position + 2.0)
+    return GainView(len(r.rel), judged[has], judged_gain[has], ideal_gain, ideal_starts,
+                    segment_cumsum(discounted, ideal_starts))
+
+
+def _level_counts(r: Ranked) -> np.ndarray:
+    judged = r.judged_grade >= 0
+    width = int(r.judged_grade[judged].max()) + 1 if judged.any() else 1
+    flat = r.judged_q[judged] * width + r.judged_grade[judged]
+    return np.bincount(flat, minlength=r.num_queries * width).reshape(r.num_queries, width)
+
+
+def _num_rel_levels(counts: np.ndarray) -> np.ndarray:
+    present = counts > 0
+    last = counts.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1)
+    return np.where(present.any(axis=1), last + 1, 0)
+
+
+def _traversal(given: dict[int, float], num_rel_levels: int) -> tuple[list[int], list[float]]:
+    """Levels from highest gain to lowest, in the order trec_eval's setup_gains leaves them.
+
+    trec_eval sorts with qsort and a comparator returning ``(int)(gain1 - gain2)``, so
+    gains less than 1 apart compare equal; glibc's qsort is a stable merge sort, which
+    this reproduces.
+    """
+    entries = [(level, gain) for level, gain in given.items()]
+    entries += [(i, float(i)) for i in range(num_rel_levels) if i not in given]
+    ordered = _merge_sort(entries, lambda a, b: int(a[1] - b[1]))
+    ordered.reverse()
+    return [e[0] for e in ordered], [e[1] for e in ordered]
+
+
+def _merge_sort(items: list, compare) -> list:
+    if len(items) <= 1:
+        return list(items)
+    half = len(items) // 2
+    left, right = _merge_sort(items[:half], compare), _merge_sort(items[half:], compare)
+    out = []
+    while left and right:
+        out.append(left.pop(0) if compare(left[0], right[0]) <= 0 else right.pop(0))
+    return out + left + right
+
+
+def total_dcg(r: Ranked, gains: GainView) -> np.ndarray:
+    """Per query, the DCG of its ranking: gain / log2(rank + 1) over the rows with a gain
+    (the others add 0), in row order."""
+    rows = gains.gain_rows
+    return segment_sum(gains.gain_values / np.log2(r.pos[rows] + 2.0), r.q[rows], r.num_queries)

@@ -1,0 +1,88 @@
+"""Write output atomically: to a temporary name beside the target, then rename.
+
+A rename keeps the temporary file's mode, and ``tempfile.mkstemp`` creates its file with
+mode 0600: every output used to be 0600 whatever the umask. So the temporary file is
+created here as ``open()`` creates a file, asking for 0666 and letting the kernel apply the
+umask (and a directory's default ACL, which replaces the umask there). Reading the umask
+instead would mean setting it (``os.umask`` can only be read by setting it, process-wide,
+so a file another thread creates meanwhile gets the wrong mode) or reading
+/proc/self/status, which is Linux only and ignores default ACLs. A file that replaces
+another takes the mode that file had.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+from ..errors import UsageError
+
+NEW_FILE_MODE = 0o666  # what open() asks for; the kernel takes the umask off
+_TRIES = 100  # temporary names tried before giving up (each 48 random bits)
+
+
+def write_text(target: str | None, text: str) -> None:
+    """Write ``text`` to ``target`` (``None`` or ``-``: stdout) with no half-written file."""
+    if target in (None, "-"):
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader has left (`| head`): nothing more to do
+            pass
+        except OSError as exc:  # a full disk behind a redirection
+            raise UsageError(f"<stdout>: cannot write: {exc.strerror or exc}") from None
+        return
+    write_file(target, text)
+
+
+def write_file(target: str | Path, data: str | bytes) -> None:
+    """``data`` (text as UTF-8) to the file ``target``, never half-written, with the mode
+    ``open()`` would give a new file, or the mode of the file it replaces."""
+    path = Path(target)
+    try:
+        fd, temporary = _create_beside(path)
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with _handle(fd, data) as handle:
+            handle.write(data)
+        _keep_mode(path, temporary)
+        os.replace(temporary, path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _create_beside(path: Path) -> tuple[int, Path]:
+    """A new, empty file in ``path``'s folder, created as ``open()`` creates one."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(_TRIES):
+        temporary = path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp"
+        try:
+            return os.open(temporary, flags, NEW_FILE_MODE), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path.name}")
+
+
+def _handle(fd: int, data: str | bytes):
+    if isinstance(data, str):
+        return os.fdopen(fd, "w", encoding="utf-8", newline="")
+    return os.fdopen(fd, "wb")
+
+
+def _keep_mode(path: Path, temporary: Path) -> None:
+    """Give ``temporary`` the mode of the regular file at ``path`` it is about to replace
+    (set exactly: the umask may have taken bits off it at creation). ``os.chmod`` on the
+    name, not ``os.fchmod``, which Windows lacks before Python 3.13."""
+    try:
+        existing = os.stat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(existing.st_mode):
+        os.chmod(temporary, stat.S_IMODE(existing.st_mode))

@@ -1,0 +1,114 @@
+"""Labels that tell runs apart in one output (tables, CSV, JSON, plots, batch files).
+
+A run is shown by its file name (a run made in memory, or read from stdin, by its name).
+When file names collide, each of the colliding runs is shown by the shortest path suffix
+that tells them apart: ``exp1/run.txt`` and ``exp2/run.txt``. Suffixes are taken from the
+absolute path, so that a label never holds ``..`` (``../run.txt`` beside ``run.txt``
+become ``project/run.txt`` and ``work/run.txt``). Nothing downstream may key a run by
+anything else: two runs under one key is how a table shows one run's number twice.
+
+The same file given twice is not two runs: ``repeated_run`` finds it so that a command can
+refuse it (or, for ``batch``, whose directories and globs may overlap, evaluate it once).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from pathlib import Path
+
+from ..errors import UsageError
+from .irds import is_irds
+from ..model import Run
+
+
+def _path_parts(path: str) -> tuple[str, ...] | None:
+    """The components a label is cut from; None for a run that is no file of its own."""
+    if path.startswith("<") or path == "-":
+        return None
+    if is_irds(path):
+        return tuple(path.split("/"))
+    return Path(os.path.abspath(path)).parts[1:]  # without the root: a label never starts with /
+
+
+def unique_labels(sources: list[tuple[str | None, str]]) -> list[str]:
+    """One label per ``(path or None, name)``, all different, in the order given."""
+    labels = [name for _, name in sources]
+    groups: dict[str, list[int]] = defaultdict(list)
+    for i, (path, _) in enumerate(sources):
+        if path is not None and _path_parts(path):
+            groups[labels[i]].append(i)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        parts = [_path_parts(sources[i][0]) for i in members]
+        for i, own in zip(members, parts):
+            others = [p for p in parts if p != own]  # one file twice: #2 tells them apart
+            labels[i] = "/".join(own[-_distinguishing(own, others):])
+    return _numbered(labels)
+
+
+def _distinguishing(own: tuple[str, ...], others: list[tuple[str, ...]]) -> int:
+    """How many trailing components of ``own`` no other path ends with: the shortest such
+    suffix for each run (``a/x/run.txt``, ``b/x/run.txt`` and ``c/run.txt``, not
+    ``tmp/c/run.txt``). Two such suffixes are never equal: one of them would end the
+    other's path (``others`` holds no path equal to ``own``)."""
+    for k in range(1, len(own) + 1):
+        if all(other[-k:] != own[-k:] for other in others):
+            return k
+    return len(own)
+
+
+def _numbered(labels: list[str]) -> list[str]:
+    """Labels no path can tell apart (runs made in memory under one name): #2, #3 ..."""
+    seen: set[str] = set()
+    out = []
+    for label in labels:
+        unique, n = label, 1
+        while unique in seen:
+            n += 1
+            unique = f"{label}#{n}"
+        seen.add(unique)
+        out.append(unique)
+    return out
+
+
+def run_labels(runs: list[Run]) -> list[str]:
+    """The label of each run (see the module's docstring), all different."""
+    return unique_labels([(None if run.path.startswith("<") else run.path, run.name)
+                          for run in runs])
+
+
+def path_labels(paths: list[str]) -> list[str]:
+    """The labels ``run_labels`` gives the runs read from these files."""
+    return unique_labels([(path, Path(path).name) for path in paths])
+
+
+def same_file_key(path: str) -> str:
+    """What two spellings of one file share (``a/run.txt``, ``./a/run.txt``)."""
+    return path if path == "-" or is_irds(path) else os.path.abspath(path)
+
+
+def refuse_repeated_paths(paths: list[str]) -> None:
+    """A run file given twice is a mistake (one system shown as two): say which."""
+    first: dict[str, int] = {}
+    for i, path in enumerate(paths, start=1):
+        key = same_file_key(str(path))
+        if key in first:
+            shown = "stdin (-)" if key == "-" else str(path)
+            raise UsageError(f"the run {shown} is given twice (runs {first[key]} and {i}): "
+                             "give each run once")
+        first[key] = i
+
+
+def refuse_repeated_runs(runs: list[Run]) -> None:
+    """``refuse_repeated_paths`` for runs already read: one object, or one file, twice."""
+    first: dict[object, int] = {}
+    for i, run in enumerate(runs, start=1):
+        key = same_file_key(run.path) if not run.path.startswith("<") else id(run)
+        if key in first:
+            shown = (f"object {run.name!r}" if run.path.startswith("<") and run.path != "<stdin>"
+                     else run.path)
+            raise UsageError(f"the run {shown} is given twice (runs {first[key]} and {i}): "
+                             "give each run once")
+        first[key] = i

@@ -1,0 +1,41 @@
+"""Writers of TREC text (qrels, runs, MS MARCO runs), in the canonical order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from ..model.arrow import take
+from ..model import Qrels, Run
+
+
+def qrels_text(qrels: Qrels, columns: int = 4) -> bytes:
+    """TREC qrels (``query_id 0 doc_id relevance``) or, with ``columns=3``, the 3-column
+    variant; judgments in the order they were read."""
+    fields = [qrels.query.values(), qrels.doc.values(), pa.array(qrels.relevance).cast(pa.string())]
+    if columns == 4:
+        fields.insert(1, pa.array(["0"] * len(qrels.query), type=pa.string()))
+    return _join_lines(fields, " " if columns == 4 else "\t")
+
+
+def run_text(run: Run, order: np.ndarray, ranks: np.ndarray, msmarco: bool = False) -> bytes:
+    """TREC run lines (``query_id Q0 doc_id rank score tag``) or MS MARCO lines
+    (``query_id<TAB>doc_id<TAB>rank``) for the rows ``order``, ranked ``ranks``."""
+    query, doc = take(run.query.values(), order), take(run.doc.values(), order)
+    rank = pa.array(ranks).cast(pa.string())
+    if msmarco:
+        return _join_lines([query, doc, rank], "\t")
+    # Arrow prints the shortest text that reads back as the same double ("1e+20", "0.1")
+    score = pa.array(run.scores[order]).cast(pa.string())
+    constant = [pa.array([text] * len(order), type=pa.string()) for text in ("Q0", run.tag)]
+    return _join_lines([query, constant[0], doc, rank, score, constant[1]], " ")
+
+
+def _join_lines(columns: list[pa.Array], separator: str) -> bytes:
+    if len(columns[0]) == 0:
+        return b""
+    import pyarrow.compute as pc
+
+    lines = pc.binary_join_element_wise(*columns, separator)
+    ended = pc.binary_join_element_wise(lines, pa.scalar("", pa.string()), "\n")
+    return "".join(ended.to_pylist()).encode("utf-8")

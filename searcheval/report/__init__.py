@@ -1,0 +1,1 @@
+"""Every renderer and plot: pure functions, Results or Comparison in, text or bytes out."""

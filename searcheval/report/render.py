@@ -1,0 +1,269 @@
+"""Results -> text: trec_eval's own format, a table for people, long and wide CSV, JSON,
+Markdown and LaTeX. Every view reads the same Results; none recomputes a number."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from ..errors import UsageError
+from ..measures import TREC_ORDER, Kind, Measure
+from .grid import Cell, cells, latex_grid, markdown_grid
+from ..results import Results
+
+FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")
+
+
+def _is_count(measure: Measure) -> bool:
+    return measure.spec.kind is Kind.COUNT
+
+
+def _whole(measure: Measure, value: float) -> bool:
+    """Counts, and a rank (FirstRel) of one query, are whole numbers: shown without decimals."""
+    return _is_count(measure) or (measure.spec.found_only and float(value).is_integer())
+
+
+def _number(measure: Measure, value: float) -> int | float:
+    return int(round(value)) if _whole(measure, value) else float(value)
+
+
+def long_rows(results: Results) -> list[tuple]:
+    """(run, query_id, measure, value): per query in natural order, then `all`."""
+    rows = []
+    column = {q: j for j, q in enumerate(results.query_ids)}
+    for query_id in results.natural_query_order():
+        j = column[query_id]
+        for i, measure in enumerate(results.measures):
+            rows.append((results.run, query_id, str(measure), _number(measure, results.values[i, j])))
+    for i, measure in enumerate(results.measures):
+        rows.append((results.run, "all", str(measure), _number(measure, results.means[i])))
+    return rows
+
+
+def to_csv(results_list: list[Results]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["run", "query_id", "measure", "value"])
+    for results in results_list:
+        for row in long_rows(results):
+            writer.writerow(row[:3] + (repr(row[3]) if isinstance(row[3], float) else row[3],))
+    return out.getvalue()
+
+
+def to_json(results_list: list[Results], per_query: bool = True) -> str:
+    documents = []
+    for results in results_list:
+        doc = {"run": results.run, "run_tag": results.run_tag, "settings": results.settings_dict(),
+               "measures": [str(m) for m in results.measures],
+               "summary": {str(m): _number(m, v) for m, v in zip(results.measures, results.means)}}
+        if results.notes:
+            doc["notes"] = results.notes
+        if per_query:
+            doc["per_query"] = {q: {m: _number(results.measures[i], v) for i, (m, v) in
+                                    enumerate(values.items())}
+                                for q, values in results.per_query().items()}
+        documents.append(doc)
+    return json.dumps(documents[0] if len(documents) == 1 else documents, indent=2) + "\n"
+
+
+def _format_value(measure: Measure, value: float) -> str:
+    return str(int(round(value))) if _whole(measure, value) else f"{value:.4f}"
+
+
+def _left_out(results: Results) -> str:
+    if results.settings.missing == "zero":
+        return f"{len(results.zero_filled)} zero-filled, {len(results.ignored)}"
+    return f"{len(results.skipped)} skipped, {len(results.ignored)}"
+
+
+def settings_lines(results: Results) -> list[str]:
+    s = results.settings_dict()
+    policy = ("every qrels query counts; absent from the run = empty ranking (trec_eval -c)"
+              if results.settings.missing == "zero" else "only queries in both files (trec_eval default)")
+    lines = [
+        f"run: {results.run} (tag {results.run_tag})   engine: {results.engine}   "
+        f"semantics: {s['compat']}",
+        f"ties: {s['tie_rule']}",
+        *([f"  {s['tied']}"] if s["tied"] else []),
+        f"queries: {s['queries_averaged']} averaged, {_left_out(results)} ignored (only in the run)",
+        f"  missing={results.settings.missing}: {policy}",
+    ]
+    for label, ids in (("zero-filled (in qrels, not in run)", results.zero_filled),
+                       ("skipped (in qrels, not in run)", results.skipped),
+                       ("ignored (in run, not in qrels)", results.ignored)):
+        if ids:
+            shown = ", ".join(ids[:10]) + (f", ... ({len(ids)} in all)" if len(ids) > 10 else "")
+            lines.append(f"  {label}: {shown}")
+    depth = results.settings.depth or "all"
+    lines.append(f"relevance level: {s['relevance_level']} (grade >= level is relevant)   "
+                 f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}")
+    return lines + results.notes
+
+
+def to_table(results_list: list[Results], per_query: bool = False) -> str:
+    out = []
+    for results in results_list:
+        queries = results.natural_query_order() if per_query else []
+        header = ["measure"] + queries + ["all"]
+        column = {q: j for j, q in enumerate(results.query_ids)}
+        rows = [[str(m)] + [_format_value(m, results.values[i, column[q]]) for q in queries]
+                + [_format_value(m, results.means[i])] for i, m in enumerate(results.measures)]
+        widths = [max(len(r[c]) for r in [header] + rows) for c in range(len(header))]
+        for r in [header] + rows:
+            out.append("  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
+                                 for c, (cell, w) in enumerate(zip(r, widths))).rstrip())
+        out.append("")
+        out.extend(settings_lines(results))
+        out.append("")
+    return "\n".join(out)
+
+
+def to_trec(results: Results, per_query: bool = False, runid: bool = False) -> str:
+    """Byte for byte what trec_eval prints for the same measures and flags."""
+    for m in results.measures:
+        if m.trec_name is None:
+            raise UsageError(f"{m} is not a trec_eval measure: --format trec cannot show it")
+        if m.rel is not None and m.rel != results.settings.relevance_level:
+            raise UsageError(f"{m} has its own relevance level: --format trec cannot show it "
+                             "(trec_eval has one level per run, -l)")
+    order = sorted(range(len(results.measures)),
+                   key=lambda i: (TREC_ORDER[results.measures[i].family], i))
+    lines = []
+    if per_query:
+        for j in sorted(range(len(results.query_ids)), key=lambda j: results.query_ids[j].encode()):
+            # trec_eval 9.0.8 prints nothing for qrels queries the run lacks (with -c).
+            if results.settings.compat == 9 and not results.in_run[j]:
+                continue
+            for i in order:
+                m = results.measures[i]
+                if m.spec.per_query:
+                    lines.append(_trec_line(m, results.query_ids[j], results.values[i, j]))
+    if runid:
+        lines.append(f"{'runid':<22}\tall\t{results.run_tag}")
+    for i in order:
+        lines.append(_trec_line(results.measures[i], "all", results.means[i]))
+    return "\n".join(lines) + "\n"
+
+
+def _trec_line(measure: Measure, query_id: str, value: float) -> str:
+    text = str(int(round(value))) if _is_count(measure) else f"{value:6.4f}"
+    return f"{measure.trec_name:<22}\t{query_id}\t{text}"
+
+
+def render_results(results_list: list[Results], fmt: str, per_query: bool = False,
+                   runid: bool = False) -> str:
+    """The text of one output format (``FORMATS``) for the Results of one or more runs."""
+    require_unique_labels(results_list)
+    if fmt == "trec":
+        return "".join(to_trec(r, per_query=per_query, runid=runid) for r in results_list)
+    views = {"table": lambda: to_table(results_list, per_query=per_query),
+             "csv": lambda: to_csv(results_list), "wide-csv": lambda: to_wide_csv(results_list),
+             "json": lambda: to_json(results_list),
+             "markdown": lambda: to_markdown(results_list, per_query=per_query),
+             "latex": lambda: to_latex(results_list, per_query=per_query)}
+    if fmt not in views:
+        raise UsageError(f"unknown format {fmt!r}: choose {', '.join(FORMATS)}")
+    return views[fmt]()
+
+
+def csv_value(value: int | float) -> str:
+    """Full precision: the shortest text that reads back as the same float."""
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def to_wide_csv(results_list: list[Results]) -> str:
+    """One row per (run, query), a column per measure; each run's `all` row after its queries.
+
+    Runs with different measures share one header: the union, in first-seen order; a run
+    without a measure leaves its cell empty.
+    """
+    names: list[str] = []
+    for results in results_list:
+        names += [str(m) for m in results.measures if str(m) not in names]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["run", "query_id"] + names)
+    for results in results_list:
+        column = {q: j for j, q in enumerate(results.query_ids)}
+        index = {str(m): i for i, m in enumerate(results.measures)}
+        for query_id in results.natural_query_order() + ["all"]:
+            def cell(name: str) -> str:
+                if name not in index:
+                    return ""
+                i = index[name]
+                value = results.means[i] if query_id == "all" else results.values[i, column[query_id]]
+                return csv_value(_number(results.measures[i], value))
+            writer.writerow([results.run, query_id] + [cell(n) for n in names])
+    return out.getvalue()
+
+
+def best_runs(values: dict[str, float], measure: Measure) -> set[str]:
+    """Runs holding the highest value of a measure (none for counts, coverage or a rank:
+    there, more is not better). Keyed by run label, which ``require_unique_labels`` checks."""
+    if not measure.spec.ranks_quality or len(values) < 2:
+        return set()
+    top = max(values.values())
+    return {run for run, v in values.items() if v == top}
+
+
+def require_unique_labels(results_list: list[Results]) -> None:
+    """Every view names runs by ``Results.run``: two runs under one label would show one
+    run's numbers in the other's place (run_labels.run_labels makes them unique)."""
+    seen: set[str] = set()
+    for results in results_list:
+        if results.run in seen:
+            raise UsageError(f"two runs are both labelled {results.run!r}: give each its own "
+                             "label (searcheval.io.run_labels.run_labels)")
+        seen.add(results.run)
+
+
+def summary_grid(results_list: list[Results]) -> tuple[list[Cell], list[list[Cell]]]:
+    """Measures down, runs across, the best mean of each measure in bold."""
+    require_unique_labels(results_list)
+    header = cells(["measure"] + [r.run for r in results_list])
+    rows = []
+    for measure in results_list[0].measures:
+        means = [r.summary()[str(measure)] for r in results_list]
+        best = best_runs({r.run: mean for r, mean in zip(results_list, means)}, measure)
+        rows.append([Cell(str(measure))] + [Cell(_format_value(measure, mean), bold=r.run in best)
+                                            for r, mean in zip(results_list, means)])
+    return header, rows
+
+
+def per_query_grid(results: Results) -> tuple[list[Cell], list[list[Cell]]]:
+    queries = results.natural_query_order()
+    column = {q: j for j, q in enumerate(results.query_ids)}
+    header = cells(["measure"] + queries + ["all"])
+    rows = [cells([str(m)] + [_format_value(m, results.values[i, column[q]]) for q in queries]
+                  + [_format_value(m, results.means[i])]) for i, m in enumerate(results.measures)]
+    return header, rows
+
+
+def _same_measures(results_list: list[Results]) -> None:
+    first = [str(m) for m in results_list[0].measures]
+    for results in results_list[1:]:
+        if [str(m) for m in results.measures] != first:
+            raise UsageError("runs with different measures cannot share one table")
+
+
+def to_markdown(results_list: list[Results], per_query: bool = False) -> str:
+    _same_measures(results_list)
+    lines = markdown_grid(*summary_grid(results_list))
+    lines += ["", "Mean over the queries averaged; best value of each measure in bold."]
+    for results in results_list if per_query else []:
+        lines += ["", f"Per query, {results.run}:", ""] + markdown_grid(*per_query_grid(results))
+    for results in results_list:
+        lines += [""] + [f"- {line.strip()}" for line in settings_lines(results)]
+    return "\n".join(lines) + "\n"
+
+
+def to_latex(results_list: list[Results], per_query: bool = False) -> str:
+    _same_measures(results_list)
+    lines = ["% best value of each measure in bold; needs \\usepackage{booktabs}"]
+    lines += latex_grid(*summary_grid(results_list))
+    for results in results_list if per_query else []:
+        lines += ["", f"% per query, {results.run}"] + latex_grid(*per_query_grid(results))
+    for results in results_list:
+        lines += [""] + [f"% {line.strip()}" for line in settings_lines(results)]
+    return "\n".join(lines) + "\n"

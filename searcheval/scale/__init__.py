@@ -1,0 +1,1 @@
+"""Evaluation beyond one run in memory: batches, blocks, streaming, Dask."""

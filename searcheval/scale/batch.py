@@ -1,0 +1,298 @@
+"""Many runs against one qrels: per-run outputs that a rerun can trust, and a leaderboard.
+
+Each run gets ``runs/NAME.csv`` (long per-query table), ``runs/NAME.json`` and, written
+last, ``runs/NAME.done``: the hash of everything its numbers depend on (the run's bytes,
+the qrels' bytes, the measures, every option that changes a number, searcheval's version)
+and the hashes of the two outputs. A rerun skips a run whose stamp matches and whose
+outputs are intact, and recomputes anything else. Every file is written to a temporary
+name and renamed, so a killed batch leaves whole files or none, never half of one.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .. import __version__
+from ..report import render
+from ..settings import Settings
+from ..errors import SearchevalError, UsageError
+from ..model import Qrels
+from ..measures import Kind, Measure, parse_measures
+from ..io.output import write_text
+from ..results import Results
+from ..model import natural_key
+from ..io.run_labels import same_file_key
+
+STREAM_ABOVE = 1 << 30  # runs larger than this are streamed unless told otherwise
+HASH_BLOCK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every run of a batch is evaluated with (all but the qrels themselves)."""
+
+    qrels: str
+    qrels_sha256: str
+    measures: tuple[str, ...]  # canonical names
+    settings: Settings
+    stream: bool | None = None  # None: stream the runs larger than STREAM_ABOVE
+    chunk_queries: int | None = None  # streaming blocks of at most this many queries
+    block_bytes: int = 32 << 20
+
+    def parsed_measures(self) -> list[Measure]:
+        return parse_measures(list(self.measures), self.settings.compat)
+
+    def key(self, run_sha256: str) -> str:
+        """Hash of everything a number depends on (how a run is read changes none)."""
+        facts = {"searcheval": __version__, "qrels_sha256": self.qrels_sha256,
+                 "run_sha256": run_sha256, "measures": list(self.measures),
+                 "settings": asdict(self.settings)}
+        return sha256_text(json.dumps(facts, sort_keys=True))
+
+    def streams(self, path: str) -> bool:
+        if self.chunk_queries is not None or self.stream is not None:
+            return self.chunk_queries is not None or bool(self.stream)
+        return path != "-" and os.path.getsize(path) > STREAM_ABOVE
+
+
+@dataclass
+class Outcome:
+    """What became of one run: evaluated, up to date (skipped) or failed."""
+
+    path: str
+    name: str
+    status: str
+    lines: int = 0
+    queries: int = 0
+    summary: dict[str, float] = field(default_factory=dict)
+    error: str = ""
+    results: Results | None = None  # when the caller writes the outputs (Dask)
+    stamp: dict | None = None
+    pid: int = 0
+    qrels_reads: int = 0  # how many times this process has parsed the qrels
+    rss: int = 0  # this process's resident memory after the run, bytes
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def file_sha256(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(HASH_BLOCK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def qrels_content_sha256(qrels: Qrels) -> str:
+    """SHA-256 of the judgments themselves: every (query_id, doc_id, grade), sorted. For
+    qrels that are not a file of their own (an ``irds:`` id names a dataset, whose
+    judgments can change under the same id), this is what changes when they do."""
+    queries, docs = qrels.query.vocabulary.to_pylist(), qrels.doc.vocabulary.to_pylist()
+    rows = sorted(zip([queries[c] for c in qrels.query.codes.tolist()],
+                      [docs[c] for c in qrels.doc.codes.tolist()], qrels.relevance.tolist()))
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update((json.dumps(row) + "\n").encode("utf-8"))  # JSON: ids may hold tabs
+    return digest.hexdigest()
+
+
+# ---- which runs --------------------------------------------------------------------------
+
+def expand_runs(arguments: list[str]) -> list[str]:
+    """Files as given; a directory's files (not hidden, natural order); a glob's matches."""
+    paths: list[str] = []
+    for argument in arguments:
+        if os.path.isdir(argument):
+            found = [str(p) for p in Path(argument).iterdir() if p.is_file()
+                     and not p.name.startswith(".")]
+        elif os.path.exists(argument):
+            found = [argument]
+        else:
+            found = [p for p in glob.glob(argument, recursive=True) if os.path.isfile(p)]
+            if not found:
+                raise UsageError(f"{argument}: no such run file, directory or matching file")
+        paths.extend(sorted(found, key=natural_key) if len(found) > 1 else found)
+    # Directories and globs may overlap: a file met twice (however spelled) is one run.
+    first = {}
+    for path in paths:
+        first.setdefault(same_file_key(path), path)
+    return list(first.values())
+
+
+# ---- one run -----------------------------------------------------------------------------
+
+def output_name(label: str) -> str:
+    """The file name of a run's outputs: its label, with ``/`` (labels such as
+    ``exp1/run.txt`` tell apart runs of one file name) written ``%2F`` and ``%`` written
+    ``%25``, so that two labels never share a file name and every file stays in runs/."""
+    return label.replace("%", "%25").replace("/", "%2F")
+
+
+class Outputs:
+    """The files of one run in OUTDIR/runs, named after the run's label (``output_name``)."""
+
+    def __init__(self, outdir: str | Path, label: str) -> None:
+        folder, name = Path(outdir) / "runs", output_name(label)
+        self.csv, self.json = folder / f"{name}.csv", folder / f"{name}.json"
+        self.stamp = folder / f"{name}.done"
+
+    def intact(self) -> dict | None:
+        """The stamp, if there is one and both outputs are whole and unchanged since."""
+        try:
+            stamp = json.loads(self.stamp.read_text(encoding="utf-8"))
+            for path in (self.csv, self.json):
+                if file_sha256(path) != stamp["outputs"][path.name]:
+                    return None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return stamp
+
+    def write(self, results: Results, stamp: dict) -> None:
+        texts = {self.csv: render.to_csv([results]), self.json: render.to_json([results])}
+        for path, text in texts.items():
+            write_text(str(path), text)
+        stamp["outputs"] = {path.name: sha256_text(text) for path, text in texts.items()}
+        write_text(str(self.stamp), json.dumps(stamp, indent=2) + "\n")  # last: "complete"
+
+    def remove(self) -> None:
+        for path in (self.stamp, self.csv, self.json):
+            path.unlink(missing_ok=True)
+
+
+def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int) -> dict:
+    return {"key": job.key(run_sha256), "searcheval": __version__, "run": path,
+            "run_sha256": run_sha256, "qrels": job.qrels, "qrels_sha256": job.qrels_sha256,
+            "measures": list(job.measures), "settings": asdict(job.settings), "lines": lines,
+            "queries": len(results.query_ids), "summary": results.summary()}
+
+
+def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
+    """(Results, records read) of one run, streamed or in memory."""
+    measures = job.parsed_measures()
+    if job.streams(path):
+        from .stream import stream_evaluate
+        return stream_evaluate(qrels, path, measures, job.settings, job.chunk_queries,
+                               job.block_bytes)
+    from ..engine import native
+    from ..io.trec import read_run
+    run = read_run(path, ranks=job.settings.ties == "rank")
+    return native.evaluate(qrels, run, measures, job.settings), len(run.lines)
+
+
+def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels | None = None,
+            write: bool = True, label: str | None = None) -> Outcome:
+    """Make the outputs of one run current; never raises for a bad run (it is reported).
+
+    ``stamp``: the run's intact stamp from an earlier batch (``Outputs.intact``), if any.
+    ``write=False`` leaves the writing to the caller (``Outcome.results``, ``.stamp``).
+    ``label``: what the outputs call the run (``run_labels.path_labels``; default: its
+    file name)."""
+    name = label or Path(path).name
+    try:
+        run_sha256 = file_sha256(path)
+    except OSError as exc:
+        return _failed(path, name, f"{path}: cannot read the file: {exc.strerror or exc}")
+    if stamp is not None and stamp.get("key") == job.key(run_sha256):
+        return _finish(Outcome(path, name, "up to date", stamp["lines"], stamp["queries"],
+                               stamp["summary"]))
+    try:
+        results, lines = evaluate_run(qrels or worker_qrels(), path, job)
+        results.run = name
+    except SearchevalError as exc:
+        if write:
+            Outputs(outdir, name).remove()  # outputs of an older version would mislead
+        return _failed(path, name, str(exc))
+    outcome = Outcome(path, name, "evaluated", lines, len(results.query_ids), results.summary(),
+                      stamp=stamp_for(job, path, run_sha256, results, lines))
+    if write:
+        Outputs(outdir, name).write(results, outcome.stamp)
+    else:
+        outcome.results = results
+    return _finish(outcome)
+
+
+def _failed(path: str, name: str, error: str) -> Outcome:
+    return _finish(Outcome(path, name, "failed", error=error))
+
+
+def _finish(outcome: Outcome) -> Outcome:
+    outcome.pid, outcome.qrels_reads, outcome.rss = os.getpid(), _QRELS_READS, _rss()
+    return outcome
+
+
+def _rss() -> int:
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+# ---- the qrels of a worker process ---------------------------------------------------------
+
+_QRELS: Qrels | None = None
+_QRELS_READS = 0
+
+
+def load_qrels(source: str) -> Qrels:
+    """Parse the qrels and keep them for every run this process evaluates."""
+    global _QRELS, _QRELS_READS
+    from ..io.inputs import as_qrels
+    _QRELS, _QRELS_READS = as_qrels(source), _QRELS_READS + 1
+    return _QRELS
+
+
+def qrels_reads() -> int:
+    """How many times this process has parsed qrels for a batch."""
+    return _QRELS_READS
+
+
+def worker_qrels() -> Qrels:
+    if _QRELS is None:
+        raise RuntimeError("the qrels were not loaded in this process (load_qrels)")
+    return _QRELS
+
+
+# ---- the leaderboard -----------------------------------------------------------------------
+
+def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]:
+    """(summary CSV, summary JSON): one row per run, best first by ``sort``."""
+    measures = job.parsed_measures()
+    done = [o for o in outcomes if o.status != "failed"]
+    done.sort(key=lambda o: (-o.summary[sort], natural_key(o.name)))
+    header = ["run"] + [str(m) for m in measures] + ["queries"]
+    lines = [",".join(header)]
+    for o in done:
+        lines.append(",".join([_csv_cell(o.name)] + [_number_text(m, o.summary[str(m)])
+                                                      for m in measures] + [str(o.queries)]))
+    document = {
+        "qrels": job.qrels, "qrels_sha256": job.qrels_sha256, "measures": list(job.measures),
+        "settings": asdict(job.settings), "sort": sort,
+        "runs": [{"run": o.name, "path": o.path, "queries": o.queries,
+                  "summary": {str(m): _number(m, o.summary[str(m)]) for m in measures}}
+                 for o in done],
+        "failed": [{"path": o.path, "error": o.error} for o in outcomes if o.status == "failed"],
+    }
+    return "\n".join(lines) + "\n", json.dumps(document, indent=2) + "\n"
+
+
+def _number(measure: Measure, value: float) -> int | float:
+    return int(round(value)) if measure.spec.kind is Kind.COUNT else float(value)
+
+
+def _number_text(measure: Measure, value: float) -> str:
+    number = _number(measure, value)
+    return repr(number) if isinstance(number, float) else str(number)
+
+
+def _csv_cell(text: str) -> str:
+    if any(c in text for c in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text

@@ -1,0 +1,162 @@
+"""Evaluate a run one block of whole queries at a time, and combine the blocks exactly.
+
+A measure's value for a query depends on that query's documents and judgments only, so
+the per-query values of disjoint blocks of queries simply concatenate. ``combine`` puts
+them in trec_eval's query order (byte order of the ids) and builds one ``Results``,
+which computes every aggregate from all the per-query values, in the same order and
+with the same arithmetic as a single in-memory evaluation: sums, counts and geometric
+means of the values, never averages of block averages. The streaming reader
+(``stream.py``) and the Dask partitions (``distributed.py``) both go through here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..engine import native
+from ..settings import Settings
+from ..errors import UsageError
+from ..model.columns import Encoded, encode
+from ..model import Qrels, Run
+from ..io.trec import make_run
+from ..measures import Measure
+from ..results import Results
+
+# Families whose default parameter the engine computes from the judgments of all the
+# evaluated queries, which a block cannot know: blocks compute every candidate value and
+# ``combine`` keeps the right one. None now: ERR's max_grade, the one there was, is fixed
+# at 4 (gdeval.pl's, as in ir_measures).
+COLLECTION_DEFAULTS: tuple[str, ...] = ()
+
+
+@dataclass
+class Plan:
+    """The measures asked for, and the measures each block computes to give them."""
+
+    measures: list[Measure]
+    computed: list[Measure] = field(default_factory=list)
+    rows: list[dict[int, int]] = field(default_factory=list)  # per measure: max grade -> row
+
+    @classmethod
+    def of(cls, measures: list[Measure], qrels: Qrels) -> "Plan":
+        grades = sorted({0} | {max(int(g), 0) for g in np.unique(qrels.relevance)})
+        plan = cls(list(measures))
+        for measure in measures:
+            variants = ([replace(measure, params=(grade,)) for grade in grades]
+                        if measure.family in COLLECTION_DEFAULTS and not measure.params
+                        else [measure])
+            plan.rows.append({grade: len(plan.computed) + i for i, grade in enumerate(grades)}
+                             if len(variants) > 1 else {-1: len(plan.computed)})
+            plan.computed.extend(variants)
+        return plan
+
+    def select(self, values: np.ndarray, max_grade: int) -> np.ndarray:
+        """The rows of the measures asked for, given the largest grade evaluated."""
+        return values[[rows.get(max_grade, rows.get(-1)) for rows in self.rows]]
+
+
+@dataclass
+class Part:
+    """The per-query values of one block (measures x queries) and what it said about ties."""
+
+    query_ids: list[str]
+    values: np.ndarray
+    ignored: list[str]  # queries of the block that the qrels do not judge
+    tie_counts: tuple[int, int] = (0, 0)  # ``native.tie_counts`` of the block
+    records: int = 0  # run lines the block held
+    undefined: dict[str, list[str]] = field(default_factory=dict)  # ``Results.undefined``
+
+
+def compact(codes: np.ndarray, vocabulary: pa.Array) -> Encoded:
+    """The same column over only the vocabulary it uses (codes keep their order)."""
+    used = np.flatnonzero(np.bincount(codes, minlength=len(vocabulary)))
+    local = np.empty(len(vocabulary), dtype=np.int64)
+    local[used] = np.arange(len(used))
+    return Encoded(local[codes], vocabulary.take(pa.array(used)))
+
+
+def run_rows(run: Run, start: int, stop: int) -> Run:
+    """Rows ``start:stop`` of a run, as a Run of their own."""
+    rows = slice(start, stop)
+    return Run(compact(run.query.codes[rows], run.query.vocabulary),
+               compact(run.doc.codes[rows], run.doc.vocabulary), run.scores[rows],
+               run.lines[rows], run.path, run.tag,
+               None if run.ranks is None else run.ranks[rows])
+
+
+def qrels_for(qrels: Qrels, query_ids: pa.Array) -> Qrels:
+    """The judgments of ``query_ids`` only (so a block's work is proportional to the block)."""
+    wanted = np.asarray(pc.is_in(qrels.query.vocabulary, value_set=query_ids), dtype=bool)
+    rows = wanted[qrels.query.codes]
+    return Qrels(compact(qrels.query.codes[rows], qrels.query.vocabulary),
+                 compact(qrels.doc.codes[rows], qrels.doc.vocabulary),
+                 qrels.relevance[rows], qrels.lines[rows], qrels.path)
+
+
+def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Part:
+    """Per-query values (``plan.computed``) of the judged queries of ``run``, a block of
+    whole queries."""
+    names = run.query.vocabulary.take(pa.array(np.unique(run.query.codes)))
+    judged = pc.is_in(names, value_set=qrels.query.vocabulary)
+    if not pc.any(judged).as_py():
+        return Part([], np.zeros((len(plan.computed), 0)),
+                    sorted(names.to_pylist(), key=str.encode))
+    results = native.evaluate(qrels_for(qrels, names.filter(judged)), run, plan.computed,
+                              replace(settings, missing="skip"))
+    return Part(list(results.query_ids), results.values, list(results.ignored),
+                results.tie_counts or (0, 0), undefined=results.undefined)
+
+
+def empty_run(path: str, tag: str) -> Run:
+    return make_run(encode([]), encode([]), np.zeros(0), np.zeros(0, dtype=np.int64), path, tag)
+
+
+def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
+            run_name: str, run_tag: str, run_path: str) -> Results:
+    """One Results from the parts of a run, as if the run had been evaluated at once."""
+    seen = [q for part in parts for q in part.query_ids]
+    in_run = [True] * len(seen)
+    values = [part.values for part in parts]
+    undefined = [part.undefined for part in parts]
+    unseen = pc.filter(qrels.query.vocabulary,
+                       pc.invert(pc.is_in(qrels.query.vocabulary, value_set=pa.array(seen, pa.string()))))
+    absent = sorted(unseen.to_pylist(), key=str.encode)
+    if settings.missing == "zero" and absent:
+        # trec_eval -c: a qrels query the run never retrieved for is an empty ranking
+        empty = native.evaluate(qrels_for(qrels, unseen), empty_run(run_path, run_tag),
+                                plan.computed, settings)
+        seen += list(empty.query_ids)
+        in_run += [False] * len(empty.query_ids)
+        values.append(empty.values)
+        undefined.append(empty.undefined)
+    if not seen:
+        raise UsageError(f"no query is in both {qrels.path} and {run_path} "
+                         "(with --missing skip nothing would be averaged)")
+    order = np.asarray(pc.sort_indices(pa.array(seen, pa.string())), dtype=np.int64)
+    ignored = sorted({q for part in parts for q in part.ignored}, key=str.encode)
+    evaluated = qrels_for(qrels, pa.array(seen, pa.string()))
+    values = plan.select(np.concatenate(values, axis=1), max(int(evaluated.relevance.max()), 0))
+    return Results(run=run_name, run_tag=run_tag, measures=list(plan.measures),
+                   query_ids=[seen[i] for i in order], values=values[:, order], settings=settings,
+                   engine="native", in_run=np.array(in_run, dtype=bool)[order],
+                   zero_filled=absent if settings.missing == "zero" else [],
+                   skipped=absent if settings.missing == "skip" else [], ignored=ignored,
+                   tie_counts=(sum(p.tie_counts[0] for p in parts),  # disjoint blocks add up
+                               sum(p.tie_counts[1] for p in parts)),
+                   positive_judgments=int(np.count_nonzero(evaluated.relevance > 0)),
+                   undefined=_merged(undefined))
+
+
+def _merged(parts: list[dict[str, list[str]]]) -> dict[str, list[str]]:
+    """The union of the blocks' ``Results.undefined`` (disjoint sets of queries)."""
+    out: dict[str, list[str]] = {}
+    for part in parts:
+        for name, ids in part.items():
+            out.setdefault(name, []).extend(ids)
+    return out
+
+

@@ -1,0 +1,252 @@
+"""Batches on a Dask cluster (``pip install "searcheval[dask]"``).
+
+Runs smaller than one block are tasks, each evaluated by a worker with the qrels sent to
+every worker once. A larger run becomes a ``dask.dataframe``: byte ranges cut at line
+ends, each parsed by the same reader as a whole file (physical line numbers kept), then
+shuffled by query id so that each partition holds whole queries; every partition is
+evaluated with the native engine and the partitions' per-query values are combined
+exactly (``blocks.combine``). The workers read the run files themselves, so the paths
+must mean the same file on the client and on every worker (a shared filesystem).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for
+from .blocks import Part, Plan, combine, evaluate_block
+from ..settings import Settings
+from ..errors import SearchevalError, UsageError
+from ..io.trec import BOM
+from ..model import Qrels, Run
+from ..measures import Measure
+from ..results import Results
+
+INSTALL_HINT = 'Dask is not installed: pip install "searcheval[dask]"'
+DEFAULT_LOCAL_WORKERS = 2
+_ALIGN_READ = 1 << 16
+
+
+def require_dask() -> None:
+    """Stop with the install hint when dask.distributed is missing."""
+    try:
+        import distributed  # noqa: F401
+        import dask.dataframe  # noqa: F401
+    except ImportError:
+        raise UsageError(INSTALL_HINT) from None
+
+
+@contextmanager
+def dask_client(address: str):
+    """A ``distributed.Client`` for ``local[:N]`` (a LocalCluster of N processes) or the
+    scheduler at ``address``; closed (and the local cluster stopped) on exit."""
+    require_dask()
+    from distributed import Client, LocalCluster
+    if address == "local" or address.startswith("local:"):
+        count = address.partition(":")[2]
+        if count and not count.isdigit() or count == "0":
+            raise UsageError(f"--dask {address}: expected local or local:N (N worker processes)")
+        with LocalCluster(n_workers=int(count or DEFAULT_LOCAL_WORKERS), threads_per_worker=1,
+                          processes=True, dashboard_address=None,
+                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = Client(address, timeout="20s")
+    except OSError as exc:
+        raise UsageError(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+    with client:
+        yield client
+
+
+def run_on_dask(address: str, qrels: Qrels, paths: list[str], stamps: dict, outdir: str,
+                job: Job, labels: dict[str, str] | None = None) -> Iterator[Outcome]:
+    """``batch``'s outcomes, computed on the cluster and written here, as they complete.
+    ``labels``: path -> what the outputs call the run (default: its file name)."""
+    from distributed import as_completed
+
+    with dask_client(address) as client:
+        shared = client.scatter(qrels, broadcast=True)
+        large = [p for p in paths if _splits(p, job)]
+        label = labels or {p: Path(p).name for p in paths}
+        small = [client.submit(process, p, job, outdir, stamps[p], shared, False, label[p],
+                               pure=False) for p in paths if p not in large]
+        for path in large:
+            yield _written(_process_large(client, shared, qrels, path, job, stamps[path],
+                                          label[path]), outdir)
+        for future in as_completed(small):
+            yield _written(future.result(), outdir)
+
+
+def _splits(path: str, job: Job) -> bool:
+    """Runs larger than one block are split into partitions (gzip cannot be split)."""
+    if job.stream is False or not os.path.isfile(path):
+        return False
+    with open(path, "rb") as handle:
+        gzipped = handle.read(2) == b"\x1f\x8b"
+    return not gzipped and os.path.getsize(path) > job.block_bytes
+
+
+def _written(outcome: Outcome, outdir: str) -> Outcome:
+    outputs = Outputs(outdir, outcome.name)
+    if outcome.status == "failed":
+        outputs.remove()
+    elif outcome.results is not None:
+        outputs.write(outcome.results, outcome.stamp)
+        outcome.results = None
+    return outcome
+
+
+def _process_large(client, shared, qrels: Qrels, path: str, job: Job, stamp: dict | None,
+                   name: str) -> Outcome:
+    run_sha256 = client.submit(file_sha256, path, pure=False).result()
+    if stamp is not None and stamp.get("key") == job.key(run_sha256):
+        return Outcome(path, name, "up to date", stamp["lines"], stamp["queries"], stamp["summary"])
+    try:
+        results, records = evaluate_partitioned(client, qrels, path, job.parsed_measures(),
+                                                job.settings, job.block_bytes, shared)
+    except SearchevalError as exc:
+        return Outcome(path, name, "failed", error=str(exc))
+    results.run = name
+    return Outcome(path, name, "evaluated", records, len(results.query_ids), results.summary(),
+                   results=results, stamp=stamp_for(job, path, run_sha256, results, records))
+
+
+def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure],
+                         settings: Settings, block_bytes: int, shared=None
+                         ) -> tuple[Results, int]:
+    """(Results, records) of one run read as a dask.dataframe shuffled by query id."""
+    import dask
+    import dask.dataframe as dd
+
+    size = os.path.getsize(path)
+    edges = list(range(0, size, block_bytes)) + [size]
+    ranges = list(zip(edges[:-1], edges[1:])) or [(0, 0)]
+    counts = client.gather(client.map(_count_lines, [path] * len(ranges), ranges, pure=False))
+    offsets = np.concatenate(([0], np.cumsum(counts)[:-1])).tolist()
+    ranks = settings.ties == "rank"
+    pieces = [(path, start, stop, offset, ranks) for (start, stop), offset in zip(ranges, offsets)]
+    frame = dd.from_map(_read_range, pieces, meta=_meta(ranks), enforce_metadata=False)
+    grouped = frame.shuffle(on="query_id", npartitions=len(pieces))
+    tag = client.submit(_last_tag, path, pure=False).result() or Path(path).name
+    shared = shared if shared is not None else client.scatter(qrels, broadcast=True)
+    plan = Plan.of(measures, qrels)
+    tasks = [dask.delayed(_evaluate_partition)(part, shared, plan, settings, path, tag)
+             for part in grouped.to_delayed()]
+    parts: list[Part] = client.gather(client.compute(tasks))
+    results = combine(parts, qrels, plan, settings, Path(path).name, tag, path)
+    return results, sum(part.records for part in parts)
+
+
+# ---- on the workers -------------------------------------------------------------------------
+
+def _aligned(handle, position: int, size: int) -> int:
+    """The first line start at or after ``position`` (0 and ``size`` are line starts)."""
+    if position <= 0 or position >= size:
+        return min(max(position, 0), size)
+    handle.seek(position - 1)
+    skipped = 0
+    while piece := handle.read(_ALIGN_READ):
+        found = piece.find(b"\n")
+        if found >= 0:
+            return position + skipped + found
+        skipped += len(piece)
+    return size
+
+
+def _range_bytes(path: str, start: int, stop: int) -> bytes:
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        begin, end = _aligned(handle, start, size), _aligned(handle, stop, size)
+        handle.seek(begin)
+        data = handle.read(max(end - begin, 0))
+    return data[len(BOM):] if begin == 0 and data.startswith(BOM) else data
+
+
+def _count_lines(path: str, span: tuple[int, int]) -> int:
+    from ..io.trec import line_at
+    data = _range_bytes(path, *span)
+    return line_at(data, len(data)) - 1 if data else 0
+
+
+def _portable(exc: SearchevalError) -> SearchevalError:
+    """The error as it can travel back from a worker (pickle cannot rebuild a FormatError,
+    whose constructor takes three arguments): same class family, same message."""
+    return SearchevalError(str(exc))
+
+
+def _read_range(piece: tuple) -> "object":
+    """One partition: the rows of the lines in a byte range, as a pandas DataFrame."""
+    import pandas as pd
+    import pyarrow as pa
+
+    from .stream import _parse
+    path, start, stop, offset, ranks = piece
+    try:
+        run = _parse(path, _range_bytes(path, start, stop), offset, ranks)
+    except SearchevalError as exc:
+        raise _portable(exc) from None
+    columns = {"query_id": run.query.values(), "doc_id": run.doc.values(),
+               "score": pa.array(run.scores), "line": pa.array(run.lines, pa.int64())}
+    if ranks:
+        columns["rank"] = pa.array(run.ranks)
+    return pa.table(columns).to_pandas(types_mapper={pa.string(): pd.StringDtype("pyarrow")}.get)
+
+
+def _meta(ranks: bool):
+    import pandas as pd
+    frame = pd.DataFrame({"query_id": pd.Series([], dtype=pd.StringDtype("pyarrow")),
+                          "doc_id": pd.Series([], dtype=pd.StringDtype("pyarrow")),
+                          "score": pd.Series([], dtype="float64"),
+                          "line": pd.Series([], dtype="int64")})
+    if ranks:
+        frame["rank"] = pd.Series([], dtype="float64")
+    return frame
+
+
+def _last_tag(path: str) -> str | None:
+    """The run tag of the last record line: trec_eval's runid, and what the whole-file
+    reader calls the tag. Read backwards a block at a time: partitioned runs are large."""
+    with open(path, "rb") as handle:
+        handle.seek(0, 2)
+        position, tail = handle.tell(), b""
+        while position > 0:
+            step = min(_ALIGN_READ, position)
+            position -= step
+            handle.seek(position)
+            tail = handle.read(step) + tail
+            lines = tail.split(b"\n")
+            for line in reversed(lines[1:] if position > 0 else lines):  # lines[0] may be cut
+                fields = line.split()
+                if fields and not fields[0].startswith(b"#"):
+                    return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
+            tail = lines[0]
+    return None
+
+
+def _evaluate_partition(frame, qrels: Qrels, plan: Plan, settings: Settings,
+                        path: str, tag: str) -> Part:
+    """A partition holds whole queries (shuffled by query id): evaluate it on its own."""
+    import pyarrow as pa
+
+    from ..model.columns import encode
+    from ..io.trec import make_run
+    if len(frame) == 0:
+        return Part([], np.zeros((len(plan.computed), 0)), [])
+    ranks = frame["rank"].to_numpy(dtype=np.float64) if "rank" in frame else None
+    try:
+        run: Run = make_run(encode(pa.array(frame["query_id"], pa.string())),
+                            encode(pa.array(frame["doc_id"], pa.string())),
+                            frame["score"].to_numpy(dtype=np.float64),
+                            frame["line"].to_numpy(dtype=np.int64), path, tag, ranks=ranks)
+        part = evaluate_block(qrels, run, plan, settings)
+    except SearchevalError as exc:
+        raise _portable(exc) from None
+    part.records = len(frame)
+    return part

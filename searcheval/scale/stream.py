@@ -1,0 +1,236 @@
+"""Evaluate a run larger than memory: read it a block of whole queries at a time.
+
+A run grouped by query (every query's lines together, as TREC runs are written) is read
+in chunks of about ``block_bytes``; each chunk is cut at a line end, then before the
+first line of its last query, whose lines go on with the next chunk. The chunk is parsed
+by the same reader as a whole file (``formats.trec.parse_run``: the same checks, the
+same messages, line numbers made physical again), evaluated (``blocks``) and dropped, so
+memory holds one chunk and the per-query values, whatever the size of the run.
+
+A query whose lines come back after another query's is refused with the fix: group the
+run first, or evaluate it in memory.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from .blocks import Part, Plan, combine, evaluate_block, run_rows
+from ..settings import Settings
+from ..errors import FormatError
+from ..io.trec import BOM, line_at, parse_run, refuse_lone_cr
+from ..model import Qrels, Run
+from ..measures import Measure
+from ..results import Results
+
+BLOCK_BYTES = 32 << 20
+_BOTH_LINES = re.compile(r"\(lines (\d+) and (\d+)\)$")
+UNGROUPED_FIX = ("streaming needs each query's lines together: group the run by query first "
+                 "(LC_ALL=C sort -s -k1,1 RUN > grouped.run) or evaluate it in memory (--no-stream)")
+
+
+def evaluate_streaming(qrels: Qrels, source: str | Path, measures: list[Measure],
+                       settings: Settings, chunk_queries: int | None = None,
+                       block_bytes: int = BLOCK_BYTES) -> Results:
+    """The Results of ``native.evaluate(qrels, read_run(source), ...)``, in bounded memory.
+
+    Blocks hold at most ``chunk_queries`` queries (default: every whole query of a chunk
+    of ``block_bytes``)."""
+    return stream_evaluate(qrels, source, measures, settings, chunk_queries, block_bytes)[0]
+
+
+def stream_evaluate(qrels: Qrels, source: str | Path, measures: list[Measure],
+                    settings: Settings, chunk_queries: int | None = None,
+                    block_bytes: int = BLOCK_BYTES) -> tuple[Results, int]:
+    """``evaluate_streaming``, and the number of records read."""
+    parts: list[Part] = []
+    plan = Plan.of(measures, qrels)
+    path, tag, records = str(source), None, 0
+    for block in run_blocks(source, chunk_queries, block_bytes, ranks=settings.ties == "rank"):
+        path, records = block.path, records + len(block.lines)
+        tag = block.tag if len(block.lines) else tag  # trec_eval's runid: the last line's tag
+        parts.append(evaluate_block(qrels, block, plan, settings))
+    tag = tag or Path(path).name
+    name = tag if path.startswith("<") else Path(path).name
+    return combine(parts, qrels, plan, settings, name, tag, path), records
+
+
+def run_blocks(source: str | Path, chunk_queries: int | None = None,
+               block_bytes: int = BLOCK_BYTES, ranks: bool = False) -> Iterator[Run]:
+    """Runs of whole queries, in file order, with physical line numbers; checks grouping.
+
+    The ``tag`` of a block is the tag of the last line read so far."""
+    grouping = _Grouping()
+    tag = None
+    with _opened(source) as (path, handle):
+        carry, offset, first = b"", 0, True
+        while True:
+            more = handle.read(block_bytes)
+            data = carry + more
+            if first and data.startswith(BOM):
+                data = data[len(BOM):]
+            first = False
+            end = _last_line_end(data) if more else len(data)
+            if end == 0:
+                if not more:
+                    return
+                carry = data
+                continue
+            run = _parse(path, data[:end], offset, ranks)
+            tag = run.tag if len(run.lines) else tag
+            run.tag = tag or run.tag
+            grouping.check(run)
+            cut = _last_query_start(run) if more else len(run.lines)
+            yield from _split(run, cut, chunk_queries, grouping)
+            if not more:
+                return
+            # the last query's lines (and any partial line) go on with the next chunk
+            cut_line = int(run.lines[cut]) - offset if cut < len(run.lines) else None
+            cut_byte = end if cut_line is None else _line_start(data, cut_line)
+            offset += line_at(data, cut_byte) - 1
+            carry = data[cut_byte:]
+
+
+@contextmanager
+def _opened(source: str | Path):
+    """(display path, binary stream) of a path, ``-`` or a gzip file (by content)."""
+    path = str(source)
+    if path == "-":
+        yield "<stdin>", sys.stdin.buffer
+        return
+    try:
+        handle: BinaryIO = open(path, "rb")
+    except OSError as exc:
+        raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    with handle:
+        if handle.peek(2)[:2] == b"\x1f\x8b":
+            with gzip.GzipFile(fileobj=handle) as unzipped:
+                yield path, _GzipErrors(path, unzipped)
+        else:
+            yield path, handle
+
+
+class _GzipErrors:
+    """A gzip stream whose damage is a FormatError, as the whole-file reader reports it."""
+
+    def __init__(self, path: str, handle) -> None:
+        self.path, self.handle = path, handle
+
+    def read(self, size: int) -> bytes:
+        try:
+            return self.handle.read(size)
+        except (OSError, EOFError) as exc:
+            raise FormatError(self.path, 0, f"not a valid gzip file: {exc}") from None
+
+
+def _last_line_end(data: bytes) -> int:
+    """Offset just after the last complete line (a \\r at the very end may start a \\r\\n)."""
+    newline = data.rfind(b"\n") + 1
+    lone_cr = data.rfind(b"\r", 0, len(data) - 1) + 1
+    return max(newline, lone_cr if lone_cr and data[lone_cr:lone_cr + 1] != b"\n" else 0)
+
+
+def _line_start(data: bytes, line: int) -> int:
+    """Byte offset where 1-based physical ``line`` of ``data`` starts."""
+    if line == 1:
+        return 0
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(buffer == 10)
+    returns = np.flatnonzero(buffer == 13)
+    if len(returns):
+        after = returns + 1
+        lone = after >= len(buffer)
+        lone[~lone] = buffer[after[~lone]] != 10
+        ends = np.sort(np.concatenate((ends, returns[lone])))
+    return int(ends[line - 2]) + 1
+
+
+def _parse(path: str, data: bytes, offset: int, ranks: bool) -> Run:
+    """``parse_run`` of one chunk; its line numbers (and its errors') made physical."""
+    nul = data.find(b"\x00")
+    try:
+        if nul >= 0:
+            raise FormatError(path, line_at(data, nul), "not a text file (NUL byte found)")
+        refuse_lone_cr(path, data)
+        run = parse_run(path, data, ranks=ranks)
+    except FormatError as exc:
+        raise _shifted(exc, offset) from None
+    run.lines = run.lines + offset
+    return run
+
+
+def _shifted(exc: FormatError, offset: int) -> FormatError:
+    if exc.line <= 0 or offset == 0:
+        return exc
+    # a repeat names both lines: "... twice (lines 3 and 9)"
+    message = _BOTH_LINES.sub(lambda m: f"(lines {int(m[1]) + offset} and {int(m[2]) + offset})",
+                              exc.message)
+    return FormatError(exc.path, exc.line + offset, message)
+
+
+def _last_query_start(run: Run) -> int:
+    """Row where the last query's lines begin (they may go on in the next chunk)."""
+    codes = run.query.codes
+    if len(codes) == 0:
+        return 0
+    changes = np.flatnonzero(codes[1:] != codes[:-1])
+    return int(changes[-1]) + 1 if len(changes) else 0
+
+
+def _split(run: Run, cut: int, chunk_queries: int | None, grouping: "_Grouping") -> Iterator[Run]:
+    """Blocks of rows ``0:cut`` holding at most ``chunk_queries`` whole queries each."""
+    if cut == 0:
+        return
+    codes = run.query.codes[:cut]
+    starts = np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1))
+    step = chunk_queries or len(starts)
+    bounds = list(starts[::step]) + [cut]
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        block = run_rows(run, int(start), int(stop))
+        grouping.done(block)
+        yield block
+
+
+class _Grouping:
+    """Refuses a query whose lines come back after another query's."""
+
+    def __init__(self) -> None:
+        self.last_line: dict[str, int] = {}  # query id -> its last line, for queries done
+
+    def check(self, run: Run) -> None:
+        """Refuse the first line, in file order, where a query comes back."""
+        codes = run.query.codes
+        if len(codes) == 0:
+            return
+        starts = np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1))
+        names = run.query.vocabulary.to_pylist()
+        refusals = []  # (row, line where the query's earlier lines end)
+        done = [code for code, name in enumerate(names) if name in self.last_line]
+        if done:  # a query finished in an earlier block
+            start = int(starts[np.isin(codes[starts], done)][0])
+            refusals.append((start, self.last_line[names[int(codes[start])]]))
+        _, first = np.unique(codes[starts], return_index=True)
+        if len(first) < len(starts):  # a query in two places of this chunk
+            index = int(np.setdiff1d(np.arange(len(starts)), first)[0])
+            earlier = np.flatnonzero(codes[starts[:index]] == codes[starts[index]])[-1]
+            refusals.append((int(starts[index]), int(run.lines[starts[earlier + 1] - 1])))
+        if refusals:
+            row, before = min(refusals)
+            raise FormatError(run.path, int(run.lines[row]),
+                              f"query {names[int(codes[row])]!r} comes back after other queries "
+                              f"(its earlier lines end at line {before}); {UNGROUPED_FIX}")
+
+    def done(self, block: Run) -> None:
+        names = block.query.vocabulary.to_pylist()
+        codes = block.query.codes
+        ends = np.append(np.flatnonzero(codes[1:] != codes[:-1]), len(codes) - 1)
+        for end in ends:
+            self.last_line[names[int(codes[end])]] = int(block.lines[end])
