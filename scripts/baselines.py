@@ -30,7 +30,7 @@ from searcheval.io.inputs import as_qrels
 from searcheval.errors import SearchevalError
 from searcheval.report.render import to_csv
 from searcheval.build.searchers import METHODS, run_text, search
-from searcheval.build.searchers.texts import read_texts
+from searcheval.io.texts import read_texts
 
 MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000", "Found@10", "FirstRel"]
 

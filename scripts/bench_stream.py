@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scale_data import in_workdir, write_qrels, write_run  # noqa: E402
 
 import searcheval  # noqa: E402
-from searcheval.io.inputs import resolve_measures  # noqa: E402
+from searcheval.results import resolve_measures  # noqa: E402
 from searcheval.settings import Settings  # noqa: E402
 from searcheval.scale.stream import evaluate_streaming  # noqa: E402
 

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .settings import Settings
-from .measures import Kind, Measure
+from .engine.outcome import Outcome
+from .errors import UsageError
+from .io.inputs import as_qrels, as_run
+from .io.irds import is_irds  # the module imports ir_datasets only when used
+from .measures import Kind, Measure, parse_measures
+from .measures.spellings import is_ir_measures_measure
 from .model import natural_key
-from .settings import TIE_POLICIES
+from .settings import TIE_POLICIES, Settings
 
 MIN_GEO_MEAN = 0.00001
 
@@ -50,25 +54,6 @@ def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | Non
     return float(np.cumsum(values)[-1] / len(values))
 
 
-def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[str]:
-    """Where trec_eval refuses what searcheval evaluates. 10.0 without -c stops (exit 4)
-    at the first qrels query, in byte order, that the run lacks (its loop over the qrels
-    queries has no ranking for it; 9.0.8 skips the query). 9.0.8 loops over the queries
-    of the run, so with no query in both files it stops (exit 7) even with -c."""
-    if settings.compat == 10 and settings.missing == "skip" and skipped:
-        first = min(skipped, key=str.encode)
-        return [f"trec_eval 10.0 stops here with exit 4 (\"result qid '{first}' not found in "
-                f"qrels\"): without -c it cannot evaluate a qrels query the run lacks; "
-                f"searcheval skips the {len(skipped)} such quer"
-                f"{'y' if len(skipped) == 1 else 'ies'}, as 9.0.8 does (-c, --missing zero, "
-                "evaluates them as empty rankings)"]
-    if settings.compat == 9 and settings.missing == "zero" and in_both == 0:
-        return ["trec_eval 9.0.8 stops here with exit 7 (\"No queries with both results and "
-                "relevance info\"), -c or not; searcheval evaluates every qrels query as an "
-                "empty ranking"]
-    return []
-
-
 def undefined_note(undefined: dict[str, list[str]]) -> str:
     """One line naming the values trec_eval computes as 0 / 0, measures with the same
     queries together."""
@@ -84,25 +69,9 @@ def undefined_note(undefined: dict[str, list[str]]) -> str:
 
 
 @dataclass
-class Results:
-    """Per-query values of one run (rows: measures, columns: queries in trec_eval order)."""
-
-    run: str  # the label outputs show; unique among the runs of one output (run_labels)
-    run_tag: str
-    measures: list[Measure]
-    query_ids: list[str]
-    values: np.ndarray
-    settings: Settings
-    engine: str
-    in_run: np.ndarray
-    zero_filled: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-    ignored: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    tie_counts: tuple[int, int] | None = None  # native.tie_counts: tied, differing in relevance
-    positive_judgments: int | None = None  # judgments with a grade > 0 in the averaged queries
-    # canonical measure name -> queries where trec_eval divides 0 by 0 (engines.undefined)
-    undefined: dict[str, list[str]] = field(default_factory=dict)
+class Results(Outcome):
+    """Per-query values of one run (rows: measures, columns: queries in trec_eval order),
+    with their aggregates (``means``), as every output format renders them."""
 
     @property
     def tied(self) -> str:
@@ -115,6 +84,11 @@ class Results:
         return (f"{tied} of {len(self.query_ids)} queries have tied scores; in {mixed} the tied "
                 "documents differ in relevance, so their values depend on the tie rule "
                 "(see --ties)")
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> Results:
+        """The Results of what an engine computed (``native.evaluate``, ``pytrec.evaluate``)."""
+        return cls(**{f.name: getattr(outcome, f.name) for f in fields(Outcome)})
 
     def __post_init__(self) -> None:
         recount = self.positive_judgments if self.settings.missing == "zero" else None
@@ -166,3 +140,54 @@ class Results:
 
         from .report.render import long_rows
         return pd.DataFrame(long_rows(self), columns=["run", "query_id", "measure", "value"])
+
+
+# ---- evaluate: input -> engine -> Results -------------------------------------------------
+
+ENGINES = ("native", "pytrec_eval")
+
+
+def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
+             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
+             judged_only: bool = False, engine: str = "native", compat: int = 9,
+             ties: str = "trec_eval") -> Results:
+    """Evaluate one run against qrels; returns the Results every output format renders.
+
+    ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
+    ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
+    documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
+    ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
+    ordered (``settings.TIE_POLICIES``).
+    """
+    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
+                        depth=depth, judged_only=judged_only, ties=ties)
+    measures, notes = dataset_measures(qrels, measures)
+    parsed = resolve_measures(measures, compat)
+    judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")
+    if engine == "native":
+        from .engine import native
+        results = Results.of(native.evaluate(judged, ranked, parsed, settings))
+    elif engine == "pytrec_eval":
+        from .engine import pytrec
+        results = Results.of(pytrec.evaluate(judged, ranked, parsed, settings))
+    else:
+        raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+    results.notes[:0] = notes
+    return results
+
+
+def dataset_measures(qrels: Any, measures: list[str] | str | None
+                     ) -> tuple[list[str] | str | None, list[str]]:
+    """(measures, notes): an ``irds:`` dataset's official measures when none are asked for."""
+    if measures or not is_irds(qrels):
+        return measures, []
+    from .io.irds import default_measures
+    return default_measures(qrels)
+
+
+def resolve_measures(measures: list[str] | str | None, compat: int = 9) -> list[Measure]:
+    if measures is None:
+        measures = ["official"]
+    if isinstance(measures, str) or is_ir_measures_measure(measures):
+        measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
+    return parse_measures(list(measures), compat)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .errors import UsageError
 
+__version__ = "0.1.0"  # a number can change between versions: results record it
 TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
 # How documents with equal scores are ordered (score always comes first):
 TIE_POLICIES = {

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from searcheval.io import inputs as api
-from searcheval.engine.crosscheck import BY_DESIGN, crosscheck
+from searcheval.analysis.crosscheck import BY_DESIGN, crosscheck
 from searcheval.engine import native, pytrec
+from searcheval.results import Results
 from searcheval.settings import Settings
 from searcheval.engine.kernels import KERNELS
 from searcheval.measures import parse_measures
@@ -171,6 +172,6 @@ def test_a_reference_crash_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert result.report_lines()[0] == f"cross-check: not done, {result.reference_crashed}"
     # the native numbers are still there to print
     settings = Settings(missing="skip")
-    expected = native.evaluate(api.as_qrels(TREC / "qrels.test"), api.as_run(TREC / "results.test"),
-                               parse_measures(["AP"]), settings)
+    expected = Results.of(native.evaluate(api.as_qrels(TREC / "qrels.test"), api.as_run(TREC / "results.test"),
+                               parse_measures(["AP"]), settings))
     assert result.results.summary() == expected.summary()

@@ -18,7 +18,7 @@ import pytest
 
 from searcheval.io import inputs as api
 from searcheval import ranking
-from searcheval.engine.crosscheck import crosscheck
+from searcheval.analysis.crosscheck import crosscheck
 from searcheval.engine import context, pytrec, pytrec_worker, reference_order
 from searcheval.settings import Settings
 from searcheval.engine.context import prepare

@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from searcheval.io.inputs import resolve_measures
+from searcheval.results import resolve_measures
 from searcheval.cli import main
 from searcheval.scale.distributed import dask_client, evaluate_partitioned
 from searcheval.engine import native
+from searcheval.results import Results
 from searcheval.settings import Settings
 from searcheval.errors import SearchevalError
 from searcheval.io.trec import read_qrels, read_run
@@ -81,7 +82,7 @@ def test_partitioned_run_equals_in_memory(cluster, qrels, run, names, options):
     with dask_client(cluster) as client:
         results, records = evaluate_partitioned(client, judged, str(run), measures, settings,
                                                 block_bytes=run.stat().st_size // 5)
-    in_memory = native.evaluate(judged, read_run(run), measures, settings)
+    in_memory = Results.of(native.evaluate(judged, read_run(run), measures, settings))
     assert records == len(read_run(run).lines)
     assert results.query_ids == in_memory.query_ids and results.tied == in_memory.tied
     np.testing.assert_allclose(results.values, in_memory.values, rtol=0, atol=1e-12)

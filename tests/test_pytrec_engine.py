@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import searcheval
 from searcheval.io import inputs as api
 from searcheval.engine import pytrec
 from searcheval.errors import ReferenceEngineError
@@ -68,7 +69,7 @@ TREC_EVAL_908 = [
 @pytest.mark.parametrize(("expected", "qrels", "run", "measures", "options"), TREC_EVAL_908)
 def test_matches_trec_eval_908(expected: str, qrels: str, run: str, measures: list[str],
                                options: dict) -> None:
-    results = api.evaluate(TREC / qrels, TREC / run, measures, engine="pytrec_eval", **options)
+    results = searcheval.evaluate(TREC / qrels, TREC / run, measures, engine="pytrec_eval", **options)
     assert results.engine == "pytrec_eval"
     assert_prints_like(results, read_trec_output(V9 / expected))
 
@@ -76,14 +77,14 @@ def test_matches_trec_eval_908(expected: str, qrels: str, run: str, measures: li
 @pytest.mark.parametrize("analyzer", ["custom_bm25", "english_boolean", "whitespace_classic"])
 def test_matches_trec_eval_on_cranfield_runs(analyzer: str) -> None:
     # trec_eval's default query policy; the custom runs lack one qrels query (num_q 224).
-    results = api.evaluate(CRANFIELD / "qrel", CRANFIELD / "results" / f"results_{analyzer}.txt",
+    results = searcheval.evaluate(CRANFIELD / "qrel", CRANFIELD / "results" / f"results_{analyzer}.txt",
                            ["official"], engine="pytrec_eval", missing="skip")
     assert_prints_like(results, read_trec_output(CRANFIELD / "metrics" / f"metrics_{analyzer}.txt"))
 
 
 @pytest.mark.parametrize(("missing", "num_q", "zero_filled"), [("skip", 224, 0), ("zero", 225, 1)])
 def test_query_policy(missing: str, num_q: int, zero_filled: int) -> None:
-    results = api.evaluate(CRANFIELD / "qrel", CRANFIELD / "results" / "results_custom_bm25.txt",
+    results = searcheval.evaluate(CRANFIELD / "qrel", CRANFIELD / "results" / "results_custom_bm25.txt",
                            ["num_q", "num_rel"], engine="pytrec_eval", missing=missing)
     assert results.summary()["NumQ"] == num_q
     assert len(results.zero_filled) == zero_filled
@@ -93,7 +94,7 @@ def test_query_policy(missing: str, num_q: int, zero_filled: int) -> None:
 def test_empty_ranking_scores_zero_where_pytrec_eval_says_nan() -> None:
     qrels = {"a": {"d1": 1, "d2": 1, "d3": 0}, "b": {"d1": 1}}
     run = {"b": {"d1": 2.0, "d2": 1.0}}  # "a" is absent: an empty ranking, and first in order
-    results = api.evaluate(qrels, run, ["IPrec@0.0", "11pt_avg", "num_rel", "AP"],
+    results = searcheval.evaluate(qrels, run, ["IPrec@0.0", "11pt_avg", "num_rel", "AP"],
                            engine="pytrec_eval")
     assert results.per_query()["a"] == {"IPrec@0.0": 0.0, "11pt_avg": 0.0, "NumRel": 2.0, "AP": 0.0}
     # what pytrec_eval itself answers for an empty ranking that is not first
@@ -108,8 +109,8 @@ def test_a_query_emptied_by_judged_only_scores_zero_like_native() -> None:
     qrels = {"a": {"d1": 1, "d2": 0}, "b": {"d1": 1}}
     run = {"a": {"unjudged1": 2.0, "unjudged2": 1.0}, "b": {"d1": 1.0}}
     names = ["IPrec@0.0", "11pt_avg", "IPrec@0.1", "NumRet"]
-    results = api.evaluate(qrels, run, names, engine="pytrec_eval", judged_only=True)
-    native = api.evaluate(qrels, run, names, judged_only=True)
+    results = searcheval.evaluate(qrels, run, names, engine="pytrec_eval", judged_only=True)
+    native = searcheval.evaluate(qrels, run, names, judged_only=True)
     assert results.per_query()["a"] == native.per_query()["a"] == dict.fromkeys(names, 0.0)
     answer = pytrec._run_worker(raw_payload({"b": {"d1": 1}, "a": qrels["a"]}, {"b": run["b"], "a": {}},
                                             [(1, False, ["iprec_at_recall.0.0"])]), "raw")
@@ -123,7 +124,7 @@ def test_first_query_empty_needs_the_primer() -> None:
                                          {"a": {}, "b": {"d1": 1.0}}, [(1, False, ["num_rel"])]),
                              "raw")
     assert raw[0]["a"]["num_rel"] == 0.0
-    results = api.evaluate({"a": {"d1": 1, "d2": 1}, "b": {"d1": 1}}, {"b": {"d1": 1.0}},
+    results = searcheval.evaluate({"a": {"d1": 1, "d2": 1}, "b": {"d1": 1}}, {"b": {"d1": 1.0}},
                            ["num_rel"], engine="pytrec_eval")
     assert results.value("NumRel", "a") == 2
 
@@ -136,8 +137,8 @@ def test_query_with_only_negative_judgments_is_evaluated() -> None:
     # bpref after map on such a first query segfaults pytrec_eval (next test); the
     # engine's primer query avoids it, so the engine works and agrees with native.
     qrels, run = ALL_NEGATIVE
-    reference = api.evaluate(qrels, run, ["official", "bpref", "ndcg"], engine="pytrec_eval")
-    native = api.evaluate(qrels, run, ["official", "bpref", "ndcg"], engine="native")
+    reference = searcheval.evaluate(qrels, run, ["official", "bpref", "ndcg"], engine="pytrec_eval")
+    native = searcheval.evaluate(qrels, run, ["official", "bpref", "ndcg"], engine="native")
     assert_same_values(reference, native)
     assert reference.value("NumRet", "a") == 3
 
@@ -175,13 +176,13 @@ def test_a_crash_in_pytrec_eval_is_an_error_not_our_end(jobs: list, ending: str)
                        match=r"^the reference engine \(pytrec_eval\) crashed on demo: " + ending):
         pytrec._run_worker(payload, "demo")
     # still here: the same process goes on computing
-    assert api.evaluate(*ALL_NEGATIVE, ["AP"], engine="pytrec_eval").summary()["AP"] == 0.5 / 2
+    assert searcheval.evaluate(*ALL_NEGATIVE, ["AP"], engine="pytrec_eval").summary()["AP"] == 0.5 / 2
 
 
 def test_not_installed_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pytrec_eval_ext", None)
     with pytest.raises(ReferenceEngineError) as error:
-        api.evaluate(*ALL_NEGATIVE, ["AP"], engine="pytrec_eval")
+        searcheval.evaluate(*ALL_NEGATIVE, ["AP"], engine="pytrec_eval")
     assert str(error.value) == "pytrec_eval is not installed (the reference engine): " \
                                "pip install pytrec-eval-terrier"
 
@@ -190,7 +191,7 @@ def test_not_importable_in_the_child(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     (tmp_path / "pytrec_eval_ext.py").write_text("raise ImportError('broken install')\n")
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
     with pytest.raises(ReferenceEngineError, match="pip install pytrec-eval-terrier$") as error:
-        api.evaluate(*ALL_NEGATIVE, ["AP"], engine="pytrec_eval")
+        searcheval.evaluate(*ALL_NEGATIVE, ["AP"], engine="pytrec_eval")
     assert not isinstance(error.value, pytrec.ReferenceEngineCrash)
 
 
@@ -203,7 +204,7 @@ def test_routes_name_measures_pytrec_eval_has() -> None:
 
 
 def test_measures_it_cannot_compute_are_nan_and_noted() -> None:
-    results = api.evaluate(TREC / "qrels.test", TREC / "results.test", ["rbp", "RR@10", "AP"],
+    results = searcheval.evaluate(TREC / "qrels.test", TREC / "results.test", ["rbp", "RR@10", "AP"],
                            engine="pytrec_eval")
     assert np.isnan(results.values[:2]).all() and np.isnan(results.means[:2]).all()
     assert f"{results.summary()['AP']:.4f}" == read_trec_output(V9 / "out.test")[("map", "all")]
@@ -214,7 +215,7 @@ def test_measures_it_cannot_compute_are_nan_and_noted() -> None:
 
 
 def test_compat_10_is_computed_and_labelled_as_908() -> None:
-    results = api.evaluate(TREC / "qrels.test", TREC / "results.test", ["IPrec@0.1"],
+    results = searcheval.evaluate(TREC / "qrels.test", TREC / "results.test", ["IPrec@0.1"],
                            engine="pytrec_eval", compat=10)
     assert results.settings.compat == 9
     assert f"{results.means[0]:.4f}" == "0.3884"  # 9.0.8's value; 10.0 prints 0.3885
@@ -231,8 +232,8 @@ MIXED = ["utility", "utility.2,-1,0,0", "P@100", "P(rel=2)@100", "AP(rel=3)", "n
 
 def test_several_parameter_sets_and_levels_in_one_call() -> None:
     args = (TREC / "qrels.rel_level", TREC / "results.test", MIXED)
-    reference = api.evaluate(*args, engine="pytrec_eval")
-    native = api.evaluate(*args, engine="native")
+    reference = searcheval.evaluate(*args, engine="pytrec_eval")
+    native = searcheval.evaluate(*args, engine="native")
     assert_same_values(reference, native)
     per_query = reference.per_query()["301"]  # the variants are not all the same number
     assert per_query["utility"] != per_query["utility(coeffs=[2,-1,0,0])"]
@@ -248,7 +249,7 @@ SCORE_WIDTH = [(1.00000005, 0.5), (1.0000002, 1.0), (1.0, 0.5)]
 
 @pytest.mark.parametrize(("score_a", "rr"), SCORE_WIDTH)
 def test_scores_are_32_bit(score_a: float, rr: float) -> None:
-    results = api.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"a": score_a, "b": 1.0}}, ["RR"],
+    results = searcheval.evaluate({"q": {"a": 1, "b": 0}}, {"q": {"a": score_a, "b": 1.0}}, ["RR"],
                            engine="pytrec_eval")
     assert results.value("RR", "q") == rr
 
@@ -257,7 +258,7 @@ def test_scores_are_32_bit(score_a: float, rr: float) -> None:
 def test_depth_keeps_the_first_documents_in_trec_eval_order(depth: int) -> None:
     # ties broken by doc id descending: d9 > d10 byte-wise, so d9 (relevant) ranks first
     run = {"q": {"d10": 1.0, "d9": 1.0, "d8": 0.5, "d7": 0.5, "d1": 0.1}}
-    results = api.evaluate({"q": {"d9": 1, "d1": 1}}, run, ["num_ret", "num_rel_ret"],
+    results = searcheval.evaluate({"q": {"d9": 1, "d1": 1}}, run, ["num_ret", "num_rel_ret"],
                            engine="pytrec_eval", depth=depth)
     assert results.value("NumRet", "q") == min(depth, 5)
     assert results.value("NumRelRet", "q") == (1 if depth < 5 else 2)

@@ -19,7 +19,7 @@ from searcheval.errors import FormatError, UsageError
 from searcheval.io.registry import canonical_rows
 from searcheval.io.trec import read_run
 from searcheval.build.searchers import _count_scores, _float32_scores, run_text, search
-from searcheval.build.searchers.texts import read_texts
+from searcheval.io.texts import read_texts
 from searcheval.build.searchers.words import stop_words, words
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 import searcheval
-from searcheval.io.inputs import resolve_measures
+from searcheval.results import resolve_measures
 from searcheval.engine import native
+from searcheval.results import Results
 from searcheval.settings import Settings
 from searcheval.errors import FormatError
 from searcheval.io.trec import read_qrels, read_run
@@ -84,7 +85,7 @@ def test_streaming_cranfield_runs(run):
     streamed = evaluate_streaming(qrels, path, measures, settings, block_bytes=20_000)
     assert to_trec(streamed, runid=True) == (CRANFIELD / "metrics" / run.replace(
         "results_", "metrics_")).read_text()
-    assert_same(streamed, native.evaluate(qrels, read_run(path), measures, settings))
+    assert_same(streamed, Results.of(native.evaluate(qrels, read_run(path), measures, settings)))
 
 
 SETTINGS = [dict(), dict(missing="skip"), dict(depth=50), dict(judged_only=True),
@@ -100,7 +101,7 @@ def test_streaming_equals_in_memory_under_every_option(options, tmp_path):
         else ["all_trec", "nDCG(gain=exp)@10", "ERR@20", "Judged@10", "RR@5"]
     settings = Settings(**options)
     measures = resolve_measures(names, settings.compat)
-    in_memory = native.evaluate(qrels, read_run(path, ranks=True), measures, settings)
+    in_memory = Results.of(native.evaluate(qrels, read_run(path, ranks=True), measures, settings))
     for blocking in BLOCKINGS:
         assert_same(evaluate_streaming(qrels, path, measures, settings, **blocking), in_memory)
 
@@ -136,7 +137,7 @@ def test_awkward_files_read_as_the_whole_file_reader_reads_them(tmp_path):
     packed.write_bytes(gzip.compress(text.encode()))
     measures = resolve_measures(["AP", "RR", "NumRet", "nDCG@2"])
     for path in (plain, packed):
-        in_memory = native.evaluate(read_qrels(qrels), read_run(path), measures, Settings())
+        in_memory = Results.of(native.evaluate(read_qrels(qrels), read_run(path), measures, Settings()))
         for size in range(1, 60, 7):
             assert_same(evaluate_streaming(read_qrels(qrels), path, measures, Settings(),
                                            block_bytes=size), in_memory)

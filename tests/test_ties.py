@@ -114,7 +114,7 @@ CRANFIELD = Path(__file__).resolve().parent.parent / "fixtures" / "cranfield-run
 @pytest.mark.parametrize("ties", ["input", "rank"])
 def test_other_orders_cross_check_against_pytrec_eval(ties):
     """pytrec_eval is given scores rewritten into the policy's order: every value agrees."""
-    from searcheval.engine.crosscheck import crosscheck
+    from searcheval.analysis.crosscheck import crosscheck
     from searcheval.settings import Settings
 
     run = searcheval.read_run(CRANFIELD / "results" / "results_english_boolean.txt",

@@ -127,6 +127,7 @@ def test_the_engine_never_reads_the_run_file_again(tmp_path, qrels):
     """A Run read without its rank column is refused, not completed from the file on disk
     (which may have changed since, or be a block of a larger file)."""
     from searcheval.engine import native
+    from searcheval.results import Results
     from searcheval.settings import Settings
 
     path = tmp_path / "r.run"
@@ -134,5 +135,5 @@ def test_the_engine_never_reads_the_run_file_again(tmp_path, qrels):
     run = searcheval.read_run(path)
     path.write_text(TREC_RUN.replace(" 3 1.0 ", " 0 1.0 "))  # the file changes: d1 rank 0
     with pytest.raises(UsageError, match="this run was read without one"):
-        native.evaluate(searcheval.read_qrels(qrels), run, searcheval.parse_measures(["RR"]),
-                        Settings(ties="rank"))
+        Results.of(native.evaluate(searcheval.read_qrels(qrels), run, searcheval.parse_measures(["RR"]),
+                        Settings(ties="rank")))

@@ -22,10 +22,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from searcheval.io.inputs import as_qrels, as_run, resolve_measures
+from searcheval.io.inputs import as_qrels, as_run
+from searcheval.results import resolve_measures
 from searcheval.cli import main
 from searcheval.cli.commands import first_parameters_only
 from searcheval.engine import native
+from searcheval.results import Results
 from searcheval.settings import Settings
 
 CASES = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"
@@ -165,7 +167,7 @@ def searcheval_values(case: dict, folder: Path) -> dict[tuple[str, str], float]:
                         judged_only="-J" in flags, **numbers)
     names = case["measures"] or ["official"]
     measures, _ = first_parameters_only(names, resolve_measures(names, compat), compat, True)
-    results = native.evaluate(as_qrels(qrels), as_run(run), measures, settings)
+    results = Results.of(native.evaluate(as_qrels(qrels), as_run(run), measures, settings))
     values = {}
     for i, measure in enumerate(results.measures):
         values.update({(measure.trec_name, query): results.values[i, j]

@@ -10,7 +10,7 @@ import warnings
 import pytest
 from click.testing import CliRunner
 
-from searcheval.io.inputs import resolve_measures
+from searcheval.results import resolve_measures
 from searcheval.cli import main
 from searcheval.settings import Settings
 from searcheval.io.trec import read_qrels

@@ -24,7 +24,7 @@ from searcheval.cli import main
 from searcheval.settings import Settings
 from searcheval.errors import FormatError
 from searcheval.io.trec import read_qrels
-from searcheval.io.inputs import resolve_measures
+from searcheval.results import resolve_measures
 from searcheval.scale.stream import evaluate_streaming
 
 GOOD_QRELS = "q1 0 a 1\nq1 0 b 1\nq1 0 c 0\n"

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..io.inputs import as_qrels, as_run, resolve_measures
+from ..io.inputs import as_qrels, as_run
+from ..results import resolve_measures
 from ..settings import Settings
 from ..errors import UsageError
 from ..measures import Measure
@@ -135,7 +136,7 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
             for i, source in enumerate(sources)]
     refuse_repeated_runs(read)  # a run against itself compares nothing
     from ..engine import native
-    full = [native.evaluate(judged, run, parsed, settings) for run in read]
+    full = [Results.of(native.evaluate(judged, run, parsed, settings)) for run in read]
     for results, label in zip(full, run_labels(read)):  # exp1/run.txt, exp2/run.txt
         results.run = label
     results, query_ids, left_out = _paired(full)

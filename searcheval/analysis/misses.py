@@ -42,7 +42,8 @@ class Misses:
 def find_misses(qrels, run, k: int, queries: dict[str, str] | None = None,
                 relevance_level: int = 1) -> Misses:
     """The queries with a relevant document and none of them in the run's top ``k``."""
-    from ..io.inputs import as_qrels, as_run, evaluate
+    from ..io.inputs import as_qrels, as_run
+    from ..results import evaluate
     judged, ranked = as_qrels(qrels), as_run(run)
     results = evaluate(judged, ranked, [f"Found@{k}", "FirstRel"],
                        relevance_level=relevance_level)
@@ -124,7 +125,7 @@ def misses_command(qrels, run, k, queries, relevance_level, fmt, output) -> None
     try:
         texts = None
         if queries:
-            from ..build.searchers.texts import read_texts
+            from ..io.texts import read_texts
             texts = read_texts(queries, "query")
         found = find_misses(qrels, run, k, texts, relevance_level)
         text = table_text(found) if fmt == "table" else csv_text(found)

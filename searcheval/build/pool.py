@@ -247,7 +247,7 @@ def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str
     """Read everything, pool, write the sheet; returns the report."""
     from ..io.inputs import as_qrels, as_run
     from ..io.output import write_file, write_text
-    from .searchers.texts import read_texts
+    from ..io.texts import read_texts
     fmt = sheet_format(output)
     if fmt == "xlsx":
         require_openpyxl(output)  # before reading anything: the refusal comes first

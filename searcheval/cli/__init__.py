@@ -14,7 +14,7 @@ import click
 
 from .options import query_and_ranking_options
 
-from .. import __version__
+from ..settings import __version__
 from .memory import reuse_freed_memory
 from ..errors import ReferenceEngineCrash, SearchevalError
 

@@ -219,7 +219,7 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
               stream: bool | None = None, chunk_queries: int | None = None,
               block_bytes: int = 32 << 20) -> tuple[Job, str]:
     """The Job of a batch (measures in canonical names, the qrels' hash) and its sort measure."""
-    from ..io.inputs import dataset_measures, resolve_measures
+    from ..results import dataset_measures, resolve_measures
     names, _ = dataset_measures(qrels, measures or None)
     measures_parsed = resolve_measures(names, settings.compat)
     parsed = [str(m) for m in measures_parsed]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..report import render
-from ..io.inputs import as_qrels, as_run, dataset_measures, resolve_measures
+from ..io.inputs import as_qrels, as_run
+from ..results import dataset_measures, resolve_measures
 from ..settings import Settings
 from ..measures import NICKNAMES, Measure, parse_measure
 from ..io.output import write_text
@@ -35,7 +36,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     code = 0
     for run, label in zip(runs, labels):
         if cross_check:
-            from ..engine.crosscheck import crosscheck
+            from ..analysis.crosscheck import crosscheck
             check = crosscheck(qrels, run, measures, settings)
             results = check.results
             results.notes.extend(check.report_lines())
@@ -44,7 +45,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                 for line in check.report_lines() if fmt not in NOTELESS else []:
                     click.echo(f"searcheval: {line}", err=True)  # visible even with -o FILE
         else:
-            results = _engine(engine).evaluate(qrels, run, measures, settings)
+            results = Results.of(_engine(engine).evaluate(qrels, run, measures, settings))
         results.run = label
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS)

@@ -9,14 +9,14 @@ import numpy as np
 
 from ..model import Qrels, Run
 from ..measures import Measure
-from ..results import Results, refusal_notes
+from .outcome import Outcome, refusal_notes
 from .context import Ranked, prepare
 from ..settings import Settings
 from . import missing
 from .kernels import KERNELS
 
 
-def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Results:
+def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
     ranked = prepare(qrels, run, settings)
     # A measure asked judged_only (ir_measures' per-measure -J) reads the ranking without
@@ -29,7 +29,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     values, undefined = missing.apply(
         values, ranked, qrels, run, measures,
         lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
-    return Results(run=run.name, run_tag=run.tag, measures=list(measures),
+    return Outcome(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
                    settings=settings, engine="native", in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,

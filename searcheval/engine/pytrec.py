@@ -35,7 +35,7 @@ from .expected import ORDER_FREE
 from ..model.columns import Encoded
 from ..model import Qrels, Run
 from ..measures import SPECS, Kind, Measure
-from ..results import Results
+from .outcome import Outcome
 from . import missing, pytrec_worker, reference_order
 from .context import Ranked, prepare
 from ..settings import Settings
@@ -96,7 +96,7 @@ def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_ev
     return None
 
 
-def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Results:
+def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     reference = replace(settings, compat=9)
     ranked = prepare(qrels, run, reference)
     reasons = [unsupported(m, settings.relevance_level, settings.ties) for m in measures]
@@ -121,7 +121,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
         every = np.array(sorted(slots), dtype=np.int64)
         values[every] = missing.missing_queries_as_9(values[every], [measures[i] for i in every],
                                                      ranked.in_run[ranked.reported])
-    return Results(run=run.name, run_tag=run.tag, measures=list(measures),
+    return Outcome(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=[str(q) for q in queries], values=values, settings=reference,
                    engine=ENGINE, in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,

@@ -1,4 +1,5 @@
-"""The Python API: evaluate paths, DataFrames or {query_id: {doc_id: value}} dicts."""
+"""What the Python API accepts as qrels and runs: paths, DataFrames, ir_datasets ids or
+{query_id: {doc_id: value}} dicts, each made a Qrels or a Run."""
 
 from __future__ import annotations
 
@@ -9,18 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from ..settings import Settings
 from ..errors import FormatError, UsageError
 from ..model.columns import encode
 from .irds import is_irds  # the module imports ir_datasets only when used
-from .registry import read, read_path
 from ..model import Qrels, Run
-from .trec import make_qrels, make_run, read_qrels, read_run  # noqa: F401
-from ..measures import Measure, parse_measures
-from ..measures.spellings import is_ir_measures_measure
-from ..results import Results
-
-ENGINES = ("native", "pytrec_eval")
+from .registry import read, read_path
+from .trec import make_qrels, make_run
 
 
 def as_qrels(source: Any) -> Qrels:
@@ -103,49 +98,3 @@ def _rows(source: Any, value_column: str, label: str) -> list[tuple]:
         return list(zip(source["query_id"], source["doc_id"], source[value_column]))
     raise UsageError(f"cannot read {type(source).__name__} as {label[1:-1]}: "
                      "give a path, a DataFrame or a {query_id: {doc_id: value}} dict")
-
-
-def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
-             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
-             judged_only: bool = False, engine: str = "native", compat: int = 9,
-             ties: str = "trec_eval") -> Results:
-    """Evaluate one run against qrels; returns the Results every output format renders.
-
-    ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
-    ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
-    documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
-    ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
-    ordered (``settings.TIE_POLICIES``).
-    """
-    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties)
-    measures, notes = dataset_measures(qrels, measures)
-    parsed = resolve_measures(measures, compat)
-    judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")
-    if engine == "native":
-        from ..engine import native
-        results = native.evaluate(judged, ranked, parsed, settings)
-    elif engine == "pytrec_eval":
-        from ..engine import pytrec
-        results = pytrec.evaluate(judged, ranked, parsed, settings)
-    else:
-        raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
-    results.notes[:0] = notes
-    return results
-
-
-def dataset_measures(qrels: Any, measures: list[str] | str | None
-                     ) -> tuple[list[str] | str | None, list[str]]:
-    """(measures, notes): an ``irds:`` dataset's official measures when none are asked for."""
-    if measures or not is_irds(qrels):
-        return measures, []
-    from .irds import default_measures
-    return default_measures(qrels)
-
-
-def resolve_measures(measures: list[str] | str | None, compat: int = 9) -> list[Measure]:
-    if measures is None:
-        measures = ["official"]
-    if isinstance(measures, str) or is_ir_measures_measure(measures):
-        measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
-    return parse_measures(list(measures), compat)

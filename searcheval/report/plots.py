@@ -102,10 +102,11 @@ def iprec_curves(qrels, runs: dict, settings, query_ids: list[str] | None = None
     ``runs``: label -> Run (labels, not file names: two runs may share a file name)."""
     from ..engine import native
     from ..measures import parse_measures
+    from ..results import Results
     measures = parse_measures(list(IPREC_MEASURES), settings.compat)
     curves = {}
     for label, run in runs.items():
-        results = native.evaluate(qrels, run, measures, settings)
+        results = Results.of(native.evaluate(qrels, run, measures, settings))
         queries = query_ids if query_ids is not None else results.query_ids
         curves[label] = [float(np.mean([results.value(m, q) for q in queries]))
                                if queries else 0.0 for m in measures]

@@ -17,7 +17,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .. import __version__
+from ..settings import __version__
 from ..report import render
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
@@ -183,7 +183,7 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     from ..engine import native
     from ..io.trec import read_run
     run = read_run(path, ranks=job.settings.ties == "rank")
-    return native.evaluate(qrels, run, measures, job.settings), len(run.lines)
+    return Results.of(native.evaluate(qrels, run, measures, job.settings)), len(run.lines)
 
 
 def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels | None = None,

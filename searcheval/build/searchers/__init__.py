@@ -28,7 +28,7 @@ import numpy as np
 from ...errors import UsageError
 from ...model import natural_key
 from . import keyword, words
-from .texts import read_texts
+from ...io.texts import read_texts
 
 METHODS = {"keyword": "count of query words in the document (seed lesson 003)",
            "bm25": "BM25 (bm25s)"}

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ...errors import FormatError
-from ...io.irds import is_irds
-from ...io.textrows import csv_rows, json_objects
-from ...io.trec import read_raw, text_bytes
+from ..errors import FormatError
+from .irds import is_irds
+from .textrows import csv_rows, json_objects
+from .trec import read_raw, text_bytes
 
 ID_COLUMNS = {"doc": ("doc_id", "docid", "docno", "_id", "id"),
               "query": ("query_id", "qid", "topic_id", "_id", "id")}
@@ -55,7 +55,7 @@ def read_texts(source: str, role: str, wanted: set[str] | None = None) -> dict[s
 
 def _entries(source: str, role: str) -> Iterator[Entry]:
     if is_irds(source):
-        from ...io import irds  # imports ir_datasets: only when asked
+        from . import irds  # imports ir_datasets: only when asked
         items: Iterable[tuple[str, str]] = (
             irds.iter_irds_docs(source) if role == "doc" else
             irds.load_irds_queries(source).items())

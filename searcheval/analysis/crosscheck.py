@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import native, pytrec
+from ..engine import native, pytrec
 from ..settings import Settings
 from ..model import Qrels, Run
 from ..measures import Measure
@@ -110,15 +110,15 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     A crash of pytrec_eval is recorded in ``reference_crashed``; pytrec_eval not being
     installed raises ReferenceEngineError (nothing could be checked).
     """
-    results = native.evaluate(qrels, run, measures, settings)
-    as_9 = results if settings.compat == 9 else native.evaluate(
-        qrels, run, measures, replace(settings, compat=9))
+    results = Results.of(native.evaluate(qrels, run, measures, settings))
+    as_9 = results if settings.compat == 9 else Results.of(native.evaluate(
+        qrels, run, measures, replace(settings, compat=9)))
     reasons = [pytrec.unsupported(m, settings.relevance_level, settings.ties) for m in measures]
     not_checked = [NotChecked(str(m), r) for m, r in zip(measures, reasons) if r is not None]
     by_design = _design_differences(as_9, results, tolerance) if as_9 is not results else []
     check = CrossCheck(results, [], not_checked, by_design, tolerance=tolerance)
     try:
-        reference = pytrec.evaluate(qrels, run, measures, settings)
+        reference = Results.of(pytrec.evaluate(qrels, run, measures, settings))
     except pytrec.ReferenceEngineCrash as crash:
         check.reference_crashed = str(crash)
         return check

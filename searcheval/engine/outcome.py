@@ -1,0 +1,55 @@
+"""What an engine hands on: the per-query values of one run and the facts about them.
+
+``results.Results`` adds the aggregates and the views; the engine stops at the values, so
+it needs nothing from the layers after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..measures import Measure
+from ..settings import Settings
+
+
+@dataclass
+class Outcome:
+    """Per-query values of one run (rows: measures, columns: queries in trec_eval order)."""
+
+    run: str  # the label outputs show; unique among the runs of one output (run_labels)
+    run_tag: str
+    measures: list[Measure]
+    query_ids: list[str]
+    values: np.ndarray
+    settings: Settings
+    engine: str
+    in_run: np.ndarray
+    zero_filled: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    tie_counts: tuple[int, int] | None = None  # native.tie_counts: tied, differing in relevance
+    positive_judgments: int | None = None  # judgments with a grade > 0 in the averaged queries
+    # canonical measure name -> queries where trec_eval divides 0 by 0 (engines.undefined)
+    undefined: dict[str, list[str]] = field(default_factory=dict)
+
+
+def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[str]:
+    """Where trec_eval refuses what searcheval evaluates. 10.0 without -c stops (exit 4)
+    at the first qrels query, in byte order, that the run lacks (its loop over the qrels
+    queries has no ranking for it; 9.0.8 skips the query). 9.0.8 loops over the queries
+    of the run, so with no query in both files it stops (exit 7) even with -c."""
+    if settings.compat == 10 and settings.missing == "skip" and skipped:
+        first = min(skipped, key=str.encode)
+        return [f"trec_eval 10.0 stops here with exit 4 (\"result qid '{first}' not found in "
+                f"qrels\"): without -c it cannot evaluate a qrels query the run lacks; "
+                f"searcheval skips the {len(skipped)} such quer"
+                f"{'y' if len(skipped) == 1 else 'ies'}, as 9.0.8 does (-c, --missing zero, "
+                "evaluates them as empty rankings)"]
+    if settings.compat == 9 and settings.missing == "zero" and in_both == 0:
+        return ["trec_eval 9.0.8 stops here with exit 7 (\"No queries with both results and "
+                "relevance info\"), -c or not; searcheval evaluates every qrels query as an "
+                "empty ranking"]
+    return []
