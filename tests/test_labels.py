@@ -21,7 +21,8 @@ from searcheval.cli import main
 from searcheval.errors import UsageError
 from searcheval.io import labeled as lab
 from searcheval.io.trec import read_qrels, read_run
-from searcheval.build.labels import convert, run_labels
+from searcheval.build.labels import convert
+from searcheval.cli.labels import run_labels
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 LIBRARY = FIXTURES / "labels" / "library.csv"

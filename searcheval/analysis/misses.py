@@ -15,11 +15,8 @@ import csv
 import io
 from dataclasses import dataclass
 
-import click
 
 from ..model import natural_key
-
-CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 @dataclass
@@ -100,38 +97,3 @@ def summary(found: Misses) -> str:
         line += (f"; {found.without_relevant} quer{'y has' if found.without_relevant == 1 else 'ies have'}"
                  " no relevant document in the qrels (not counted)")
     return line
-
-
-@click.command("misses", context_settings=CONTEXT)
-@click.argument("qrels")
-@click.argument("run")
-@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True,
-              help="Top k to look in.")
-@click.option("--queries", default=None, metavar="QUERIES",
-              help="Query texts to show: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
-@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
-              help="Grade at or above which a document is relevant.")
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv"]), default="table",
-              show_default=True, help="table for people, csv for programs.")
-@click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
-def misses_command(qrels, run, k, queries, relevance_level, fmt, output) -> None:
-    """List the queries whose relevant documents RUN never put in its top k.
-
-    Before blaming the answer: those queries cannot be answered from what was found.
-    """
-    from ..cli import _fail  # the CLI turns errors into messages and exit codes
-    from ..errors import SearchevalError
-    from ..io.output import write_text
-    try:
-        texts = None
-        if queries:
-            from ..io.texts import read_texts
-            texts = read_texts(queries, "query")
-        found = find_misses(qrels, run, k, texts, relevance_level)
-        text = table_text(found) if fmt == "table" else csv_text(found)
-        write_text(output, text)
-    except SearchevalError as exc:
-        _fail(str(exc), 2)
-    except OSError as exc:  # the output's folder is missing or not writable
-        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
-    click.echo(summary(found), err=fmt == "csv" or output not in (None, "-"))

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import click
 
 from ..errors import FormatError
 from ..io import labeled as lab
 from .pool import restore
 
-CONTEXT = {"help_option_names": ["-h", "--help"]}
 Judgment = tuple[str, str, int]
 
 
@@ -114,48 +112,3 @@ def merge(new: Judged, existing: list[Judgment], existing_lines: list[int],
 
 
 # ---- the command ------------------------------------------------------------------------------
-
-@click.command("judgments", context_settings=CONTEXT)
-@click.argument("sheet_path", metavar="SHEET")
-@click.option("-o", "--output", required=True, metavar="FILE",
-              help="Qrels file to write ('-': stdout).")
-@click.option("--qrels", "existing", default=None, metavar="QRELS",
-              help="Judgments already made, kept and merged with the sheet's.")
-@click.option("--label-map", multiple=True, metavar="WORD=GRADE",
-              help="Grade of a label word (repeatable); overrides the built-in words.")
-@click.option("--partial", is_flag=True, help="Leave rows without a label unjudged instead "
-              "of refusing the sheet.")
-@click.option("--sheet", default=None, help="XLSX sheet to read (default: the first).")
-def judgments_command(sheet_path, output, existing, label_map, partial, sheet) -> None:
-    """Turn a judging sheet from 'searcheval pool', labels filled in, into TREC qrels."""
-    from ..cli import run_reporting  # the CLI turns errors into messages and exit codes
-    run_reporting(lambda: run_judgments(sheet_path, output, existing, label_map, partial, sheet), output)
-
-
-def run_judgments(source: str, output: str, existing: str | None, label_map: tuple[str, ...],
-                  partial: bool, sheet: str | None) -> list[str]:
-    """Read the sheet (and the existing qrels), merge, write; returns the report."""
-    from .labels import _label_map, qrels_text
-    from ..io.output import write_text
-    judged = read_sheet(source, _label_map(label_map), partial, sheet)
-    merged, repeated, kept = judged.judgments, 0, 0
-    if existing:
-        from ..io.inputs import as_qrels
-        qrels = as_qrels(existing)
-        before = list(zip(qrels.query_ids, qrels.doc_ids, qrels.relevance.tolist()))
-        merged, repeated = merge(judged, before, qrels.lines.tolist(), existing)
-        kept = len(before)
-    write_text(output, qrels_text(merged))
-    words = sorted(judged.words.values(), key=lambda w: (w[1], w[0]))
-    lines = [f"read {judged.path} ({judged.format}): {judged.rows} rows, "
-             f"{len(judged.judgments)} labeled"
-             + "".join(f"; {w!r} -> {g} ({n})" for w, g, n in words)]
-    if judged.unlabeled:
-        lines.append(f"left unjudged (--partial): {_lines(judged.unlabeled)}")
-    if existing:
-        lines.append(f"merged with {existing}: {kept} judgments kept"
-                     + (f", {repeated} sheet rows repeat one of them" if repeated else ""))
-    queries = len({q for q, _, _ in merged})
-    lines.append(f"wrote {'stdout' if output == '-' else output}: {len(merged)} judgments, "
-                 f"{queries} queries")
-    return lines

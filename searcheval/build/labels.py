@@ -10,15 +10,11 @@ for agreement in ``votes.py``; reading the file is ``formats/labeled.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import click
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError
 from ..io import labeled as lab
 from .votes import AGGREGATES, Agreement, Pair, Vote, aggregate, agreement
-
-CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 @dataclass
@@ -224,114 +220,3 @@ def queries_text(queries: dict[str, str]) -> str:
 COLUMN_OPTIONS = {"query_col": "query", "query_id_col": "query_id", "doc_col": "doc_id",
                   "label_col": "label", "annotator_col": "annotator", "rank_col": "rank",
                   "score_col": "score"}
-
-
-@click.command("labels", context_settings=CONTEXT)
-@click.argument("source", metavar="IN")
-@click.option("-o", "--output", required=True, metavar="FILE", help="Qrels file to write ('-': stdout).")
-@click.option("-r", "--run", "run_output", default=None, metavar="FILE",
-              help="Also write the ranked list (a rank or score column) as a TREC run.")
-@click.option("--write-queries", "queries_output", default=None, metavar="FILE",
-              help="Also write the query texts (query_id<TAB>text) to FILE ('-': stdout).")
-@click.option("--queries", "old_queries_output", default=None, metavar="FILE", hidden=True,
-              help="Deprecated spelling of --write-queries.")
-@click.option("--aggregate", "how", type=click.Choice(list(AGGREGATES)), default="majority",
-              show_default=True, help="How several labels of one (query, doc) become one grade: "
-              "majority (ties to the lower grade), mean (rounded half up) or max.")
-@click.option("--label-map", multiple=True, metavar="WORD=GRADE",
-              help="Grade of a label word (repeatable); overrides the built-in words.")
-@click.option("--query-ids", type=click.Choice(["order", "hash"]), default="order",
-              show_default=True, help="Ids for query texts without ids: q1, q2 ... in order of "
-              "first appearance, or q + 12 hex digits of the text's SHA-1.")
-@click.option("--from", "fmt", type=click.Choice(list(lab.FORMATS)), default=None,
-              help="Input format (default: from the extension, else the content).")
-@click.option("--sheet", default=None, help="XLSX sheet to read (default: the first).")
-@click.option("--tag", default=None, help="Run tag (default: the input's name, no extension).")
-@click.option("--query-col", default=None, help="Column holding query texts.")
-@click.option("--query-id-col", default=None, help="Column holding query ids.")
-@click.option("--doc-col", default=None, help="Column holding doc ids.")
-@click.option("--label-col", default=None, help="Column holding labels.")
-@click.option("--annotator-col", default=None, help="Column naming the annotator.")
-@click.option("--rank-col", default=None, help="Column holding ranks (1 = first).")
-@click.option("--score-col", default=None, help="Column holding scores (higher = first).")
-def labels(source, output, run_output, queries_output, old_queries_output, how, label_map,
-           query_ids, fmt, sheet, tag, **column_options) -> None:
-    """Turn a labeled file (CSV, TSV, JSONL, XLSX; one judgment per row) into TREC qrels.
-
-    Several rows for one (query, doc) are annotators' votes: they are aggregated and their
-    agreement is reported. Query texts without ids get ids; --write-queries FILE writes
-    the texts.
-    """
-    from ..cli import _fail  # the CLI turns errors into messages and exit codes
-    from ..errors import SearchevalError
-    try:
-        queries_output = _queries_target(queries_output, old_queries_output)
-        columns = {COLUMN_OPTIONS[k]: v for k, v in column_options.items() if v}
-        run_labels(source, output, run_output, queries_output, how=how,
-                   label_map=_label_map(label_map), query_ids=query_ids, fmt=fmt, sheet=sheet,
-                   tag=tag, columns=columns)
-    except SearchevalError as exc:
-        _fail(str(exc), 2)
-
-
-def _queries_target(new: str | None, old: str | None) -> str | None:
-    """--write-queries FILE, or the old spelling --queries FILE with a note: on pool and
-    misses --queries names texts to read, so an output under that name misleads."""
-    if old is None:
-        return new
-    if new is not None:
-        raise UsageError("give --write-queries FILE only (--queries is its old spelling)")
-    click.echo("searcheval: note: labels --queries FILE is deprecated (pool and misses read "
-               "query texts with --queries): use --write-queries FILE", err=True)
-    return old
-
-
-def _label_map(entries: tuple[str, ...]) -> dict[str, int]:
-    mapping = {}
-    for entry in entries:
-        word, _, value = entry.rpartition("=")
-        if not word.strip() or not value.strip().lstrip("+-").isdigit():
-            raise UsageError(f"--label-map expects WORD=GRADE (an integer grade), found {entry!r}")
-        mapping[word] = int(value)
-    return mapping
-
-
-def run_labels(source: str, output: str, run_output: str | None, queries_output: str | None,
-               *, tag: str | None = None, **options) -> Converted:
-    """Convert, check where everything goes, then write it all; returns the conversion."""
-    from ..io.output import write_text
-    out = convert(source, **options)
-    to_stdout = "-" in (output, run_output, queries_output)
-    if [output, run_output, queries_output].count("-") > 1:
-        raise UsageError("only one output can be '-' (stdout)")
-    if run_output and out.run is None:
-        raise UsageError(f"{source}: no rank or score column, so no run to write (name one "
-                         "with --rank-col or --score-col)")
-    if out.queries and not queries_output and out.generated_ids:
-        raise UsageError("the query ids are made here, so their texts must be written: "
-                         "give --write-queries FILE")
-    for target in (output, run_output, queries_output):
-        if target not in (None, "-") and not Path(target).parent.is_dir():
-            raise UsageError(f"{target}: no such directory to write into")
-    stem = Path(source).name.split(".")[0] if source != "-" else ""
-    tag = tag or "_".join(stem.split()) or "labels"
-    if tag.split() != [tag]:
-        raise UsageError(f"--tag {tag!r}: a run tag cannot hold whitespace")
-    written = [f"qrels {'to stdout' if output == '-' else output} ({len(out.qrels)} judgments)"]
-    if queries_output:
-        write_text(queries_output, queries_text(out.queries))
-        written.append(f"queries {'to stdout' if queries_output == '-' else queries_output} "
-                       f"({len(out.queries)} queries)")
-    if run_output:
-        write_text(run_output, run_text(out.run, tag))
-        written.append(f"run {'to stdout' if run_output == '-' else run_output} "
-                       f"({len(out.run)} documents, "
-                       f"{len({q for q, _, _ in out.run})} queries, tag {tag})")
-    elif out.run is not None:
-        out.report.append("ranking: the file ranks documents; give -r FILE to write the run")
-    if out.queries and not queries_output:
-        out.report.append("query texts: not written (give --write-queries FILE)")
-    write_text(output, qrels_text(out.qrels))
-    for line in out.report + ["wrote " + ", ".join(written)]:
-        click.echo(line, err=to_stdout)
-    return out

@@ -147,13 +147,13 @@ def measures() -> None:
 # Commands defined in other modules: name -> "module:attribute", imported only when that
 # command runs (or help lists it), so `searcheval evaluate` loads none of them.
 LAZY_COMMANDS = {
-    "convert": "searcheval.io.convert:convert_command",
-    "labels": "searcheval.build.labels:labels",
-    "check": "searcheval.analysis.check:check_command",
+    "convert": "searcheval.cli.convert:convert_command",
+    "labels": "searcheval.cli.labels:labels",
+    "check": "searcheval.cli.check:check_command",
     "batch": "searcheval.cli.batch:batch_command",
     "compare": "searcheval.cli.compare:compare_command",
     "search": "searcheval.cli.search:search_command",
-    "pool": "searcheval.build.pool:pool_command",
-    "judgments": "searcheval.build.judgments:judgments_command",
-    "misses": "searcheval.analysis.misses:misses_command",
+    "pool": "searcheval.cli.pool:pool_command",
+    "judgments": "searcheval.cli.judgments:judgments_command",
+    "misses": "searcheval.cli.misses:misses_command",
 }

@@ -1,0 +1,53 @@
+"""``searcheval check QRELS RUN...``: the command; the checks are ``analysis.check``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import SearchevalError
+from ..io import registry
+from ..analysis.check import _count, check, fix_and_recheck
+
+
+@click.command("check", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("qrels")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.option("--fix", "fix_target", default=None, metavar="OUT",
+              help="Write the run (one RUN only) corrected to OUT ('-': stdout): trec_eval's "
+                   "order, ranks 1, 2, ..., the first of repeated documents, one tag.")
+@click.option("--to", "to_format", type=click.Choice(registry.NAMES), default=None,
+              help="Format of OUT (default: its extension; trec-run when it has none).")
+@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+              help="Grade at or above which a document is relevant.")
+@click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
+              help="Score precision for ties: 9 (32-bit, trec_eval 9.0.8) or 10 (64-bit).")
+@click.option("--max-errors", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Errors listed per file (all are counted).")
+@click.option("--max-unjudged", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="Warn when more than this share of the top-10 documents is unjudged.")
+def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, max_errors,
+                  max_unjudged) -> None:
+    """Check QRELS and RUN(s): every format error (with its line), duplicates, ties, queries
+    in one file only, unjudged documents. Exit 0 clean, 1 warnings, 2 errors; with --fix,
+    the status of the corrected run (2 only if nothing was written)."""
+    from . import _fail
+    if fix_target is not None and len(runs) != 1:
+        _fail("searcheval check: --fix corrects one run: give exactly one RUN")
+    options = dict(relevance_level=relevance_level, compat=int(compat), max_errors=max_errors,
+                   max_unjudged=max_unjudged)
+    echo = lambda text: click.echo(text, nl=False, err=fix_target == "-")  # noqa: E731
+    try:
+        report, scans = check(qrels, list(runs), **options)
+        echo(report.text())
+        if fix_target is None:
+            sys.exit(report.status)
+        changes, again = fix_and_recheck(qrels, scans[0], fix_target, to_format, **options)
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
+    where = "standard output" if fix_target == "-" else fix_target
+    echo("".join(f"fix: {change}\n" for change in changes) +
+         f"fix: wrote {where}; checked again: {_count(again.errors, 'error')}, "
+         f"{_count(again.warnings, 'warning')}\n")
+    sys.exit(again.status)

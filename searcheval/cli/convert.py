@@ -1,0 +1,40 @@
+"""``searcheval convert IN OUT``: the command; the conversion is ``io.convert``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import SearchevalError
+from ..io import registry
+from ..io.convert import convert
+
+
+@click.command("convert", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("source", metavar="IN")
+@click.argument("target", metavar="OUT")
+@click.option("--kind", type=click.Choice(registry.KINDS), default=None,
+              help="qrels or run, when the input does not say (a 3-column file may be either).")
+@click.option("--from", "from_format", type=click.Choice(registry.NAMES), default=None,
+              help="Input format (default: from the extension, else the content).")
+@click.option("--to", "to_format", type=click.Choice(registry.NAMES), default=None,
+              help="Output format (default: from OUT's extension; .txt is TREC).")
+@click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
+              help="Tie rule precision for ordering runs: 9 (32-bit scores, trec_eval 9.0.8) "
+                   "or 10 (64-bit).")
+def convert_command(source, target, kind, from_format, to_format, compat) -> None:
+    """Convert qrels or a run from IN to OUT ('-': stdin/stdout; .gz anywhere).
+
+    Formats: trec-qrels, trec-run, qrels-3col, msmarco-run, csv, tsv, jsonl, json, parquet.
+    Runs are written in trec_eval's order with ranks 1, 2, ...; what OUT's format cannot hold
+    is reported on stderr.
+    """
+    from . import _fail
+    try:
+        done = convert(source, target, kind, from_format, to_format, int(compat))
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
+    for line in done.report_lines():
+        click.echo(f"searcheval: {line}", err=True)
+    sys.exit(0)
