@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .fast.hashing import descending_order
+from .model import Run, natural_key
 
 
 _HALF_ROWS = 1 << 18  # runs shorter than two of these are ranked in one piece
@@ -188,3 +189,20 @@ def _mixed_groups(positions: np.ndarray, group: np.ndarray, judged: np.ndarray):
     mixed[group[1:][differ]] = True
     keep = mixed[group]
     return positions[keep], group[keep]
+
+
+def canonical_rows(run: Run, compat: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """Row order (queries in natural order, each ranked as trec_eval ranks it) and the
+    1-based rank of each row in that order."""
+    vocabulary = run.query.vocabulary.to_pylist()
+    by_name = sorted(range(len(vocabulary)), key=lambda i: (natural_key(vocabulary[i]),
+                                                            vocabulary[i].encode()))
+    position = np.empty(len(vocabulary), dtype=np.int64)
+    position[by_name] = np.arange(len(vocabulary))
+    queries = position[run.query.codes] if len(run.query.codes) else run.query.codes
+    order = canonical_order(queries, run.scores, run.doc.values(), compat)
+    grouped = queries[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(order) else order
+    sizes = np.diff(np.r_[starts, len(order)])
+    ranks = np.arange(len(order)) - np.repeat(starts, sizes) + 1
+    return order, ranks

@@ -138,8 +138,31 @@ class Results(Outcome):
         """Long table run, query_id, measure, value: per-query rows, then the `all` rows."""
         import pandas as pd
 
-        from .report.render import long_rows
         return pd.DataFrame(long_rows(self), columns=["run", "query_id", "measure", "value"])
+
+
+def is_whole(measure: Measure, value: float) -> bool:
+    """Counts, and a rank (FirstRel) of one query, are whole numbers: shown without decimals."""
+    return measure.spec.kind is Kind.COUNT or (measure.spec.found_only and float(value).is_integer())
+
+
+def plain_value(measure: Measure, value: float) -> int | float:
+    """A value as every output holds it: an int when whole (``is_whole``), else a float."""
+    return int(round(value)) if is_whole(measure, value) else float(value)
+
+
+def long_rows(results: Results) -> list[tuple]:
+    """(run, query_id, measure, value): per query in natural order, then `all`."""
+    rows = []
+    column = {q: j for j, q in enumerate(results.query_ids)}
+    for query_id in results.natural_query_order():
+        j = column[query_id]
+        for i, measure in enumerate(results.measures):
+            rows.append((results.run, query_id, str(measure), plain_value(measure, results.values[i, j])))
+    for i, measure in enumerate(results.measures):
+        rows.append((results.run, "all", str(measure), plain_value(measure, results.means[i])))
+    return rows
+
 
 
 # ---- evaluate: input -> engine -> Results -------------------------------------------------

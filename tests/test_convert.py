@@ -18,6 +18,7 @@ import searcheval
 from searcheval.cli import main
 from searcheval.errors import FormatError, SearchevalError, UsageError
 from searcheval.io import registry
+from searcheval.ranking import canonical_rows
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 QRELS_TEXT = "q1 0 d1 1\nq1 0 d2 0\nq10 0 d9 3\nq1 0 d3 2\nq2 0 d1 -1\nq2 0 é-doc 1\n"
@@ -44,7 +45,7 @@ def cli(*args, input=None):
 
 
 def ranked(run) -> list[tuple]:
-    order, ranks = registry.canonical_rows(run)
+    order, ranks = canonical_rows(run)
     return [(run.query_ids[i], run.doc_ids[i], float(run.scores[i])) for i in order]
 
 
@@ -231,7 +232,8 @@ def test_error_ids_a_trec_file_cannot_hold(tmp_path):
 def test_evaluate_reads_any_format_with_trec_eval_numbers(tmp_path):
     # trec_eval 9.0.8, out.test.a: map 0.1785, P_10 0.3000 for qrels.test / results.test
     registry.write(registry.read(SUITE / "qrels.test").data, str(tmp_path / "q.parquet"))
-    registry.write(registry.read(SUITE / "results.test").data, str(tmp_path / "r.jsonl.gz"))
+    run = registry.read(SUITE / "results.test").data
+    registry.write(run, str(tmp_path / "r.jsonl.gz"), rows=canonical_rows(run))
     summary = searcheval.evaluate(tmp_path / "q.parquet", tmp_path / "r.jsonl.gz",
                                   ["AP", "P@10"]).summary()
     assert {k: round(v, 4) for k, v in summary.items()} == {"AP": 0.1785, "P@10": 0.3}
@@ -248,3 +250,12 @@ def test_library_errors_are_typed(tmp_path):
     with pytest.raises(UsageError):
         registry.read(tmp_path / "x.csv", fmt="yaml")
     assert issubclass(UsageError, SearchevalError)
+
+
+def test_error_the_library_has_no_standard_output():
+    """'-' is the command line's stdout: a library call that names it is refused (cli/
+    passes its stream), and nothing is written."""
+    qrels = registry.read(SUITE / "qrels.test").data
+    with pytest.raises(UsageError) as caught:
+        registry.write(qrels, "-", fmt="trec-qrels")
+    assert str(caught.value) == "'-' is the command line's standard output: give a file name"

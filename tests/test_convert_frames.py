@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import searcheval
-from searcheval.io.convert import from_dataframe, to_dataframe
+from searcheval.build.convert import from_dataframe, to_dataframe
 from searcheval.errors import FormatError
 from searcheval.io import registry
 

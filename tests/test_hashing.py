@@ -1,4 +1,4 @@
-"""formats/hashing.py: hashes of string columns, repeat finding, byte comparisons and byte
+"""fast/hashing.py: hashes of string columns, repeat finding, byte comparisons and byte
 order, each checked against a plain Python reference; and, with a degenerate hash, that a
 collision never changes what the public API reads or computes."""
 

@@ -186,15 +186,15 @@ def test_convert_and_check_a_dataset_run(tmp_path, scored):
         f"irds:{SCORED}: ir_datasets: 8 lines read, 4 queries"]  # library.run: q1 q2 q3 q5
 
 
-@pytest.mark.parametrize("reader", ["searcheval.read_qrels", "searcheval.formats.read_qrels"])
+@pytest.mark.parametrize("reader", ["searcheval.read_qrels", "searcheval.io.trec.read_qrels"])
 def test_the_public_read_qrels_reads_the_dataset(reader):
     """The public reader takes a qrels path, so it takes an irds: id too: Cranfield's
     judgments, row for row as cranqrel holds them."""
     import searcheval
-    import searcheval.formats
+    import searcheval.io.trec
 
     read = {"searcheval.read_qrels": searcheval.read_qrels,
-            "searcheval.formats.read_qrels": searcheval.formats.read_qrels}[reader]
+            "searcheval.io.trec.read_qrels": searcheval.io.trec.read_qrels}[reader]
     qrels = read("irds:cranfield")
     rows = [[q, d, str(g)] for q, d, g in zip(qrels.query_ids, qrels.doc_ids,
                                                qrels.relevance.tolist())]

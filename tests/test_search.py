@@ -16,7 +16,7 @@ from click.testing import CliRunner
 import searcheval
 from searcheval.cli import main
 from searcheval.errors import FormatError, UsageError
-from searcheval.io.registry import canonical_rows
+from searcheval.ranking import canonical_rows
 from searcheval.io.trec import read_run
 from searcheval.build.searchers import _count_scores, _float32_scores, run_text, search
 from searcheval.io.texts import read_texts

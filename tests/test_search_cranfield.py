@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import searcheval
-from searcheval.io.registry import canonical_rows
+from searcheval.ranking import canonical_rows
 from searcheval.io.trec import read_run
 
 ROOT = Path(__file__).resolve().parent.parent

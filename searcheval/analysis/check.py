@@ -10,11 +10,13 @@ writes the run as the evaluation reads it, and counts each change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 import numpy as np
 
 from ..errors import UsageError
 from ..io import registry
+from ..ranking import canonical_rows
 from ..io.scan import Scan, scan
 from ..model import natural_key
 
@@ -114,7 +116,7 @@ def _check_run(report: Report, run: Scan, compat: int) -> None:
         report.say(run.path, "warning", "the run retrieves nothing")
         return
     ranked = run.run()
-    order, ranks = registry.canonical_rows(ranked, compat)
+    order, ranks = canonical_rows(ranked, compat)
     if run.format == "trec-run":
         _rank_column(report, run, order, ranks)
     _ties(report, run, order, ranks, compat)
@@ -212,7 +214,7 @@ def _unjudged(report: Report, run: Scan, qrels: Scan, compat: int, limit: float)
     """Share of the top-10 documents (of queries in the qrels) that no judgment covers."""
     from ..model.columns import unify
     ranked = run.run()
-    order, ranks = registry.canonical_rows(ranked, compat)
+    order, ranks = canonical_rows(ranked, compat)
     top = order[ranks <= 10]
     _, (rq, jq) = unify(run.query, qrels.query)
     _, (rd, jd) = unify(run.doc, qrels.doc)
@@ -241,10 +243,10 @@ def fix(run: Scan, target: str, fmt: str | None, compat: int) -> tuple[bytes, st
         raise UsageError(f"--fix: nothing written: {run.path} has lines that cannot be "
                          "corrected automatically (the errors above); correct them first")
     ranked = run.run()
-    order, ranks = registry.canonical_rows(ranked, compat)
+    order, ranks = canonical_rows(ranked, compat)
     known = any(registry.extension(target) in f.extensions for f in registry.FORMATS)
     chosen = registry.target_format(target, "run", fmt or (None if known else "trec-run"))
-    payload, dropped = registry.render(ranked, chosen, compat)
+    payload, dropped = registry.render(ranked, chosen, (order, ranks))
     moved = int(np.count_nonzero(order != np.arange(len(order))))
     changes = [f"duplicates removed: {_count(run.duplicates, 'line')} (the first of each kept)",
                f"moved into trec_eval's order: {_count(moved, 'line')}"]
@@ -259,8 +261,9 @@ def fix(run: Scan, target: str, fmt: str | None, compat: int) -> tuple[bytes, st
 
 
 def fix_and_recheck(qrels: str, run: Scan, target: str, fmt: str | None,
-                    **options) -> tuple[list[str], Report]:
-    """Write the corrected run to ``target`` and check what was written."""
+                    stdout: BinaryIO | None = None, **options) -> tuple[list[str], Report]:
+    """Write the corrected run to ``target`` (``-``: the stream ``stdout``) and check what
+    was written."""
     import tempfile
     from pathlib import Path
     payload, name, changes = fix(run, target, fmt, options["compat"])
@@ -268,5 +271,5 @@ def fix_and_recheck(qrels: str, run: Scan, target: str, fmt: str | None,
         written = Path(folder) / ("fixed" + (registry.BY_NAME[name].extensions or ("",))[0])
         written.write_bytes(payload)
         again, _ = check(qrels, [str(written)], **options)
-    registry.write_bytes(target, payload)
+    registry.write_bytes(target, payload, stdout)
     return changes, again

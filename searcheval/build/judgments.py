@@ -2,7 +2,7 @@
 
 The sheet is what ``searcheval pool`` wrote (CSV, TSV or XLSX), or the same saved by a
 spreadsheet: columns are found by name as ``searcheval labels`` finds them
-(``formats/labeled.py``), so ``query_id``, ``doc_id`` and ``label`` are needed and
+(``io/labeled.py``), so ``query_id``, ``doc_id`` and ``label`` are needed and
 the others are ignored. Ids lose the apostrophe ``pool`` put before cells a spreadsheet
 would run as formulas (``pool.restore``). Labels are integer grades or the words of
 ``labeled.VOCABULARY`` (``--label-map`` for others). Every row needs a label (``--partial``

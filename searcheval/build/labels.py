@@ -4,7 +4,7 @@ Only files the user names are written (``-o``, ``-r``, ``--write-queries``): the
 texts used to go to a ``queries.tsv`` beside the qrels, overwriting whatever was there.
 
 Several rows for one (query, doc) are several annotators' votes, aggregated and measured
-for agreement in ``votes.py``; reading the file is ``formats/labeled.py``.
+for agreement in ``votes.py``; reading the file is ``io/labeled.py``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Depth-k pooling and judging sheets: what a person should judge next, in a spreadsheet.
 
 The pool of a query is the union of the first ``depth`` documents of each run, each run
-ranked as trec_eval ranks it (``registry.canonical_rows``), minus the documents an existing
+ranked as trec_eval ranks it (``ranking.canonical_rows``), minus the documents an existing
 qrels file already judges (any grade: a line in the qrels is a judgment). The sheet has
 one row per (query, document): queries in natural order, then documents by their best
 rank in any run, then doc id. Its columns are ``SHEET_COLUMNS``: the label column is left
@@ -78,7 +78,7 @@ def run_names(runs: list[Run]) -> list[str]:
 
 def pool(runs: list[Run], depth: int, judged: Qrels | None = None) -> Pool:
     """The depth-``depth`` pool of ``runs``, minus what ``judged`` already judges."""
-    from ..io.registry import canonical_rows
+    from ..ranking import canonical_rows
     if depth < 1:
         raise UsageError(f"--depth must be at least 1, found {depth}")
     known = set(zip(judged.query_ids, judged.doc_ids)) if judged is not None else set()

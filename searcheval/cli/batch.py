@@ -19,7 +19,7 @@ from ..scale.batch import (Job, Outcome, Outputs, expand_runs, file_sha256, lead
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
-from ..io.output import write_text
+from .output import write_text
 from ..io.run_labels import path_labels
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}

@@ -9,7 +9,7 @@ from ..io.inputs import as_qrels, as_run
 from ..results import dataset_measures, resolve_measures
 from ..settings import Settings
 from ..measures import NICKNAMES, Measure, parse_measure
-from ..io.output import write_text
+from .output import write_text
 from ..results import Results
 from ..io.run_labels import refuse_repeated_paths, run_labels
 

@@ -61,7 +61,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from ..analysis.compare import compare
         from ..report.compare import render_comparison
         from ..io.inputs import as_qrels, as_run
-        from ..io.output import write_text
+        from .output import write_text
         from ..io.run_labels import refuse_repeated_paths
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         judged = as_qrels(qrels)

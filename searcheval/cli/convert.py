@@ -8,7 +8,7 @@ import click
 
 from ..errors import SearchevalError
 from ..io import registry
-from ..io.convert import convert
+from ..build.convert import convert
 
 
 @click.command("convert", context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,7 +32,8 @@ def convert_command(source, target, kind, from_format, to_format, compat) -> Non
     """
     from . import _fail
     try:
-        done = convert(source, target, kind, from_format, to_format, int(compat))
+        done = convert(source, target, kind, from_format, to_format, int(compat),
+                       stdout=click.get_binary_stream("stdout"))
     except SearchevalError as exc:
         _fail(str(exc), 2)
     for line in done.report_lines():

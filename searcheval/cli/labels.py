@@ -88,7 +88,7 @@ def _label_map(entries: tuple[str, ...]) -> dict[str, int]:
 def run_labels(source: str, output: str, run_output: str | None, queries_output: str | None,
                *, tag: str | None = None, **options) -> Converted:
     """Convert, check where everything goes, then write it all; returns the conversion."""
-    from ..io.output import write_text
+    from .output import write_text
     out = convert(source, **options)
     to_stdout = "-" in (output, run_output, queries_output)
     if [output, run_output, queries_output].count("-") > 1:

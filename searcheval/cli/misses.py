@@ -31,7 +31,7 @@ def misses_command(qrels, run, k, queries, relevance_level, fmt, output) -> None
     """
     from . import _fail  # the CLI turns errors into messages and exit codes
     from ..errors import SearchevalError
-    from ..io.output import write_text
+    from .output import write_text
     try:
         texts = None
         if queries:

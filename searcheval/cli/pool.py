@@ -43,7 +43,8 @@ def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str
              max_chars: int, output: str) -> list[str]:
     """Read everything, pool, write the sheet; returns the report."""
     from ..io.inputs import as_qrels, as_run
-    from ..io.output import write_file, write_text
+    from ..io.output import write_file
+    from .output import write_text
     from ..io.texts import read_texts
     fmt = sheet_format(output)
     if fmt == "xlsx":

@@ -37,7 +37,7 @@ def search_command(docs, queries, output, method, depth, stopwords, k1, b, tag, 
     """
     from . import _fail  # the CLI turns errors into messages and exit codes
     from ..errors import SearchevalError
-    from ..io.output import write_text
+    from .output import write_text
     try:
         ranking = search(docs, queries, method=method, k=depth, stopwords=stopwords or ("es",),
                          k1=k1, b=b)

@@ -15,7 +15,8 @@ import numpy as np
 from ..errors import UsageError
 from ..measures import Measure
 from ..measures.measure import format_number
-from .context import NONPOOL, Ranked, query_starts
+from ..fast.join import NONPOOL
+from .context import Ranked, query_starts
 from ..fast.segments import divide, segment_cumprod, segment_cumsum, segment_sum, value_at
 from .views import gain_view, level_of, level_view, total_dcg
 

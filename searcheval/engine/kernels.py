@@ -12,7 +12,8 @@ from typing import Callable
 import numpy as np
 
 from ..measures import Measure
-from .context import UNJUDGED, Ranked
+from ..fast.join import UNJUDGED
+from .context import Ranked
 from ..fast.segments import divide, segment_max, segment_sum
 from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg, ndcg_cut,
                            ndcg_rel, rank_biased_precision, rbp_residual, rndcg, unjudged_at)

@@ -32,7 +32,7 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
     tie_counts: tuple[int, int] | None = None  # native.tie_counts: tied, differing in relevance
     positive_judgments: int | None = None  # judgments with a grade > 0 in the averaged queries
-    # canonical measure name -> queries where trec_eval divides 0 by 0 (engines.undefined)
+    # canonical measure name -> queries where trec_eval divides 0 by 0 (engine.undefined)
     undefined: dict[str, list[str]] = field(default_factory=dict)
 
 

@@ -14,27 +14,12 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from pathlib import Path
 
 from ..errors import UsageError
 
 NEW_FILE_MODE = 0o666  # what open() asks for; the kernel takes the umask off
 _TRIES = 100  # temporary names tried before giving up (each 48 random bits)
-
-
-def write_text(target: str | None, text: str) -> None:
-    """Write ``text`` to ``target`` (``None`` or ``-``: stdout) with no half-written file."""
-    if target in (None, "-"):
-        try:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        except BrokenPipeError:  # the reader has left (`| head`): nothing more to do
-            pass
-        except OSError as exc:  # a full disk behind a redirection
-            raise UsageError(f"<stdout>: cannot write: {exc.strerror or exc}") from None
-        return
-    write_file(target, text)
 
 
 def write_file(target: str | Path, data: str | bytes) -> None:

@@ -14,9 +14,9 @@ import gzip
 import importlib
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -262,33 +262,17 @@ def _kinds(what: Format | str) -> str:
     return " or ".join("qrels" if k == "qrels" else "a run" for k in kinds)
 
 
-def canonical_rows(run: Run, compat: int = 9) -> tuple[np.ndarray, np.ndarray]:
-    """Row order (queries in natural order, each ranked as trec_eval ranks it) and the
-    1-based rank of each row in that order."""
-    from ..ranking import canonical_order
-    from ..model import natural_key
-
-    vocabulary = run.query.vocabulary.to_pylist()
-    by_name = sorted(range(len(vocabulary)), key=lambda i: (natural_key(vocabulary[i]),
-                                                            vocabulary[i].encode()))
-    position = np.empty(len(vocabulary), dtype=np.int64)
-    position[by_name] = np.arange(len(vocabulary))
-    queries = position[run.query.codes] if len(run.query.codes) else run.query.codes
-    order = canonical_order(queries, run.scores, run.doc.values(), compat)
-    grouped = queries[order]
-    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(order) else order
-    sizes = np.diff(np.r_[starts, len(order)])
-    ranks = np.arange(len(order)) - np.repeat(starts, sizes) + 1
-    return order, ranks
-
-
-def render(data: Qrels | Run, fmt: Format, compat: int = 9) -> tuple[bytes, list[str]]:
-    """The bytes of ``data`` in ``fmt``, and what ``fmt`` could not hold."""
+def render(data: Qrels | Run, fmt: Format, rows: tuple[np.ndarray, np.ndarray] | None = None
+           ) -> tuple[bytes, list[str]]:
+    """The bytes of ``data`` in ``fmt``, and what ``fmt`` could not hold. A run is written in
+    ``rows`` (its order and ranks: ``ranking.canonical_rows``; writers do not rank)."""
     if isinstance(data, Qrels):
         _refuse_unwritable_ids(data, fmt)
         table = tables.arrow_table(data)
         return _QRELS_WRITERS[fmt.name](data, table), []
-    order, ranks = canonical_rows(data, compat)
+    if rows is None:
+        raise TypeError("a run is written in an order: pass rows=ranking.canonical_rows(run)")
+    order, ranks = rows
     dropped = []
     if "score" not in fmt.keeps:
         dropped.append("scores (an MS MARCO run holds ranks; read back, each document scores "
@@ -341,12 +325,15 @@ def _refuse_unwritable_ids(data: Qrels | Run, fmt: Format) -> None:
                              "jsonl, json or parquet")
 
 
-def write_bytes(target: str, data: bytes) -> None:
-    """``data`` to ``target`` (``-``: stdout), gzip-compressed when it ends in ``.gz``;
-    written to a temporary name and renamed, so never half-written."""
+def write_bytes(target: str, data: bytes, stdout: BinaryIO | None = None) -> None:
+    """``data`` to ``target`` (``-``: the stream ``stdout``, which only the CLI has),
+    gzip-compressed when it ends in ``.gz``; written to a temporary name and renamed, so
+    never half-written."""
     if target == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+        if stdout is None:
+            raise UsageError("'-' is the command line's standard output: give a file name")
+        stdout.write(data)
+        stdout.flush()
         return
     if target.lower().endswith(".gz"):
         data = gzip.compress(data, mtime=0)
@@ -354,10 +341,13 @@ def write_bytes(target: str, data: bytes) -> None:
     write_file(target, data)
 
 
-def write(data: Qrels | Run, target: str, fmt: str | None = None, compat: int = 9) -> list[str]:
-    """Write ``data`` to ``target``; returns what the format could not hold."""
+def write(data: Qrels | Run, target: str, fmt: str | None = None,
+          rows: tuple[np.ndarray, np.ndarray] | None = None,
+          stdout: BinaryIO | None = None) -> list[str]:
+    """Write ``data`` to ``target`` (a run in ``rows``, see ``render``); returns what the
+    format could not hold."""
     kind = "qrels" if isinstance(data, Qrels) else "run"
     chosen = target_format(str(target), kind, fmt)
-    payload, dropped = render(data, chosen, compat)
-    write_bytes(str(target), payload)
+    payload, dropped = render(data, chosen, rows)
+    write_bytes(str(target), payload, stdout)
     return dropped

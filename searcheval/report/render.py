@@ -10,35 +10,14 @@ import json
 from ..errors import UsageError
 from ..measures import TREC_ORDER, Kind, Measure
 from .grid import Cell, cells, latex_grid, markdown_grid
-from ..results import Results
+from ..results import Results, long_rows
+from ..results import is_whole as _whole, plain_value as _number
 
 FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")
 
 
 def _is_count(measure: Measure) -> bool:
     return measure.spec.kind is Kind.COUNT
-
-
-def _whole(measure: Measure, value: float) -> bool:
-    """Counts, and a rank (FirstRel) of one query, are whole numbers: shown without decimals."""
-    return _is_count(measure) or (measure.spec.found_only and float(value).is_integer())
-
-
-def _number(measure: Measure, value: float) -> int | float:
-    return int(round(value)) if _whole(measure, value) else float(value)
-
-
-def long_rows(results: Results) -> list[tuple]:
-    """(run, query_id, measure, value): per query in natural order, then `all`."""
-    rows = []
-    column = {q: j for j, q in enumerate(results.query_ids)}
-    for query_id in results.natural_query_order():
-        j = column[query_id]
-        for i, measure in enumerate(results.measures):
-            rows.append((results.run, query_id, str(measure), _number(measure, results.values[i, j])))
-    for i, measure in enumerate(results.measures):
-        rows.append((results.run, "all", str(measure), _number(measure, results.means[i])))
-    return rows
 
 
 def to_csv(results_list: list[Results]) -> str:

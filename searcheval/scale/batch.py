@@ -23,7 +23,7 @@ from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..model import Qrels
 from ..measures import Kind, Measure, parse_measures
-from ..io.output import write_text
+from ..io.output import write_file
 from ..results import Results
 from ..model import natural_key
 from ..io.run_labels import same_file_key
@@ -157,9 +157,9 @@ class Outputs:
     def write(self, results: Results, stamp: dict) -> None:
         texts = {self.csv: render.to_csv([results]), self.json: render.to_json([results])}
         for path, text in texts.items():
-            write_text(str(path), text)
+            write_file(path, text)
         stamp["outputs"] = {path.name: sha256_text(text) for path, text in texts.items()}
-        write_text(str(self.stamp), json.dumps(stamp, indent=2) + "\n")  # last: "complete"
+        write_file(self.stamp, json.dumps(stamp, indent=2) + "\n")  # last: "complete"
 
     def remove(self) -> None:
         for path in (self.stamp, self.csv, self.json):

@@ -3,7 +3,7 @@
 A run grouped by query (every query's lines together, as TREC runs are written) is read
 in chunks of about ``block_bytes``; each chunk is cut at a line end, then before the
 first line of its last query, whose lines go on with the next chunk. The chunk is parsed
-by the same reader as a whole file (``formats.trec.parse_run``: the same checks, the
+by the same reader as a whole file (``io.trec.parse_run``: the same checks, the
 same messages, line numbers made physical again), evaluated (``blocks``) and dropped, so
 memory holds one chunk and the per-query values, whatever the size of the run.
 

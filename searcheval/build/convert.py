@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pyarrow.compute as pc
 
 from ..errors import UsageError
-from . import registry, trec
-from .irds import is_irds  # ir_datasets itself is imported only for an irds: id
+from ..io import registry, trec
+from ..io.irds import is_irds  # ir_datasets itself is imported only for an irds: id
 from ..model import Run
+from ..ranking import canonical_rows
 
 
 @dataclass
@@ -35,20 +37,22 @@ class Conversion:
 
 def convert(source: str | Path, target: str | Path, kind: str | None = None,
             from_format: str | None = None, to_format: str | None = None,
-            compat: int = 9) -> Conversion:
-    """Read ``source`` and write it to ``target`` (``-``: stdin/stdout); formats named or
-    recognised (see ``searcheval.io.registry``). Nothing is written on an error."""
+            compat: int = 9, stdout: BinaryIO | None = None) -> Conversion:
+    """Read ``source`` and write it to ``target`` (``-``: stdin, or the stream ``stdout``);
+    formats named or recognised (see ``searcheval.io.registry``). Nothing is written on an
+    error."""
     target = str(target)
     if is_irds(str(source)):
         loaded = _from_irds(str(source), kind, from_format, to_format)
     else:
         loaded = _read(source, kind, from_format, to_format)
     chosen = registry.target_format(target, loaded.kind, to_format)
-    payload, dropped = registry.render(loaded.data, chosen, compat)
+    rows = canonical_rows(loaded.data, compat) if isinstance(loaded.data, Run) else None
+    payload, dropped = registry.render(loaded.data, chosen, rows)
     notes = list(loaded.notes)
     if isinstance(loaded.data, Run) and "rank" in chosen.keeps:
         notes.extend(_renumbered(loaded.data, compat))
-    registry.write_bytes(target, payload)
+    registry.write_bytes(target, payload, stdout)
     return Conversion(loaded.kind, loaded.format.name, chosen.name, len(loaded.data.query),
                       dropped, notes)
 
@@ -75,7 +79,7 @@ def _from_irds(source: str, kind: str | None, from_format: str | None,
                to_format: str | None) -> registry.Loaded:
     """An ``irds:`` id: its judgments, or with ``--kind run`` (or ``--to`` a run format)
     its scored documents, read by ir_datasets."""
-    from .irds import load_irds_qrels, load_irds_run
+    from ..io.irds import load_irds_qrels, load_irds_run
     if from_format is not None:
         raise UsageError(f"{source}: --from names a file format; an irds: id is read by "
                          "ir_datasets (leave --from out)")
@@ -87,7 +91,7 @@ def _from_irds(source: str, kind: str | None, from_format: str | None,
 
 def _tags(path: str, data: bytes) -> list[str]:
     """A run has one tag (trec_eval reports the last line's): say when lines had others."""
-    from .scan import scan_text
+    from ..io.scan import scan_text
     tags = scan_text(path, data, "run", "trec-run").tags
     distinct = pc.unique(tags).to_pylist() if tags is not None else []
     if len(distinct) < 2:
@@ -101,7 +105,7 @@ def _renumbered(run: Run, compat: int) -> list[str]:
     """Say when the ranks written differ from the rank column read (trec_eval ignores it)."""
     if run.ranks is None or len(run.ranks) == 0:
         return []
-    order, ranks = registry.canonical_rows(run, compat)
+    order, ranks = canonical_rows(run, compat)
     differ = int(np.count_nonzero(run.ranks[order] != ranks))
     if differ == 0:
         return []
@@ -113,14 +117,14 @@ def _renumbered(run: Run, compat: int) -> list[str]:
 def to_dataframe(data, compat: int = 9):
     """A pandas DataFrame: qrels as ``query_id, doc_id, relevance`` in their order; a run as
     ``query_id, doc_id, score, rank, tag`` in trec_eval's order, ranks from 1."""
-    from . import tables
+    from ..io import tables
     if isinstance(data, Run):
-        order, ranks = registry.canonical_rows(data, compat)
+        order, ranks = canonical_rows(data, compat)
         return tables.to_dataframe(tables.arrow_table(data, order, ranks))
     return tables.to_dataframe(tables.arrow_table(data))
 
 
 def from_dataframe(frame, kind: str):
     """Qrels (``kind="qrels"``) or a Run from a DataFrame; see ``io.tables``."""
-    from .tables import from_dataframe as read_frame
+    from ..io.tables import from_dataframe as read_frame
     return read_frame(frame, kind)

@@ -1,0 +1,144 @@
+"""The judgment join: per run row, its judgment in the qrels, as trec_eval's
+``form_res_rels`` has it.
+
+Contract: ``judgments(qrels, judged_qc, run)[i]`` is the grade of run row ``i``'s (query,
+doc) in the qrels, NONPOOL when the qrels do not hold the pair, UNJUDGED when its grade
+is negative. A hash is a filter, bytes decide: (query, doc hash) keys find candidates,
+every match is confirmed by comparing the doc ids' bytes, and any doubt (two judgments
+on one key, a match whose bytes differ) sends the whole join to the exact path, which
+compares ids only.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..model import Qrels, Run
+from ..model.arrow import numbers
+from .hashing import pair_keys, same_strings, string_hashes
+
+NONPOOL = -1
+_PIECE_ROWS = 1 << 18  # run rows looked up at a time (small temporaries, both cores)
+UNJUDGED = -2
+
+
+def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
+    """Per run row, its judgment as trec_eval's ``form_res_rels`` has it: the grade, NONPOOL
+    (not in the qrels) or UNJUDGED (a negative grade: in the pool, not judged).
+
+    ``judged_qc``: per judgment, the code of its query in the run's vocabulary (-1: the run
+    does not retrieve for that query).
+
+    The run's (query, doc hash) rows are looked up in a table of the qrels' (``_KeyTable``);
+    every match is then confirmed by comparing the doc ids' bytes. Hash collisions (two
+    ids, one hash) send the lookup to the exact, slower path.
+    """
+    run_qc = run.query.codes
+    wanted = np.flatnonzero(judged_qc >= 0)  # judgments of queries the run retrieves for
+    table = _KeyTable(judged_qc[wanted], _doc_hashes(qrels)[wanted], len(run.query.vocabulary))
+    if table.repeats:  # two judgments, one key: their ids collide
+        return _exact_judgments(qrels, judged_qc, run, run_qc)
+    hashes, docs, judged_docs = _doc_hashes(run), run.doc.values(), qrels.doc.values()
+    grades = np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
+    rel = np.empty(len(run_qc), dtype=np.int32)
+
+    def piece(begin: int) -> bool:
+        """Look a piece of rows up, write its judgments, and confirm its matches' bytes."""
+        end = min(begin + _PIECE_ROWS, len(run_qc))
+        rows, at = table.find(run_qc[begin:end], hashes[begin:end])
+        judged = wanted[at]
+        rel[begin:end] = NONPOOL
+        rel[begin + rows] = grades[judged]
+        return bool(same_strings(docs.slice(begin, end - begin), rows, judged_docs, judged,
+                                 threads=False).all())
+
+    with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores look up
+        confirmed = all(list(pool.map(piece, range(0, len(run_qc), _PIECE_ROWS))))
+    if not confirmed:
+        return _exact_judgments(qrels, judged_qc, run, run_qc)
+    return rel
+
+
+class _KeyTable:
+    """Distinct (query code, doc hash) keys, found through a table with a region for each
+    query, eight times as many slots as it has keys (a power of two), indexed by the hash's
+    top bits. A run lists each query's documents together, so its lookups stay inside a
+    few small regions at a time, in cache. Keys sharing a slot are binary-searched among
+    themselves, by ``pair_keys``, sorted."""
+
+    def __init__(self, queries: np.ndarray, hashes: np.ndarray, num_queries: int) -> None:
+        self.queries, self.hashes = queries, hashes
+        counts = np.bincount(queries, minlength=num_queries)
+        bits = np.ceil(np.log2(np.maximum(8 * counts, 1))).astype(np.int64)  # 0: no keys
+        self.shift = (64 - bits).astype(np.uint64)  # a shift by 64 gives 0: the one slot
+        self.base = np.concatenate(([0], np.cumsum(np.left_shift(1, bits))[:-1]))
+        top = self._slots(queries, hashes)
+        # slot -> index of the one key in it; -1: none; -2: several
+        self.slots = np.full(int(self.base[-1] + (1 << int(bits[-1]))) if len(bits) else 1, -1,
+                             dtype=np.int32)
+        mine = np.arange(len(queries), dtype=np.int32)
+        self.slots[top] = mine
+        self.slots[top[self.slots[top] != mine]] = -2
+        shared = np.flatnonzero(self.slots[top] == -2)
+        keys = pair_keys(queries[shared], hashes[shared])
+        order = np.argsort(keys, kind="stable")
+        self.shared, self.shared_keys = shared[order], keys[order]
+        self.repeats = bool(np.any(self.shared_keys[1:] == self.shared_keys[:-1]))
+
+    def _slots(self, queries: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+        slots = (hashes >> self.shift[queries]).view(np.int64)  # a shift of 1 or more: positive
+        slots += self.base[queries]
+        return slots
+
+    def find(self, queries: np.ndarray, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(positions of the keys present, their indices in the table's keys)."""
+        found = self.slots[self._slots(queries, hashes)]
+        rows = np.flatnonzero(found >= 0)
+        at = found[rows].astype(np.int64)
+        hit = self.hashes[at] == hashes[rows]  # the slot is in the query's own region
+        rows, at = rows[hit], at[hit]
+        shared = np.flatnonzero(found == -2)
+        if len(shared):
+            wanted = pair_keys(queries[shared], hashes[shared])
+            where = np.minimum(np.searchsorted(self.shared_keys, wanted),
+                               len(self.shared_keys) - 1)
+            candidate = self.shared[where]
+            hit = ((self.shared_keys[where] == wanted)
+                   & (self.queries[candidate] == queries[shared])
+                   & (self.hashes[candidate] == hashes[shared]))
+            rows = np.concatenate((rows, shared[hit]))
+            at = np.concatenate((at, candidate[hit]))
+            by_row = np.argsort(rows, kind="stable")
+            rows, at = rows[by_row], at[by_row]
+        return rows, at
+
+
+def _as_judgments(rows: np.ndarray, grades: np.ndarray, size: int) -> np.ndarray:
+    rel = np.full(size, NONPOOL, dtype=np.int32)
+    rel[rows] = np.where(grades < 0, UNJUDGED, grades)
+    return rel
+
+
+def _exact_judgments(qrels: Qrels, judged_qc, run: Run, run_qc) -> np.ndarray:
+    """``judgments`` by hashing the doc ids themselves (Arrow's ``index_in``)."""
+    import pyarrow.compute as pc
+
+    doc = numbers(pc.index_in(run.doc.values(), value_set=qrels.doc.vocabulary), null=-1)
+    num_docs = len(qrels.doc.vocabulary)
+    keys = judged_qc.astype(np.int64) * num_docs + qrels.doc.codes
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    wanted = run_qc.astype(np.int64) * num_docs + doc
+    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    found = (doc >= 0) & (keys[at] == wanted)
+    rows = np.flatnonzero(found)
+    return _as_judgments(rows, qrels.relevance[order[at[rows]]], len(run_qc))
+
+
+def _doc_hashes(pairs: Qrels | Run) -> np.ndarray:
+    """Per row, a hash of its doc id (``hashing``; kept from the repeat check)."""
+    if pairs.doc_hash is None:
+        pairs.doc_hash = string_hashes(pairs.doc.values())
+    return pairs.doc_hash
