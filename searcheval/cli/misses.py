@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-
 import click
 
 from ..analysis.misses import csv_text, find_misses, summary, table_text

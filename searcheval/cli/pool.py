@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-
 import click
 
 from ..model import natural_key
