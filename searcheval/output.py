@@ -40,7 +40,9 @@ def write_text(target: str | None, text: str) -> None:
 def write_file(target: str | Path, data: str | bytes) -> None:
     """``data`` (text as UTF-8) to the file ``target``, never half-written, with the mode
     ``open()`` would give a new file, or the mode of the file it replaces."""
-    path = Path(target)
+    # Through a symlink, as open() writes: the rename would otherwise put a new file in
+    # the link's place and leave the file it names stale.
+    path = Path(os.path.realpath(target))
     try:
         fd, temporary = _create_beside(path)
     except OSError as exc:

@@ -17,6 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from searcheval.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "fixtures" / "seeds"
@@ -134,3 +137,26 @@ def test_export_script_files_get_the_mode_open_gives(tmp_path):
         os.chmod(path, 0o640)
     subprocess.run(command, env=env, umask=0o077, check=True, capture_output=True)
     assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == {oct(0o640)}
+
+
+def test_writing_through_a_symlink_replaces_the_file_it_names(tmp_path):
+    """``-o link`` where link points at a report: open() would write the report, and so
+    must the atomic write; replacing the link itself with a new file would leave the
+    report stale and the link gone. A dangling link creates its target, as open() does."""
+    report, link = tmp_path / "real" / "report.txt", tmp_path / "link.txt"
+    report.parent.mkdir()
+    report.write_text("old\n", encoding="utf-8")
+    os.chmod(report, 0o604)
+    link.symlink_to(Path("real") / "report.txt")
+    dangling = tmp_path / "dangling.txt"
+    dangling.symlink_to(Path("real") / "new.txt")
+    for target in (link, dangling):
+        result = CliRunner().invoke(main, ["evaluate", str(SEEDS / "library.qrels"),
+                                           str(SEEDS / "library.run"), "-m", "AP", "-o",
+                                           str(target)])
+        assert result.exit_code == 0, result.output
+    assert link.is_symlink() and dangling.is_symlink()
+    assert report.read_text(encoding="utf-8").startswith("measure")  # the table, not "old"
+    assert stat.S_IMODE(report.stat().st_mode) == 0o604
+    assert (tmp_path / "real" / "new.txt").read_text(encoding="utf-8").startswith("measure")
+    assert not list(tmp_path.rglob(".*.tmp"))
