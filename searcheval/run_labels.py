@@ -85,8 +85,8 @@ def path_labels(paths: list[str]) -> list[str]:
 
 
 def same_file_key(path: str) -> str:
-    """What two spellings of one file share (``a/run.txt``, ``./a/run.txt``)."""
-    return path if path == "-" or is_irds(path) else os.path.abspath(path)
+    """What two spellings of one file share (``a/run.txt``, ``./a/run.txt``, a symlink)."""
+    return path if path == "-" or is_irds(path) else os.path.realpath(path)
 
 
 def refuse_repeated_paths(paths: list[str]) -> None:

@@ -324,6 +324,17 @@ def test_the_same_run_twice_is_refused(runs, tmp_path, command):
     assert not (tmp_path / "out.txt").exists()
 
 
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_the_same_run_through_a_symlink_is_refused(runs, tmp_path, command):
+    # A link is one more spelling of the file: its two columns would read as two systems.
+    link = tmp_path / "link.run"
+    link.symlink_to(runs[0])
+    result = cli(command, QRELS, runs[0], link, "-o", tmp_path / "out.txt")
+    assert (result.exit_code, result.stderr) == (
+        2, f"the run {link} is given twice (runs 1 and 2): give each run once\n")
+    assert not (tmp_path / "out.txt").exists()
+
+
 # ---- the Python API -------------------------------------------------------------------------
 
 def test_api_compare_labels_runs_of_one_file_name(runs):
