@@ -436,3 +436,13 @@ def test_labels_of_many_runs_of_one_file_name_take_linear_time():
     labels = path_labels(paths)
     assert time.perf_counter() - started < 5
     assert labels == [f"sys{i}/run.txt" for i in range(10_000)]
+
+
+def test_notes_on_stderr_name_their_run(runs):
+    # -f csv has no place for notes, so each run's go to stderr: with two runs of one file
+    # name each line must say whose it is. AP over the 225 queries and their mean: 226.
+    result = cli("evaluate", QRELS, *runs, "-m", "AP", "-f", "csv", "--cross-check")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        f"searcheval: note: {label}: cross-check against pytrec_eval (trec_eval 9.0.8): 226 "
+        "values compared, 0 differ (tolerance 1e-09)" for label in LABELS]
