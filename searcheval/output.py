@@ -72,9 +72,9 @@ def _is_stream(target: str | Path) -> bool:
         mode = os.stat(target).st_mode
     except OSError:
         return False
-    folder = os.path.realpath(os.path.dirname(os.path.abspath(target)))
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(target)))  # /dev/fd: /proc/N/fd
     return (not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
-            or folder in ("/dev", "/proc") or folder.startswith(("/dev/", "/proc/")))
+            or folder == "/dev" or folder.startswith("/proc/"))  # not /dev/shm's files
 
 
 def _write_into(target: str | Path, data: str | bytes) -> None:
