@@ -184,10 +184,13 @@ def test_writing_to_a_pipe_or_device_writes_into_it(tmp_path):
     assert not list(tmp_path.rglob(".*.tmp"))
 
 
-def test_writing_to_dev_stdout_writes_into_the_redirected_file(tmp_path):
-    """``-o /dev/stdout > out.txt``: the name is a way to the process's own stdout, so it is
-    written into, as open() would; resolving it to out.txt and renaming a new file there
-    would leave the shell's stdout on an unlinked file (what it writes next is lost)."""
+def test_writing_to_dev_fd_writes_into_the_redirected_file(tmp_path):
+    """``-o /dev/fd/1 > out.txt`` (or ``/dev/stdout``): the name is a way to the process's
+    own stdout, so it is written into, as open() would; resolving it to out.txt and renaming
+    a new file there would leave the shell's stdout on an unlinked file (what it writes next
+    is lost). /dev/fd/1, not /dev/stdout: code that renames over the name cannot create a
+    temporary file in /dev/fd (/proc), while as root it would replace the system's
+    /dev/stdout link with a regular file."""
     out = tmp_path / "out.txt"
     code = ("import sys; from searcheval.cli import run; sys.argv[0] = 'searcheval'; "
             "sys.stdout.write('before\\n'); sys.stdout.flush(); run()")
@@ -195,7 +198,7 @@ def test_writing_to_dev_stdout_writes_into_the_redirected_file(tmp_path):
         inode = os.fstat(stdout.fileno()).st_ino
         done = subprocess.run([sys.executable, "-c", code, "evaluate",
                                str(SEEDS / "library.qrels"), str(SEEDS / "library.run"), "-m",
-                               "AP", "-o", "/dev/stdout"], stdout=stdout,
+                               "AP", "-o", "/dev/fd/1"], stdout=stdout,
                               env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode == 0
     assert os.stat(out).st_ino == inode  # the file the shell opened, not a new one
