@@ -38,13 +38,20 @@ def unique_labels(sources: list[tuple[str | None, str]]) -> list[str]:
     for i, (path, _) in enumerate(sources):
         if path is not None and _path_parts(path):
             groups[labels[i]].append(i)
-    for members in groups.values():
-        if len(members) < 2:
+    # Names no path tells apart (stdin's tag, a run made in memory): a file of that name
+    # is told apart by its path too, not numbered after it as if it were the copy.
+    pathless = {labels[i] for i, (path, _) in enumerate(sources)
+                if path is None or not _path_parts(path)}
+    for name, members in groups.items():
+        if len(members) < 2 and name not in pathless:
             continue
         parts = [_path_parts(sources[i][0]) for i in members]
         lengths = _distinguishing(parts)  # one file twice: #2 tells them apart
         for i, own in zip(members, parts):
-            labels[i] = "/".join(own[-lengths[own]:])
+            k = lengths[own]
+            while k < len(own) and "/".join(own[-k:]) in pathless:
+                k += 1
+            labels[i] = "/".join(own[-k:])
     return _numbered(labels)
 
 

@@ -446,3 +446,13 @@ def test_notes_on_stderr_name_their_run(runs):
     assert result.stderr.splitlines() == [
         f"searcheval: note: {label}: cross-check against pytrec_eval (trec_eval 9.0.8): 226 "
         "values compared, 0 differ (tolerance 1e-09)" for label in LABELS]
+
+
+def test_a_file_is_not_numbered_after_a_stdin_run_of_its_name(runs):
+    # A run on stdin is named by its tag; tagged run.txt beside the file exp1/run.txt, the
+    # file took "run.txt#2" and the stdin run "run.txt", which reads as the file's.
+    stdin = "1 Q0 184 1 1.0 run.txt\n"
+    result = CliRunner().invoke(main, ["evaluate", str(QRELS), "-", str(runs[0]), "-m", "AP",
+                                       "-f", "markdown"], input=stdin)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "| measure | run.txt | exp1/run.txt |"
