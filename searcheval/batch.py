@@ -260,11 +260,15 @@ def worker_qrels() -> Qrels:
 
 # ---- the leaderboard -----------------------------------------------------------------------
 
+LOWER_IS_BETTER = frozenset({"FirstRel"})  # a rank: the first relevant document at 1 is best
+
+
 def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]:
     """(summary CSV, summary JSON): one row per run, best first by ``sort``."""
     measures = job.parsed_measures()
     done = [o for o in outcomes if o.status != "failed"]
-    done.sort(key=lambda o: (-o.summary[sort], natural_key(o.name)))
+    sign = 1 if sort.split("(")[0] in LOWER_IS_BETTER else -1
+    done.sort(key=lambda o: (sign * o.summary[sort], natural_key(o.name)))
     header = ["run"] + [str(m) for m in measures] + ["queries"]
     lines = [",".join(header)]
     for o in done:

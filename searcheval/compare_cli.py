@@ -79,7 +79,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
         files = _plots(judged, comparison, order) if plot_dir else {}
         for results in comparison.results:
-            _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"))
+            _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"), labelled=True)
         if fmt in ("csv", "wide-csv", "trec"):
             for note in comparison.notes:
                 click.echo(f"searcheval: note: {note}", err=True)

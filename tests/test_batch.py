@@ -322,3 +322,18 @@ def test_irds_qrels_that_change_under_the_same_id_are_recomputed(tmp_path, irds_
     assert counts == "1 run: 1 evaluated, 0 up to date, 0 failed"
     assert mean == pytest.approx(pytrec_eval_map(changed, run), abs=1e-12)
     assert mean != pytest.approx(pytrec_eval_map(original, run), abs=1e-4)
+
+
+def test_leaderboard_by_firstrel_puts_the_earliest_first(tmp_path):
+    # FirstRel is a rank: 1 (the first document relevant) is best. By hand: q1 judges only
+    # d3 relevant; early.run ranks d3 first (FirstRel 1), late.run third (FirstRel 3).
+    (tmp_path / "q.qrels").write_text("q1 0 d1 0\nq1 0 d2 0\nq1 0 d3 1\n")
+    (tmp_path / "early.run").write_text("q1 Q0 d3 1 3 e\nq1 Q0 d1 2 2 e\nq1 Q0 d2 3 1 e\n")
+    (tmp_path / "late.run").write_text("q1 Q0 d1 1 3 l\nq1 Q0 d2 2 2 l\nq1 Q0 d3 3 1 l\n")
+    result = batch(tmp_path / "q.qrels", tmp_path / "late.run", tmp_path / "early.run",
+                   "-o", tmp_path / "out", "-m", "FirstRel", "-m", "AP", "--sort", "FirstRel")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.endswith("best first by FirstRel\n")
+    board = list(csv.DictReader(io.StringIO((tmp_path / "out" / "summary.csv").read_text())))
+    assert [(row["run"], float(row["FirstRel"])) for row in board] == [("early.run", 1.0),
+                                                                        ("late.run", 3.0)]
