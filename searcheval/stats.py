@@ -243,7 +243,8 @@ def floor_note(floor: Floor) -> str | None:
     """The note compare prints when the floor keeps a comparison from being significant."""
     if not floor.limits:
         return None
-    m, alpha = floor.comparisons, f"{floor.alpha:g}"
+    alpha = f"{floor.alpha:g}"
+    m = "the one comparison" if floor.comparisons == 1 else f"the {floor.comparisons} comparisons"
     if floor.exact:
         source = (f"the exact test over all 2^{floor.queries} sign flips gives no p below "
                   f"2/2^{floor.queries} = {floor.smallest_p:.3g}")
@@ -254,18 +255,18 @@ def floor_note(floor: Floor) -> str | None:
     if floor.correction == "none":
         effect = f"uncorrected, that is not below alpha {alpha}: no comparison can be significant"
     elif floor.together is None:
-        effect = (f"{name[floor.correction]}-corrected over the {m} comparisons no p can be "
+        effect = (f"{name[floor.correction]}-corrected over {m} no p can be "
                   f"below {floor.smallest_any:.3g}, not below alpha {alpha}: no comparison "
                   "can be significant, whatever the runs")
     else:
-        effect = (f"Benjamini-Hochberg-corrected over the {m} comparisons one alone gets no p "
+        effect = (f"Benjamini-Hochberg-corrected over {m} one alone gets no p "
                   f"below {floor.smallest_alone:.3g}, not below alpha {alpha}: a comparison can "
                   f"be significant only when at least {floor.together} are")
     return f"resampling floor: {source} (two-sided); {effect}; {_remedy(floor)}"
 
 
 def _remedy(floor: Floor) -> str:
-    more = ("more queries can" if floor.correction == "none" else
+    more = ("more queries can" if floor.correction == "none" or floor.comparisons == 1 else
             "fewer comparisons (--baseline, fewer measures) or more queries can")
     needed = floor.resamples_needed
     if floor.exact:
