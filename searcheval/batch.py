@@ -53,9 +53,16 @@ class Job:
         return sha256_text(json.dumps(facts, sort_keys=True))
 
     def streams(self, path: str) -> bool:
-        if self.chunk_queries is not None or self.stream is not None:
-            return self.chunk_queries is not None or bool(self.stream)
-        return path != "-" and os.path.getsize(path) > STREAM_ABOVE
+        """Stream this run? Only TREC text streams (a block cutter needs lines); the other
+        formats are read whole, as ``evaluate`` reads them."""
+        if self.chunk_queries is not None or self.stream:
+            if path != "-" and not trec_text(path):
+                raise UsageError(f"{path}: --stream and --chunk-queries read TREC run text, "
+                                 "and this run is in another format: leave them out")
+            return True
+        if self.stream is not None:
+            return False
+        return path != "-" and os.path.getsize(path) > STREAM_ABOVE and trec_text(path)
 
 
 @dataclass
@@ -74,6 +81,19 @@ class Outcome:
     pid: int = 0
     qrels_reads: int = 0  # how many times this process has parsed the qrels
     rss: int = 0  # this process's resident memory after the run, bytes
+
+
+def trec_text(path: str) -> bool:
+    """Is this run TREC text (plain or gzipped), as the format recognition reads it?"""
+    import gzip
+
+    from .formats.registry import recognise
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 16)
+    if head[:2] == b"\x1f\x8b":
+        with gzip.open(path, "rb") as handle:
+            head = handle.read(1 << 16)
+    return recognise(path, head, "run").name == "trec-run"
 
 
 def sha256_text(text: str) -> str:
@@ -178,10 +198,10 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
         from .stream import stream_evaluate
         return stream_evaluate(qrels, path, measures, job.settings, job.chunk_queries,
                                job.block_bytes)
+    from .api import as_run
     from .engines import native
-    from .formats.trec import read_run
-    run = read_run(path, ranks=job.settings.ties == "rank")
-    return native.evaluate(qrels, run, measures, job.settings), len(run.lines)
+    run = as_run(path, ranks=job.settings.ties == "rank")  # every format evaluate reads
+    return native.evaluate(qrels, run, measures, job.settings), len(run.scores)
 
 
 def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels | None = None,

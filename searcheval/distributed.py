@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for
+from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for, trec_text
 from .blocks import Part, Plan, combine, evaluate_block
 from .engines.context import Settings
 from .errors import SearchevalError, UsageError
@@ -84,12 +84,13 @@ def run_on_dask(address: str, qrels: Qrels, paths: list[str], stamps: dict, outd
 
 
 def _splits(path: str, job: Job) -> bool:
-    """Runs larger than one block are split into partitions (gzip cannot be split)."""
+    """TREC runs larger than one block are split into partitions (gzip cannot be split;
+    the other formats are read whole, as ``evaluate`` reads them)."""
     if job.stream is False or not os.path.isfile(path):
         return False
     with open(path, "rb") as handle:
         gzipped = handle.read(2) == b"\x1f\x8b"
-    return not gzipped and os.path.getsize(path) > job.block_bytes
+    return not gzipped and os.path.getsize(path) > job.block_bytes and trec_text(path)
 
 
 def _written(outcome: Outcome, outdir: str) -> Outcome:
