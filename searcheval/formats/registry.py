@@ -116,8 +116,9 @@ def read(source: str | Path, kind: str | None = None, fmt: str | None = None,
     A TREC run's rank column is read only with ``ranks`` (trec_eval ignores it)."""
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}: choose qrels or run")
-    return _read_regular(source, kind, fmt, ranks) \
-        or read_data(*trec.read_raw(source), kind, fmt, ranks)
+    with trec.arrow_errors(str(source)):
+        return _read_regular(source, kind, fmt, ranks) \
+            or read_data(*trec.read_raw(source), kind, fmt, ranks)
 
 
 def _read_regular(source: str | Path, kind: str | None, fmt: str | None,
@@ -146,6 +147,12 @@ def read_path(source: str | Path, kind: str) -> Qrels | Run:
 def read_data(path: str, data: bytes, kind: str | None = None, fmt: str | None = None,
               ranks: bool = False) -> Loaded:
     """``read`` for bytes already read (``trec.read_raw``)."""
+    with trec.arrow_errors(path):
+        return _read_data(path, data, kind, fmt, ranks)
+
+
+def _read_data(path: str, data: bytes, kind: str | None, fmt: str | None,
+               ranks: bool) -> Loaded:
     chosen = named(fmt) or recognise(path, data, kind)
     if kind is not None and kind not in chosen.kinds:
         raise UsageError(f"{path}: {chosen} holds {_kinds(chosen)}, not {_kinds(kind)}")
