@@ -61,7 +61,8 @@ def write_qrels(path: Path, queries: int) -> None:
             out.writelines(f"{query_id(i)} 0 {doc_id(r - 1)} 1\n" for r in RELEVANT_RANKS)
 
 
-def run_measured(args: list[str], cwd: str | None = None) -> tuple[int, str, str, int]:
+def run_measured(args: list[str], env: dict[str, str] | None = None
+                 ) -> tuple[int, str, str, int]:
     """(exit code, stdout, stderr, peak resident memory in bytes) of ``python -m
     searcheval ARGS`` in a child process of its own (a fresh parent reads its children's
     peak with ``resource.getrusage``: nothing else this process ran is counted)."""
@@ -75,8 +76,9 @@ def run_measured(args: list[str], cwd: str | None = None) -> tuple[int, str, str
              " capture_output=True, text=True)\n"
              "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024\n"
              "print(json.dumps([done.returncode, done.stdout, done.stderr, peak]))\n")
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    tree = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=tree, **(env or {}))
     out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
-                         env=env, cwd=cwd, check=True)
+                         env=env, cwd=tree, check=True)
     code, stdout, stderr, peak = json.loads(out.stdout)
     return code, stdout, stderr, peak

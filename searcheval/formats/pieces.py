@@ -45,11 +45,12 @@ def pieces(data: bytes, piece_bytes: int) -> Iterator[tuple[bytes, int]]:
         start = end
 
 
-def read_pieces(path: str, data: bytes, piece_bytes: int,
+def read_pieces(path: str, cut: Iterator[tuple[bytes, int]],
                 read_piece: Callable[[bytes], tuple]) -> list[tuple[tuple, int]]:
-    """``read_piece`` of every piece, with the lines before it; its errors made physical."""
+    """``read_piece`` of every piece of ``cut`` (pieces and the lines before each, as
+    ``pieces`` makes them), with the lines before it; its errors made physical."""
     parts = []
-    for piece, lines_before in pieces(data, piece_bytes):
+    for piece, lines_before in cut:
         try:
             parts.append((read_piece(piece), lines_before))
         except FormatError as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import importlib
+import itertools
 import json
 import os
 import re
@@ -24,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import UsageError
-from . import trec, trec_variants, trec_writers
+from . import bounded, trec, trec_variants, trec_writers
 from .column_names import roles
 from .columns import Encoded
 from .trec import Qrels, Run
@@ -117,8 +118,26 @@ def read(source: str | Path, kind: str | None = None, fmt: str | None = None,
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}: choose qrels or run")
     with trec.arrow_errors(str(source)):
-        return _read_regular(source, kind, fmt, ranks) \
-            or read_data(*trec.read_raw(source), kind, fmt, ranks)
+        return _read_regular(source, kind, fmt, ranks) or _read_stream(source, kind, fmt, ranks)
+
+
+def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
+                 ranks: bool) -> Loaded:
+    """Any input that is not a regular TREC file. TREC text (gzip, stdin, irregular) is
+    parsed a piece at a time as it is decompressed (``bounded``); other formats read whole."""
+    with bounded.opened(source) as (path, handle):
+        chunks = bounded.chunks(path, handle)
+        head = next(chunks, b"")
+        chosen = named(fmt) or recognise(path, head, kind)
+        if chosen.name in TREC_KIND and (kind is None or kind in chosen.kinds):
+            cut = bounded.line_pieces(path, itertools.chain([head], chunks),
+                                      bounded.STREAM_PIECE_BYTES)
+            return Loaded(trec.read_stream(path, TREC_KIND[chosen.name], cut, ranks), chosen, [])
+        data = head + b"".join(chunks)
+    return read_data(path, data, kind, fmt, ranks)
+
+
+TREC_KIND = {"trec-run": "run", "trec-qrels": "qrels"}
 
 
 def _read_regular(source: str | Path, kind: str | None, fmt: str | None,

@@ -13,13 +13,10 @@ names the first bad line, so the fast path never has to know how to explain.
 
 from __future__ import annotations
 
-import gzip
 import io
 import math
 import mmap
 import re
-import sys
-import zlib
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,7 +32,7 @@ from .arrow import numbers as as_numpy
 from .columns import Encoded, encode, pair_ranks
 from .hashing import hashes_and_repeats, same_strings, string_hashes
 from .pieces import PIECE_BYTES
-from . import pieces
+from . import bounded, pieces
 
 QRELS_FIELDS = "query_id iteration doc_id relevance"
 RUN_FIELDS = "query_id Q0 doc_id rank score tag"
@@ -123,21 +120,9 @@ def read_bytes(source: str | Path) -> tuple[str, bytes]:
 
 
 def read_raw(source: str | Path) -> tuple[str, bytes]:
-    """(display path, bytes) of a path, ``-`` (stdin) or a gzip file (detected by content)."""
-    path = str(source)
-    if path == "-":
-        data, path = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise FormatError(path, 0, f"not a valid gzip file: {exc}") from None
-    return path, data
+    """(display path, bytes) of a path, ``-`` (stdin) or a gzip file (detected by content),
+    decompressed a piece at a time, no line over 1 MiB (``bounded``)."""
+    return bounded.read_all(source)
 
 
 def text_bytes(path: str, data: bytes) -> tuple[str, bytes]:
@@ -292,6 +277,8 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
                 return None
             delimiter = _uniform_delimiter(view)  # None for a NUL byte, among others
             head = view[:view.find(b"\n") + 1]
+            if delimiter is not None:
+                bounded.check_lines(path, view)  # else the general path checks them
     except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
         return None
     if delimiter is None:
@@ -474,7 +461,8 @@ def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES) -> Qrels
 def _qrels_columns(path: str, data: bytes, piece_bytes: int) -> tuple:
     if pieces.several(data, piece_bytes):
         return pieces.joined(pieces.read_pieces(
-            path, data, piece_bytes, lambda piece: _qrels_columns(path, piece, piece_bytes)))
+            path, pieces.pieces(data, piece_bytes),
+            lambda piece: _qrels_columns(path, piece, piece_bytes)))
     try:
         return _fast_qrels(data)
     except (_Refused, pa.ArrowInvalid):
@@ -506,13 +494,36 @@ def parse_run(path: str, data: bytes, ranks: bool = False,
                     ranks=np.asarray(rank_column, dtype=np.float64) if ranks else None)
 
 
+def _joined_run(parts: list, ranks: bool) -> tuple:
+    queries, docs, scores, numbers, tags, rank_columns = pieces.joined(parts)
+    rank_column = np.concatenate([np.asarray(r, dtype=np.float64)
+                                  for r in rank_columns]) if ranks else None
+    return queries, docs, scores, numbers, next((t for t in tags if t), None), rank_column
+
+
+def read_stream(path: str, kind: str, cut, ranks: bool = False) -> Qrels | Run:
+    """A TREC qrels (``kind``) or run from pieces cut at line ends (``bounded.line_pieces``),
+    each parsed and dropped: the file's text is never held whole (a gzip run, stdin)."""
+    def read(piece: bytes) -> tuple:
+        piece = text_bytes(path, piece)[1]  # a NUL byte, located
+        if kind == "qrels":
+            return _qrels_columns(path, piece, PIECE_BYTES)
+        return _run_columns(path, piece, ranks, PIECE_BYTES)
+
+    parts = pieces.read_pieces(path, cut, read) or [(read(b""), 0)]
+    if kind == "qrels":
+        queries, docs, relevance, numbers = pieces.joined(parts)
+        return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path)
+    queries, docs, scores, numbers, tag, rank_column = _joined_run(parts, ranks)
+    return make_run(queries, Encoded.lazy(docs), scores, numbers, path, tag or Path(path).name,
+                    ranks=rank_column)
+
+
 def _run_columns(path: str, data: bytes, ranks: bool, piece_bytes: int) -> tuple:
     if pieces.several(data, piece_bytes):
-        queries, docs, scores, numbers, tags, rank_columns = pieces.joined(pieces.read_pieces(
-            path, data, piece_bytes, lambda piece: _run_columns(path, piece, ranks, piece_bytes)))
-        rank_column = np.concatenate([np.asarray(r, dtype=np.float64)
-                                      for r in rank_columns]) if ranks else None
-        return queries, docs, scores, numbers, next((t for t in tags if t), None), rank_column
+        return _joined_run(pieces.read_pieces(
+            path, pieces.pieces(data, piece_bytes),
+            lambda piece: _run_columns(path, piece, ranks, piece_bytes)), ranks)
     try:
         return _fast_run(data, ranks)
     except (_Refused, pa.ArrowInvalid):
