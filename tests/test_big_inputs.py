@@ -159,3 +159,10 @@ def test_run_over_2_gib(big_run, case):
         "bad field": "score must be a number, found 'abc'",
     }[case]
     assert (code, stdout, stderr) == (2, "", f"{run}:{line}: {message}\n")
+
+
+def test_run_tag_in_pieces_is_the_last_lines():
+    # trec_eval's runid is the tag of the last line it read (tags change halfway here)
+    lines = [f"q1 Q0 d{j} {j} {-j} {'first' if j < 500 else 'second'}\n" for j in range(1000)]
+    run = parse_run("r.run", "  ".join(lines).encode(), piece_bytes=2000)
+    assert run.doc.values().num_chunks > 1 and run.tag == "second"

@@ -498,7 +498,9 @@ def _joined_run(parts: list, ranks: bool) -> tuple:
     queries, docs, scores, numbers, tags, rank_columns = pieces.joined(parts)
     rank_column = np.concatenate([np.asarray(r, dtype=np.float64)
                                   for r in rank_columns]) if ranks else None
-    return queries, docs, scores, numbers, next((t for t in tags if t), None), rank_column
+    # trec_eval's runid is the last line's tag: the last piece's that holds a record
+    return queries, docs, scores, numbers, next((t for t in reversed(tags) if t), None), \
+        rank_column
 
 
 def read_stream(path: str, kind: str, cut, ranks: bool = False) -> Qrels | Run:
