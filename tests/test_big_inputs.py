@@ -166,3 +166,17 @@ def test_run_tag_in_pieces_is_the_last_lines():
     lines = [f"q1 Q0 d{j} {j} {-j} {'first' if j < 500 else 'second'}\n" for j in range(1000)]
     run = parse_run("r.run", "  ".join(lines).encode(), piece_bytes=2000)
     assert run.doc.values().num_chunks > 1 and run.tag == "second"
+
+
+def test_msmarco_run_read_in_pieces():
+    from searcheval.formats.trec_variants import parse_msmarco_run
+    lines = [f"q{i}\td{j}\t{j + 1}\n" for i in range(40) for j in range(500)]
+    lines[15_000] = lines[15_000].replace("\t", "  ")  # irregular: Arrow's direct read refuses
+    run = parse_msmarco_run("r.tsv", "".join(lines).encode(), piece_bytes=20_000)
+    assert run.doc.values().num_chunks > 1
+    assert run.ranks.tolist() == [float(j + 1) for _ in range(40) for j in range(500)]
+    assert run.doc_ids == [f"d{j}" for _ in range(40) for j in range(500)]
+    lines[18_000] = "q36\td0\tfirst\n"
+    with pytest.raises(FormatError) as error:
+        parse_msmarco_run("r.tsv", "".join(lines).encode(), piece_bytes=20_000)
+    assert str(error.value) == "r.tsv:18001: rank must be an integer, found 'first'"
