@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import importlib
+import itertools
 import json
 import re
 import sys
@@ -22,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import UsageError
-from . import trec, trec_variants, trec_writers
+from . import bounded, trec, trec_variants, trec_writers
 from .column_names import roles
 from .columns import Encoded
 from .trec import Qrels, Run
@@ -114,8 +115,27 @@ def read(source: str | Path, kind: str | None = None, fmt: str | None = None,
     A TREC run's rank column is read only with ``ranks`` (trec_eval ignores it)."""
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}: choose qrels or run")
-    return _read_regular(source, kind, fmt, ranks) \
-        or read_data(*trec.read_raw(source), kind, fmt, ranks)
+    with trec.arrow_errors(str(source)):
+        return _read_regular(source, kind, fmt, ranks) or _read_stream(source, kind, fmt, ranks)
+
+
+def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
+                 ranks: bool) -> Loaded:
+    """Any input that is not a regular TREC file. TREC text (gzip, stdin, irregular) is
+    parsed a piece at a time as it is decompressed (``bounded``); other formats read whole."""
+    with bounded.opened(source) as (path, handle):
+        chunks = bounded.chunks(path, handle)
+        head = next(chunks, b"")
+        chosen = named(fmt) or recognise(path, head, kind)
+        if chosen.name in TREC_KIND and (kind is None or kind in chosen.kinds):
+            cut = bounded.line_pieces(path, itertools.chain([head], chunks),
+                                      bounded.STREAM_PIECE_BYTES)
+            return Loaded(trec.read_stream(path, TREC_KIND[chosen.name], cut, ranks), chosen, [])
+        data = head + b"".join(chunks)
+    return read_data(path, data, kind, fmt, ranks)
+
+
+TREC_KIND = {"trec-run": "run", "trec-qrels": "qrels"}
 
 
 def _read_regular(source: str | Path, kind: str | None, fmt: str | None,
@@ -144,6 +164,12 @@ def read_path(source: str | Path, kind: str) -> Qrels | Run:
 def read_data(path: str, data: bytes, kind: str | None = None, fmt: str | None = None,
               ranks: bool = False) -> Loaded:
     """``read`` for bytes already read (``trec.read_raw``)."""
+    with trec.arrow_errors(path):
+        return _read_data(path, data, kind, fmt, ranks)
+
+
+def _read_data(path: str, data: bytes, kind: str | None, fmt: str | None,
+               ranks: bool) -> Loaded:
     chosen = named(fmt) or recognise(path, data, kind)
     if kind is not None and kind not in chosen.kinds:
         raise UsageError(f"{path}: {chosen} holds {_kinds(chosen)}, not {_kinds(kind)}")

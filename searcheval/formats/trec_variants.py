@@ -13,6 +13,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
+from . import pieces
 from .arrow import numbers as as_numpy
 from .columns import Encoded
 from .trec import (MSMARCO_FIELDS, QRELS_3COL_FIELDS, Qrels, Run, _column, _direct, _encoded,
@@ -25,8 +26,9 @@ def read_qrels_3col(source: str | Path) -> Qrels:
     return parse_qrels_3col(*read_bytes(source))
 
 
-def parse_qrels_3col(path: str, data: bytes) -> Qrels:
-    queries, docs, relevance, numbers = _read_3col(path, data, pa.int64(), QRELS_3COL_FIELDS)
+def parse_qrels_3col(path: str, data: bytes, piece_bytes: int = pieces.PIECE_BYTES) -> Qrels:
+    queries, docs, relevance, numbers = _read_3col(path, data, pa.int64(), QRELS_3COL_FIELDS,
+                                                   piece_bytes)
     return make_qrels(_encoded(queries), Encoded.lazy(docs), relevance, numbers, path)
 
 
@@ -37,17 +39,27 @@ def read_msmarco_run(source: str | Path) -> Run:
     return parse_msmarco_run(*read_bytes(source))
 
 
-def parse_msmarco_run(path: str, data: bytes) -> Run:
-    queries, docs, ranks, numbers = _read_3col(path, data, pa.int64(), MSMARCO_FIELDS)
+def parse_msmarco_run(path: str, data: bytes, piece_bytes: int = pieces.PIECE_BYTES) -> Run:
+    queries, docs, ranks, numbers = _read_3col(path, data, pa.int64(), MSMARCO_FIELDS,
+                                               piece_bytes)
     ranks = np.asarray(ranks, dtype=np.float64)
     return make_run(_encoded(queries), Encoded.lazy(docs), -ranks, numbers, path,
                     Path(path).name.split(".")[0], ranks=ranks)
 
 
-def _read_3col(path: str, data: bytes, value_type: pa.DataType, names: str) -> tuple:
+def _read_3col(path: str, data: bytes, value_type: pa.DataType, names: str,
+               piece_bytes: int = pieces.PIECE_BYTES) -> tuple:
+    """Columns of a 3-field file; past ``piece_bytes``, a piece at a time (``pieces``: no
+    string array over 2 GiB, the line-by-line parser only on the 1 MiB Arrow refused)."""
+    if pieces.several(data, piece_bytes):
+        return pieces.joined(pieces.read_pieces(
+            path, pieces.pieces(data, piece_bytes),
+            lambda piece: _read_3col(path, piece, value_type, names, piece_bytes)))
     try:
         return _fast_3col(data, value_type)
     except (_Refused, pa.ArrowInvalid):
+        if piece_bytes > pieces.SLOW_PIECE_BYTES:
+            return _read_3col(path, data, value_type, names, pieces.SLOW_PIECE_BYTES)
         return _parse_3col_slowly(path, data, names)
 
 
