@@ -116,7 +116,10 @@ def big_run(tmp_path_factory):
     """A run just over 2 GiB and its qrels, written in a few seconds."""
     where = tmp_path_factory.mktemp("big")
     free = shutil.disk_usage(where).free
-    assert free > SIZE + (1 << 30), f"the test needs {SIZE / 2**30:.1f} GiB of free disk"
+    if free <= SIZE + (1 << 30):  # the issue's rule: a multi-GiB file where the disk allows,
+        # else the pieces tests above (many pieces forced through piece_bytes) stand alone
+        pytest.skip(f"the 2 GiB test needs {(SIZE + (1 << 30)) / 2**30:.1f} GiB free in the "
+                    f"temporary folder, found {free / 2**30:.1f} GiB")
     queries = queries_for(SIZE)
     write_qrels(where / "q.qrels", queries)
     size = write_run(where / "run.txt", queries)
