@@ -8,6 +8,8 @@ suite asserts (terrierteam/ir_measures, ``test/test_judged.py``, ``test/test_gde
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
@@ -303,3 +305,25 @@ def test_error_measures_joined_by_a_comma_cli():
     assert result.stderr == ("measure 'AP,nDCG@10': one name per measure (a comma separates the "
                              "parameters of one measure, not measures): ask for each on its own, "
                              "-m AP -m nDCG@10\n")
+
+
+def test_space_inside_parentheses_on_the_evaluate_command_line():
+    """`evaluate -m "SetF(rel=1, beta=0.5)"` (ir_measures writes a space after the comma):
+    the value ir_measures computes, exit 0; it gave a traceback (the note on a family asked
+    for twice read the names split at every space)."""
+    import ir_measures
+    from click.testing import CliRunner
+
+    from searcheval.cli import main
+
+    measure = ir_measures.parse_measure("SetF(rel=1,beta=0.5)")
+    reference = ir_measures.calc_aggregate(
+        [measure], list(ir_measures.read_trec_qrels(str(TREC_EVAL_SUITE / "qrels.test"))),
+        list(ir_measures.read_trec_run(str(TREC_EVAL_SUITE / "results.test"))))[measure]
+    result = CliRunner().invoke(main, ["evaluate", str(TREC_EVAL_SUITE / "qrels.test"),
+                                       str(TREC_EVAL_SUITE / "results.test"),
+                                       "-m", "SetF(rel=1, beta=0.5)", "-f", "csv"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    rows = csv.reader(io.StringIO(result.stdout))
+    (value,) = [float(r[3]) for r in rows if r[1:3] == ["all", "SetF(rel=1,beta=0.5)"]]
+    assert value == pytest.approx(reference, abs=1e-12)

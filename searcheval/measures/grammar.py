@@ -96,7 +96,7 @@ def parse_measures(texts, compat: int = 9) -> list[Measure]:
             problems.append(f"measure {text!r}: expected a measure name or an ir_measures "
                             f"measure, found {type(text).__name__}")
             continue
-        for part in _split_top_level(text):
+        for part in split_names(text):
             try:
                 for measure in parse_measure(part, compat):
                     if measure not in measures:
@@ -130,9 +130,9 @@ def _split_top_level_commas(text: str) -> list[str]:
     return [p.strip() for p in _split_outside_brackets(text, ",".__eq__)]
 
 
-def _split_top_level(text: str) -> list[str]:
-    """A single -m value may list several measures separated by spaces (but a space
-    inside brackets, as in ``SetF(rel=1, beta=0.5)``, belongs to its measure)."""
+def split_names(text: str) -> list[str]:
+    """The names in one -m value: it may list several measures separated by spaces (but a
+    space inside brackets, as in ``SetF(rel=1, beta=0.5)``, belongs to its measure)."""
     return [p for p in _split_outside_brackets(text, str.isspace) if p] or [text]
 
 
