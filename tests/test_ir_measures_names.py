@@ -327,3 +327,38 @@ def test_space_inside_parentheses_on_the_evaluate_command_line():
     rows = csv.reader(io.StringIO(result.stdout))
     (value,) = [float(r[3]) for r in rows if r[1:3] == ["all", "SetF(rel=1,beta=0.5)"]]
     assert value == pytest.approx(reference, abs=1e-12)
+
+
+def _evaluate_cli(*args: str):
+    from click.testing import CliRunner
+
+    from searcheval.cli import main
+
+    return CliRunner().invoke(main, ["evaluate", str(TREC_EVAL_SUITE / "qrels.test"),
+                                     str(TREC_EVAL_SUITE / "results.test"), *args])
+
+
+def test_format_trec_refuses_a_measure_with_its_own_judged_only():
+    """trec_eval has one -J per run: `-m AP -m AP(judged_only=True) -f trec` printed two
+    `map` lines (0.1785 and 0.1848), one name for two measures. Refused, as a measure with
+    its own relevance level is."""
+    result = _evaluate_cli("-m", "AP", "-m", "AP(judged_only=True)", "-f", "trec")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("AP(judged_only=True) has its own -J: --format trec cannot show "
+                             "it (trec_eval has one -J per run)\n")
+
+
+def test_format_trec_shows_judged_only_under_minus_j():
+    """Under -J the measure's -J is the run's: one `map` line, trec_eval -J's value
+    (pytrec_eval, trec_eval 9.0.8's code, called directly with judged_docs_only_flag)."""
+    import pytrec_eval
+
+    qrels = _read_trec_qrels(TREC_EVAL_SUITE / "qrels.test")
+    run = _read_trec_run(TREC_EVAL_SUITE / "results.test")
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map"}, judged_docs_only_flag=1)
+    per_query = evaluator.evaluate(run)
+    expected = sum(v["map"] for v in per_query.values()) / len(per_query)
+    result = _evaluate_cli("-J", "-m", "AP(judged_only=True)", "-f", "trec")
+    assert result.exit_code == 0
+    name, query, value = result.stdout.split("\t")
+    assert (name.strip(), query, float(value)) == ("map", "all", pytest.approx(expected, abs=5e-5))
