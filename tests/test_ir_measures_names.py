@@ -362,3 +362,18 @@ def test_format_trec_shows_judged_only_under_minus_j():
     assert result.exit_code == 0
     name, query, value = result.stdout.split("\t")
     assert (name.strip(), query, float(value)) == ("map", "all", pytest.approx(expected, abs=5e-5))
+
+
+@pytest.mark.parametrize("name,message", [
+    ("SetF(beta=x)", "beta takes numbers, found 'x' at character 6"),
+    ("RBP(p='0.5')", "p takes numbers, found '0.5' at character 5"),
+    ("ERR(max_grade={1:2})", "max_grade takes numbers, found a bracketed list at character 5")])
+def test_a_parameter_that_is_not_a_number_is_one_measure_error(name, message):
+    """These raised ValueError or TypeError (a traceback from evaluate) instead of naming
+    the parameter."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([name])
+    assert str(info.value) == f"measure {name!r}: {message}"
+    result = _evaluate_cli("-m", name)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", f"measure {name!r}: {message}\n")

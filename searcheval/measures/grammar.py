@@ -30,7 +30,8 @@ import difflib
 import re
 
 from ..errors import MeasureError
-from .measure import BINARY_AT_REL, PARAM_DEFAULTS, PARAM_KEYS, WORD_OPTIONS, Measure
+from .measure import BINARY_AT_REL, PARAM_DEFAULTS, PARAM_KEYS, WORD_OPTIONS, Measure, \
+    format_number
 from .specs import BY_TREC, NICKNAMES, SPECS, Kind
 from .spellings import IR_MEASURES_RBP, Problem as _Problem, ir_measures_family, \
     is_ir_measures_measure, judged_only
@@ -362,7 +363,13 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
             raise _Problem(pos, "gains are written {level:gain,...}")
         return value
     values = value if isinstance(value, tuple) else (value,)
-    if any(isinstance(v, tuple) for v in values):
-        raise _Problem(pos, "expected numbers")
+    if any(not isinstance(v, float) for v in values):  # a word, a quoted text, {level:gain}
+        raise _Problem(pos, f"{PARAM_KEYS[family]} takes numbers, found {_written(value)}")
     _check_coeff_count(family, values, pos)
     return tuple(values) if tuple(values) != PARAM_DEFAULTS.get(family, spec.default) else ()
+
+
+def _written(value: object) -> str:
+    if isinstance(value, tuple):
+        return "a bracketed list"
+    return format_number(value) if isinstance(value, float) else repr(value)
