@@ -364,6 +364,24 @@ def test_format_trec_shows_judged_only_under_minus_j():
     assert (name.strip(), query, float(value)) == ("map", "all", pytest.approx(expected, abs=5e-5))
 
 
+@pytest.mark.parametrize("name,found", [("ERR(max_grade=0)", "0"), ("ERR(max_grade=-1)@20", "-1"),
+                                        ("ERR(max_grade=2.5)@20", "2.5")])
+def test_err_refuses_a_largest_grade_that_is_not_a_positive_whole_number(name, found):
+    """ERR(max_grade=-1) gave -22487251853387.36 on the Cranfield runs (R = (2^g - 1)/2^-1
+    is negative) and ERR(max_grade=0) 0 for every run: gdeval.pl's largest grade is a
+    positive whole number."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([name])
+    assert str(info.value) == (f"measure {name!r}: max_grade must be a positive whole number, "
+                               f"found {found} at character 5")
+
+
+def test_err_with_a_largest_grade_of_one():
+    """Hand-derived: one document of grade 1 at rank 1, max_grade 1: R = (2^1 - 1)/2^1 = 0.5."""
+    results = searcheval.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["ERR(max_grade=1)"])
+    assert results.summary()["ERR(max_grade=1)"] == 0.5
+
+
 @pytest.mark.parametrize("name,message", [
     ("SetF(beta=x)", "beta takes numbers, found 'x' at character 6"),
     ("RBP(p='0.5')", "p takes numbers, found '0.5' at character 5"),

@@ -366,6 +366,10 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
     if any(not isinstance(v, float) for v in values):  # a word, a quoted text, {level:gain}
         raise _Problem(pos, f"{PARAM_KEYS[family]} takes numbers, found {_written(value)}")
     _check_coeff_count(family, values, pos)
+    if family == "ERR" and not (values[0].is_integer() and values[0] > 0):
+        # gdeval.pl's largest grade: R = (2^grade - 1)/2^max_grade is negative below 1.
+        raise _Problem(pos, f"max_grade must be a positive whole number, found "
+                            f"{format_number(values[0])}")
     return tuple(values) if tuple(values) != PARAM_DEFAULTS.get(family, spec.default) else ()
 
 
