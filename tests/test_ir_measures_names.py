@@ -395,3 +395,13 @@ def test_a_parameter_that_is_not_a_number_is_one_measure_error(name, message):
     result = _evaluate_cli("-m", name)
     assert (result.exit_code, result.stdout, result.stderr) == (
         2, "", f"measure {name!r}: {message}\n")
+
+
+@pytest.mark.parametrize("name,message", [
+    ("P(rel=2,rel=3)@5", "rel given twice at character 9"),
+    ("AP(judged_only=True, judged_only=False)", "judged_only given twice at character 22")])
+def test_a_parameter_given_twice_is_refused(name, message):
+    """The last one won, silently: P(rel=2,rel=3)@5 was P(rel=3)@5."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([name])
+    assert str(info.value) == f"measure {name!r}: {message}"

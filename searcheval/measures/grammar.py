@@ -261,6 +261,8 @@ def _parse_canonical(text: str) -> Measure:
         i += 1
         while True:
             key = expect("name")
+            if key[1] in args:  # else the last would win, silently
+                raise _Problem(key[2], f"{key[1]} given twice")
             expect("sym", "=")
             args[key[1]] = (_parse_value(tokens, i), key[2])
             i = args[key[1]][0][1]
