@@ -405,3 +405,22 @@ def test_a_parameter_given_twice_is_refused(name, message):
     with pytest.raises(searcheval.MeasureError) as info:
         searcheval.parse_measures([name])
     assert str(info.value) == f"measure {name!r}: {message}"
+
+
+@pytest.mark.parametrize("name,message,at", [
+    ("P@", "expected a cutoff (a number) after '@', found the end at character 3", ""),
+    ("P@5,10", "expected the end of the name, found ',' at character 4", ","),
+    ("P(rel=2))@5", "expected the end of the name, or '@' and a cutoff, found ')' at character 9",
+     ")@5"),
+    ("AP(rel=1 judged_only=True)", "expected ',' or ')', found 'judged_only' at character 10",
+     "judged_only"),
+    ("SetF(rel=1,, beta=0.5)", "expected a parameter name, found ',' at character 12", ","),
+    ("AP(rel 2)", "expected '=' after rel, found '2' at character 8", "2)")])
+def test_a_malformed_name_is_told_in_words_where(name, message, at):
+    """Said in the parser's terms before ("expected 'num', found 'the end'", "expected
+    'end'", "expected ')'" where a comma was missing); the character is the one at fault."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([name])
+    assert str(info.value) == f"measure {name!r}: {message}"
+    rest = name[int(message.rsplit(" ", 1)[1]) - 1:]  # from the character named on
+    assert rest.startswith(at) and (at or rest == "")

@@ -245,38 +245,39 @@ def _parse_canonical(text: str) -> Measure:
     tokens = _tokens(text) + [("end", "", len(text))]
     i = 0
 
-    def expect(kind: str, value: str | None = None) -> tuple[str, str, int]:
+    def expect(kind: str, wanted: str, value: str | None = None) -> tuple[str, str, int]:
+        """The next token, which must be of ``kind`` (and be ``value``): else say what was
+        ``wanted``, in words (not the token kinds), and what was found there."""
         nonlocal i
         tok = tokens[i]
         if tok[0] != kind or (value is not None and tok[1] != value):
-            wanted = value or kind
-            found = tok[1] or "the end"
-            raise _Problem(tok[2], f"expected {wanted!r}, found {found!r}")
+            found = repr(tok[1]) if tok[1] else "the end"
+            raise _Problem(tok[2], f"expected {wanted}, found {found}")
         i += 1
         return tok
 
-    name_tok = expect("name")
+    name_tok = expect("name", "a measure name")
     args: dict[str, object] = {}
     if tokens[i][1] == "(":
         i += 1
         while True:
-            key = expect("name")
+            key = expect("name", "a parameter name")
             if key[1] in args:  # else the last would win, silently
                 raise _Problem(key[2], f"{key[1]} given twice")
-            expect("sym", "=")
+            expect("sym", f"'=' after {key[1]}", "=")
             args[key[1]] = (_parse_value(tokens, i), key[2])
             i = args[key[1]][0][1]
             args[key[1]] = (args[key[1]][0][0], key[2])
             if tokens[i][1] == ",":
                 i += 1
                 continue
-            expect("sym", ")")
+            expect("sym", "',' or ')'", ")")
             break
     cutoff_tok = None
     if tokens[i][1] == "@":
         i += 1
-        cutoff_tok = expect("num")
-    expect("end")
+        cutoff_tok = expect("num", "a cutoff (a number) after '@'")
+    expect("end", "the end of the name" + ("" if cutoff_tok else ", or '@' and a cutoff"))
     return _build(name_tok, args, cutoff_tok)
 
 
