@@ -424,3 +424,17 @@ def test_a_malformed_name_is_told_in_words_where(name, message, at):
     assert str(info.value) == f"measure {name!r}: {message}"
     rest = name[int(message.rsplit(" ", 1)[1]) - 1:]  # from the character named on
     assert rest.startswith(at) and (at or rest == "")
+
+
+@pytest.mark.parametrize("text,separately", [
+    ("AP, nDCG@10", "-m AP -m nDCG@10"), ("AP ,nDCG@10", "-m AP -m nDCG@10"),
+    ("P@5, P@10, SetF(rel=1, beta=0.5)", "-m P@5 -m P@10 -m SetF(rel=1, beta=0.5)"),
+    ("map, P.5 ndcg_cut.10", "-m map -m P.5 -m ndcg_cut.10")])
+def test_measures_joined_by_a_comma_and_a_space_get_the_comma_message(text, separately):
+    """With a space beside the comma the message was "unknown measure 'AP,'" or "expected
+    'name', found ','"; now the same one line as for AP,nDCG@10, once."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([text])
+    assert str(info.value) == (f"measure {text!r}: one name per measure (a comma separates "
+                               f"the parameters of one measure, not measures): ask for each "
+                               f"on its own, {separately}")

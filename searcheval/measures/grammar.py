@@ -103,20 +103,22 @@ def parse_measures(texts, compat: int = 9) -> list[Measure]:
                     if measure not in measures:
                         measures.append(measure)
             except _Problem as problem:
-                problems.append(_comma_list_problem(part, compat)
-                                or f"measure {part!r}: {problem.message} "
-                                   f"at character {problem.position + 1}")
+                listed = _comma_list_problem(text, compat)  # "AP, nDCG@10": one message
+                problems.append(listed or f"measure {part!r}: {problem.message} "
+                                          f"at character {problem.position + 1}")
+                if listed:
+                    break
     if problems:
         raise MeasureError(problems)
     return measures
 
 
 def _comma_list_problem(text: str, compat: int) -> str | None:
-    """The message for several measures joined by commas (``AP,nDCG@10``), which
-    neither syntax allows: a comma separates the parameters of one measure."""
-    parts = _split_top_level_commas(text)
-    if len(parts) < 2:
+    """The message for several measures joined by commas (``AP,nDCG@10``, ``AP, nDCG@10``),
+    which neither syntax allows: a comma separates the parameters of one measure."""
+    if len(_split_outside_brackets(text, ",".__eq__)) < 2:
         return None
+    parts = [p for p in _split_outside_brackets(text, lambda c: c == "," or c.isspace()) if p]
     try:
         for part in parts:
             parse_measure(part, compat)
@@ -125,10 +127,6 @@ def _comma_list_problem(text: str, compat: int) -> str | None:
     separately = " -m ".join(parts)
     return (f"measure {text!r}: one name per measure (a comma separates the parameters of "
             f"one measure, not measures): ask for each on its own, -m {separately}")
-
-
-def _split_top_level_commas(text: str) -> list[str]:
-    return [p.strip() for p in _split_outside_brackets(text, ",".__eq__)]
 
 
 def split_names(text: str) -> list[str]:
