@@ -438,3 +438,25 @@ def test_measures_joined_by_a_comma_and_a_space_get_the_comma_message(text, sepa
     assert str(info.value) == (f"measure {text!r}: one name per measure (a comma separates "
                                f"the parameters of one measure, not measures): ask for each "
                                f"on its own, {separately}")
+
+
+def test_counts_where_a_qrels_query_is_missing_from_the_run_as_the_readme_says():
+    """The README's kept difference: results_custom_bm25 lacks Cranfield query 15 (3
+    relevant). ir_measures scores it 0 in every measure, NumQ and NumRel too (224, 1834),
+    while its AP averages over all 225; searcheval counts it (225, 1837: trec_eval -c, and
+    ir_measures' descriptions, "the number of queries present in the qrels"), and under
+    --missing skip counts as ir_measures does."""
+    import ir_measures
+
+    qrels = _read_trec_qrels(CRANFIELD_QRELS)
+    run = _read_trec_run(CRANFIELD_RUNS[0])
+    names = ["NumQ", "NumRel", "AP"]
+    reference = ir_measures.calc_aggregate([ir_measures.parse_measure(n) for n in names],
+                                           qrels, run)
+    reference = {str(m): v for m, v in reference.items()}
+    assert (reference["NumQ"], reference["NumRel"]) == (len(qrels) - 1, 1834)
+    zero = searcheval.evaluate(qrels, run, names).summary()
+    skip = searcheval.evaluate(qrels, run, names, missing="skip").summary()
+    assert (zero["NumQ"], zero["NumRel"]) == (len(qrels), 1837) == (225, 1837)
+    assert (skip["NumQ"], skip["NumRel"]) == (reference["NumQ"], reference["NumRel"])
+    assert zero["AP"] == pytest.approx(reference["AP"], abs=1e-12)  # both average over 225
