@@ -460,3 +460,12 @@ def test_counts_where_a_qrels_query_is_missing_from_the_run_as_the_readme_says()
     assert (zero["NumQ"], zero["NumRel"]) == (len(qrels), 1837) == (225, 1837)
     assert (skip["NumQ"], skip["NumRel"]) == (reference["NumQ"], reference["NumRel"])
     assert zero["AP"] == pytest.approx(reference["AP"], abs=1e-12)  # both average over 225
+
+
+def test_a_recall_level_family_without_one_is_shown_a_recall_level():
+    """`IPrec` alone was told "e.g. IPrec@10", a recall level of 10 (IPrec is at a recall
+    level in [0, 1]: ir_measures' IPrec@0.1)."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures(["IPrec"])
+    assert str(info.value) == ("measure 'IPrec': IPrec needs a recall level, e.g. IPrec@0.1 "
+                               "at character 1")

@@ -321,7 +321,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         raise _Problem(pos, f"unknown measure {name!r}{_suggest(name)}")
     family = aliases[1] if cutoff_tok else aliases[0]
     if family is None:
-        need = "needs a cutoff, e.g. " + f"{name}@10" if cutoff_tok is None else "takes no cutoff"
+        need = _cutoff_example(name, aliases[1]) if cutoff_tok is None else "takes no cutoff"
         raise _Problem(pos, f"{name} {need}")
     family = ir_measures_family(family, args)
     only_judged = judged_only(args)
@@ -355,6 +355,12 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         params = IR_MEASURES_RBP  # RBP is ir_measures' spelling: its default persistence
     return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options),
                    judged_only=only_judged)
+
+
+def _cutoff_example(name: str, family: str) -> str:
+    if BY_TREC[family].kind is Kind.FRACTION:  # IPrec@0.1: a recall level, not a rank
+        return f"needs a recall level, e.g. {name}@{BY_TREC[family].default[1]!r}"
+    return f"needs a cutoff, e.g. {name}@10"
 
 
 def _family_params(family: str, value: object, pos: int) -> tuple:
