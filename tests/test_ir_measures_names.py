@@ -469,3 +469,17 @@ def test_a_recall_level_family_without_one_is_shown_a_recall_level():
         searcheval.parse_measures(["IPrec"])
     assert str(info.value) == ("measure 'IPrec': IPrec needs a recall level, e.g. IPrec@0.1 "
                                "at character 1")
+
+
+def test_ir_measures_precision_is_p():
+    """ir_measures registers Precision as another name of P (p.py); searcheval did not know it."""
+    import ir_measures
+
+    measure = ir_measures.parse_measure("Precision@5")
+    qrels = list(ir_measures.read_trec_qrels(str(TREC_EVAL_SUITE / "qrels.test")))
+    run = list(ir_measures.read_trec_run(str(TREC_EVAL_SUITE / "results.test")))
+    reference = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+    results = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                  ["Precision@5"])
+    assert [str(m) for m in results.measures] == ["P@5"]
+    assert results.summary()["P@5"] == pytest.approx(reference, abs=1e-12)

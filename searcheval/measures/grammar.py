@@ -39,7 +39,7 @@ from .spellings import IR_MEASURES_RBP, Problem as _Problem, ir_measures_family,
 # ir_measures names (lower-cased) -> (family without cutoff, family with cutoff).
 IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "ap": ("map", "map_cut"), "map": ("map", "map_cut"),
-    "p": (None, "P"), "r": (None, "recall"), "recall": (None, "recall"),
+    "p": (None, "P"), "precision": (None, "P"), "r": (None, "recall"), "recall": (None, "recall"),
     "rr": ("recip_rank", "recip_rank"), "mrr": ("recip_rank", "recip_rank"),
     "ndcg": ("ndcg", "ndcg_cut"), "rprec": ("Rprec", None), "r-prec": ("Rprec", None),
     "bpref": ("bpref", None), "infap": ("infAP", None), "gmap": ("gm_map", None),
