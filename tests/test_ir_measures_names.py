@@ -483,3 +483,42 @@ def test_ir_measures_precision_is_p():
                                   ["Precision@5"])
     assert [str(m) for m in results.measures] == ["P@5"]
     assert results.summary()["P@5"] == pytest.approx(reference, abs=1e-12)
+
+
+# trec_eval syntax giving a family's default parameters: trec_eval 10's rbp is p=0.9,
+# set_F's beta 1, utility's coefficients 1,-1,0,0, 11pt_avg's the 11 recall points.
+TREC_DEFAULTS_SPELLED_OUT = ["rbp.p=0.9", "rbp_resid.p=0.9", "set_F.1", "utility.1,-1,0,0",
+                             "11pt_avg.0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1"]
+
+
+@pytest.mark.parametrize("name", TREC_DEFAULTS_SPELLED_OUT)
+def test_default_parameters_written_out_are_the_default_measure(name):
+    """`set_F.1` printed SetF(beta=1), which parsed back to SetF, which printed SetF: the
+    canonical name did not parse back to itself; `-m rbp -m rbp.p=0.9` gave two rows both
+    named RBP(p=0.9). The written-out default is the default measure, named once."""
+    (measure,) = searcheval.parse_measures([name], compat=10)
+    (plain,) = searcheval.parse_measures([name.split(".")[0]], compat=10)
+    assert measure == plain and str(measure) == str(plain)
+    assert searcheval.parse_measures([str(measure)], compat=10) == [measure]
+    assert searcheval.parse_measures([name.split(".")[0], name], compat=10) == [plain]
+
+
+def test_rbp_asked_for_twice_with_its_default_is_one_row_of_trec_eval_value():
+    """out.test.a (trec_eval 10's own test suite, -m all_trec): rbp all 0.3234."""
+    results = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                  ["rbp", "rbp.p=0.9"], compat=10)
+    assert [str(m) for m in results.measures] == ["RBP(p=0.9)"]
+    assert round(results.summary()["RBP(p=0.9)"], 4) == 0.3234
+
+
+@pytest.mark.parametrize("names,line", [
+    (["set_F.1"], "set_F_1               \tall\t0.1194"),
+    (["set_F", "set_F.1"], "set_F_1               \tall\t0.1194"),
+    (["rbp.p=0.9"], "rbp_p=0.9             \tall\t0.3234"),
+    (["set_F"], "set_F                 \tall\t0.1194")])
+def test_format_trec_still_prints_the_parameters_as_given(names, line):
+    """trec_eval prints a family with the parameter text of the first -m giving it
+    (set_F_1, rbp_p=0.9), a bare -m only marks it; the values are out.test.a's."""
+    args = [a for name in names for a in ("-m", name)]
+    result = _evaluate_cli(*args, "--compat", "10", "-f", "trec")
+    assert (result.exit_code, result.stdout) == (0, line + "\n")

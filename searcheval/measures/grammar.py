@@ -100,8 +100,7 @@ def parse_measures(texts, compat: int = 9) -> list[Measure]:
         for part in split_names(text):
             try:
                 for measure in parse_measure(part, compat):
-                    if measure not in measures:
-                        measures.append(measure)
+                    _add_once(measures, measure)
             except _Problem as problem:
                 listed = _comma_list_problem(text, compat)  # "AP, nDCG@10": one message
                 problems.append(listed or f"measure {part!r}: {problem.message} "
@@ -111,6 +110,16 @@ def parse_measures(texts, compat: int = 9) -> list[Measure]:
     if problems:
         raise MeasureError(problems)
     return measures
+
+
+def _add_once(measures: list[Measure], measure: Measure) -> None:
+    """A measure asked for again is not added; but its trec_eval parameter text replaces
+    none (``-m set_F -m set_F.1``): trec_eval prints a family with the parameters of the
+    first -m giving them, set_F_1."""
+    if measure not in measures:
+        measures.append(measure)
+    elif measure.trec_label and not measures[measures.index(measure)].trec_label:
+        measures[measures.index(measure)] = measure
 
 
 def _comma_list_problem(text: str, compat: int) -> str | None:
@@ -198,7 +207,10 @@ def _expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
     else:
         values = tuple(_number(v, offset) for v in params.split(","))
     _check_coeff_count(family, values, offset)
-    return [Measure(family, params=values, trec_label=params)]
+    # The defaults written out (set_F.1, rbp.p=0.9) are the default measure, one canonical
+    # name; trec_label keeps the text, which trec_eval prints (set_F_1).
+    default = PARAM_DEFAULTS.get(family, spec.default)
+    return [Measure(family, params=values if values != default else (), trec_label=params)]
 
 
 def _trec_cutoff(text: str, kind: Kind, offset: int) -> int | float:
