@@ -522,3 +522,21 @@ def test_format_trec_still_prints_the_parameters_as_given(names, line):
     args = [a for name in names for a in ("-m", name)]
     result = _evaluate_cli(*args, "--compat", "10", "-f", "trec")
     assert (result.exit_code, result.stdout) == (0, line + "\n")
+
+
+def test_searcheval_measure_objects_are_accepted_by_the_api():
+    """searcheval.parse_measures returns Measure objects, which evaluate refused ("expected
+    a measure name or an ir_measures measure, found Measure"). Values as from the names:
+    out.test.a's map 0.1785 and P_5 0.2667 (trec_eval's test suite)."""
+    names = ["AP", "P@5", "AP(judged_only=True)"]
+    objects = searcheval.parse_measures(names)
+    by_object = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test",
+                                    TREC_EVAL_SUITE / "results.test", objects)
+    by_name = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test",
+                                  TREC_EVAL_SUITE / "results.test", names)
+    assert by_object.summary() == by_name.summary()
+    assert (round(by_object.summary()["AP"], 4), round(by_object.summary()["P@5"], 4)) == (
+        0.1785, 0.2667)
+    one = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                              objects[1])
+    assert list(one.summary()) == ["P@5"]

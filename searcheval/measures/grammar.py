@@ -84,13 +84,17 @@ def _suggest(word: str) -> str:
 def parse_measures(texts, compat: int = 9) -> list[Measure]:
     """Every measure asked for, in order, without duplicates; all problems reported at once.
 
-    ``texts``: names, or ir_measures measure objects (``ir_measures.nDCG@10``), read
-    through their ``str``, which is ir_measures' own spelling of them."""
-    if isinstance(texts, str) or is_ir_measures_measure(texts):
+    ``texts``: names, searcheval's Measure objects, or ir_measures measure objects
+    (``ir_measures.nDCG@10``), read through their ``str``, which is ir_measures' own
+    spelling of them."""
+    if isinstance(texts, (str, Measure)) or is_ir_measures_measure(texts):
         texts = [texts]
     measures: list[Measure] = []
     problems: list[str] = []
     for text in texts:
+        if isinstance(text, Measure):  # what parse_measures returned before
+            _add_once(measures, text)
+            continue
         if is_ir_measures_measure(text):
             text = str(text)
         elif not isinstance(text, str):
