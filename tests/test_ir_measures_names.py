@@ -540,3 +540,44 @@ def test_searcheval_measure_objects_are_accepted_by_the_api():
     one = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
                               objects[1])
     assert list(one.summary()) == ["P@5"]
+
+
+def test_err_refusal_on_the_command_line_and_its_suggested_fix(tmp_path):
+    """The Cranfield runs' qrels grade 1..5: `-m ERR@20` exits 2 with one line naming the fix,
+    and the fix it names is gdeval.pl's ERR@20 with its largest grade set to 5 (ir_measures'
+    own gdeval.pl, run here with MAX_JUDGMENT = 5; a query missing from the run scores 0)."""
+    import shutil
+    import subprocess
+    from importlib.resources import files
+
+    from click.testing import CliRunner
+
+    from searcheval.cli import main
+
+    if shutil.which("perl") is None:
+        pytest.fail("perl is needed: ir_measures runs gdeval.pl with it")
+    run = CRANFIELD_RUNS[0]
+    refused = CliRunner().invoke(main, ["evaluate", str(CRANFIELD_QRELS), str(run),
+                                        "-m", "ERR@20"])
+    assert (refused.exit_code, refused.stdout) == (2, "")
+    assert refused.stderr.count("\n") == 1
+    fix = refused.stderr.rstrip("\n").rsplit("write ", 1)[1]
+    assert fix == "ERR(max_grade=5)@20"
+
+    script = (files("ir_measures") / "bin" / "gdeval.pl").read_text()
+    assert "$MAX_JUDGMENT = 4;" in script
+    gdeval = tmp_path / "gdeval5.pl"
+    gdeval.write_text(script.replace("$MAX_JUDGMENT = 4;", "$MAX_JUDGMENT = 5;"))
+    out = subprocess.run(["perl", str(gdeval), str(CRANFIELD_QRELS), str(run), "20"],
+                         capture_output=True, text=True, check=True).stdout
+    per_topic = [float(line.split(",")[3]) for line in out.splitlines()[1:]
+                 if line and line.split(",")[1] != "amean"]
+    assert len(per_topic) == 224 == len(_read_trec_qrels(CRANFIELD_QRELS)) - 1  # 15 missing
+    expected = sum(per_topic) / 225
+
+    fixed = CliRunner().invoke(main, ["evaluate", str(CRANFIELD_QRELS), str(run), "-m", fix,
+                                      "-f", "csv"])
+    assert fixed.exit_code == 0
+    rows = csv.reader(io.StringIO(fixed.stdout))
+    (value,) = [float(r[3]) for r in rows if r[1:3] == ["all", fix]]
+    assert value == pytest.approx(expected, abs=5e-6)
