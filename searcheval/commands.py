@@ -8,6 +8,7 @@ from . import render
 from .api import as_qrels, as_run, dataset_measures, resolve_measures
 from .engines.context import Settings
 from .measures import NICKNAMES, Measure, parse_measure
+from .measures.grammar import split_names
 from .output import write_text
 from .results import Results
 from .run_labels import refuse_repeated_paths, run_labels
@@ -97,7 +98,7 @@ def first_parameters_only(names: list[str], measures: list[Measure], compat: int
     Measures asked for in another spelling (``P@10``) are not trec_eval's to drop."""
     first: dict[str, tuple[str, list[Measure]]] = {}  # family -> (its first -m, what it gives)
     trec_spelled: set[Measure] = set()
-    for text in (part for name in names for part in name.split()):
+    for text in (part for name in names for part in split_names(name)):
         given = parse_measure(text, compat)
         if text in NICKNAMES or ("@" not in text and "(" not in text
                                  and text.split(".")[0] == given[0].family):
