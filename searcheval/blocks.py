@@ -23,7 +23,7 @@ from .errors import UsageError
 from .formats.columns import Encoded, encode
 from .formats.trec import Qrels, Run, make_run
 from .measures import Measure
-from .results import Results
+from .results import Results, refusal_notes
 
 # Families whose default parameter the engine computes from the judgments of all the
 # evaluated queries, which a block cannot know: blocks compute every candidate value and
@@ -118,6 +118,7 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
     """One Results from the parts of a run, as if the run had been evaluated at once."""
     seen = [q for part in parts for q in part.query_ids]
     in_run = [True] * len(seen)
+    in_both = len(seen)  # before the zero-filled queries join them
     values = [part.values for part in parts]
     unseen = pc.filter(qrels.query.vocabulary,
                        pc.invert(pc.is_in(qrels.query.vocabulary, value_set=pa.array(seen, pa.string()))))
@@ -142,6 +143,8 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
                    zero_filled=absent if settings.missing == "zero" else [],
                    skipped=absent if settings.missing == "skip" else [], ignored=ignored,
                    tie_counts=(sum(p.tie_counts[0] for p in parts),  # disjoint blocks add up
-                               sum(p.tie_counts[1] for p in parts)))
+                               sum(p.tie_counts[1] for p in parts)),
+                   notes=refusal_notes(settings, absent if settings.missing == "skip" else [],
+                                       in_both))
 
 
