@@ -324,13 +324,13 @@ def decimal_integers(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
         column = pc.dictionary_encode(column)
     parts = [np.zeros(0, dtype=np.int64)]
     for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
-        if not all(_ASCII_INTEGER.fullmatch(text) for text in chunk.dictionary.to_pylist()):
+        texts = chunk.dictionary.to_pylist()  # few: read in Python (no compute import)
+        if not all(_ASCII_INTEGER.fullmatch(text) for text in texts):
             raise _Refused
-        try:
-            values = as_numpy(chunk.dictionary.cast(pa.int64()))
-        except pa.ArrowInvalid:  # beyond 64 bits: the line-by-line pass says so
-            raise _Refused from None
-        parts.append(values[as_numpy(chunk.indices)])
+        values = [int(text) for text in texts]
+        if values and not -2**63 <= min(values) <= max(values) < 2**63:
+            raise _Refused  # beyond 64 bits: the line-by-line pass says so
+        parts.append(np.array(values, dtype=np.int64)[as_numpy(chunk.indices)])
     return np.concatenate(parts)
 
 
