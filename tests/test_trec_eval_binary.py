@@ -14,7 +14,10 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import re
+import subprocess
+import sys
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -287,3 +290,25 @@ def test_where_9_exits_7_searcheval_says_so_or_refuses(case, folder):
     else:
         assert result.exit_code == 2
         assert result.stderr.startswith("no query is in both ")
+
+
+@pytest.mark.parametrize("case_id", ["20261201-20", "20261201-193"])
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
+def test_the_console_script_writes_the_ids_bytes(tmp_path, case_id, encoding):
+    """``python -m searcheval`` as a shell runs it, with an output stream that is not UTF-8
+    (a Latin-1 locale, a Windows redirection): trec_eval writes the query ids' bytes back
+    (these cases have ids like '😀25' and '文書22'), so must searcheval; it raised
+    UnicodeEncodeError with a traceback."""
+    [case] = [case for case in load_cases() if case["id"] == case_id]
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_bytes(case["qrels"].encode("utf-8"))
+    run.write_bytes(case["run"].encode("utf-8"))
+    environment = {**os.environ, "PYTHONIOENCODING": encoding,
+                   "PYTHONPATH": str(CASES.parents[2])}
+    done = subprocess.run([sys.executable, "-m", "searcheval",
+                           *searcheval_arguments(case, qrels, run)],
+                          capture_output=True, env=environment)
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    expected, produced = comparable(trec_eval_lines(case),
+                                    done.stdout.decode("utf-8").splitlines())
+    assert produced == expected
