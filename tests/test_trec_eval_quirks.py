@@ -147,6 +147,21 @@ def test_other_formats_show_both_and_say_why(tmp_path):
     assert ir_spelling.stderr == ""  # P@10 is no trec_eval argument: nothing to leave out
 
 
+def test_compare_in_trec_format_prints_the_first_parameters_too(tmp_path):
+    """compare -f trec is trec_eval's output for each run: -m P.5 -m P.10 prints P_5 alone.
+    By hand: run a finds one relevant document in each query, P_5 = (1/5 + 1/5) / 2 = 0.2;
+    run b finds two in q1 and one in q2, P_5 = (2/5 + 1/5) / 2 = 0.3."""
+    qrels, run_a, run_b = tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    qrels.write_text("q1 0 a 1\nq1 0 b 1\nq2 0 x 1\n")
+    run_a.write_text("q1 Q0 a 1 1 r\nq1 Q0 c 2 0.5 r\nq2 Q0 x 1 1 r\n")
+    run_b.write_text("q1 Q0 a 1 1 r\nq1 Q0 b 2 0.5 r\nq2 Q0 x 1 1 r\n")
+    result = cli("compare", qrels, run_a, run_b, "-m", "P.5", "-m", "P.10", "-f", "trec")
+    assert result.exit_code == 0, result.stderr
+    assert [line.replace(" ", "") for line in result.stdout.splitlines()] == [
+        "P_5\tall\t0.2000", "P_5\tall\t0.3000"]
+    assert "trec_eval prints P with the parameters of its first -m (P.5) only" in result.stderr
+
+
 def _run_grouped(text: str) -> bool:
     """Whether each query's lines are together (the streaming reader needs it)."""
     queries = [line.split()[0] for line in text.split("\n") if len(line.split()) >= 6]
