@@ -133,7 +133,7 @@ def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure
     pieces = [(path, start, stop, offset, ranks) for (start, stop), offset in zip(ranges, offsets)]
     frame = dd.from_map(_read_range, pieces, meta=_meta(ranks), enforce_metadata=False)
     grouped = frame.shuffle(on="query_id", npartitions=len(pieces))
-    tag = client.submit(_first_tag, path, pure=False).result() or Path(path).name
+    tag = client.submit(_last_tag, path, pure=False).result() or Path(path).name
     shared = shared if shared is not None else client.scatter(qrels, broadcast=True)
     plan = Plan.of(measures, qrels)
     tasks = [dask.delayed(_evaluate_partition)(part, shared, plan, settings, path, tag)
@@ -209,15 +209,22 @@ def _meta(ranks: bool):
     return frame
 
 
-def _first_tag(path: str) -> str | None:
-    """The run tag of the first record line (what the whole-file reader calls the tag)."""
+def _last_tag(path: str) -> str | None:
+    """The run tag of the last record line, trec_eval's runid (it keeps the tag of each line
+    it reads, so the last one stays), as the whole-file reader has it. Read from the end,
+    64 KiB at a time: a partitioned run is large, its tag at the end."""
     with open(path, "rb") as handle:
-        for line in handle:
-            fields = line.split()
-            if fields and not fields[0].startswith(b"#") and len(fields) >= 6:
-                return fields[5].decode("utf-8", "replace")
-            if fields and not fields[0].startswith(b"#"):
-                return None
+        end, tail = handle.seek(0, os.SEEK_END), b""
+        while end > 0:
+            start = max(0, end - (1 << 16))
+            handle.seek(start)
+            tail = handle.read(end - start) + tail
+            end = start
+            lines = tail.split(b"\n")
+            for line in reversed(lines if start == 0 else lines[1:]):  # lines[0] may be cut
+                fields = line.split()
+                if fields and not fields[0].startswith(b"#"):
+                    return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
     return None
 
 
