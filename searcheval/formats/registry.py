@@ -234,9 +234,18 @@ def _is_jsonl(text: bytes) -> bool:
     return isinstance(record, dict) and "query_id" in roles(list(record))
 
 
+def _whole_lines(data: bytes) -> bytes:
+    """The first 64 KiB of ``data`` (or its whole first line, if longer), without a line cut
+    at the end: a cut line's first fields would count as a line of their own (a run line cut
+    after 3 fields reads as MS MARCO). A regular file's head holds no whole line when its
+    first line is longer: the sample is empty, and the kind asked for decides."""
+    head = data[:max(1 << 16, data.find(b"\n") + 1)]
+    return head if len(head) < 1 << 16 else head[:head.rfind(b"\n") + 1]
+
+
 def _by_fields(path: str, data: bytes, kind: str | None) -> Format:
     """A header line names a table; otherwise the field count of the first lines decides."""
-    sample = [line for line in re.split(rb"\r\n|\r|\n", data[:1 << 16].lstrip(trec.BOM))
+    sample = [line for line in re.split(rb"\r\n|\r|\n", _whole_lines(data).lstrip(trec.BOM))
               if line.strip() and not line.lstrip().startswith(b"#")][:SAMPLE_LINES]
     if sample:
         for delimiter, name in ((b"\t", "tsv"), (b",", "csv")):

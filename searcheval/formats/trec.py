@@ -47,6 +47,7 @@ _LONE_CR = re.compile(rb"\r(?!\n)")
 # ('\u0661', '\uff11'), which trec_eval's atol/atof read as 0.
 _ASCII_INTEGER = re.compile(r"[-+]?[0-9]+")
 BOM = b"\xef\xbb\xbf"
+TEXT_CODES = pa.dictionary(pa.int32(), pa.string())  # few distinct texts: a column's codes
 _SCAN_BYTES = 1 << 23  # a slice of a file scanned at a time
 
 
@@ -295,9 +296,30 @@ def _direct(data, names: list[str], types: dict, source: str | None = None,
 
 def _direct_qrels(data, source: str | None = None, delimiter: str | None = None):
     table, queries = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
-                             {"doc_id": pa.string(), "relevance": pa.int64()}, source, delimiter)
+                             {"doc_id": pa.string(), "relevance": TEXT_CODES}, source, delimiter)
     return (queries, table.column("doc_id"),
-            as_numpy(table.column("relevance")), None)
+            decimal_integers(table.column("relevance")), None)
+
+
+def decimal_integers(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """A column of grades (or MS MARCO ranks) read as text, as int64. trec_eval reads a
+    grade with atol, decimal digits only (``0x10`` is 0 to it), where Arrow's integer
+    parser also reads hexadecimal (16): each distinct text must be decimal ASCII digits,
+    else the line-by-line pass names the line (``_integer``)."""
+    if not pa.types.is_dictionary(column.type):
+        import pyarrow.compute as pc
+
+        column = pc.dictionary_encode(column)
+    parts = [np.zeros(0, dtype=np.int64)]
+    for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
+        texts = chunk.dictionary.to_pylist()  # few: read in Python (no compute import)
+        if not all(_ASCII_INTEGER.fullmatch(text) for text in texts):
+            raise _Refused
+        values = [int(text) for text in texts]
+        if values and not -2**63 <= min(values) <= max(values) < 2**63:
+            raise _Refused  # beyond 64 bits: the line-by-line pass says so
+        parts.append(np.array(values, dtype=np.int64)[as_numpy(chunk.indices)])
+    return np.concatenate(parts)
 
 
 def _direct_run(data, ranks: bool, source: str | None = None, delimiter: str | None = None):
@@ -391,11 +413,7 @@ def _fast_qrels(data: bytes):
     lines, numbers, counts = _fields(data)
     if len(numbers) == 0 or not (as_numpy(counts) == 4).all():
         raise _Refused
-    try:
-        relevance = _column(lines, 3).cast(pa.int64())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise _Refused from None
-    return _column(lines, 0), _column(lines, 2), as_numpy(relevance), numbers
+    return _column(lines, 0), _column(lines, 2), decimal_integers(_column(lines, 3)), numbers
 
 
 def _fast_run(data: bytes, ranks: bool):
