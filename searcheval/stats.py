@@ -24,6 +24,7 @@ CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 DEFAULT_SEED = 0
 DEFAULT_RESAMPLES = 10000
 CONFIDENCE = 0.95
+MIN_QUERIES = 2  # a paired test needs two differences at least
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,13 @@ def bootstrap(a: np.ndarray, b: np.ndarray, resamples: int = DEFAULT_RESAMPLES,
 
 
 def run_test(name: str, a: np.ndarray, b: np.ndarray, resamples: int, seed: int) -> Outcome:
+    """The test ``name`` on one measure's paired values. With a single query and a nonzero
+    difference no test has a distribution to place it in (scipy answers nan with warnings,
+    or refuses), so p is nan: not computed, and ``compare`` says why."""
+    if name not in TESTS:
+        raise UsageError(f"unknown test {name!r}: choose {', '.join(TESTS)}")
+    if len(a) < MIN_QUERIES and (b - a).any():
+        return Outcome(math.nan)
     if name == "t":
         return paired_t(a, b)
     if name == "wilcoxon":
@@ -118,7 +126,14 @@ def adjust(pvalues: list[float], method: str) -> list[float]:
     holm: step-down, the i-th smallest times (m - i + 1), made monotone; bonferroni: each
     times m; bh: Benjamini-Hochberg (``scipy.stats.false_discovery_control``); all capped at 1.
     """
-    p = np.asarray(pvalues, dtype=float)
+    given = np.asarray(pvalues, dtype=float)
+    known = ~np.isnan(given)  # p not computed (one query) stays nan, and is not counted
+    out = given.copy()
+    out[known] = _adjust_known(given[known], method)
+    return [float(x) for x in out]
+
+
+def _adjust_known(p: np.ndarray, method: str) -> list[float]:
     m = len(p)
     if method == "none" or m == 0:
         return [float(x) for x in p]
