@@ -7,9 +7,11 @@
 Writes, in OUT_DIR:
 
 * ``per-query/RUN.csv``: ``query_id`` then one column per measure, a row per query
-  (natural order: q2 before q10), then the ``all`` row (trec_eval's aggregate);
+  (natural order: q2 before q10), then the ``all`` row (trec_eval's aggregate); RUN is
+  the run's path under RUN_DIR (its file name, or ``a/run.txt`` when ``--pattern``
+  reaches into folders, so that runs of one file name keep files of their own);
 * ``per-query-long.csv``: ``run,query_id,measure,value`` for every run, per-query rows
-  then the ``all`` rows, runs in natural order of their file names;
+  then the ``all`` rows, runs in natural order of RUN;
 * ``summary.csv``: ``run,queries`` then one column per measure, a row per run.
 
 Values at full precision (counts as integers). The order never depends on the file
@@ -77,23 +79,25 @@ def evaluate_all(args: argparse.Namespace, runs: list[Path]) -> list[searcheval.
             for path in tqdm(runs, desc="runs", unit="run", disable=not sys.stderr.isatty())]
 
 
-def tables(runs: list[Path], evaluated: list[searcheval.Results]) -> dict[str, str]:
-    """File name (relative to OUT_DIR) -> CSV text."""
+def tables(names: list[str], evaluated: list[searcheval.Results]) -> dict[str, str]:
+    """File name (relative to OUT_DIR) -> CSV text. ``names``: each run's path under
+    RUN_DIR (``a/run.txt`` and ``b/run.txt`` from ``--pattern '*/*'``: file names alone
+    would put both runs in one per-query file and two alike rows in the tables)."""
     files, long_rows, summary = {}, [["run", "query_id", "measure", "value"]], []
-    for path, results in zip(runs, evaluated):
+    for name, results in zip(names, evaluated):
         measures = [str(m) for m in results.measures]
         count = {str(m): m.spec.kind.value == "count" for m in results.measures}
         rows = results.per_query() | {"all": results.summary()}  # natural order, then all
         for query_id, values in rows.items():
-            long_rows += [[path.name, query_id, m, value_text(values[m], count[m])]
+            long_rows += [[name, query_id, m, value_text(values[m], count[m])]
                           for m in measures]
-        files[f"per-query/{path.name}.csv"] = csv_text(
+        files[f"per-query/{name}.csv"] = csv_text(
             [["query_id"] + measures]
             + [[q] + [value_text(values[m], count[m]) for m in measures]
                for q, values in rows.items()])
         if not summary:
             summary.append(["run", "queries"] + measures)
-        summary.append([path.name, str(len(results.query_ids))]
+        summary.append([name, str(len(results.query_ids))]
                        + [value_text(rows["all"][m], count[m]) for m in measures])
     files["per-query-long.csv"] = csv_text(long_rows)
     files["summary.csv"] = csv_text(summary)
@@ -135,12 +139,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{run_dir}: not a directory", file=sys.stderr)
         return 2
     runs = sorted((p for p in run_dir.glob(args.pattern) if p.is_file()),
-                  key=lambda p: natural_key(p.name))
+                  key=lambda p: natural_key(p.relative_to(run_dir).as_posix()))
     if not runs:
         print(f"{run_dir}: no run matches {args.pattern!r}", file=sys.stderr)
         return 2
     try:
-        files = tables(runs, evaluate_all(args, runs))
+        files = tables([p.relative_to(run_dir).as_posix() for p in runs],
+                       evaluate_all(args, runs))
     except searcheval.SearchevalError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -211,6 +211,6 @@ def dataset_measures(qrels: Any, measures: list[str] | str | None
 def resolve_measures(measures: list[str] | str | None, compat: int = 9) -> list[Measure]:
     if measures is None:
         measures = ["official"]
-    if isinstance(measures, str) or is_ir_measures_measure(measures):
+    if isinstance(measures, (str, Measure)) or is_ir_measures_measure(measures):
         measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
     return parse_measures(list(measures), compat)

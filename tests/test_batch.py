@@ -322,3 +322,50 @@ def test_irds_qrels_that_change_under_the_same_id_are_recomputed(tmp_path, irds_
     assert counts == "1 run: 1 evaluated, 0 up to date, 0 failed"
     assert mean == pytest.approx(pytrec_eval_map(changed, run), abs=1e-12)
     assert mean != pytest.approx(pytrec_eval_map(original, run), abs=1e-4)
+
+
+def test_leaderboard_by_firstrel_puts_the_earliest_first(tmp_path):
+    # FirstRel is a rank: 1 (the first document relevant) is best. By hand: q1 judges only
+    # d3 relevant; early.run ranks d3 first (FirstRel 1), late.run third (FirstRel 3).
+    (tmp_path / "q.qrels").write_text("q1 0 d1 0\nq1 0 d2 0\nq1 0 d3 1\n")
+    (tmp_path / "early.run").write_text("q1 Q0 d3 1 3 e\nq1 Q0 d1 2 2 e\nq1 Q0 d2 3 1 e\n")
+    (tmp_path / "late.run").write_text("q1 Q0 d1 1 3 l\nq1 Q0 d2 2 2 l\nq1 Q0 d3 3 1 l\n")
+    result = batch(tmp_path / "q.qrels", tmp_path / "late.run", tmp_path / "early.run",
+                   "-o", tmp_path / "out", "-m", "FirstRel", "-m", "AP", "--sort", "FirstRel")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.endswith("best first by FirstRel\n")
+    board = list(csv.DictReader(io.StringIO((tmp_path / "out" / "summary.csv").read_text())))
+    assert [(row["run"], float(row["FirstRel"])) for row in board] == [("early.run", 1.0),
+                                                                        ("late.run", 3.0)]
+
+
+def test_batch_reads_every_run_format_evaluate_reads(tmp_path):
+    """The library lab's run as TREC, JSON, CSV and JSON Lines (written here by hand from
+    fixtures/seeds/library.run): RR 0.70 and R@1 0.50 each, as the lesson prints; before,
+    batch read TREC text only ('expected 6 fields')."""
+    seeds = FIXTURES / "seeds"
+    rows = [line.split() for line in (seeds / "library.run").read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+    nested: dict[str, dict[str, float]] = {}
+    for query, _, doc, _, score, _ in rows:
+        nested.setdefault(query, {})[doc] = float(score)
+    (tmp_path / "lab.json").write_text(json.dumps(nested))
+    (tmp_path / "lab.csv").write_text("query_id,doc_id,score\n" + "".join(
+        f"{q},{d},{s}\n" for q, _, d, _, s, _ in rows))
+    (tmp_path / "lab.jsonl").write_text("".join(json.dumps(
+        {"query_id": q, "doc_id": d, "score": float(s)}) + "\n" for q, _, d, _, s, _ in rows))
+    runs = [str(seeds / "library.run")] + [str(tmp_path / f"lab.{ext}")
+                                          for ext in ("json", "csv", "jsonl")]
+    result = CliRunner().invoke(main, ["batch", str(seeds / "library.qrels"), *runs,
+                                       "-o", str(tmp_path / "out"), "-m", "RR", "-m", "R@1"])
+    assert result.exit_code == 0, result.stderr
+    summary = list(csv.DictReader(io.StringIO((tmp_path / "out" / "summary.csv").read_text())))
+    assert sorted(row["run"] for row in summary) == ["lab.csv", "lab.json", "lab.jsonl",
+                                                     "library.run"]
+    assert {(float(row["RR"]), float(row["R@1"])) for row in summary} == {(0.7, 0.5)}
+    forced = CliRunner().invoke(main, ["batch", str(seeds / "library.qrels"),
+                                       str(tmp_path / "lab.json"), "--stream",
+                                       "-o", str(tmp_path / "streamed"), "-m", "RR"])
+    assert forced.exit_code == 1
+    assert (f"{tmp_path / 'lab.json'}: --stream and --chunk-queries read TREC run text, and "
+            "this run is in another format: leave them out (run skipped)") in forced.stderr

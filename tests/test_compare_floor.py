@@ -134,3 +134,12 @@ def test_benjamini_hochberg_note_says_how_many_together() -> None:
         f"Benjamini-Hochberg-corrected over the 6 comparisons one alone gets no p below "
         f"{12 / 1001:.3g}, not below alpha 0.01: a comparison can be significant only when "
         "at least 2 are; --resamples 1200 or more lifts it")
+
+
+def test_one_comparison_is_named_as_one_and_not_told_to_compare_less():
+    # 2/(19 + 1) = 0.1 >= 0.05 for the one comparison (Holm over 1 = the floor itself);
+    # lifted when 2/(R + 1) < 0.05, R + 1 > 40: R = 40
+    floor = stats.resampling_floor("randomization", 19, 225, 1, "holm", 0.05)
+    note = stats.floor_note(floor)
+    assert "over the one comparison no p can be below 0.1" in note
+    assert "fewer comparisons" not in note and "--resamples 40 or more lifts it" in note

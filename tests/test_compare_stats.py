@@ -5,6 +5,8 @@ flips (not the library the randomization test calls)."""
 from __future__ import annotations
 
 import itertools
+import json
+import math
 
 import numpy as np
 import pytest
@@ -12,7 +14,10 @@ import scipy.stats
 from hypothesis import given, settings, strategies as st
 from statsmodels.stats.multitest import multipletests
 
+from click.testing import CliRunner
+
 from searcheval.analysis import stats
+from searcheval.cli import main
 
 PAIRS = st.integers(1, 12).flatmap(lambda n: st.tuples(
     st.lists(st.integers(0, 8), min_size=n, max_size=n),
@@ -96,3 +101,32 @@ def test_corrections_are_statsmodels(pvalues, method, theirs):
     expected = multipletests(pvalues, method=theirs)[1]
     assert stats.adjust(pvalues, method) == pytest.approx(list(expected), rel=1e-12)
     assert stats.adjust(pvalues, "none") == pvalues
+
+
+@pytest.mark.parametrize("test", ["t", "wilcoxon", "randomization", "bootstrap"])
+def test_one_query_in_common_gives_no_p_and_says_why(tmp_path, test):
+    """One query: scipy's t-test answers nan with RuntimeWarnings, its permutation test
+    raises ('two or more observations'), the bootstrap of one value is not evidence.
+    compare leaves p uncomputed (null, 'n/c'), says why, and prints no warning."""
+    (tmp_path / "q").write_text("q1 0 a 1\nq1 0 b 0\n")
+    (tmp_path / "a.run").write_text("q1 Q0 a 1 2 x\nq1 Q0 b 2 1 x\n")  # AP 1
+    (tmp_path / "b.run").write_text("q1 Q0 b 1 2 y\nq1 Q0 a 2 1 y\n")  # AP 1/2
+    args = ["compare", str(tmp_path / "q"), str(tmp_path / "a.run"), str(tmp_path / "b.run"),
+            "--test", test, "-m", "AP"]
+    as_json = CliRunner().invoke(main, [*args, "-f", "json"])
+    assert as_json.exit_code == 0 and as_json.stderr == "", as_json.stderr
+    data = json.loads(as_json.stdout)
+    [row] = data["comparisons"]
+    assert (row["delta"], row["p"], row["p_adjusted"], row["significant"]) == (-0.5, None, None,
+                                                                              False)
+    assert ("p not computed: a paired test needs at least 2 queries in common, and these "
+            "runs have 1") in data["notes"]
+    table = CliRunner().invoke(main, args)
+    assert table.exit_code == 0 and table.stderr == ""
+    assert "0/0/1  n/c     n/c" in table.stdout
+
+
+def test_uncomputed_p_values_are_left_out_of_the_correction():
+    # Holm over the two known p: 0.01 * 2 = 0.02, then max(0.02, 0.02 * 1) = 0.02
+    assert stats.adjust([0.01, float("nan"), 0.02], "holm")[0::2] == [0.02, 0.02]
+    assert math.isnan(stats.adjust([0.01, float("nan")], "bh")[1])

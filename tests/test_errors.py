@@ -88,7 +88,7 @@ def test_error_bad_measure_names_all_reported(tmp_path):
     result, _, _ = invoke(tmp_path, GOOD_QRELS, GOOD_RUN, "-m", "map", "-m", "foo", "-m", "P@x")
     assert result.exit_code == 2
     assert result.stderr == ("measure 'foo': unknown measure 'foo' at character 1; "
-                             "measure 'P@x': expected 'num', found 'x' at character 3\n")
+                             "measure 'P@x': expected a cutoff (a number) after '@', found 'x' at character 3\n")
 
 
 def test_error_gzip_line_numbers(tmp_path):

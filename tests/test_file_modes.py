@@ -17,6 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from searcheval.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "fixtures" / "seeds"
@@ -134,3 +137,71 @@ def test_export_script_files_get_the_mode_open_gives(tmp_path):
         os.chmod(path, 0o640)
     subprocess.run(command, env=env, umask=0o077, check=True, capture_output=True)
     assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == {oct(0o640)}
+
+
+def test_writing_through_a_symlink_replaces_the_file_it_names(tmp_path):
+    """``-o link`` where link points at a report: open() would write the report, and so
+    must the atomic write; replacing the link itself with a new file would leave the
+    report stale and the link gone. A dangling link creates its target, as open() does."""
+    report, link = tmp_path / "real" / "report.txt", tmp_path / "link.txt"
+    report.parent.mkdir()
+    report.write_text("old\n", encoding="utf-8")
+    os.chmod(report, 0o604)
+    link.symlink_to(Path("real") / "report.txt")
+    dangling = tmp_path / "dangling.txt"
+    dangling.symlink_to(Path("real") / "new.txt")
+    for target in (link, dangling):
+        result = CliRunner().invoke(main, ["evaluate", str(SEEDS / "library.qrels"),
+                                           str(SEEDS / "library.run"), "-m", "AP", "-o",
+                                           str(target)])
+        assert result.exit_code == 0, result.output
+    assert link.is_symlink() and dangling.is_symlink()
+    assert report.read_text(encoding="utf-8").startswith("measure")  # the table, not "old"
+    assert stat.S_IMODE(report.stat().st_mode) == 0o604
+    assert (tmp_path / "real" / "new.txt").read_text(encoding="utf-8").startswith("measure")
+    assert not list(tmp_path.rglob(".*.tmp"))
+
+
+def test_writing_to_a_pipe_or_device_writes_into_it(tmp_path):
+    """``-o /dev/null``, ``-o /dev/stdout`` into a pipe, a named pipe: open() writes into
+    them; renaming a temporary file over the name would put a regular file in the pipe's
+    (or, for a user allowed to write /dev, the device's) place and the reader gets nothing."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader, so a writer can open it
+    try:
+        result = CliRunner().invoke(main, ["evaluate", str(SEEDS / "library.qrels"),
+                                           str(SEEDS / "library.run"), "-m", "AP", "-o",
+                                           str(fifo)])
+        assert result.exit_code == 0, result.output
+        assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still the pipe
+        received = os.read(reader, 1 << 16).decode("utf-8")
+    finally:
+        os.close(reader)
+    expected = CliRunner().invoke(main, ["evaluate", str(SEEDS / "library.qrels"),
+                                         str(SEEDS / "library.run"), "-m", "AP"]).stdout
+    assert received == expected
+    assert not list(tmp_path.rglob(".*.tmp"))
+
+
+def test_writing_to_dev_fd_writes_into_the_redirected_file(tmp_path):
+    """``-o /dev/fd/1 > out.txt`` (or ``/dev/stdout``): the name is a way to the process's
+    own stdout, so it is written into, as open() would; resolving it to out.txt and renaming
+    a new file there would leave the shell's stdout on an unlinked file (what it writes next
+    is lost). /dev/fd/1, not /dev/stdout: code that renames over the name cannot create a
+    temporary file in /dev/fd (/proc), while as root it would replace the system's
+    /dev/stdout link with a regular file."""
+    out = tmp_path / "out.txt"
+    code = ("import sys; from searcheval.cli import run; sys.argv[0] = 'searcheval'; "
+            "sys.stdout.write('before\\n'); sys.stdout.flush(); run()")
+    with open(out, "w", encoding="utf-8") as stdout:
+        inode = os.fstat(stdout.fileno()).st_ino
+        done = subprocess.run([sys.executable, "-c", code, "evaluate",
+                               str(SEEDS / "library.qrels"), str(SEEDS / "library.run"), "-m",
+                               "AP", "-o", "/dev/fd/1"], stdout=stdout,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0
+    assert os.stat(out).st_ino == inode  # the file the shell opened, not a new one
+    table = CliRunner().invoke(main, ["evaluate", str(SEEDS / "library.qrels"),
+                                      str(SEEDS / "library.run"), "-m", "AP"]).stdout
+    assert out.read_text(encoding="utf-8") == table  # truncated on opening, as open() does

@@ -8,6 +8,8 @@ suite asserts (terrierteam/ir_measures, ``test/test_judged.py``, ``test/test_gde
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
@@ -303,3 +305,279 @@ def test_error_measures_joined_by_a_comma_cli():
     assert result.stderr == ("measure 'AP,nDCG@10': one name per measure (a comma separates the "
                              "parameters of one measure, not measures): ask for each on its own, "
                              "-m AP -m nDCG@10\n")
+
+
+def test_space_inside_parentheses_on_the_evaluate_command_line():
+    """`evaluate -m "SetF(rel=1, beta=0.5)"` (ir_measures writes a space after the comma):
+    the value ir_measures computes, exit 0; it gave a traceback (the note on a family asked
+    for twice read the names split at every space)."""
+    import ir_measures
+    from click.testing import CliRunner
+
+    from searcheval.cli import main
+
+    measure = ir_measures.parse_measure("SetF(rel=1,beta=0.5)")
+    reference = ir_measures.calc_aggregate(
+        [measure], list(ir_measures.read_trec_qrels(str(TREC_EVAL_SUITE / "qrels.test"))),
+        list(ir_measures.read_trec_run(str(TREC_EVAL_SUITE / "results.test"))))[measure]
+    result = CliRunner().invoke(main, ["evaluate", str(TREC_EVAL_SUITE / "qrels.test"),
+                                       str(TREC_EVAL_SUITE / "results.test"),
+                                       "-m", "SetF(rel=1, beta=0.5)", "-f", "csv"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    rows = csv.reader(io.StringIO(result.stdout))
+    (value,) = [float(r[3]) for r in rows if r[1:3] == ["all", "SetF(rel=1,beta=0.5)"]]
+    assert value == pytest.approx(reference, abs=1e-12)
+
+
+def _evaluate_cli(*args: str):
+    from click.testing import CliRunner
+
+    from searcheval.cli import main
+
+    return CliRunner().invoke(main, ["evaluate", str(TREC_EVAL_SUITE / "qrels.test"),
+                                     str(TREC_EVAL_SUITE / "results.test"), *args])
+
+
+def test_format_trec_refuses_a_measure_with_its_own_judged_only():
+    """trec_eval has one -J per run: `-m AP -m AP(judged_only=True) -f trec` printed two
+    `map` lines (0.1785 and 0.1848), one name for two measures. Refused, as a measure with
+    its own relevance level is."""
+    result = _evaluate_cli("-m", "AP", "-m", "AP(judged_only=True)", "-f", "trec")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("AP(judged_only=True) has its own -J: --format trec cannot show "
+                             "it (trec_eval has one -J per run)\n")
+
+
+def test_format_trec_shows_judged_only_under_minus_j():
+    """Under -J the measure's -J is the run's: one `map` line, trec_eval -J's value
+    (pytrec_eval, trec_eval 9.0.8's code, called directly with judged_docs_only_flag)."""
+    import pytrec_eval
+
+    qrels = _read_trec_qrels(TREC_EVAL_SUITE / "qrels.test")
+    run = _read_trec_run(TREC_EVAL_SUITE / "results.test")
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map"}, judged_docs_only_flag=1)
+    per_query = evaluator.evaluate(run)
+    expected = sum(v["map"] for v in per_query.values()) / len(per_query)
+    result = _evaluate_cli("-J", "-m", "AP(judged_only=True)", "-f", "trec")
+    assert result.exit_code == 0
+    name, query, value = result.stdout.split("\t")
+    assert (name.strip(), query, float(value)) == ("map", "all", pytest.approx(expected, abs=5e-5))
+
+
+@pytest.mark.parametrize("name,found", [("ERR(max_grade=0)", "0"), ("ERR(max_grade=-1)@20", "-1"),
+                                        ("ERR(max_grade=2.5)@20", "2.5")])
+def test_err_refuses_a_largest_grade_that_is_not_a_positive_whole_number(name, found):
+    """ERR(max_grade=-1) gave -22487251853387.36 on the Cranfield runs (R = (2^g - 1)/2^-1
+    is negative) and ERR(max_grade=0) 0 for every run: gdeval.pl's largest grade is a
+    positive whole number."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([name])
+    assert str(info.value) == (f"measure {name!r}: max_grade must be a positive whole number, "
+                               f"found {found} at character 5")
+
+
+def test_err_with_a_largest_grade_of_one():
+    """Hand-derived: one document of grade 1 at rank 1, max_grade 1: R = (2^1 - 1)/2^1 = 0.5."""
+    results = searcheval.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["ERR(max_grade=1)"])
+    assert results.summary()["ERR(max_grade=1)"] == 0.5
+
+
+@pytest.mark.parametrize("name,message", [
+    ("SetF(beta=x)", "beta takes numbers, found 'x' at character 6"),
+    ("RBP(p='0.5')", "p takes numbers, found '0.5' at character 5"),
+    ("ERR(max_grade={1:2})", "max_grade takes numbers, found a bracketed list at character 5")])
+def test_a_parameter_that_is_not_a_number_is_one_measure_error(name, message):
+    """These raised ValueError or TypeError (a traceback from evaluate) instead of naming
+    the parameter."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([name])
+    assert str(info.value) == f"measure {name!r}: {message}"
+    result = _evaluate_cli("-m", name)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", f"measure {name!r}: {message}\n")
+
+
+@pytest.mark.parametrize("name,message", [
+    ("P(rel=2,rel=3)@5", "rel given twice at character 9"),
+    ("AP(judged_only=True, judged_only=False)", "judged_only given twice at character 22")])
+def test_a_parameter_given_twice_is_refused(name, message):
+    """The last one won, silently: P(rel=2,rel=3)@5 was P(rel=3)@5."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([name])
+    assert str(info.value) == f"measure {name!r}: {message}"
+
+
+@pytest.mark.parametrize("name,message,at", [
+    ("P@", "expected a cutoff (a number) after '@', found the end at character 3", ""),
+    ("P@5,10", "expected the end of the name, found ',' at character 4", ","),
+    ("P(rel=2))@5", "expected the end of the name, or '@' and a cutoff, found ')' at character 9",
+     ")@5"),
+    ("AP(rel=1 judged_only=True)", "expected ',' or ')', found 'judged_only' at character 10",
+     "judged_only"),
+    ("SetF(rel=1,, beta=0.5)", "expected a parameter name, found ',' at character 12", ","),
+    ("AP(rel 2)", "expected '=' after rel, found '2' at character 8", "2)")])
+def test_a_malformed_name_is_told_in_words_where(name, message, at):
+    """Said in the parser's terms before ("expected 'num', found 'the end'", "expected
+    'end'", "expected ')'" where a comma was missing); the character is the one at fault."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([name])
+    assert str(info.value) == f"measure {name!r}: {message}"
+    rest = name[int(message.rsplit(" ", 1)[1]) - 1:]  # from the character named on
+    assert rest.startswith(at) and (at or rest == "")
+
+
+@pytest.mark.parametrize("text,separately", [
+    ("AP, nDCG@10", "-m AP -m nDCG@10"), ("AP ,nDCG@10", "-m AP -m nDCG@10"),
+    ("P@5, P@10, SetF(rel=1, beta=0.5)", "-m P@5 -m P@10 -m SetF(rel=1, beta=0.5)"),
+    ("map, P.5 ndcg_cut.10", "-m map -m P.5 -m ndcg_cut.10")])
+def test_measures_joined_by_a_comma_and_a_space_get_the_comma_message(text, separately):
+    """With a space beside the comma the message was "unknown measure 'AP,'" or "expected
+    'name', found ','"; now the same one line as for AP,nDCG@10, once."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures([text])
+    assert str(info.value) == (f"measure {text!r}: one name per measure (a comma separates "
+                               f"the parameters of one measure, not measures): ask for each "
+                               f"on its own, {separately}")
+
+
+def test_counts_where_a_qrels_query_is_missing_from_the_run_as_the_readme_says():
+    """The README's kept difference: results_custom_bm25 lacks Cranfield query 15 (3
+    relevant). ir_measures scores it 0 in every measure, NumQ and NumRel too (224, 1834),
+    while its AP averages over all 225; searcheval counts it (225, 1837: trec_eval -c, and
+    ir_measures' descriptions, "the number of queries present in the qrels"), and under
+    --missing skip counts as ir_measures does."""
+    import ir_measures
+
+    qrels = _read_trec_qrels(CRANFIELD_QRELS)
+    run = _read_trec_run(CRANFIELD_RUNS[0])
+    names = ["NumQ", "NumRel", "AP"]
+    reference = ir_measures.calc_aggregate([ir_measures.parse_measure(n) for n in names],
+                                           qrels, run)
+    reference = {str(m): v for m, v in reference.items()}
+    assert (reference["NumQ"], reference["NumRel"]) == (len(qrels) - 1, 1834)
+    zero = searcheval.evaluate(qrels, run, names).summary()
+    skip = searcheval.evaluate(qrels, run, names, missing="skip").summary()
+    assert (zero["NumQ"], zero["NumRel"]) == (len(qrels), 1837) == (225, 1837)
+    assert (skip["NumQ"], skip["NumRel"]) == (reference["NumQ"], reference["NumRel"])
+    assert zero["AP"] == pytest.approx(reference["AP"], abs=1e-12)  # both average over 225
+
+
+def test_a_recall_level_family_without_one_is_shown_a_recall_level():
+    """`IPrec` alone was told "e.g. IPrec@10", a recall level of 10 (IPrec is at a recall
+    level in [0, 1]: ir_measures' IPrec@0.1)."""
+    with pytest.raises(searcheval.MeasureError) as info:
+        searcheval.parse_measures(["IPrec"])
+    assert str(info.value) == ("measure 'IPrec': IPrec needs a recall level, e.g. IPrec@0.1 "
+                               "at character 1")
+
+
+def test_ir_measures_precision_is_p():
+    """ir_measures registers Precision as another name of P (p.py); searcheval did not know it."""
+    import ir_measures
+
+    measure = ir_measures.parse_measure("Precision@5")
+    qrels = list(ir_measures.read_trec_qrels(str(TREC_EVAL_SUITE / "qrels.test")))
+    run = list(ir_measures.read_trec_run(str(TREC_EVAL_SUITE / "results.test")))
+    reference = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+    results = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                  ["Precision@5"])
+    assert [str(m) for m in results.measures] == ["P@5"]
+    assert results.summary()["P@5"] == pytest.approx(reference, abs=1e-12)
+
+
+# trec_eval syntax giving a family's default parameters: trec_eval 10's rbp is p=0.9,
+# set_F's beta 1, utility's coefficients 1,-1,0,0, 11pt_avg's the 11 recall points.
+TREC_DEFAULTS_SPELLED_OUT = ["rbp.p=0.9", "rbp_resid.p=0.9", "set_F.1", "utility.1,-1,0,0",
+                             "11pt_avg.0,.1,.2,.3,.4,.5,.6,.7,.8,.9,1"]
+
+
+@pytest.mark.parametrize("name", TREC_DEFAULTS_SPELLED_OUT)
+def test_default_parameters_written_out_are_the_default_measure(name):
+    """`set_F.1` printed SetF(beta=1), which parsed back to SetF, which printed SetF: the
+    canonical name did not parse back to itself; `-m rbp -m rbp.p=0.9` gave two rows both
+    named RBP(p=0.9). The written-out default is the default measure, named once."""
+    (measure,) = searcheval.parse_measures([name], compat=10)
+    (plain,) = searcheval.parse_measures([name.split(".")[0]], compat=10)
+    assert measure == plain and str(measure) == str(plain)
+    assert searcheval.parse_measures([str(measure)], compat=10) == [measure]
+    assert searcheval.parse_measures([name.split(".")[0], name], compat=10) == [plain]
+
+
+def test_rbp_asked_for_twice_with_its_default_is_one_row_of_trec_eval_value():
+    """out.test.a (trec_eval 10's own test suite, -m all_trec): rbp all 0.3234."""
+    results = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                                  ["rbp", "rbp.p=0.9"], compat=10)
+    assert [str(m) for m in results.measures] == ["RBP(p=0.9)"]
+    assert round(results.summary()["RBP(p=0.9)"], 4) == 0.3234
+
+
+@pytest.mark.parametrize("names,line", [
+    (["set_F.1"], "set_F_1               \tall\t0.1194"),
+    (["set_F", "set_F.1"], "set_F_1               \tall\t0.1194"),
+    (["rbp.p=0.9"], "rbp_p=0.9             \tall\t0.3234"),
+    (["set_F"], "set_F                 \tall\t0.1194")])
+def test_format_trec_still_prints_the_parameters_as_given(names, line):
+    """trec_eval prints a family with the parameter text of the first -m giving it
+    (set_F_1, rbp_p=0.9), a bare -m only marks it; the values are out.test.a's."""
+    args = [a for name in names for a in ("-m", name)]
+    result = _evaluate_cli(*args, "--compat", "10", "-f", "trec")
+    assert (result.exit_code, result.stdout) == (0, line + "\n")
+
+
+def test_searcheval_measure_objects_are_accepted_by_the_api():
+    """searcheval.parse_measures returns Measure objects, which evaluate refused ("expected
+    a measure name or an ir_measures measure, found Measure"). Values as from the names:
+    out.test.a's map 0.1785 and P_5 0.2667 (trec_eval's test suite)."""
+    names = ["AP", "P@5", "AP(judged_only=True)"]
+    objects = searcheval.parse_measures(names)
+    by_object = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test",
+                                    TREC_EVAL_SUITE / "results.test", objects)
+    by_name = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test",
+                                  TREC_EVAL_SUITE / "results.test", names)
+    assert by_object.summary() == by_name.summary()
+    assert (round(by_object.summary()["AP"], 4), round(by_object.summary()["P@5"], 4)) == (
+        0.1785, 0.2667)
+    one = searcheval.evaluate(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test",
+                              objects[1])
+    assert list(one.summary()) == ["P@5"]
+
+
+def test_err_refusal_on_the_command_line_and_its_suggested_fix(tmp_path):
+    """The Cranfield runs' qrels grade 1..5: `-m ERR@20` exits 2 with one line naming the fix,
+    and the fix it names is gdeval.pl's ERR@20 with its largest grade set to 5 (ir_measures'
+    own gdeval.pl, run here with MAX_JUDGMENT = 5; a query missing from the run scores 0)."""
+    import shutil
+    import subprocess
+    from importlib.resources import files
+
+    from click.testing import CliRunner
+
+    from searcheval.cli import main
+
+    if shutil.which("perl") is None:
+        pytest.fail("perl is needed: ir_measures runs gdeval.pl with it")
+    run = CRANFIELD_RUNS[0]
+    refused = CliRunner().invoke(main, ["evaluate", str(CRANFIELD_QRELS), str(run),
+                                        "-m", "ERR@20"])
+    assert (refused.exit_code, refused.stdout) == (2, "")
+    assert refused.stderr.count("\n") == 1
+    fix = refused.stderr.rstrip("\n").rsplit("write ", 1)[1]
+    assert fix == "ERR(max_grade=5)@20"
+
+    script = (files("ir_measures") / "bin" / "gdeval.pl").read_text()
+    assert "$MAX_JUDGMENT = 4;" in script
+    gdeval = tmp_path / "gdeval5.pl"
+    gdeval.write_text(script.replace("$MAX_JUDGMENT = 4;", "$MAX_JUDGMENT = 5;"))
+    out = subprocess.run(["perl", str(gdeval), str(CRANFIELD_QRELS), str(run), "20"],
+                         capture_output=True, text=True, check=True).stdout
+    per_topic = [float(line.split(",")[3]) for line in out.splitlines()[1:]
+                 if line and line.split(",")[1] != "amean"]
+    assert len(per_topic) == 224 == len(_read_trec_qrels(CRANFIELD_QRELS)) - 1  # 15 missing
+    expected = sum(per_topic) / 225
+
+    fixed = CliRunner().invoke(main, ["evaluate", str(CRANFIELD_QRELS), str(run), "-m", fix,
+                                      "-f", "csv"])
+    assert fixed.exit_code == 0
+    rows = csv.reader(io.StringIO(fixed.stdout))
+    (value,) = [float(r[3]) for r in rows if r[1:3] == ["all", fix]]
+    assert value == pytest.approx(expected, abs=5e-6)

@@ -390,3 +390,19 @@ def test_run_ties_are_written_in_trec_eval_order(tmp_path):
     run_labels(path, str(tmp_path / "q"), str(tmp_path / "r"), None)
     assert [line.split()[2:4] for line in (tmp_path / "r").read_text().splitlines()] == \
         [["c", "1"], ["a", "2"], ["B", "3"]]
+
+
+@pytest.mark.parametrize("options,message", [
+    (["-o", "out.txt", "--write-queries", "out.txt"],
+     "out.txt: named for both the qrels (-o) and the query texts (--write-queries): give each "
+     "output a file of its own"),
+    (["-o", "out.txt", "-r", "./out.txt", "--write-queries", "t.tsv"],
+     "./out.txt: named for both the qrels (-o) and the run (-r): give each output a file of "
+     "its own"),
+])
+def test_two_outputs_in_one_file_are_refused(tmp_path, monkeypatch, options, message):
+    # One would overwrite the other, and the report would still say both were written.
+    monkeypatch.chdir(tmp_path)
+    result = labels(LIBRARY, *options)
+    assert (result.exit_code, result.stderr) == (2, message + "\n")
+    assert list(tmp_path.iterdir()) == []

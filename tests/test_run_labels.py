@@ -324,6 +324,17 @@ def test_the_same_run_twice_is_refused(runs, tmp_path, command):
     assert not (tmp_path / "out.txt").exists()
 
 
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_the_same_run_through_a_symlink_is_refused(runs, tmp_path, command):
+    # A link is one more spelling of the file: its two columns would read as two systems.
+    link = tmp_path / "link.run"
+    link.symlink_to(runs[0])
+    result = cli(command, QRELS, runs[0], link, "-o", tmp_path / "out.txt")
+    assert (result.exit_code, result.stderr) == (
+        2, f"the run {link} is given twice (runs 1 and 2): give each run once\n")
+    assert not (tmp_path / "out.txt").exists()
+
+
 # ---- the Python API -------------------------------------------------------------------------
 
 def test_api_compare_labels_runs_of_one_file_name(runs):
@@ -394,3 +405,54 @@ def test_best_marks_only_measures_that_grade_the_ranking(runs):
             if line.startswith("| ")}
     assert "**" not in rows["FirstRel"] and "**" not in rows["NumRet"]
     assert rows["AP"] == f"| AP | **{PRINTED['exp1/run.txt']['AP']}** | {PRINTED['exp2/run.txt']['AP']} |"
+
+
+def shortest_unique_suffix(own: tuple[str, ...], others: list[tuple[str, ...]]) -> str:
+    """The definition, by brute force: the fewest trailing components no other path ends
+    with (all of them when every suffix is another path's end)."""
+    for k in range(1, len(own) + 1):
+        if all(other[-k:] != own[-k:] for other in others):
+            return "/".join(own[-k:])
+    return "/".join(own)
+
+
+def test_labels_match_the_definition_on_random_trees():
+    import random
+    generator = random.Random(12)
+    for _ in range(300):
+        paths = sorted({"/" + "/".join(generator.choice("ab") for _ in range(generator.randint(0, 4)))
+                        + "/run.txt" for _ in range(generator.randint(2, 8))})
+        parts = [tuple(Path(p).parts[1:]) for p in paths]
+        expected = [shortest_unique_suffix(p, [o for o in parts if o != p]) for p in parts]
+        assert path_labels(paths) == expected, paths
+
+
+def test_labels_of_many_runs_of_one_file_name_take_linear_time():
+    # A sweep of 10,000 systems, each runs/sysN/run.txt: comparing every path with every
+    # other took 21 s here; counting suffixes takes well under a second.
+    import time
+    paths = [f"/data/sweep/sys{i}/run.txt" for i in range(10_000)]
+    started = time.perf_counter()
+    labels = path_labels(paths)
+    assert time.perf_counter() - started < 5
+    assert labels == [f"sys{i}/run.txt" for i in range(10_000)]
+
+
+def test_notes_on_stderr_name_their_run(runs):
+    # -f csv has no place for notes, so each run's go to stderr: with two runs of one file
+    # name each line must say whose it is. AP over the 225 queries and their mean: 226.
+    result = cli("evaluate", QRELS, *runs, "-m", "AP", "-f", "csv", "--cross-check")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        f"searcheval: note: {label}: cross-check against pytrec_eval (trec_eval 9.0.8): 226 "
+        "values compared, 0 differ (tolerance 1e-09)" for label in LABELS]
+
+
+def test_a_file_is_not_numbered_after_a_stdin_run_of_its_name(runs):
+    # A run on stdin is named by its tag; tagged run.txt beside the file exp1/run.txt, the
+    # file took "run.txt#2" and the stdin run "run.txt", which reads as the file's.
+    stdin = "1 Q0 184 1 1.0 run.txt\n"
+    result = CliRunner().invoke(main, ["evaluate", str(QRELS), "-", str(runs[0]), "-m", "AP",
+                                       "-f", "markdown"], input=stdin)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "| measure | run.txt | exp1/run.txt |"

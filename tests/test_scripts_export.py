@@ -98,3 +98,23 @@ def test_bad_run_is_one_line_exit_2_nothing_written(tmp_path, capsys):
     assert capsys.readouterr().err == (f"{runs / 'b.txt'}:3: expected 6 fields (query_id Q0 "
                                        "doc_id rank score tag), found 5\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_runs_of_one_file_name_in_subfolders_keep_their_own_files(tmp_path):
+    # --pattern '*/*' finds a/run.txt and b/run.txt: each is named by its path under
+    # RUN_DIR, so neither per-query file overwrites the other and the summary tells them
+    # apart. Each keeps trec_eval's own map for its run.
+    sources = {"a/run.txt": "results_english_classic.txt", "b/run.txt": "results_english_bm25.txt"}
+    for name, source in sources.items():
+        (tmp_path / "runs" / name).parent.mkdir(parents=True)
+        shutil.copyfile(CRANFIELD / "results" / source, tmp_path / "runs" / name)
+    assert export.main([str(CRANFIELD / "qrel"), str(tmp_path / "runs"), "-o",
+                        str(tmp_path / "out"), "--missing", "skip", "-m", "AP",
+                        "--pattern", "*/*"]) == 0
+    summary = {row["run"]: f"{float(row['AP']):.4f}" for row in read_csv(tmp_path / "out" /
+                                                                          "summary.csv")}
+    expected = {name: trec_eval_summary(source)["map"] for name, source in sources.items()}
+    assert summary == expected
+    for name in sources:
+        rows = read_csv(tmp_path / "out" / "per-query" / f"{name}.csv")
+        assert f"{float(rows[-1]['AP']):.4f}" == expected[name]

@@ -14,7 +14,10 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import re
+import subprocess
+import sys
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -70,9 +73,14 @@ def trec_eval_lines(case: dict) -> list[str]:
     if case["version"] == "10":
         initialised = case["rbp_initialised"]["stdout"].splitlines()
         assert len(initialised) == len(lines)
-        lines = [fixed if line.startswith("rbp_p=") else line
+        lines = [fixed if is_rbp(line.split("\t")[0].strip()) else line
                  for line, fixed in zip(lines, initialised)]
     return lines
+
+
+def is_rbp(name: str) -> bool:
+    """10.0's rbp line: ``rbp`` (default persistence) or ``rbp_p=0.5``; not rbp_resid."""
+    return name == "rbp" or name.startswith("rbp_p=")
 
 
 def _key(line: str) -> tuple[str, str]:
@@ -113,6 +121,19 @@ def evaluate(case: dict, folder: Path):
         warnings.simplefilter("always")
         result = CliRunner().invoke(main, searcheval_arguments(case, qrels, run))
     return result, [str(w.message) for w in caught]
+
+
+def test_10s_rbp_lines_come_from_the_initialised_build():
+    """Both spellings of 10.0's rbp line (the stored cases print ``rbp`` 1,435 times and
+    ``rbp_p=...`` 352 times) are taken from the build with its variables set; rbp_resid
+    and the other lines from the stock build."""
+    stock = ["rbp                   \tq1\t0.1111", "rbp_p=0.5             \tq1\t0.2222",
+             "rbp_resid             \tq1\t0.3333", "P_5                   \tq1\t0.4000"]
+    initialised = ["rbp                   \tq1\t0.5555", "rbp_p=0.5             \tq1\t0.6666",
+                   "rbp_resid             \tq1\t0.7777", "P_5                   \tq1\t0.8000"]
+    case = {"version": "10", "stock": {"stdout": "\n".join(stock)},
+            "rbp_initialised": {"stdout": "\n".join(initialised)}}
+    assert trec_eval_lines(case) == initialised[:2] + stock[2:]
 
 
 def test_the_fixture_holds_every_case():
@@ -188,7 +209,7 @@ def test_full_precision_values_agree(case, folder):
     for line in case["full_precision"]["stdout"].splitlines():
         name, query, text = (field.strip() for field in line.split("\t"))
         if name in ("runid", "relstring") or text in ("nan", "-nan") or (
-                case["version"] == "10" and name.startswith("rbp_p=")):
+                case["version"] == "10" and is_rbp(name)):
             continue
         value = produced[name, query]
         if not math.isclose(float(text), value, rel_tol=1e-9, abs_tol=1e-12):
@@ -233,3 +254,25 @@ def test_where_9_exits_7_searcheval_says_so_or_refuses(case, folder):
     else:
         assert result.exit_code == 2
         assert result.stderr.startswith("no query is in both ")
+
+
+@pytest.mark.parametrize("case_id", ["20261201-20", "20261201-193"])
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
+def test_the_console_script_writes_the_ids_bytes(tmp_path, case_id, encoding):
+    """``python -m searcheval`` as a shell runs it, with an output stream that is not UTF-8
+    (a Latin-1 locale, a Windows redirection): trec_eval writes the query ids' bytes back
+    (these cases have ids like '😀25' and '文書22'), so must searcheval; it raised
+    UnicodeEncodeError with a traceback."""
+    [case] = [case for case in load_cases() if case["id"] == case_id]
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_bytes(case["qrels"].encode("utf-8"))
+    run.write_bytes(case["run"].encode("utf-8"))
+    environment = {**os.environ, "PYTHONIOENCODING": encoding,
+                   "PYTHONPATH": str(CASES.parents[2])}
+    done = subprocess.run([sys.executable, "-m", "searcheval",
+                           *searcheval_arguments(case, qrels, run)],
+                          capture_output=True, env=environment)
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    expected, produced = comparable(trec_eval_lines(case),
+                                    done.stdout.decode("utf-8").splitlines())
+    assert produced == expected

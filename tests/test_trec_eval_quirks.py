@@ -5,6 +5,7 @@ a score beyond 32 bits, 10.0's refusal of a qrels query the run lacks."""
 from __future__ import annotations
 
 import gzip
+import json
 import warnings
 
 import pytest
@@ -144,3 +145,52 @@ def test_other_formats_show_both_and_say_why(tmp_path):
     ir_spelling = cli("evaluate", qrels, run, "-m", "P.5", "-m", "P@10", "-f", "trec")
     assert [line.split()[0] for line in ir_spelling.stdout.splitlines()] == ["P_5", "P_10"]
     assert ir_spelling.stderr == ""  # P@10 is no trec_eval argument: nothing to leave out
+
+
+def test_compare_in_trec_format_prints_the_first_parameters_too(tmp_path):
+    """compare -f trec is trec_eval's output for each run: -m P.5 -m P.10 prints P_5 alone.
+    By hand: run a finds one relevant document in each query, P_5 = (1/5 + 1/5) / 2 = 0.2;
+    run b finds two in q1 and one in q2, P_5 = (2/5 + 1/5) / 2 = 0.3."""
+    qrels, run_a, run_b = tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    qrels.write_text("q1 0 a 1\nq1 0 b 1\nq2 0 x 1\n")
+    run_a.write_text("q1 Q0 a 1 1 r\nq1 Q0 c 2 0.5 r\nq2 Q0 x 1 1 r\n")
+    run_b.write_text("q1 Q0 a 1 1 r\nq1 Q0 b 2 0.5 r\nq2 Q0 x 1 1 r\n")
+    result = cli("compare", qrels, run_a, run_b, "-m", "P.5", "-m", "P.10", "-f", "trec")
+    assert result.exit_code == 0, result.stderr
+    assert [line.replace(" ", "") for line in result.stdout.splitlines()] == [
+        "P_5\tall\t0.2000", "P_5\tall\t0.3000"]
+    assert "trec_eval prints P with the parameters of its first -m (P.5) only" in result.stderr
+
+
+def _run_grouped(text: str) -> bool:
+    """Whether each query's lines are together (the streaming reader needs it)."""
+    queries = [line.split()[0] for line in text.split("\n") if len(line.split()) >= 6]
+    starts = [q for i, q in enumerate(queries) if i == 0 or q != queries[i - 1]]
+    return len(starts) == len(set(starts))
+
+
+def stopped_cases() -> list:
+    """Stored cases where 10.0 exits 4 or 9.0.8 exits 7 with -c, runs grouped by query."""
+    return [pytest.param(case, id=case["id"]) for case in load_cases()
+            if (case["version"], case["stock"]["exit"]) in (("10", 4), ("9", 7))
+            and (case["version"] == "10" or "-c" in case["flags"]) and _run_grouped(case["run"])]
+
+
+@pytest.mark.parametrize("stream", ["--stream", "--no-stream"])
+@pytest.mark.parametrize("case", stopped_cases())
+def test_batch_says_where_trec_eval_stops(tmp_path, case, stream):
+    """The note evaluate gives (test_trec_eval_binary) is in batch's results too, streamed
+    or not: what the binary printed when it stopped."""
+    qrels, run, out = tmp_path / "qrels", tmp_path / "run", tmp_path / "out"
+    qrels.write_text(case["qrels"])
+    run.write_text(case["run"])
+    flags = [flag for flag in case["flags"] if flag not in ("-q", "-c")]
+    missing = "zero" if "-c" in case["flags"] else "skip"
+    result = cli("batch", qrels, run, "-o", out, stream, "--compat", case["version"],
+                 "--missing", missing, *flags, "-m", "P.5")
+    assert result.exit_code == 0, result.stderr
+    notes = json.loads((out / "runs" / "run.json").read_text())["notes"]
+    said = case["stock"]["stderr"].removeprefix("trec_eval: ")
+    assert any(note.startswith(f"trec_eval {'10.0' if case['version'] == '10' else '9.0.8'} "
+                               f"stops here with exit {case['stock']['exit']} (\"{said}\")")
+               for note in notes), notes

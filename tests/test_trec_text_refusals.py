@@ -6,6 +6,9 @@ the line number on every way a TREC file comes in (issue 12, item A.5).
   float() read them as 1. A TREC number is ASCII.
 * A lone carriage return inside a line: trec_eval ends lines at \\n only, so two records
   joined by a \\r are one line to it (num_ret 2 where Arrow and editors see 3 lines).
+* A grade in hexadecimal (``0x10``): trec_eval's atol reads the ``0`` and stops at the
+  ``x`` (grade 0); Arrow's integer parser reads 16, so the fast paths made the document
+  relevant where the line-by-line pass refused it. A TREC grade is decimal.
 
 Each file goes through: the regular-file fast path (memory map, Arrow), the Arrow field
 path (an irregular file: a double space), the line-by-line Python path (a \\x1f byte Arrow's
@@ -43,6 +46,8 @@ BAD = {
                          "score must be a number in ASCII digits, found '\uff11'"),
     "mixed-digits-score": ("run", "q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 c 3 0.\u0665 r\n", 3,
                            "score must be a number in ASCII digits, found '0.\u0665'"),
+    "hex-grade": ("qrels", "q1 0 a 1\nq1 0 b 0x10\nq1 0 c 0\n", 2,
+                  "relevance must be an integer, found '0x10'"),
     "lone-cr-run": ("run", "q1 Q0 a 1 3 r\r\nq1 Q0 b 2 2 r\rq1 Q0 c 3 1 r\r\n", 2, CR),
     "lone-cr-qrels": ("qrels", "q1 0 a 1\nq1 0 b 1\nq1 0 c 0\r", 3, CR),
 }
@@ -136,6 +141,8 @@ VARIANTS = [
     ("run", "q1\ta\t1\rq1\tb\t2\n", 1, CR),
     ("run", "q1\ta\t1\nq1\tb\t\uff12\n", 2, "rank must be an integer in ASCII digits, "
                                             "found '\uff12'"),
+    ("qrels", "q1 a 1\nq1 b 0X1A\n", 2, "relevance must be an integer, found '0X1A'"),
+    ("run", "q1\ta\t1\nq1\tb\t0x2\n", 2, "rank must be an integer, found '0x2'"),
 ]
 
 

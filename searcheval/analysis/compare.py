@@ -11,6 +11,8 @@ corrected together for multiple testing.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -147,6 +149,9 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
            for i, j in pairs for m in parsed]
     adjusted = stats.adjust([facts["p"] for facts in raw], correction)
     rows = [Row(**facts, p_adjusted=p, significant=p < alpha) for facts, p in zip(raw, adjusted)]
+    if len(query_ids) < stats.MIN_QUERIES and any(math.isnan(row.p) for row in rows):
+        notes.append(f"p not computed: a paired test needs at least {stats.MIN_QUERIES} "
+                     f"queries in common, and these runs have {len(query_ids)}")
     floor = stats.resampling_floor(test, resamples, len(query_ids), len(rows), correction, alpha)
     if floor is not None and floor.limits:
         notes.append(stats.floor_note(floor))

@@ -24,6 +24,7 @@ CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 DEFAULT_SEED = 0
 DEFAULT_RESAMPLES = 10000
 CONFIDENCE = 0.95
+MIN_QUERIES = 2  # a paired test needs two differences at least
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,13 @@ def bootstrap(a: np.ndarray, b: np.ndarray, resamples: int = DEFAULT_RESAMPLES,
 
 
 def run_test(name: str, a: np.ndarray, b: np.ndarray, resamples: int, seed: int) -> Outcome:
+    """The test ``name`` on one measure's paired values. With a single query and a nonzero
+    difference no test has a distribution to place it in (scipy answers nan with warnings,
+    or refuses), so p is nan: not computed, and ``compare`` says why."""
+    if name not in TESTS:
+        raise UsageError(f"unknown test {name!r}: choose {', '.join(TESTS)}")
+    if len(a) < MIN_QUERIES and (b - a).any():
+        return Outcome(math.nan)
     if name == "t":
         return paired_t(a, b)
     if name == "wilcoxon":
@@ -118,7 +126,14 @@ def adjust(pvalues: list[float], method: str) -> list[float]:
     holm: step-down, the i-th smallest times (m - i + 1), made monotone; bonferroni: each
     times m; bh: Benjamini-Hochberg (``scipy.stats.false_discovery_control``); all capped at 1.
     """
-    p = np.asarray(pvalues, dtype=float)
+    given = np.asarray(pvalues, dtype=float)
+    known = ~np.isnan(given)  # p not computed (one query) stays nan, and is not counted
+    out = given.copy()
+    out[known] = _adjust_known(given[known], method)
+    return [float(x) for x in out]
+
+
+def _adjust_known(p: np.ndarray, method: str) -> list[float]:
     m = len(p)
     if method == "none" or m == 0:
         return [float(x) for x in p]
@@ -243,7 +258,8 @@ def floor_note(floor: Floor) -> str | None:
     """The note compare prints when the floor keeps a comparison from being significant."""
     if not floor.limits:
         return None
-    m, alpha = floor.comparisons, f"{floor.alpha:g}"
+    alpha = f"{floor.alpha:g}"
+    m = "the one comparison" if floor.comparisons == 1 else f"the {floor.comparisons} comparisons"
     if floor.exact:
         source = (f"the exact test over all 2^{floor.queries} sign flips gives no p below "
                   f"2/2^{floor.queries} = {floor.smallest_p:.3g}")
@@ -254,18 +270,18 @@ def floor_note(floor: Floor) -> str | None:
     if floor.correction == "none":
         effect = f"uncorrected, that is not below alpha {alpha}: no comparison can be significant"
     elif floor.together is None:
-        effect = (f"{name[floor.correction]}-corrected over the {m} comparisons no p can be "
+        effect = (f"{name[floor.correction]}-corrected over {m} no p can be "
                   f"below {floor.smallest_any:.3g}, not below alpha {alpha}: no comparison "
                   "can be significant, whatever the runs")
     else:
-        effect = (f"Benjamini-Hochberg-corrected over the {m} comparisons one alone gets no p "
+        effect = (f"Benjamini-Hochberg-corrected over {m} one alone gets no p "
                   f"below {floor.smallest_alone:.3g}, not below alpha {alpha}: a comparison can "
                   f"be significant only when at least {floor.together} are")
     return f"resampling floor: {source} (two-sided); {effect}; {_remedy(floor)}"
 
 
 def _remedy(floor: Floor) -> str:
-    more = ("more queries can" if floor.correction == "none" else
+    more = ("more queries can" if floor.correction == "none" or floor.comparisons == 1 else
             "fewer comparisons (--baseline, fewer measures) or more queries can")
     needed = floor.resamples_needed
     if floor.exact:

@@ -6,6 +6,7 @@ Exit codes: 0 done; 1 done, but look (cross-check difference, reference engine c
 
 from __future__ import annotations
 
+import codecs
 import importlib
 import os
 import sys
@@ -47,6 +48,7 @@ def run() -> None:
     that skips the interpreter's teardown. Freeing every module and array one by one
     takes tens of milliseconds after a large evaluation and changes nothing: every file
     is written and closed by then, and the output streams are flushed here."""
+    _utf8_stdout()
     try:
         main(prog_name="searcheval")
         code = 0
@@ -64,6 +66,15 @@ def run() -> None:
             os.write(2, f"searcheval: cannot write the output: {exc.strerror or exc}\n".encode())
             code = 2
     os._exit(code or 0)
+
+
+def _utf8_stdout() -> None:
+    """Standard output is UTF-8 whatever the locale, as the files ``-o`` writes are: ids
+    are the input's UTF-8, which trec_eval writes back byte for byte, and a Latin-1 or
+    cp1252 stream (a Windows redirection) raised UnicodeEncodeError on an id like 'Ā18'."""
+    stream = sys.stdout
+    if hasattr(stream, "reconfigure") and codecs.lookup(stream.encoding or "ascii").name != "utf-8":
+        stream.reconfigure(encoding="utf-8")
 
 
 def run_reporting(work, output: str) -> None:

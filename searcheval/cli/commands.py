@@ -9,6 +9,7 @@ from ..io.inputs import as_qrels, as_run
 from ..results import dataset_measures, resolve_measures
 from ..settings import Settings
 from ..measures import NICKNAMES, Measure, parse_measure
+from ..measures.grammar import split_names
 from .output import write_text
 from ..results import Results
 from ..io.run_labels import refuse_repeated_paths, run_labels
@@ -42,13 +43,14 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
             results.notes.extend(check.report_lines())
             if not check.ok():
                 code = 1
+                which = f"{label}: " if len(runs) > 1 else ""  # which run's values differ
                 for line in check.report_lines() if fmt not in NOTELESS else []:
-                    click.echo(f"searcheval: {line}", err=True)  # visible even with -o FILE
+                    click.echo(f"searcheval: {which}{line}", err=True)  # visible with -o FILE
         else:
             results = Results.of(_engine(engine).evaluate(qrels, run, measures, settings))
         results.run = label
         results.notes[:0] = notes
-        _warn(results, show_notes=fmt in NOTELESS)
+        _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid)
     files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
@@ -75,15 +77,17 @@ def _engine(name: str):
     return native
 
 
-def _warn(results: Results, show_notes: bool) -> None:
-    """Warnings on stderr; notes too when the output format has no place for them."""
+def _warn(results: Results, show_notes: bool, labelled: bool = False) -> None:
+    """Warnings on stderr; notes too when the output format has no place for them, each
+    after its run's label when there are several runs (else two runs' notes look alike)."""
     if results.ignored:
         shown = ", ".join(results.ignored[:10]) + (" ..." if len(results.ignored) > 10 else "")
         click.echo(f"searcheval: warning: {len(results.ignored)} quer"
                    f"{'y' if len(results.ignored) == 1 else 'ies'} of {results.run} not in the "
                    f"qrels, ignored: {shown}", err=True)
+    which = f"{results.run}: " if labelled else ""
     for note in results.notes if show_notes else []:
-        click.echo(f"searcheval: note: {note}", err=True)
+        click.echo(f"searcheval: note: {which}{note}", err=True)
 
 
 def first_parameters_only(names: list[str], measures: list[Measure], compat: int,
@@ -95,7 +99,7 @@ def first_parameters_only(names: list[str], measures: list[Measure], compat: int
     Measures asked for in another spelling (``P@10``) are not trec_eval's to drop."""
     first: dict[str, tuple[str, list[Measure]]] = {}  # family -> (its first -m, what it gives)
     trec_spelled: set[Measure] = set()
-    for text in (part for name in names for part in name.split()):
+    for text in (part for name in names for part in split_names(name)):
         given = parse_measure(text, compat)
         if text in NICKNAMES or ("@" not in text and "(" not in text
                                  and text.split(".")[0] == given[0].family):

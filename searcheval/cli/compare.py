@@ -68,7 +68,8 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         baseline = _baseline_path(baseline, list(runs))
         paths = list(runs) + ([baseline] if baseline and baseline not in runs else [])
         read = {path: as_run(path, ranks=ties == "rank") for path in paths}  # all before writing
-        comparison = compare(judged, [read[p] for p in runs], list(measures) or None,
+        measures, first_notes = _trec_printed(list(measures), int(compat), fmt)
+        comparison = compare(judged, [read[p] for p in runs], measures or None,
                              baseline=read[baseline] if baseline else None, test=test,
                              correction=correction, alpha=alpha, seed=seed,
                              resamples=resamples, missing=missing or "zero",
@@ -79,9 +80,9 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
         files = _plots(judged, comparison, order) if plot_dir else {}
         for results in comparison.results:
-            _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"))
+            _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"), labelled=True)
         if fmt in ("csv", "wide-csv", "trec"):
-            for note in comparison.notes:
+            for note in first_notes + comparison.notes:
                 click.echo(f"searcheval: note: {note}", err=True)
         write_text(output, text)
         if files:
@@ -112,3 +113,16 @@ def _plots(qrels, comparison, runs) -> dict[str, bytes]:
     curves = plots.iprec_curves(qrels, {label: by_label[label] for label in comparison.runs},
                                 settings, comparison.query_ids)
     return plots.encode(plots.comparison_figures(comparison, curves))
+
+
+def _trec_printed(names: list[str], compat: int, fmt: str) -> tuple[list[str], list[str]]:
+    """(measures, notes): with --format trec, what trec_eval would print for each run (a
+    family asked twice keeps its first -m's parameters: commands.first_parameters_only),
+    as canonical names, which compare reads back as the same measures."""
+    if fmt != "trec" or not names:
+        return names, []
+    from ..results import resolve_measures
+    from .commands import first_parameters_only
+    kept, notes = first_parameters_only(names, resolve_measures(names, compat), compat, True)
+    return [str(measure) for measure in kept], notes
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -85,6 +86,19 @@ def _label_map(entries: tuple[str, ...]) -> dict[str, int]:
     return mapping
 
 
+def _refuse_shared_outputs(targets: dict[str, str | None]) -> None:
+    """Two outputs in one file: the later would overwrite the earlier, reported as written."""
+    seen: dict[str, str] = {}
+    for role, target in targets.items():
+        if target in (None, "-"):
+            continue
+        key = os.path.realpath(target)
+        if key in seen:
+            raise UsageError(f"{target}: named for both {seen[key]} and {role}: give each "
+                             "output a file of its own")
+        seen[key] = role
+
+
 def run_labels(source: str, output: str, run_output: str | None, queries_output: str | None,
                *, tag: str | None = None, **options) -> Converted:
     """Convert, check where everything goes, then write it all; returns the conversion."""
@@ -102,6 +116,8 @@ def run_labels(source: str, output: str, run_output: str | None, queries_output:
     for target in (output, run_output, queries_output):
         if target not in (None, "-") and not Path(target).parent.is_dir():
             raise UsageError(f"{target}: no such directory to write into")
+    _refuse_shared_outputs({"the qrels (-o)": output, "the run (-r)": run_output,
+                            "the query texts (--write-queries)": queries_output})
     stem = Path(source).name.split(".")[0] if source != "-" else ""
     tag = tag or "_".join(stem.split()) or "labels"
     if tag.split() != [tag]:

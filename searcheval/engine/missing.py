@@ -69,9 +69,11 @@ def placeholder_run(query_ids: list[str], run: Run) -> Run:
 def _cleaned_up(m: Measure) -> bool:
     """Does trec_eval 10.0 set this value back to 0 for a missing query? It compares the
     printed name: ``num_ret``, ``unj*``, and ``utility`` / ``rbp_resid`` without a
-    parameter."""
+    parameter. A parameter written out at its default (``utility.1,-1,0,0``) is the
+    default measure to searcheval, but trec_eval prints it (``trec_label``), so 10.0 keeps
+    the placeholder's value for it."""
     return (m.family in ("num_ret", "unj")
-            or (m.family in ("utility", "rbp_resid") and not m.params))
+            or (m.family in ("utility", "rbp_resid") and not (m.params or m.trec_label)))
 
 
 def apply(values: np.ndarray, ranked: Ranked, qrels: Qrels, run: Run,

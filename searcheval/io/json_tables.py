@@ -77,7 +77,9 @@ def read_json(path: str, data: bytes, kind: str | None,
               notes: list[str] | None = None) -> Qrels | Run:
     """``{query_id: {doc_id: value}}``; integer values are qrels or a run (``kind`` decides),
     any fractional value makes it a run."""
+    from .bounded import refuse_large_json
     from .trec import _utf8_error
+    refuse_large_json(path, len(data))  # json.loads holds several times its size
     path, data = text_bytes(path, data)
     error = _utf8_error(path, data)
     if error:

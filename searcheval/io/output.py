@@ -25,7 +25,12 @@ _TRIES = 100  # temporary names tried before giving up (each 48 random bits)
 def write_file(target: str | Path, data: str | bytes) -> None:
     """``data`` (text as UTF-8) to the file ``target``, never half-written, with the mode
     ``open()`` would give a new file, or the mode of the file it replaces."""
-    path = Path(target)
+    if _is_stream(target):  # a pipe or device (/dev/null, /dev/stdout): nothing to replace
+        _write_into(target, data)
+        return
+    # Through a symlink, as open() writes: the rename would otherwise put a new file in
+    # the link's place and leave the file it names stale.
+    path = Path(os.path.realpath(target))
     try:
         fd, temporary = _create_beside(path)
     except OSError as exc:
@@ -41,6 +46,28 @@ def write_file(target: str | Path, data: str | bytes) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def _is_stream(target: str | Path) -> bool:
+    """An existing target written into as open() writes, not replaced: a pipe, a device or
+    a socket (a file renamed over its name would take its place, and the reader would get
+    nothing), or a name in /dev or /proc (``/dev/stdout``, ``/dev/fd/3``: a way to an open
+    file of the process, which a rename beside the file it resolves to would orphan)."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return False
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(target)))  # /dev/fd: /proc/N/fd
+    return (not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+            or folder == "/dev" or folder.startswith("/proc/"))  # not /dev/shm's files
+
+
+def _write_into(target: str | Path, data: str | bytes) -> None:
+    try:
+        with _handle(os.open(target, os.O_WRONLY | os.O_TRUNC), data) as handle:
+            handle.write(data)
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
 
 
 def _create_beside(path: Path) -> tuple[int, Path]:

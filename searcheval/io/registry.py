@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import importlib
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import UsageError
-from . import trec, trec_variants, trec_writers
+from . import bounded, trec, trec_variants, trec_writers
 from .column_names import roles
 from ..model.columns import Encoded
 from ..model import Qrels, Run
@@ -114,8 +115,27 @@ def read(source: str | Path, kind: str | None = None, fmt: str | None = None,
     A TREC run's rank column is read only with ``ranks`` (trec_eval ignores it)."""
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}: choose qrels or run")
-    return _read_regular(source, kind, fmt, ranks) \
-        or read_data(*trec.read_raw(source), kind, fmt, ranks)
+    with trec.arrow_errors(str(source)):
+        return _read_regular(source, kind, fmt, ranks) or _read_stream(source, kind, fmt, ranks)
+
+
+def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
+                 ranks: bool) -> Loaded:
+    """Any input that is not a regular TREC file. TREC text (gzip, stdin, irregular) is
+    parsed a piece at a time as it is decompressed (``bounded``); other formats read whole."""
+    with bounded.opened(source) as (path, handle):
+        chunks = bounded.chunks(path, handle)
+        head = next(chunks, b"")
+        chosen = named(fmt) or recognise(path, head, kind)
+        if chosen.name in TREC_KIND and (kind is None or kind in chosen.kinds):
+            cut = bounded.line_pieces(path, itertools.chain([head], chunks),
+                                      bounded.STREAM_PIECE_BYTES)
+            return Loaded(trec.read_stream(path, TREC_KIND[chosen.name], cut, ranks), chosen, [])
+        data = head + b"".join(chunks)
+    return read_data(path, data, kind, fmt, ranks)
+
+
+TREC_KIND = {"trec-run": "run", "trec-qrels": "qrels"}
 
 
 def _read_regular(source: str | Path, kind: str | None, fmt: str | None,
@@ -144,6 +164,12 @@ def read_path(source: str | Path, kind: str) -> Qrels | Run:
 def read_data(path: str, data: bytes, kind: str | None = None, fmt: str | None = None,
               ranks: bool = False) -> Loaded:
     """``read`` for bytes already read (``trec.read_raw``)."""
+    with trec.arrow_errors(path):
+        return _read_data(path, data, kind, fmt, ranks)
+
+
+def _read_data(path: str, data: bytes, kind: str | None, fmt: str | None,
+               ranks: bool) -> Loaded:
     chosen = named(fmt) or recognise(path, data, kind)
     if kind is not None and kind not in chosen.kinds:
         raise UsageError(f"{path}: {chosen} holds {_kinds(chosen)}, not {_kinds(kind)}")
@@ -208,9 +234,18 @@ def _is_jsonl(text: bytes) -> bool:
     return isinstance(record, dict) and "query_id" in roles(list(record))
 
 
+def _whole_lines(data: bytes) -> bytes:
+    """The first 64 KiB of ``data`` (or its whole first line, if longer), without a line cut
+    at the end: a cut line's first fields would count as a line of their own (a run line cut
+    after 3 fields reads as MS MARCO). A regular file's head holds no whole line when its
+    first line is longer: the sample is empty, and the kind asked for decides."""
+    head = data[:max(1 << 16, data.find(b"\n") + 1)]
+    return head if len(head) < 1 << 16 else head[:head.rfind(b"\n") + 1]
+
+
 def _by_fields(path: str, data: bytes, kind: str | None) -> Format:
     """A header line names a table; otherwise the field count of the first lines decides."""
-    sample = [line for line in re.split(rb"\r\n|\r|\n", data[:1 << 16].lstrip(trec.BOM))
+    sample = [line for line in re.split(rb"\r\n|\r|\n", _whole_lines(data).lstrip(trec.BOM))
               if line.strip() and not line.lstrip().startswith(b"#")][:SAMPLE_LINES]
     if sample:
         for delimiter, name in ((b"\t", "tsv"), (b",", "csv")):

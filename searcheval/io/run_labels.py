@@ -14,7 +14,7 @@ refuse it (or, for ``batch``, whose directories and globs may overlap, evaluate 
 from __future__ import annotations
 
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from ..errors import UsageError
@@ -38,25 +38,40 @@ def unique_labels(sources: list[tuple[str | None, str]]) -> list[str]:
     for i, (path, _) in enumerate(sources):
         if path is not None and _path_parts(path):
             groups[labels[i]].append(i)
-    for members in groups.values():
-        if len(members) < 2:
+    # Names no path tells apart (stdin's tag, a run made in memory): a file of that name
+    # is told apart by its path too, not numbered after it as if it were the copy.
+    pathless = {labels[i] for i, (path, _) in enumerate(sources)
+                if path is None or not _path_parts(path)}
+    for name, members in groups.items():
+        if len(members) < 2 and name not in pathless:
             continue
         parts = [_path_parts(sources[i][0]) for i in members]
+        lengths = _distinguishing(parts)  # one file twice: #2 tells them apart
         for i, own in zip(members, parts):
-            others = [p for p in parts if p != own]  # one file twice: #2 tells them apart
-            labels[i] = "/".join(own[-_distinguishing(own, others):])
+            k = lengths[own]
+            while k < len(own) and "/".join(own[-k:]) in pathless:
+                k += 1
+            labels[i] = "/".join(own[-k:])
     return _numbered(labels)
 
 
-def _distinguishing(own: tuple[str, ...], others: list[tuple[str, ...]]) -> int:
-    """How many trailing components of ``own`` no other path ends with: the shortest such
-    suffix for each run (``a/x/run.txt``, ``b/x/run.txt`` and ``c/run.txt``, not
-    ``tmp/c/run.txt``). Two such suffixes are never equal: one of them would end the
-    other's path (``others`` holds no path equal to ``own``)."""
-    for k in range(1, len(own) + 1):
-        if all(other[-k:] != own[-k:] for other in others):
-            return k
-    return len(own)
+def _distinguishing(paths: list[tuple[str, ...]]) -> dict[tuple[str, ...], int]:
+    """For each distinct path, how many of its trailing components no other path ends with:
+    the shortest such suffix for each run (``a/x/run.txt``, ``b/x/run.txt`` and
+    ``c/run.txt``, not ``tmp/c/run.txt``); all of them when each suffix ends another path.
+    Two such suffixes are never equal: one of them would end the other's path. Suffixes
+    are counted one length at a time, not compared pairwise: a sweep of 10,000
+    ``sysN/run.txt`` takes one pass, not 10^8 comparisons."""
+    distinct = set(paths)
+    lengths: dict[tuple[str, ...], int] = {}
+    k = 0
+    while len(lengths) < len(distinct):
+        k += 1
+        ends = Counter(path[-k:] for path in distinct)
+        for path in distinct:
+            if path not in lengths and (ends[path[-k:]] == 1 or k >= len(path)):
+                lengths[path] = min(k, len(path))
+    return lengths
 
 
 def _numbered(labels: list[str]) -> list[str]:
@@ -85,8 +100,8 @@ def path_labels(paths: list[str]) -> list[str]:
 
 
 def same_file_key(path: str) -> str:
-    """What two spellings of one file share (``a/run.txt``, ``./a/run.txt``)."""
-    return path if path == "-" or is_irds(path) else os.path.abspath(path)
+    """What two spellings of one file share (``a/run.txt``, ``./a/run.txt``, a symlink)."""
+    return path if path == "-" or is_irds(path) else os.path.realpath(path)
 
 
 def refuse_repeated_paths(paths: list[str]) -> None:

@@ -92,9 +92,10 @@ def scan(source: str, kind: str, limit: int = 20) -> Scan:
         if fmt.name not in LAYOUTS:
             return _strict(path, data, kind, fmt.name)
         path, data = trec.trec_text(path, data)
+        with trec.arrow_errors(path):
+            return _scan_text(path, data, kind, fmt.name, limit)
     except SearchevalError as exc:
         return _unreadable(str(source), kind, "?", exc)
-    return _scan_text(path, data, kind, fmt.name, limit)
 
 
 def _irds(source: str, kind: str) -> Scan:
@@ -144,7 +145,9 @@ def _scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int) -> Scan:
     if bad_text is not None:
         text = _UNDECODABLE.sub("\ufffd", text)
     lines = pc.split_pattern_regex(pa.array([text], type=pa.large_string()),
-                                   r"\r\n|\r|\n").flatten().cast(pa.string())
+                                   r"\r\n|\r|\n").flatten()
+    if lines.nbytes < 2**31:  # past 2 GiB the lines stay large_string (64-bit offsets)
+        lines = lines.cast(pa.string())
     fields = pc.ascii_split_whitespace(pc.ascii_trim_whitespace(lines))
     counts = np.asarray(pc.list_value_length(fields))
     first = pc.list_element(fields, 0)

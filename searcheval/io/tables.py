@@ -114,13 +114,22 @@ def _first(mask) -> int:
 
 
 def _plain(array: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One array; strings of 2 GiB or more as ``large_string`` (a ``string`` array's 32-bit
+    offsets end at 2 GiB), smaller ones as ``string``."""
     if isinstance(array, pa.ChunkedArray):
+        if array.nbytes >= 2**31 and pa.types.is_string(array.type):
+            array = pa.chunked_array([chunk.cast(pa.large_string()) for chunk in array.chunks],
+                                     type=pa.large_string())
         array = array.combine_chunks()
     if pa.types.is_dictionary(array.type):
         array = array.dictionary_decode()
-    if pa.types.is_large_string(array.type):
+    if pa.types.is_large_string(array.type) and array.nbytes < 2**31:
         array = array.cast(pa.string())
     return array
+
+
+def _is_text(kind: pa.DataType) -> bool:
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind)
 
 
 def _nulls(table: Columns, array: pa.Array, role: str) -> None:
@@ -134,7 +143,7 @@ def _ids(table: Columns, array: pa.Array, role: str) -> pa.Array:
     _nulls(table, array, role)
     if pa.types.is_integer(array.type):
         return array.cast(pa.string())
-    if not pa.types.is_string(array.type):
+    if not _is_text(array.type):
         _wrong_type(table, array, role, "text or an integer")
     empty = pc.equal(pc.utf8_length(array), 0).to_numpy(zero_copy_only=False)
     if empty.any():
@@ -154,7 +163,7 @@ def _integers(table: Columns, array: pa.Array, role: str) -> np.ndarray:
             row = _first(bad)
             raise _refuse(table, row, f"{role} must be an integer, found {float(values[row])!r}")
         return values.astype(np.int64)
-    if pa.types.is_string(array.type):
+    if _is_text(array.type):
         bad = pc.invert(pc.match_substring_regex(pc.utf8_trim_whitespace(array), _INTEGER))
         bad = bad.to_numpy(zero_copy_only=False)
         if bad.any():
@@ -172,7 +181,7 @@ def _numbers(table: Columns, array: pa.Array, role: str) -> np.ndarray:
     _nulls(table, array, role)
     if pa.types.is_integer(array.type) or pa.types.is_floating(array.type):
         values = np.asarray(array.cast(pa.float64()))
-    elif pa.types.is_string(array.type):
+    elif _is_text(array.type):
         trimmed = pc.utf8_trim_whitespace(array)
         bad = pc.invert(pc.match_substring_regex(trimmed, _NUMBER)).to_numpy(zero_copy_only=False)
         if bad.any():

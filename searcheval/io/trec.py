@@ -13,14 +13,12 @@ names the first bad line, so the fast path never has to know how to explain.
 
 from __future__ import annotations
 
-import gzip
 import io
 import math
 import mmap
 import re
-import sys
-import zlib
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +32,8 @@ from ..model.arrow import index_scalar, indices
 from ..model.arrow import numbers as as_numpy
 from ..model.columns import Encoded, encode, pair_ranks
 from ..fast.hashing import hashes_and_repeats, same_strings
+from .pieces import PIECE_BYTES
+from . import bounded, pieces
 
 QRELS_FIELDS = "query_id iteration doc_id relevance"
 RUN_FIELDS = "query_id Q0 doc_id rank score tag"
@@ -48,6 +48,7 @@ _LONE_CR = re.compile(rb"\r(?!\n)")
 # ('\u0661', '\uff11'), which trec_eval's atol/atof read as 0.
 _ASCII_INTEGER = re.compile(r"[-+]?[0-9]+")
 BOM = b"\xef\xbb\xbf"
+TEXT_CODES = pa.dictionary(pa.int32(), pa.string())  # few distinct texts: a column's codes
 _SCAN_BYTES = 1 << 23  # a slice of a file scanned at a time
 
 
@@ -80,21 +81,9 @@ def refuse_lone_cr(path: str, data: bytes) -> None:
 
 
 def read_raw(source: str | Path) -> tuple[str, bytes]:
-    """(display path, bytes) of a path, ``-`` (stdin) or a gzip file (detected by content)."""
-    path = str(source)
-    if path == "-":
-        data, path = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise FormatError(path, 0, f"not a valid gzip file: {exc}") from None
-    return path, data
+    """(display path, bytes) of a path, ``-`` (stdin) or a gzip file (detected by content),
+    decompressed a piece at a time, no line over 1 MiB (``bounded``)."""
+    return bounded.read_all(source)
 
 
 def text_bytes(path: str, data: bytes) -> tuple[str, bytes]:
@@ -237,9 +226,30 @@ def _direct(data, names: list[str], types: dict, source: str | None = None,
 
 def _direct_qrels(data, source: str | None = None, delimiter: str | None = None):
     table, queries = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
-                             {"doc_id": pa.string(), "relevance": pa.int64()}, source, delimiter)
+                             {"doc_id": pa.string(), "relevance": TEXT_CODES}, source, delimiter)
     return (queries, table.column("doc_id"),
-            as_numpy(table.column("relevance")), None)
+            decimal_integers(table.column("relevance")), None)
+
+
+def decimal_integers(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """A column of grades (or MS MARCO ranks) read as text, as int64. trec_eval reads a
+    grade with atol, decimal digits only (``0x10`` is 0 to it), where Arrow's integer
+    parser also reads hexadecimal (16): each distinct text must be decimal ASCII digits,
+    else the line-by-line pass names the line (``_integer``)."""
+    if not pa.types.is_dictionary(column.type):
+        import pyarrow.compute as pc
+
+        column = pc.dictionary_encode(column)
+    parts = [np.zeros(0, dtype=np.int64)]
+    for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
+        texts = chunk.dictionary.to_pylist()  # few: read in Python (no compute import)
+        if not all(_ASCII_INTEGER.fullmatch(text) for text in texts):
+            raise _Refused
+        values = [int(text) for text in texts]
+        if values and not -2**63 <= min(values) <= max(values) < 2**63:
+            raise _Refused  # beyond 64 bits: the line-by-line pass says so
+        parts.append(np.array(values, dtype=np.int64)[as_numpy(chunk.indices)])
+    return np.concatenate(parts)
 
 
 def _direct_run(data, ranks: bool, source: str | None = None, delimiter: str | None = None):
@@ -277,6 +287,8 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
                 return None
             delimiter = _uniform_delimiter(view)  # None for a NUL byte, among others
             last = last_line(view)  # the run's tag
+            if delimiter is not None:
+                bounded.check_lines(path, view)  # else the general path checks them
     except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
         return None
     if delimiter is None:
@@ -331,11 +343,7 @@ def _fast_qrels(data: bytes):
     lines, numbers, counts = _fields(data)
     if len(numbers) == 0 or not (as_numpy(counts) == 4).all():
         raise _Refused
-    try:
-        relevance = _column(lines, 3).cast(pa.int64())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise _Refused from None
-    return _column(lines, 0), _column(lines, 2), as_numpy(relevance), numbers
+    return _column(lines, 0), _column(lines, 2), decimal_integers(_column(lines, 3)), numbers
 
 
 def _fast_run(data: bytes, ranks: bool):
@@ -439,22 +447,45 @@ def _score(path: str, number: int, text: str) -> float:
 
 # ---- public readers -----------------------------------------------------------------------
 
+@contextmanager
+def arrow_errors(path: str):
+    """Whatever Arrow raises while a file is read becomes a FormatError (one line, no
+    traceback): the readers keep within Arrow's limits, this is the net below them."""
+    try:
+        yield
+    except pa.ArrowException as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise FormatError(path, 0, f"cannot read the file (Arrow: {reason})") from None
+
+
 def read_qrels(source: str | Path) -> Qrels:
     """Read a TREC qrels file; every problem is a FormatError naming file and line.
     ``irds:DATASET_ID`` reads that dataset's judgments, as everywhere a qrels path goes."""
     if isinstance(source, str) and source.startswith("irds:"):
         from .irds import load_irds_qrels  # imports ir_datasets: only for an irds: id
         return load_irds_qrels(source)
-    return parse_qrels(*read_bytes(source))
+    with arrow_errors(str(source)):
+        return parse_qrels(*read_bytes(source))
 
 
-def parse_qrels(path: str, data: bytes) -> Qrels:
-    """TREC qrels from the bytes ``read_bytes`` returned."""
-    try:
-        queries, docs, relevance, numbers = _fast_qrels(data)
-    except (_Refused, pa.ArrowInvalid):
-        queries, docs, relevance, numbers, _, _ = parse_slowly(path, data, "qrels")
+def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES) -> Qrels:
+    """TREC qrels from the bytes ``read_bytes`` returned. A file Arrow cannot read in one
+    go is read in pieces of about ``piece_bytes`` (``pieces``)."""
+    queries, docs, relevance, numbers = _qrels_columns(path, data, piece_bytes)
     return make_qrels(_encoded(queries), Encoded.lazy(docs), relevance, numbers, path)
+
+
+def _qrels_columns(path: str, data: bytes, piece_bytes: int) -> tuple:
+    if pieces.several(data, piece_bytes):
+        return pieces.joined(pieces.read_pieces(
+            path, pieces.pieces(data, piece_bytes),
+            lambda piece: _qrels_columns(path, piece, piece_bytes)))
+    try:
+        return _fast_qrels(data)
+    except (_Refused, pa.ArrowInvalid):
+        if piece_bytes > pieces.SLOW_PIECE_BYTES:  # the slow parser reads only the bad piece
+            return _qrels_columns(path, data, pieces.SLOW_PIECE_BYTES)
+        return parse_slowly(path, data, "qrels")[:4]
 
 
 def _encoded(queries) -> Encoded:
@@ -465,18 +496,59 @@ def read_run(source: str | Path, ranks: bool = False) -> Run:
     """Read a TREC run file; every problem is a FormatError naming file and line.
 
     trec_eval ignores the rank column; ``ranks=True`` keeps it (for --ties rank)."""
-    return parse_run(*read_bytes(source), ranks=ranks)
+    with arrow_errors(str(source)):
+        return parse_run(*read_bytes(source), ranks=ranks)
 
 
-def parse_run(path: str, data: bytes, ranks: bool = False) -> Run:
-    """A TREC run from the bytes ``read_bytes`` returned."""
-    try:
-        queries, docs, scores, numbers, tag, rank_column = _fast_run(data, ranks)
-    except (_Refused, pa.ArrowInvalid):
-        queries, docs, scores, numbers, tag, rank_column = parse_slowly(path, data, "run")
+def parse_run(path: str, data: bytes, ranks: bool = False,
+              piece_bytes: int = PIECE_BYTES) -> Run:
+    """A TREC run from the bytes ``read_bytes`` returned. A file Arrow cannot read in one
+    go is read in pieces of about ``piece_bytes`` (``pieces``)."""
+    queries, docs, scores, numbers, tag, rank_column = _run_columns(path, data, ranks,
+                                                                    piece_bytes)
     return make_run(_encoded(queries), Encoded.lazy(docs), scores, numbers, path,
                     tag or Path(path).name,
                     ranks=np.asarray(rank_column, dtype=np.float64) if ranks else None)
+
+
+def _joined_run(parts: list, ranks: bool) -> tuple:
+    queries, docs, scores, numbers, tags, rank_columns = pieces.joined(parts)
+    rank_column = np.concatenate([np.asarray(r, dtype=np.float64)
+                                  for r in rank_columns]) if ranks else None
+    # trec_eval's runid is the last line's tag: the last piece's that holds a record
+    return queries, docs, scores, numbers, next((t for t in reversed(tags) if t), None), \
+        rank_column
+
+
+def read_stream(path: str, kind: str, cut, ranks: bool = False) -> Qrels | Run:
+    """A TREC qrels (``kind``) or run from pieces cut at line ends (``bounded.line_pieces``),
+    each parsed and dropped: the file's text is never held whole (a gzip run, stdin)."""
+    def read(piece: bytes) -> tuple:
+        piece = trec_text(path, piece)[1]  # a NUL byte or a lone CR, located
+        if kind == "qrels":
+            return _qrels_columns(path, piece, PIECE_BYTES)
+        return _run_columns(path, piece, ranks, PIECE_BYTES)
+
+    parts = pieces.read_pieces(path, cut, read) or [(read(b""), 0)]
+    if kind == "qrels":
+        queries, docs, relevance, numbers = pieces.joined(parts)
+        return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path)
+    queries, docs, scores, numbers, tag, rank_column = _joined_run(parts, ranks)
+    return make_run(queries, Encoded.lazy(docs), scores, numbers, path, tag or Path(path).name,
+                    ranks=rank_column)
+
+
+def _run_columns(path: str, data: bytes, ranks: bool, piece_bytes: int) -> tuple:
+    if pieces.several(data, piece_bytes):
+        return _joined_run(pieces.read_pieces(
+            path, pieces.pieces(data, piece_bytes),
+            lambda piece: _run_columns(path, piece, ranks, piece_bytes)), ranks)
+    try:
+        return _fast_run(data, ranks)
+    except (_Refused, pa.ArrowInvalid):
+        if piece_bytes > pieces.SLOW_PIECE_BYTES:  # the slow parser reads only the bad piece
+            return _run_columns(path, data, ranks, pieces.SLOW_PIECE_BYTES)
+        return parse_slowly(path, data, "run")
 
 
 def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
@@ -485,8 +557,10 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
     if len(query) == 0:
         raise FormatError(path, 0, "no judgments found (the qrels file is empty)")
     lines = None if lines is None else np.asarray(lines)
+    relevance = np.asarray(relevance, dtype=np.int64)
+    _refuse_32_bit_overflow(path, len(query), lines, unit, relevance)
     hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit)
-    return Qrels(query, doc, np.asarray(relevance, dtype=np.int64), lines, path, doc_hash=hashes)
+    return Qrels(query, doc, relevance, lines, path, doc_hash=hashes)
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
@@ -495,9 +569,30 @@ def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
     """A checked Run: no document twice in one query. The doc ids need not be encoded
     (``Encoded.lazy``): their hashes find repeats, and later the judged documents."""
     lines = None if lines is None else np.asarray(lines)
+    _refuse_32_bit_overflow(path, len(query), lines, unit)
     hashes = _refuse_repeats(query, doc, lines, path, "retrieves document", unit)
     return Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks,
                doc_hash=hashes, empty_queries=tuple(empty_queries))
+
+
+_INT32 = 2**31  # the engine counts rows and holds grades in 32 bits (half the memory)
+
+
+def _refuse_32_bit_overflow(path: str, rows: int, lines: np.ndarray | None, unit: str,
+                            relevance: np.ndarray | None = None) -> None:
+    """Refuse what the engine's 32-bit arrays cannot hold: 2**31 rows or more, a grade
+    outside -2**31..2**31-1 (trec_eval holds a C long; no real qrels come near)."""
+    if rows >= _INT32:
+        raise FormatError(path, 0, f"too many {unit}: {rows:,} records, searcheval reads at "
+                          f"most {_INT32 - 1:,} (split the file by query)")
+    if relevance is None or not len(relevance):
+        return
+    outside = (relevance < -_INT32) | (relevance >= _INT32)
+    if outside.any():
+        row = int(np.flatnonzero(outside)[0])
+        line = int(lines[row]) if lines is not None else row + 1
+        raise FormatError(path, line, f"relevance is out of range (32-bit integers, "
+                          f"{-_INT32} to {_INT32 - 1}), found {int(relevance[row])}")
 
 
 def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path: str,
@@ -509,11 +604,33 @@ def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path
     docs = doc.values()
     hashes, first, second = hashes_and_repeats(query.codes, docs)
     if len(first) and same_strings(docs, first, docs, second).all():
-        _name_earliest_repeat(query, docs, lines, path, verb, unit)
+        _name_earliest_candidate(query, docs, lines, np.union1d(first, second), path, verb,
+                                 unit)
     elif len(first):
         if pair_ranks(query.codes, docs)[1].any():
             _name_earliest_repeat(query, docs, lines, path, verb, unit)
     return hashes
+
+
+def _name_earliest_candidate(query: Encoded, docs, lines: np.ndarray | None, rows: np.ndarray,
+                             path: str, verb: str, unit: str) -> None:
+    """The error naming the earliest repeat among ``rows``, which hold every row of each
+    repeated pair (the hash check's candidates, all confirmed by bytes): no sort of the
+    whole file is needed, and no column is copied."""
+    seen: dict[tuple[int, str], int] = {}
+    earliest: tuple[int, int, int] | None = None  # (line, row, row of its previous copy)
+    for row in rows.tolist():  # rows in file order
+        key = (int(query.codes[row]), docs[row].as_py())
+        if key in seen:
+            line = int(lines[row]) if lines is not None else row + 1
+            if earliest is None or line < earliest[0]:
+                earliest = (line, row, seen[key])
+        seen[key] = row
+    line, row, previous = earliest
+    query_id = query.vocabulary[int(query.codes[row])].as_py()
+    first_line = int(lines[previous]) if lines is not None else previous + 1
+    raise FormatError(path, line, f"query {query_id!r} {verb} {docs[row].as_py()!r} twice "
+                      f"({unit} {first_line} and {line})")
 
 
 def _name_earliest_repeat(query: Encoded, docs, lines: np.ndarray, path: str, verb: str,

@@ -13,11 +13,13 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
+from . import pieces
+from ..model import Qrels, Run
 from ..model.arrow import numbers as as_numpy
 from ..model.columns import Encoded
-from .trec import (MSMARCO_FIELDS, QRELS_3COL_FIELDS, _column, _direct, _encoded, _fields,
-                   _integer, _records, _Refused, _utf8_error, make_qrels, make_run, read_bytes)
-from ..model import Qrels, Run
+from .trec import (MSMARCO_FIELDS, QRELS_3COL_FIELDS, TEXT_CODES, _column, _direct, _encoded,
+                   _fields, _integer, _records, _Refused, _utf8_error, decimal_integers, make_qrels,
+                   make_run, read_bytes)
 
 
 def read_qrels_3col(source: str | Path) -> Qrels:
@@ -25,8 +27,8 @@ def read_qrels_3col(source: str | Path) -> Qrels:
     return parse_qrels_3col(*read_bytes(source))
 
 
-def parse_qrels_3col(path: str, data: bytes) -> Qrels:
-    queries, docs, relevance, numbers = _read_3col(path, data, pa.int64(), QRELS_3COL_FIELDS)
+def parse_qrels_3col(path: str, data: bytes, piece_bytes: int = pieces.PIECE_BYTES) -> Qrels:
+    queries, docs, relevance, numbers = _read_3col(path, data, QRELS_3COL_FIELDS, piece_bytes)
     return make_qrels(_encoded(queries), Encoded.lazy(docs), relevance, numbers, path)
 
 
@@ -37,25 +39,35 @@ def read_msmarco_run(source: str | Path) -> Run:
     return parse_msmarco_run(*read_bytes(source))
 
 
-def parse_msmarco_run(path: str, data: bytes) -> Run:
-    queries, docs, ranks, numbers = _read_3col(path, data, pa.int64(), MSMARCO_FIELDS)
+def parse_msmarco_run(path: str, data: bytes, piece_bytes: int = pieces.PIECE_BYTES) -> Run:
+    queries, docs, ranks, numbers = _read_3col(path, data, MSMARCO_FIELDS, piece_bytes)
     ranks = np.asarray(ranks, dtype=np.float64)
     return make_run(_encoded(queries), Encoded.lazy(docs), -ranks, numbers, path,
                     Path(path).name.split(".")[0], ranks=ranks)
 
 
-def _read_3col(path: str, data: bytes, value_type: pa.DataType, names: str) -> tuple:
+def _read_3col(path: str, data: bytes, names: str,
+               piece_bytes: int = pieces.PIECE_BYTES) -> tuple:
+    """Columns of a 3-field file; past ``piece_bytes``, a piece at a time (``pieces``: no
+    string array over 2 GiB, the line-by-line parser only on the 1 MiB Arrow refused)."""
+    if pieces.several(data, piece_bytes):
+        return pieces.joined(pieces.read_pieces(
+            path, pieces.pieces(data, piece_bytes),
+            lambda piece: _read_3col(path, piece, names, piece_bytes)))
     try:
-        return _fast_3col(data, value_type)
+        return _fast_3col(data)
     except (_Refused, pa.ArrowInvalid):
+        if piece_bytes > pieces.SLOW_PIECE_BYTES:
+            return _read_3col(path, data, names, pieces.SLOW_PIECE_BYTES)
         return _parse_3col_slowly(path, data, names)
 
 
-def _fast_3col(data: bytes, value_type: pa.DataType) -> tuple:
+def _fast_3col(data: bytes) -> tuple:
+    """The columns, the integer third one read as trec.py reads grades (decimal only)."""
     try:
         table, queries = _direct(data, ["query_id", "doc_id", "value"],
-                                 {"doc_id": pa.string(), "value": value_type})
-        return (queries, table.column("doc_id"), as_numpy(table.column("value")),
+                                 {"doc_id": pa.string(), "value": TEXT_CODES})
+        return (queries, table.column("doc_id"), decimal_integers(table.column("value")),
                 np.arange(1, table.num_rows + 1))
     except (_Refused, pa.ArrowInvalid):
         pass
@@ -64,11 +76,7 @@ def _fast_3col(data: bytes, value_type: pa.DataType) -> tuple:
     lines, numbers, counts = _fields(data)
     if not (as_numpy(counts) == 3).all():
         raise _Refused
-    try:
-        values = _column(lines, 2).cast(value_type)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise _Refused from None
-    return _column(lines, 0), _column(lines, 1), as_numpy(values), numbers
+    return _column(lines, 0), _column(lines, 1), decimal_integers(_column(lines, 2)), numbers
 
 
 def _parse_3col_slowly(path: str, data: bytes, names: str) -> tuple:

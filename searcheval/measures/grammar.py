@@ -30,7 +30,8 @@ import difflib
 import re
 
 from ..errors import MeasureError
-from .measure import BINARY_AT_REL, PARAM_DEFAULTS, PARAM_KEYS, WORD_OPTIONS, Measure
+from .measure import BINARY_AT_REL, PARAM_DEFAULTS, PARAM_KEYS, WORD_OPTIONS, Measure, \
+    format_number
 from .specs import BY_TREC, NICKNAMES, SPECS, Kind
 from .spellings import IR_MEASURES_RBP, Problem as _Problem, ir_measures_family, \
     is_ir_measures_measure, judged_only
@@ -38,7 +39,7 @@ from .spellings import IR_MEASURES_RBP, Problem as _Problem, ir_measures_family,
 # ir_measures names (lower-cased) -> (family without cutoff, family with cutoff).
 IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "ap": ("map", "map_cut"), "map": ("map", "map_cut"),
-    "p": (None, "P"), "r": (None, "recall"), "recall": (None, "recall"),
+    "p": (None, "P"), "precision": (None, "P"), "r": (None, "recall"), "recall": (None, "recall"),
     "rr": ("recip_rank", "recip_rank"), "mrr": ("recip_rank", "recip_rank"),
     "ndcg": ("ndcg", "ndcg_cut"), "rprec": ("Rprec", None), "r-prec": ("Rprec", None),
     "bpref": ("bpref", None), "infap": ("infAP", None), "gmap": ("gm_map", None),
@@ -83,39 +84,54 @@ def _suggest(word: str) -> str:
 def parse_measures(texts, compat: int = 9) -> list[Measure]:
     """Every measure asked for, in order, without duplicates; all problems reported at once.
 
-    ``texts``: names, or ir_measures measure objects (``ir_measures.nDCG@10``), read
-    through their ``str``, which is ir_measures' own spelling of them."""
-    if isinstance(texts, str) or is_ir_measures_measure(texts):
+    ``texts``: names, searcheval's Measure objects, or ir_measures measure objects
+    (``ir_measures.nDCG@10``), read through their ``str``, which is ir_measures' own
+    spelling of them."""
+    if isinstance(texts, (str, Measure)) or is_ir_measures_measure(texts):
         texts = [texts]
     measures: list[Measure] = []
     problems: list[str] = []
     for text in texts:
+        if isinstance(text, Measure):  # what parse_measures returned before
+            _add_once(measures, text)
+            continue
         if is_ir_measures_measure(text):
             text = str(text)
         elif not isinstance(text, str):
             problems.append(f"measure {text!r}: expected a measure name or an ir_measures "
                             f"measure, found {type(text).__name__}")
             continue
-        for part in _split_top_level(text):
+        for part in split_names(text):
             try:
                 for measure in parse_measure(part, compat):
-                    if measure not in measures:
-                        measures.append(measure)
+                    _add_once(measures, measure)
             except _Problem as problem:
-                problems.append(_comma_list_problem(part, compat)
-                                or f"measure {part!r}: {problem.message} "
-                                   f"at character {problem.position + 1}")
+                listed = _comma_list_problem(text, compat)  # "AP, nDCG@10": one message
+                problems.append(listed or f"measure {part!r}: {problem.message} "
+                                          f"at character {problem.position + 1}")
+                if listed:
+                    break
     if problems:
         raise MeasureError(problems)
     return measures
 
 
+def _add_once(measures: list[Measure], measure: Measure) -> None:
+    """A measure asked for again is not added; but its trec_eval parameter text replaces
+    none (``-m set_F -m set_F.1``): trec_eval prints a family with the parameters of the
+    first -m giving them, set_F_1."""
+    if measure not in measures:
+        measures.append(measure)
+    elif measure.trec_label and not measures[measures.index(measure)].trec_label:
+        measures[measures.index(measure)] = measure
+
+
 def _comma_list_problem(text: str, compat: int) -> str | None:
-    """The message for several measures joined by commas (``AP,nDCG@10``), which
-    neither syntax allows: a comma separates the parameters of one measure."""
-    parts = _split_top_level_commas(text)
-    if len(parts) < 2:
+    """The message for several measures joined by commas (``AP,nDCG@10``, ``AP, nDCG@10``),
+    which neither syntax allows: a comma separates the parameters of one measure."""
+    if len(_split_outside_brackets(text, ",".__eq__)) < 2:
         return None
+    parts = [p for p in _split_outside_brackets(text, lambda c: c == "," or c.isspace()) if p]
     try:
         for part in parts:
             parse_measure(part, compat)
@@ -126,13 +142,9 @@ def _comma_list_problem(text: str, compat: int) -> str | None:
             f"one measure, not measures): ask for each on its own, -m {separately}")
 
 
-def _split_top_level_commas(text: str) -> list[str]:
-    return [p.strip() for p in _split_outside_brackets(text, ",".__eq__)]
-
-
-def _split_top_level(text: str) -> list[str]:
-    """A single -m value may list several measures separated by spaces (but a space
-    inside brackets, as in ``SetF(rel=1, beta=0.5)``, belongs to its measure)."""
+def split_names(text: str) -> list[str]:
+    """The names in one -m value: it may list several measures separated by spaces (but a
+    space inside brackets, as in ``SetF(rel=1, beta=0.5)``, belongs to its measure)."""
     return [p for p in _split_outside_brackets(text, str.isspace) if p] or [text]
 
 
@@ -199,7 +211,10 @@ def _expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
     else:
         values = tuple(_number(v, offset) for v in params.split(","))
     _check_coeff_count(family, values, offset)
-    return [Measure(family, params=values, trec_label=params)]
+    # The defaults written out (set_F.1, rbp.p=0.9) are the default measure, one canonical
+    # name; trec_label keeps the text, which trec_eval prints (set_F_1).
+    default = PARAM_DEFAULTS.get(family, spec.default)
+    return [Measure(family, params=values if values != default else (), trec_label=params)]
 
 
 def _trec_cutoff(text: str, kind: Kind, offset: int) -> int | float:
@@ -244,36 +259,39 @@ def _parse_canonical(text: str) -> Measure:
     tokens = _tokens(text) + [("end", "", len(text))]
     i = 0
 
-    def expect(kind: str, value: str | None = None) -> tuple[str, str, int]:
+    def expect(kind: str, wanted: str, value: str | None = None) -> tuple[str, str, int]:
+        """The next token, which must be of ``kind`` (and be ``value``): else say what was
+        ``wanted``, in words (not the token kinds), and what was found there."""
         nonlocal i
         tok = tokens[i]
         if tok[0] != kind or (value is not None and tok[1] != value):
-            wanted = value or kind
-            found = tok[1] or "the end"
-            raise _Problem(tok[2], f"expected {wanted!r}, found {found!r}")
+            found = repr(tok[1]) if tok[1] else "the end"
+            raise _Problem(tok[2], f"expected {wanted}, found {found}")
         i += 1
         return tok
 
-    name_tok = expect("name")
+    name_tok = expect("name", "a measure name")
     args: dict[str, object] = {}
     if tokens[i][1] == "(":
         i += 1
         while True:
-            key = expect("name")
-            expect("sym", "=")
+            key = expect("name", "a parameter name")
+            if key[1] in args:  # else the last would win, silently
+                raise _Problem(key[2], f"{key[1]} given twice")
+            expect("sym", f"'=' after {key[1]}", "=")
             args[key[1]] = (_parse_value(tokens, i), key[2])
             i = args[key[1]][0][1]
             args[key[1]] = (args[key[1]][0][0], key[2])
             if tokens[i][1] == ",":
                 i += 1
                 continue
-            expect("sym", ")")
+            expect("sym", "',' or ')'", ")")
             break
     cutoff_tok = None
     if tokens[i][1] == "@":
         i += 1
-        cutoff_tok = expect("num")
-    expect("end")
+        cutoff_tok = expect("num", "a cutoff (a number) after '@'")
+    expect("end", "the end of the name" + ("" if cutoff_tok else ", or '@' and a cutoff"))
     return _build(name_tok, args, cutoff_tok)
 
 
@@ -319,7 +337,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         raise _Problem(pos, f"unknown measure {name!r}{_suggest(name)}")
     family = aliases[1] if cutoff_tok else aliases[0]
     if family is None:
-        need = "needs a cutoff, e.g. " + f"{name}@10" if cutoff_tok is None else "takes no cutoff"
+        need = _cutoff_example(name, aliases[1]) if cutoff_tok is None else "takes no cutoff"
         raise _Problem(pos, f"{name} {need}")
     family = ir_measures_family(family, args)
     only_judged = judged_only(args)
@@ -355,6 +373,12 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
                    judged_only=only_judged)
 
 
+def _cutoff_example(name: str, family: str) -> str:
+    if BY_TREC[family].kind is Kind.FRACTION:  # IPrec@0.1: a recall level, not a rank
+        return f"needs a recall level, e.g. {name}@{BY_TREC[family].default[1]!r}"
+    return f"needs a cutoff, e.g. {name}@10"
+
+
 def _family_params(family: str, value: object, pos: int) -> tuple:
     spec = BY_TREC[family]
     if spec.kind is Kind.GAINS:
@@ -362,7 +386,17 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
             raise _Problem(pos, "gains are written {level:gain,...}")
         return value
     values = value if isinstance(value, tuple) else (value,)
-    if any(isinstance(v, tuple) for v in values):
-        raise _Problem(pos, "expected numbers")
+    if any(not isinstance(v, float) for v in values):  # a word, a quoted text, {level:gain}
+        raise _Problem(pos, f"{PARAM_KEYS[family]} takes numbers, found {_written(value)}")
     _check_coeff_count(family, values, pos)
+    if family == "ERR" and not (values[0].is_integer() and values[0] > 0):
+        # gdeval.pl's largest grade: R = (2^grade - 1)/2^max_grade is negative below 1.
+        raise _Problem(pos, f"max_grade must be a positive whole number, found "
+                            f"{format_number(values[0])}")
     return tuple(values) if tuple(values) != PARAM_DEFAULTS.get(family, spec.default) else ()
+
+
+def _written(value: object) -> str:
+    if isinstance(value, tuple):
+        return "a bracketed list"
+    return format_number(value) if isinstance(value, float) else repr(value)

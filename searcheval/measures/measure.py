@@ -102,7 +102,7 @@ class Measure:
             return f"{self.family}_{self.cutoff:3.2f}"
         if self.family in ("rbp", "rbp_resid") and self.params and not self.trec_label:
             return f"{self.family}_p={format_number(self.params[0])}"  # trec_eval's rbp.p=x
-        if spec.kind in (Kind.COEFFS, Kind.GAINS) and self.params:
+        if spec.kind in (Kind.COEFFS, Kind.GAINS) and (self.params or self.trec_label):
             label = self.trec_label or ",".join(
                 f"{lvl}={format_number(g)}" if spec.kind is Kind.GAINS else format_number(lvl)
                 for lvl, g in (self.params if spec.kind is Kind.GAINS

@@ -47,7 +47,8 @@ def indices(values: np.ndarray) -> pa.Array:
 
 def take(array: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     """``array[rows]`` as one array. A chunked array (a CSV reader's) is taken from chunk
-    by chunk: Arrow's own take on a chunked array first copies the chunks together."""
+    by chunk: Arrow's own take on a chunked array first copies the chunks together.
+    Strings of 2 GiB or more come back as ``large_string`` (64-bit offsets)."""
     if not isinstance(array, pa.ChunkedArray):
         return array.take(indices(rows))
     if array.num_chunks == 1:
@@ -61,6 +62,8 @@ def take(array: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     bounds = np.searchsorted(grouped, np.arange(array.num_chunks + 1))
     parts = [array.chunk(c).take(indices(rows[bounds[c]:bounds[c + 1]] - first[c]))
              for c in range(array.num_chunks) if bounds[c + 1] > bounds[c]]
+    if sum(part.nbytes for part in parts) >= 2**31 and pa.types.is_string(array.type):
+        parts = [part.cast(pa.large_string()) for part in parts]  # 32-bit offsets would overflow
     out = pa.concat_arrays(parts) if parts else pa.array([], type=array.type)
     if order is None:
         return out

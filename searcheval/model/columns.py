@@ -69,14 +69,24 @@ class Encoded:
         return len(self._strings) if self._strings is not None else len(self._codes)
 
 
-def _string_array(column) -> pa.Array:
+def _string_array(column) -> pa.Array | pa.ChunkedArray:
+    """One string array, or a chunked one of several chunks: chunks are never copied
+    together, since strings past 2 GiB overflow a ``string`` array's 32-bit offsets."""
     if not isinstance(column, (pa.Array, pa.ChunkedArray)):
         column = strings([str(value) for value in column])
+    if isinstance(column, pa.ChunkedArray) and column.num_chunks <= 1:
+        column = column.chunk(0) if column.num_chunks else strings([])
     if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
-    if not pa.types.is_string(column.type):
+        if not _text(column.type):
+            column = pa.chunked_array([_string_array(chunk) for chunk in column.chunks])
+        return column
+    if not _text(column.type):
         column = column.cast(pa.string())
     return column
+
+
+def _text(kind: pa.DataType) -> bool:
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind)
 
 
 _SMALL = 1 << 16  # rows below which Python encodes (no need to load Arrow's compute module)
@@ -91,6 +101,10 @@ def encode(column, ordered: bool = False) -> Encoded:
     if not isinstance(column, (pa.Array, pa.ChunkedArray)):  # Python strings: stay in Python
         return _encode_python([str(value) for value in column], ordered)
     column = _string_array(column)
+    if isinstance(column, pa.ChunkedArray):  # each chunk encoded, then one vocabulary
+        parts = [encode(chunk) for chunk in column.chunks]
+        vocabulary, codes = unify(*parts, ordered=ordered)
+        return Encoded(np.concatenate(codes).astype(np.int64), vocabulary, ordered)
     if len(column) < _SMALL and not column.null_count:
         return _encode_python(column.to_pylist(), ordered)
     import pyarrow.compute as pc
@@ -133,7 +147,11 @@ def unify(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array, list[np.n
 def vocabulary_maps(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array, list[np.ndarray]]:
     """One vocabulary for several encoded columns, and for each column the code in it of
     each of the column's own codes (small arrays: no per-row copy is made)."""
-    joint = encode(pa.concat_arrays([c.vocabulary for c in columns]), ordered)
+    vocabularies = [c.vocabulary for c in columns]
+    if sum(v.nbytes for v in vocabularies) >= 2**31 or \
+            any(pa.types.is_large_string(v.type) for v in vocabularies):  # past 32-bit offsets
+        vocabularies = [v.cast(pa.large_string()) for v in vocabularies]
+    joint = encode(pa.concat_arrays(vocabularies), ordered)
     maps, start = [], 0
     for column in columns:
         local_to_joint = joint.codes[start:start + len(column.vocabulary)]
@@ -144,11 +162,17 @@ def vocabulary_maps(*columns: Encoded, ordered: bool = False) -> tuple[pa.Array,
     return joint.vocabulary, maps
 
 
-def pair_ranks(query_codes: np.ndarray, docs: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+def pair_ranks(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
+               ) -> tuple[np.ndarray, np.ndarray]:
     """(rank of each row's (query, doc) pair in byte order, whether it repeats the pair
-    ranked just above it), from one Arrow sort by query code then doc id."""
+    ranked just above it), from one Arrow sort by query code then doc id. Doc ids past
+    2 GiB are sorted as ``large_string`` (Arrow's sort and take copy chunks together)."""
     import pyarrow.compute as pc
 
+    if docs.nbytes >= 2**31 and not pa.types.is_large_string(docs.type):
+        chunks = docs.chunks if isinstance(docs, pa.ChunkedArray) else [docs]
+        docs = pa.chunked_array([chunk.cast(pa.large_string()) for chunk in chunks],
+                                type=pa.large_string())
     table = pa.table({"q": indices(query_codes), "d": docs})
     order = numbers(pc.sort_indices(table, sort_keys=[("q", "ascending"), ("d", "ascending")]))
     rank = np.empty(len(order), dtype=np.int32 if len(order) < 2**31 else np.int64)

@@ -71,6 +71,8 @@ def means_grid(comparison: Comparison) -> tuple[list[Cell], list[list[Cell]]]:
 
 
 def _p(value: float) -> str:
+    if value != value:  # nan: not computed (one query), the notes say why
+        return "n/c"
     return "<0.0001" if value < 0.0001 else f"{value:.4f}"
 
 
@@ -85,7 +87,7 @@ def change_grid(comparison: Comparison) -> tuple[list[Cell], list[list[Cell]]]:
                  f"{row.wins}/{row.ties}/{row.losses}", _p(row.p), _p(row.p_adjusted),
                  "n/a" if row.effect is None else f"{row.effect:+.2f}"]
         if bootstrap:
-            texts.append(f"[{row.ci[0]:+.4f}, {row.ci[1]:+.4f}]")
+            texts.append("n/c" if row.ci is None else f"[{row.ci[0]:+.4f}, {row.ci[1]:+.4f}]")
         rows.append(cells(texts))
     return header, rows
 

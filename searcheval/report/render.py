@@ -106,6 +106,10 @@ def to_trec(results: Results, per_query: bool = False, runid: bool = False) -> s
         if m.rel is not None and m.rel != results.settings.relevance_level:
             raise UsageError(f"{m} has its own relevance level: --format trec cannot show it "
                              "(trec_eval has one level per run, -l)")
+        # Its trec_name is the plain measure's: under its own -J it would print as that.
+        if m.judged_only and not results.settings.judged_only:
+            raise UsageError(f"{m} has its own -J: --format trec cannot show it "
+                             "(trec_eval has one -J per run)")
     order = sorted(range(len(results.measures)),
                    key=lambda i: (TREC_ORDER[results.measures[i].family], i))
     lines = []

@@ -55,9 +55,16 @@ class Job:
         return sha256_text(json.dumps(facts, sort_keys=True))
 
     def streams(self, path: str) -> bool:
-        if self.chunk_queries is not None or self.stream is not None:
-            return self.chunk_queries is not None or bool(self.stream)
-        return path != "-" and os.path.getsize(path) > STREAM_ABOVE
+        """Stream this run? Only TREC text streams (a block cutter needs lines); the other
+        formats are read whole, as ``evaluate`` reads them."""
+        if self.chunk_queries is not None or self.stream:
+            if path != "-" and not trec_text(path):
+                raise UsageError(f"{path}: --stream and --chunk-queries read TREC run text, "
+                                 "and this run is in another format: leave them out")
+            return True
+        if self.stream is not None:
+            return False
+        return path != "-" and os.path.getsize(path) > STREAM_ABOVE and trec_text(path)
 
 
 @dataclass
@@ -76,6 +83,19 @@ class Outcome:
     pid: int = 0
     qrels_reads: int = 0  # how many times this process has parsed the qrels
     rss: int = 0  # this process's resident memory after the run, bytes
+
+
+def trec_text(path: str) -> bool:
+    """Is this run TREC text (plain or gzipped), as the format recognition reads it?"""
+    import gzip
+
+    from ..io.registry import recognise
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 16)
+    if head[:2] == b"\x1f\x8b":
+        with gzip.open(path, "rb") as handle:
+            head = handle.read(1 << 16)
+    return recognise(path, head, "run").name == "trec-run"
 
 
 def sha256_text(text: str) -> str:
@@ -181,9 +201,9 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
         return stream_evaluate(qrels, path, measures, job.settings, job.chunk_queries,
                                job.block_bytes)
     from ..engine import native
-    from ..io.trec import read_run
-    run = read_run(path, ranks=job.settings.ties == "rank")
-    return Results.of(native.evaluate(qrels, run, measures, job.settings)), len(run.lines)
+    from ..io.inputs import as_run
+    run = as_run(path, ranks=job.settings.ties == "rank")  # every format evaluate reads
+    return Results.of(native.evaluate(qrels, run, measures, job.settings)), len(run.scores)
 
 
 def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels | None = None,
@@ -262,11 +282,15 @@ def worker_qrels() -> Qrels:
 
 # ---- the leaderboard -----------------------------------------------------------------------
 
+LOWER_IS_BETTER = frozenset({"FirstRel"})  # a rank: the first relevant document at 1 is best
+
+
 def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]:
     """(summary CSV, summary JSON): one row per run, best first by ``sort``."""
     measures = job.parsed_measures()
     done = [o for o in outcomes if o.status != "failed"]
-    done.sort(key=lambda o: (-o.summary[sort], natural_key(o.name)))
+    sign = 1 if sort.split("(")[0] in LOWER_IS_BETTER else -1
+    done.sort(key=lambda o: (sign * o.summary[sort], natural_key(o.name)))
     header = ["run"] + [str(m) for m in measures] + ["queries"]
     lines = [",".join(header)]
     for o in done:

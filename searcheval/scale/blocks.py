@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..engine import native
+from ..engine.outcome import refusal_notes
 from ..settings import Settings
 from ..errors import UsageError
 from ..model.columns import Encoded, encode
@@ -120,6 +121,7 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
     """One Results from the parts of a run, as if the run had been evaluated at once."""
     seen = [q for part in parts for q in part.query_ids]
     in_run = [True] * len(seen)
+    in_both = len(seen)  # before the zero-filled queries join them
     values = [part.values for part in parts]
     undefined = [part.undefined for part in parts]
     unseen = pc.filter(qrels.query.vocabulary,
@@ -148,7 +150,9 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
                    tie_counts=(sum(p.tie_counts[0] for p in parts),  # disjoint blocks add up
                                sum(p.tie_counts[1] for p in parts)),
                    positive_judgments=int(np.count_nonzero(evaluated.relevance > 0)),
-                   undefined=_merged(undefined))
+                   undefined=_merged(undefined),
+                   notes=refusal_notes(settings, absent if settings.missing == "skip" else [],
+                                       in_both))
 
 
 def _merged(parts: list[dict[str, list[str]]]) -> dict[str, list[str]]:

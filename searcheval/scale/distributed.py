@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for
+from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for, trec_text
 from .blocks import Part, Plan, combine, evaluate_block
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
@@ -85,12 +85,13 @@ def run_on_dask(address: str, qrels: Qrels, paths: list[str], stamps: dict, outd
 
 
 def _splits(path: str, job: Job) -> bool:
-    """Runs larger than one block are split into partitions (gzip cannot be split)."""
+    """TREC runs larger than one block are split into partitions (gzip cannot be split;
+    the other formats are read whole, as ``evaluate`` reads them)."""
     if job.stream is False or not os.path.isfile(path):
         return False
     with open(path, "rb") as handle:
         gzipped = handle.read(2) == b"\x1f\x8b"
-    return not gzipped and os.path.getsize(path) > job.block_bytes
+    return not gzipped and os.path.getsize(path) > job.block_bytes and trec_text(path)
 
 
 def _written(outcome: Outcome, outdir: str) -> Outcome:
@@ -211,22 +212,21 @@ def _meta(ranks: bool):
 
 
 def _last_tag(path: str) -> str | None:
-    """The run tag of the last record line: trec_eval's runid, and what the whole-file
-    reader calls the tag. Read backwards a block at a time: partitioned runs are large."""
+    """The run tag of the last record line, trec_eval's runid (it keeps the tag of each line
+    it reads, so the last one stays), as the whole-file reader has it. Read from the end,
+    64 KiB at a time: a partitioned run is large, its tag at the end."""
     with open(path, "rb") as handle:
-        handle.seek(0, 2)
-        position, tail = handle.tell(), b""
-        while position > 0:
-            step = min(_ALIGN_READ, position)
-            position -= step
-            handle.seek(position)
-            tail = handle.read(step) + tail
+        end, tail = handle.seek(0, os.SEEK_END), b""
+        while end > 0:
+            start = max(0, end - (1 << 16))
+            handle.seek(start)
+            tail = handle.read(end - start) + tail
+            end = start
             lines = tail.split(b"\n")
-            for line in reversed(lines[1:] if position > 0 else lines):  # lines[0] may be cut
+            for line in reversed(lines if start == 0 else lines[1:]):  # lines[0] may be cut
                 fields = line.split()
                 if fields and not fields[0].startswith(b"#"):
                     return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
-            tail = lines[0]
     return None
 
 

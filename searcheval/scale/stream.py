@@ -13,19 +13,17 @@ run first, or evaluate it in memory.
 
 from __future__ import annotations
 
-import gzip
 import re
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 
 from .blocks import Part, Plan, combine, evaluate_block, run_rows
 from ..settings import Settings
 from ..errors import FormatError
+from ..io import bounded
 from ..io.trec import BOM, line_at, parse_run, refuse_lone_cr
 from ..model import Qrels, Run
 from ..measures import Measure
@@ -101,34 +99,30 @@ def run_blocks(source: str | Path, chunk_queries: int | None = None,
 
 @contextmanager
 def _opened(source: str | Path):
-    """(display path, binary stream) of a path, ``-`` or a gzip file (by content)."""
-    path = str(source)
-    if path == "-":
-        yield "<stdin>", sys.stdin.buffer
-        return
-    try:
-        handle: BinaryIO = open(path, "rb")
-    except OSError as exc:
-        raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
-    with handle:
-        if handle.peek(2)[:2] == b"\x1f\x8b":
-            with gzip.GzipFile(fileobj=handle) as unzipped:
-                yield path, _GzipErrors(path, unzipped)
-        else:
-            yield path, handle
+    """(display path, binary stream) of a path, ``-`` or a gzip file (by content), read
+    as the whole-file readers read it: decompressed a piece at a time, no line over 1 MiB
+    (``formats.bounded``: a gzip bomb is refused before it fills the memory)."""
+    with bounded.opened(source) as (path, handle):
+        yield path, _Pieces(bounded.chunks(path, handle))
 
 
-class _GzipErrors:
-    """A gzip stream whose damage is a FormatError, as the whole-file reader reports it."""
+class _Pieces:
+    """``read(size)`` over an iterator of byte pieces."""
 
-    def __init__(self, path: str, handle) -> None:
-        self.path, self.handle = path, handle
+    def __init__(self, pieces: Iterator[bytes]) -> None:
+        self.pieces, self.pending = pieces, b""
 
     def read(self, size: int) -> bytes:
-        try:
-            return self.handle.read(size)
-        except (OSError, EOFError) as exc:
-            raise FormatError(self.path, 0, f"not a valid gzip file: {exc}") from None
+        parts, held = [self.pending], len(self.pending)
+        while held < size:
+            piece = next(self.pieces, b"")
+            if not piece:
+                break
+            parts.append(piece)
+            held += len(piece)
+        data = b"".join(parts)
+        self.pending = data[size:]
+        return data[:size]
 
 
 def _last_line_end(data: bytes) -> int:

@@ -1,0 +1,1 @@
+"""What produces qrels and runs: baseline searchers, pools, labels, judgments, votes."""

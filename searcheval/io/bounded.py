@@ -1,0 +1,203 @@
+"""Input bytes within bounds: gzip decompressed a piece at a time, no line over 1 MiB,
+and a JSON document under a ceiling, so that a small file cannot fill the memory.
+
+A TREC line is well under a kilobyte; a line past ``LINE_LIMIT`` is not one, and a gzip
+"bomb" (a few MB expanding to a single line of gigabytes) is refused as soon as the line
+passes the limit, with its line number, long before it is all decompressed. A JSON
+document (``json.dump`` of a run) is one line by nature: its first line may pass the limit,
+and the document's size is bounded instead by ``JSON_LIMIT`` (256 MiB decompressed; the
+environment variable ``SEARCHEVAL_MAX_JSON_BYTES`` overrides it). Binary formats
+(Parquet, XLSX) have no lines and are not checked.
+
+``line_pieces`` hands the text on in pieces cut at line ends, so that a reader can parse
+each piece and drop it (the TREC reader does: a gzip run never exists decompressed in
+memory as a whole); ``read_all`` returns the whole text, for the other readers.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import FormatError, UsageError
+
+LINE_LIMIT = 1 << 20  # bytes in a line, its line break excluded
+JSON_LIMIT = 256 << 20  # bytes of one JSON document, decompressed
+JSON_LIMIT_VARIABLE = "SEARCHEVAL_MAX_JSON_BYTES"
+STREAM_PIECE_BYTES = 1 << 24  # text parsed at a time as it is decompressed (less is slower)
+_READ = 1 << 20  # compressed bytes read, and decompressed bytes made, at a time
+GZIP = b"\x1f\x8b"
+_BINARY = (b"PAR1", b"PK\x03\x04")  # Parquet, XLSX (a zip)
+_BOM = b"\xef\xbb\xbf"
+
+
+def json_limit() -> int:
+    """The JSON ceiling in bytes: ``SEARCHEVAL_MAX_JSON_BYTES`` if set, else ``JSON_LIMIT``."""
+    value = os.environ.get(JSON_LIMIT_VARIABLE, "").strip()
+    if not value:
+        return JSON_LIMIT
+    if not value.isdigit() or int(value) <= 0:
+        raise UsageError(f"{JSON_LIMIT_VARIABLE} must be a number of bytes, found {value!r}")
+    return int(value)
+
+
+def refuse_large_json(path: str, size: int) -> None:
+    """The error for a JSON document over the ceiling (it names the override)."""
+    limit = json_limit()
+    if size > limit:
+        raise FormatError(path, 0, f"expected a JSON document of at most {limit:,} bytes, found "
+                          f"more (set {JSON_LIMIT_VARIABLE} to a larger number of bytes to read "
+                          "it, or write it as JSON Lines, one record a line)")
+
+
+@contextmanager
+def opened(source: str | Path):
+    """(display path, binary file) of a path or ``-`` (stdin)."""
+    path = str(source)
+    if path == "-":
+        yield "<stdin>", sys.stdin.buffer
+        return
+    try:
+        handle = open(path, "rb")
+    except OSError as exc:
+        raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    with handle:
+        yield path, handle
+
+
+def chunks(path: str, handle) -> Iterator[bytes]:
+    """The file's bytes a piece at a time (at most 1 MiB each when decompressed), gzip
+    decompressed when the content says so, every line checked (``LineCheck``)."""
+    try:
+        head = handle.read(_READ)
+    except OSError as exc:
+        raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    pieces = _gunzip(path, head, handle) if head[:2] == GZIP else _plain(head, handle)
+    check: LineCheck | None = None
+    for piece in pieces:
+        if check is None:
+            check = LineCheck(path, piece)
+        check.feed(piece)
+        yield piece
+
+
+def _plain(head: bytes, handle) -> Iterator[bytes]:
+    piece = head
+    while piece:
+        yield piece
+        piece = handle.read(_READ)
+
+
+def _gunzip(path: str, head: bytes, handle) -> Iterator[bytes]:
+    """Decompressed bytes of every gzip member, never more than ``_READ`` at a time."""
+    inflate, pending = zlib.decompressobj(31), head
+    while True:
+        if not pending:
+            pending = handle.read(_READ)
+            if not pending:
+                break
+        try:
+            out = inflate.decompress(pending, _READ)
+        except zlib.error as exc:
+            raise FormatError(path, 0, f"not a valid gzip file: {exc}") from None
+        if out:
+            yield out
+        pending = inflate.unconsumed_tail
+        if inflate.eof:  # another member may follow, as gzip allows
+            pending = inflate.unused_data or handle.read(_READ)
+            if not pending:
+                return
+            if pending[:2] != GZIP:
+                raise FormatError(path, 0, "not a valid gzip file: bytes after its end")
+            inflate = zlib.decompressobj(31)
+    if not inflate.eof:
+        raise FormatError(path, 0, "not a valid gzip file: Compressed file ended before the "
+                          "end-of-stream marker was reached")
+
+
+class LineCheck:
+    """Refuses the first line longer than ``LINE_LIMIT`` as the bytes go by. Lines are
+    counted at \\n. A JSON document's first line is bounded by the JSON ceiling instead."""
+
+    def __init__(self, path: str, head: bytes) -> None:
+        self.path, self.lines, self.current, self.size = path, 0, 0, 0
+        self.binary = head.startswith(_BINARY)
+        self.json = head.removeprefix(_BOM).lstrip()[:1] in (b"{", b"[")
+        self.document = False  # a JSON document whose first line passed the limit
+
+    def feed(self, piece: bytes) -> None:
+        self.size += len(piece)
+        if self.document:
+            refuse_large_json(self.path, self.size)
+        if self.binary or self.document:
+            return
+        ends = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == 10)
+        if len(ends):
+            lengths = np.diff(ends, prepend=-1) - 1
+            lengths[0] += self.current
+            if lengths.max() > LINE_LIMIT:
+                self._refuse(self.lines + int(np.argmax(lengths > LINE_LIMIT)) + 1)
+            self.lines += len(ends)
+            self.current = len(piece) - int(ends[-1]) - 1
+        else:
+            self.current += len(piece)
+        if self.current > LINE_LIMIT:
+            if self.lines == 0 and self.json:
+                self.document = True
+                refuse_large_json(self.path, self.size)
+                return
+            self._refuse(self.lines + 1)
+
+    def _refuse(self, line: int) -> None:
+        raise FormatError(self.path, line, f"expected a line of at most 1 MiB ({LINE_LIMIT:,} "
+                          "bytes), found a longer one (reading stopped there)")
+
+
+def read_all(source: str | Path) -> tuple[str, bytes]:
+    """(display path, bytes) of a path or ``-``, decompressed, its lines checked."""
+    with opened(source) as (path, handle):
+        return path, b"".join(chunks(path, handle))
+
+
+def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int
+                ) -> Iterator[tuple[bytes, int]]:
+    """Pieces of about ``piece_bytes`` cut just after a \\n (a leading UTF-8 BOM removed),
+    each with the number of physical lines before it (\\n, \\r\\n or a lone \\r end one)."""
+    pending, before, first = bytearray(), 0, True
+    for piece in pieces:
+        pending += piece
+        if first and len(pending) >= len(_BOM):
+            if pending.startswith(_BOM):
+                del pending[:len(_BOM)]
+            first = False
+        while len(pending) >= piece_bytes:
+            cut = pending.find(b"\n", max(piece_bytes, 1) - 1) + 1
+            if not cut:
+                break
+            with memoryview(pending) as view:
+                text = bytes(view[:cut])  # one copy (a bytearray slice is another)
+            del pending[:cut]
+            yield text, before
+            before += _line_count(text)
+    if pending:
+        yield bytes(pending.removeprefix(_BOM) if first else pending), before
+
+
+def _line_count(text: bytes) -> int:
+    lone_cr = text.count(b"\r")
+    if lone_cr:
+        lone_cr -= text.count(b"\r\n")
+    return text.count(b"\n") + lone_cr
+
+
+def check_lines(path: str, data) -> None:
+    """``LineCheck`` over bytes already there (a memory map: read a slice at a time)."""
+    check = LineCheck(path, bytes(data[:64]))
+    for start in range(0, len(data), 1 << 23):
+        check.feed(data[start:start + (1 << 23)])
