@@ -47,3 +47,19 @@ def test_small_trec_files_do_not_load_arrow_compute():
     """Arrow's compute module costs ~30 ms to import, a tenth of a small evaluation: the
     seed fixture (regular TREC files, a handful of ids) is read and evaluated without it."""
     assert "pyarrow.compute" not in modules_loaded_by_evaluate(*CASES[0])
+
+
+def test_the_python_evaluate_imports_nothing_heavy_nor_the_cli():
+    """``import searcheval; searcheval.evaluate(...)`` loads no heavy library and no part of
+    the command line (click, ``searcheval.cli``): the library layers stand without it."""
+    qrels, run = CASES[1]
+    code = ("import sys, searcheval\n"
+            "results = searcheval.evaluate(sys.argv[1], sys.argv[2], ['all_trec'])\n"
+            "assert results.summary()\n"
+            "print('modules:', *sys.modules, sep='\\n')")
+    out = subprocess.run([sys.executable, "-c", code, str(qrels), str(run)],
+                         capture_output=True, text=True, check=True)
+    loaded = set(out.stdout.split("modules:\n")[-1].split("\n"))
+    assert "searcheval.engine.native" in loaded  # the listing is of an evaluation
+    assert sorted(m for m in loaded if m.split(".")[0] in HEAVY + ("click",)
+                  or m.startswith("searcheval.cli")) == []

@@ -189,7 +189,7 @@ def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
 
 def _rank_column(run: Run) -> np.ndarray:
     """The rank column, read with the run (readers skip it, as trec_eval ignores it, unless
-    asked: ``api.as_run(..., ranks=True)``, ``read_run(path, ranks=True)``)."""
+    asked: ``io.inputs.as_run(..., ranks=True)``, ``read_run(path, ranks=True)``)."""
     if run.ranks is None and len(run.scores) == 0:
         return np.zeros(0)
     if run.ranks is None:

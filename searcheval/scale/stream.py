@@ -101,7 +101,7 @@ def run_blocks(source: str | Path, chunk_queries: int | None = None,
 def _opened(source: str | Path):
     """(display path, binary stream) of a path, ``-`` or a gzip file (by content), read
     as the whole-file readers read it: decompressed a piece at a time, no line over 1 MiB
-    (``formats.bounded``: a gzip bomb is refused before it fills the memory)."""
+    (``io.bounded``: a gzip bomb is refused before it fills the memory)."""
     with bounded.opened(source) as (path, handle):
         yield path, _Pieces(bounded.chunks(path, handle))
 
