@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -162,7 +162,6 @@ def long_rows(results: Results) -> list[tuple]:
     for i, measure in enumerate(results.measures):
         rows.append((results.run, "all", str(measure), plain_value(measure, results.means[i])))
     return rows
-
 
 
 # ---- evaluate: input -> engine -> Results -------------------------------------------------
