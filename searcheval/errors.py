@@ -1,4 +1,4 @@
-"""Typed errors. Library code raises these; only ``cli.py`` turns them into exit codes."""
+"""Typed errors. Library code raises these; only ``cli/`` turns them into exit codes."""
 
 from __future__ import annotations
 

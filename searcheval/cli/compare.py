@@ -1,7 +1,7 @@
-"""`searcheval compare`: the click command, registered in cli.py.
+"""`searcheval compare`: the click command, registered in ``cli/__init__.py``.
 
 Like every command it reads all inputs and computes everything before writing anything;
-typed errors become one line on stderr and exit 2 (cli.py's ``_fail``).
+typed errors become one line on stderr and exit 2 (``cli._fail``).
 """
 
 from __future__ import annotations

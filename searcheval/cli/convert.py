@@ -1,4 +1,4 @@
-"""``searcheval convert IN OUT``: the command; the conversion is ``io.convert``."""
+"""``searcheval convert IN OUT``: the command; the conversion is ``build.convert``."""
 
 from __future__ import annotations
 
