@@ -116,7 +116,10 @@ class Ranked:
         return list(self.query_ids[self.reported])
 
 
-def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
+def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True) -> Ranked:
+    """The ranked, judged rows. ``grades_only``: every measure to compute depends on
+    nothing but the sequence of grades (``Spec.grades_only``), so a group of tied rows of
+    one grade may stay in any order; False orders every tie by doc id."""
     # Query codes: the qrels' per row in the joint (byte-ordered) vocabulary; the run's stay
     # its own (millions of rows), with small maps between the two.
     query_vocab, (qrels_map, run_map, empty_map) = vocabulary_maps(
@@ -151,7 +154,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
     index[internal] = np.arange(len(internal))
 
-    q, rel, held, new_group = _ranked_rows(run, index[run_map][run.query.codes], rel, settings)
+    q, rel, held, new_group = _ranked_rows(run, index[run_map][run.query.codes], rel, settings,
+                                           grades_only)
 
     starts = query_starts(q, len(internal))
     pos = _positions(q, starts)
@@ -204,14 +208,15 @@ def _first_appearances(codes: np.ndarray) -> np.ndarray:
     return blocks[np.sort(first)]
 
 
-def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
+def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings,
+                 grades_only: bool):
     """(query index, judgment, score as held, new group or None) of the run's rows, ranked
-    (``Ordering.new_group``)."""
+    (``Ordering.new_group``); ties of one grade left as they are when ``grades_only``."""
     held = comparable_scores(run.scores, settings.compat)
     ranks = _rank_column(run) if settings.ties == "rank" else None
     lines = run.lines if settings.ties in ("input", "rank") else None  # made on demand
     order = ranking(q, held, run.doc.values(), settings.compat, ties=settings.ties,
-                    lines=lines, ranks=ranks, rel=rel)
+                    lines=lines, ranks=ranks, rel=rel if grades_only else None)
     # Query and score are equal inside a group of ties: only the judgments move there.
     return (order.take(q, ties=False), order.take(rel, in_place=True),  # rel: our own array
             order.take(held, ties=False), order.new_group)
