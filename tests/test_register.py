@@ -26,6 +26,7 @@ from searcheval.engines.kernels import kernel_of
 from searcheval.errors import SpecError, UsageError
 from searcheval.measures import (REFUSED, Kind, Measure, Spec, parse_measures, register,
                                  registered, unregister)
+from searcheval.measures.listing import markdown_table
 
 QRELS = """q1 0 d1 1
 q1 0 d2 0
@@ -152,6 +153,8 @@ def test_the_measures_command_lists_the_toy(toy) -> None:
     assert toy_line[0].split(None, 1)[1] == (
         "relevant documents among the first k (a toy registered by a test); not in pytrec_eval")
     assert lines[-1] == toy_line[0]  # registered last, listed last
+    assert markdown_table().endswith(
+        "| `TopRel@k` | | relevant documents among the first k (a toy registered by a test) |\n")
 
 
 def test_ties_average_refuses_the_toy_as_its_spec_says(toy, files) -> None:
@@ -195,3 +198,35 @@ def test_a_name_already_taken_is_refused(spec: Spec, message: str) -> None:
     assert str(error.value) == message
     assert registered() == before
     assert parse_measures(["AP", "nDCG@10"]) == [Measure("map"), Measure("ndcg_cut", cutoff=10)]
+
+
+# ---- a measure that reads more than the grades ------------------------------------------
+
+# q4 retrieves two unjudged documents at one score: the same grade, so a measure of the
+# grades alone scores them alike in either order and ranking may leave them as they are
+# (d8 first, the file's order); trec_eval's order is d9 first (the larger id).
+TIED_RUN = RUN + "q4 Q0 d8 1 1.0 toy\nq4 Q0 d9 2 1.0 toy\n"
+TIED_QRELS = QRELS + "q4 0 d1 1\n"
+
+
+def rank_of_d8(ranked, measure) -> np.ndarray:
+    """1-based rank of the document d8 (0 where it is not retrieved): not a grade."""
+    out = np.zeros(ranked.num_queries)
+    rows = np.flatnonzero(np.asarray(ranked.doc_ids.to_pylist(), dtype=object) == "d8")
+    out[ranked.q[rows]] = ranked.pos[rows] + 1.0
+    return out
+
+
+def test_a_measure_reading_doc_ids_gets_trec_evals_order_of_every_tie(tmp_path: Path) -> None:
+    (tmp_path / "qrels").write_text(TIED_QRELS)
+    (tmp_path / "run").write_text(TIED_RUN)
+    spec = register(Spec("RankD8", Kind.SCALAR, "RankD8", rank_of_d8, "rank of d8 (a toy)",
+                         grades_only=False))
+    try:
+        results = searcheval.evaluate(tmp_path / "qrels", tmp_path / "run", ["RankD8", "P@1"],
+                                      compat=10)
+    finally:
+        unregister(spec.trec)
+    # by hand: q4 ranks d9 before d8 (score tie, doc id descending); nothing else holds d8
+    assert {q: results.value("RankD8", q) for q in ("q1", "q2", "q3", "q4")} == \
+        {"q1": 0.0, "q2": 0.0, "q3": 0.0, "q4": 2.0}

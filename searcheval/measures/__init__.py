@@ -8,4 +8,5 @@ from .registry import BY_TREC, TREC_ORDER, register, registered, unregister
 from .specs import REFUSED, SAME_KERNEL, Kind, Spec
 
 __all__ = ["BY_TREC", "NICKNAMES", "REFUSED", "SAME_KERNEL", "SPECS", "TREC_ORDER", "Kind",
-           "Measure", "Spec", "parse_measure", "parse_measures", "register", "registered", "unregister"]
+           "Measure", "Spec", "parse_measure", "parse_measures", "register", "registered",
+           "unregister"]

@@ -29,13 +29,18 @@ _COUNT = dict(order_free=True, average=SAME, ranks_quality=False)
 _SET = dict(order_free=True, average=SAME)  # the retrieved set, not its order
 
 SPECS: tuple[Spec, ...] = (
-    _trec("num_q", Kind.COUNT, "NumQ", "num_q", "queries averaged",
+    _trec("num_q", Kind.COUNT, "NumQ", "num_q",
+          "queries averaged",
           per_query=False, uses_rel=False, **_COUNT),
-    _trec("num_ret", Kind.COUNT, "NumRet", "num_ret", "documents retrieved (after -M / -J)",
+    _trec("num_ret", Kind.COUNT, "NumRet", "num_ret",
+          "documents retrieved (after `-M` / `-J`)",
           uses_rel=False, **_COUNT),
-    _trec("num_rel", Kind.COUNT, "NumRel", "num_rel", "relevant judgments (grade >= level)",
+    _trec("num_rel", Kind.COUNT, "NumRel", "num_rel",
+          "relevant judgments (grade >= level); with `-c` its `all` value is trec_eval's recount "
+          "of every judgment with grade > 0, whatever `-l` says",
           **_COUNT),
-    _trec("num_rel_ret", Kind.COUNT, "NumRelRet", "num_rel_ret", "relevant documents retrieved",
+    _trec("num_rel_ret", Kind.COUNT, "NumRelRet", "num_rel_ret",
+          "relevant documents retrieved (ir_measures' `NumRet(rel=N)` is `NumRelRet(rel=N)`)",
           **_COUNT),
     _trec("map", Kind.SCALAR, "AP", "average_precision",
           "average precision: mean of precision at each relevant document, over R",
@@ -51,85 +56,123 @@ SPECS: tuple[Spec, ...] = (
           "binary preference: judged relevant above judged non-relevant documents",
           ranx=("bpref",)),
     _trec("recip_rank", Kind.SCALAR, "RR", "reciprocal_rank",
-          "1 / rank of the first relevant document (RR@k: 0 below rank k)",
+          "1 / rank of the first relevant document (`RR@k`: 0 below rank k; not in trec_eval)",
           aliases=("MRR",), ranx=("mrr",), cutoff_optional=True, average="reciprocal_rank"),
     _trec("iprec_at_recall", Kind.FRACTION, "IPrec", "iprec_at_recall",
-          "interpolated precision at a recall level (IPrec@0.1)", default=RECALL_POINTS),
-    _trec("P", Kind.CUTOFF, "P", "precision", "precision at rank k: relevant in the first k, over k",
+          "interpolated precision at recall level x; 0 on an empty ranking where trec_eval "
+          "divides 0 by 0 (see below)", default=RECALL_POINTS),
+    _trec("P", Kind.CUTOFF, "P", "precision",
+          "precision at rank k: relevant in the first k, over k",
           default=STANDARD_CUTOFFS, ranx=("precision",), average=SAME),
-    _trec("recall", Kind.CUTOFF, "R", "recall", "recall at rank k: relevant in the first k, over R",
+    _trec("recall", Kind.CUTOFF, "R", "recall",
+          "recall at rank k: relevant in the first k, over R",
           default=STANDARD_CUTOFFS, ranx=("recall",), average=SAME),
     _trec("infAP", Kind.SCALAR, "infAP", "inferred_ap",
           "inferred AP (Yilmaz & Aslam), for sampled judgments"),
-    _trec("gm_bpref", Kind.SCALAR, None, "bpref", "geometric mean of bpref over queries",
+    _trec("gm_bpref", Kind.SCALAR, None, "bpref",
+          "geometric mean of bpref over queries",
           per_query=False, geometric=True, pytrec="bpref"),
     _trec("Rprec_mult", Kind.FRACTION, None, "r_precision_multiple",
-          "precision at rank x*R (Rprec_mult@0.2 ... @2.0)", default=R_MULTIPLES),
+          "precision at rank x*R", default=R_MULTIPLES),
     _trec("utility", Kind.COEFFS, None, "utility",
-          "a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret",
-          default=(1.0, -1.0, 0.0, 0.0), coeff_count=4, param="coeffs", **_SET),
+          "a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (default 1,-1,0,0); a "
+          "query missing from the run: see [Which queries are "
+          "averaged](#which-queries-are-averaged)",
+          default=(1.0, -1.0, 0.0, 0.0), coeff_count=4, param="coeffs",
+          written=("utility(coeffs=[a,b,c,d])",), trec_written=("utility.a,b,c,d",), **_SET),
     _trec("11pt_avg", Kind.COEFFS, None, "eleven_point_average",
           "mean interpolated precision over the 11 recall points",
           default=RECALL_POINTS, param="points"),
     _trec("binG", Kind.SCALAR, None, "binary_g",
-          "binary G: 1/log2(2 + non-relevant above) averaged over relevant documents"),
-    _trec("G", Kind.GAINS, None, "g_measure", "gain-based G (trec_eval, experimental)",
+          "1/log2(2 + non-relevant above) averaged over relevant documents"),
+    _trec("G", Kind.GAINS, None, "g_measure",
+          "gain-based G (trec_eval, experimental)",
           param="gains", uses_rel=False),
     _trec("ndcg", Kind.GAINS, "nDCG", "ndcg",
-          "nDCG over the whole ranking, gain = grade (or gains=), discount log2(rank+1)",
-          param="gains", words=GAIN_WORDS, uses_rel=False, ranx=("ndcg",), average=SAME),
+          "nDCG over the whole ranking, gain = grade (or the given gains), discount log2(rank+1)",
+          param="gains", words=GAIN_WORDS, uses_rel=False, ranx=("ndcg",), average=SAME,
+          written=("nDCG", "nDCG(gains={1:3,2:9})"), trec_written=("ndcg", "ndcg.1=3,2=9")),
     _trec("ndcg_rel", Kind.GAINS, None, "ndcg_rel",
-          "nDCG averaged at each relevant document (trec_eval, experimental)",
+          "nDCG averaged at each relevant document (experimental)",
           param="gains", uses_rel=False),
     _trec("Rndcg", Kind.GAINS, None, "rndcg",
-          "nDCG averaged at the R-level boundaries (trec_eval, experimental)", param="gains"),
-    _trec("ndcg_cut", Kind.CUTOFF, "nDCG", "ndcg_cut", "nDCG at rank k (nDCG@k), gain = grade",
+          "nDCG averaged at the R-level boundaries (experimental); 0 where trec_eval divides 0 by"
+          " 0 (see below)", param="gains"),
+    _trec("ndcg_cut", Kind.CUTOFF, "nDCG", "ndcg_cut",
+          "nDCG at rank k, gain = grade; `nDCG(gain=exp)@k`: gain 2^grade - 1 (Burges et al. "
+          "2005, as gdeval.pl computes it; ir_measures writes it `nDCG(dcg='exp-log2')@k`)",
           default=STANDARD_CUTOFFS, words=GAIN_WORDS, uses_rel=False, ranx=("ndcg",),
-          average=SAME),
+          average=SAME, written=("nDCG@k", "nDCG(gain=exp)@k")),
     _trec("map_cut", Kind.CUTOFF, "AP", "average_precision",
-          "AP counting only the first k documents (AP@k), still over R",
+          "AP counting only the first k documents, still over R",
           default=STANDARD_CUTOFFS, aliases=("MAP",), ranx=("map",), average="average_precision"),
     _trec("relative_P", Kind.CUTOFF, None, "relative_precision",
           "relevant in the first k over min(k, R)", default=STANDARD_CUTOFFS, average=SAME),
-    _trec("success", Kind.CUTOFF, "Success", "success", "1 if a relevant document is in the first k",
-          default=(1, 5, 10), aliases=("Found",), ranx=("hit_rate",), average="success"),
-    _trec("set_P", Kind.SCALAR, "SetP", "set_precision", "precision of the whole retrieved set",
+    _trec("success", Kind.CUTOFF, "Success", "success",
+          "1 if a relevant document is in the first k; `Found@k` is another name for it: was a "
+          "relevant document found in the first k (to score the search apart from the answer)",
+          default=(1, 5, 10), aliases=("Found",), ranx=("hit_rate",), average="success",
+          written=("Success@k", "Found@k")),
+    _trec("set_P", Kind.SCALAR, "SetP", "set_precision",
+          "precision of the whole retrieved set",
           **_SET),
     _trec("set_relative_P", Kind.SCALAR, None, "set_relative_precision",
-          "relevant retrieved over min(retrieved, R)", aliases=("SetRelP",), **_SET),
-    _trec("set_recall", Kind.SCALAR, "SetR", "set_recall", "recall of the whole retrieved set",
+          "relevant retrieved over min(retrieved, R) (ir_measures: `SetRelP`, "
+          "`SetP(relative=True)`)", aliases=("SetRelP",), **_SET),
+    _trec("set_recall", Kind.SCALAR, "SetR", "set_recall",
+          "recall of the whole retrieved set",
           **_SET),
-    _trec("set_map", Kind.SCALAR, "SetAP", "set_map", "set precision times set recall", **_SET),
-    _trec("set_F", Kind.COEFFS, "SetF", "set_f", "F measure of the retrieved set (beta=1)",
-          default=(1.0,), coeff_count=1, param="beta", **_SET),
+    _trec("set_map", Kind.SCALAR, "SetAP", "set_map",
+          "set precision times set recall, computed as trec_eval does: rel_ret² / (retrieved · R)",
+          **_SET),
+    _trec("set_F", Kind.COEFFS, "SetF", "set_f",
+          "F measure of the retrieved set (beta 1 by default)",
+          default=(1.0,), coeff_count=1, param="beta", written=("SetF(beta=x)",),
+          trec_written=("set_F.x",), **_SET),
     _trec("num_nonrel_judged_ret", Kind.COUNT, None, "num_nonrel_judged_ret",
           "judged non-relevant documents retrieved", **_COUNT),
     # trec_eval 10.0 additions to all_trec (pytrec_eval embeds 9.0.8: it has none of them).
     _trec("rbp", Kind.COEFFS, "RBP", "rank_biased_precision",
-          "rank-biased precision, persistence p (rbp: trec_eval 10's p=0.9; RBP: ir_measures' "
-          "p=0.8; RBP(rel=N): binary at level N)",
-          default=(0.9,), coeff_count=1, param="p", spelling_defaults=(("RBP", (0.8,)),),
-          uses_rel=False, binary_at_rel=True, since=10),
+          "rank-biased precision (Moffat & Zobel, TOIS 2008): (1 - p) * sum over ranks i of "
+          "gain_i * p^(i-1), gains = grades scaled into [0, 1] by the query's largest grade "
+          "(trec_eval 10, checked against its test suite); with `rel=N` the gain is 1 for a grade"
+          " >= N, else 0 (ir_measures' `RBP(rel=N)`, checked against it). The default p is each "
+          "spelling's tool's: 0.9 for trec_eval's `rbp`, 0.8 for ir_measures' `RBP`; the "
+          "canonical name always writes p. Graded `RBP` (no `rel`) keeps trec_eval 10's scaled "
+          "gains: ir_measures' default pipeline has no provider for it, so on graded qrels only "
+          "its `RBP(rel=N)` is checked (on binary qrels the two agree, and are checked)",
+          default=(0.9,), coeff_count=1, param="p", trec_prefix="p=",
+          spelling_defaults=(("RBP", (0.8,)),),
+          uses_rel=False, binary_at_rel=True, since=10,
+          written=("RBP(p=x)", "RBP(rel=N,p=x)"), trec_written=("rbp", "rbp.p=x")),
     _trec("rbp_resid", Kind.COEFFS, None, "rbp_residual",
-          "RBP residual from unjudged documents (trec_eval 10)", default=(0.9,), coeff_count=1,
-          param="p", uses_rel=False, ranks_quality=False, since=10),  # an uncertainty
+          "RBP's residual: p^n + (1 - p) * sum over unjudged ranks i of p^(i-1), the most RBP "
+          "could rise if every unjudged document retrieved had full gain (trec_eval 10; a query "
+          "missing from the run: see [Which queries are averaged](#which-queries-are-averaged))",
+          default=(0.9,), coeff_count=1, param="p", trec_prefix="p=", uses_rel=False,
+          ranks_quality=False, since=10,  # an uncertainty
+          written=("rbp_resid(p=x)",), trec_written=("rbp_resid.p=x",)),
     _trec("unj", Kind.CUTOFF, None, "unjudged_at",
-          "fraction of the first k documents that are unjudged (trec_eval 10)",
+          "unjudged documents (not in the qrels, or a negative grade) among the first k, over k "
+          "(trec_eval 10)",
           default=(5, 10, 20), uses_rel=False, ranks_quality=False, since=10),
     # Beyond trec_eval (ir_measures' names).
     Spec("Judged", Kind.CUTOFF, "Judged", "judged_at",
-         "fraction of the first k documents retrieved that have a judgment (any grade), "
-         "over min(k, retrieved); Judged: the whole ranking (ir_measures')",
+         "documents among the first k retrieved that have any judgment, over min(k, documents "
+         "retrieved); `Judged` without k: the whole ranking (ir_measures' Judged, checked against"
+         " ir_measures; trec_eval's `unj.k` divides by k)",
          cutoff_optional=True, uses_rel=False, ranks_quality=False),  # judgment coverage
     Spec("ERR", Kind.CUTOFF, "ERR", "expected_reciprocal_rank",
-         "expected reciprocal rank (Chapelle et al. 2009), graded, max_grade 4 unless "
-         "given (gdeval.pl's, as in ir_measures); ERR: the whole ranking",
+         "expected reciprocal rank: sum over ranks i <= k of R_i/i * prod_{j<i}(1 - R_j), R = "
+         "(2^grade - 1)/2^g (Chapelle et al., CIKM 2009); g = 4 unless given, as TREC's gdeval.pl"
+         " (ir_measures' ERR) fixes it, and a qrels graded above 4 is refused unless g is given; "
+         "`ERR` without k is the whole ranking (checked against ir_measures and gdeval.pl)",
          cutoff_optional=True, coeff_count=1, param="max_grade",
          param_default=(4.0,),  # gdeval.pl's largest grade, which ir_measures' ERR@k runs
-         uses_rel=False),
+         uses_rel=False, written=("ERR@k", "ERR", "ERR(max_grade=g)@k")),
     Spec("FirstRel", Kind.SCALAR, "FirstRel", "first_relevant_rank",
-         "rank of the first relevant document, 0 if none is retrieved; its mean "
-         "covers the queries where one was",
+         "rank of the first relevant document, 0 when none is retrieved; its `all` value averages"
+         " the queries where one was found",
          found_only=True, ranks_quality=False),  # a rank: lower is better
 )
 

@@ -171,10 +171,11 @@ def _expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
                 raise _Problem(offset, f"expected level=gain pairs like 1=3,2=9, found {item!r}")
             pairs.append((int(level), float(gain)))
         return [Measure(family, params=tuple(pairs), trec_label=params)]
-    if family in ("rbp", "rbp_resid"):  # trec_eval writes its persistence as rbp.p=0.95
-        if not params.startswith("p="):
-            raise _Problem(offset, f"{family} takes p=<persistence>, found {params!r}")
-        values = (_number(params[2:], offset),)
+    if spec.trec_prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
+        if not params.startswith(spec.trec_prefix):
+            raise _Problem(offset, f"{family} takes {spec.trec_prefix}<{spec.param}>, "
+                                   f"found {params!r}")
+        values = (_number(params[len(spec.trec_prefix):], offset),)
     else:
         values = tuple(_number(v, offset) for v in params.split(","))
     _check_coeff_count(family, values, offset)

@@ -75,15 +75,15 @@ class Measure:
     def trec_name(self) -> str | None:
         """The name trec_eval prints (``P_5``, ``iprec_at_recall_0.10``), or None if it has none."""
         spec = self.spec
-        if (self.family == "recip_rank" and self.cutoff is not None) or self.options \
+        if (self.cutoff is not None and not spec.takes_cutoff) or self.options \
                 or spec.since == 0 or (spec.binary_at_rel and self.rel is not None):
             return None  # an extension (RR@k, nDCG(gain=exp), ERR, Judged): not trec_eval's
         if spec.kind is Kind.CUTOFF:
             return f"{self.family}_{self.cutoff}"
         if spec.kind is Kind.FRACTION:
             return f"{self.family}_{self.cutoff:3.2f}"
-        if self.family in ("rbp", "rbp_resid") and self.params and not self.trec_label:
-            return f"{self.family}_p={format_number(self.params[0])}"  # trec_eval's rbp.p=x
+        if spec.trec_prefix and self.params and not self.trec_label:  # trec_eval's rbp.p=x
+            return f"{self.family}_{spec.trec_prefix}{format_number(self.params[0])}"
         if spec.kind in (Kind.COEFFS, Kind.GAINS) and self.params:
             label = self.trec_label or ",".join(
                 f"{lvl}={format_number(g)}" if spec.kind is Kind.GAINS else format_number(lvl)

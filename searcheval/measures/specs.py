@@ -41,15 +41,16 @@ class Spec:
     Names. ``trec`` is the family's key, and trec_eval's name of it unless ``since`` is 0
     (then the family is not trec_eval's: no trec_eval name, no ``--format trec`` line).
     ``canonical`` is the name printed everywhere but ``--format trec`` (ir_measures' where
-    it has the measure; ``None``: trec_eval's). ``aliases`` are other tools' names
-    (ir_measures' in ``aliases``, ranx's in ``ranx``) accepted in the canonical syntax, case-insensitively; a name
-    is read as this family with a cutoff (``@k``) when the family takes cutoffs, without
-    one otherwise, and both ways when ``cutoff_optional``.
+    it has the measure; ``None``: trec_eval's). ``aliases`` (ir_measures') and ``ranx``
+    (ranx's) are other tools' names accepted in the canonical syntax, case-insensitively;
+    a name is read as this family with a cutoff (``@k``) when the family takes cutoffs,
+    without one otherwise, and both ways when ``cutoff_optional``.
 
     Parameters. ``default``: the default cutoffs (CUTOFF, FRACTION) or coefficients
     (COEFFS); ``param``: the key of the parameter besides cutoffs in the canonical syntax
     (``utility(coeffs=[...])``), ``param_default`` its default where ``default`` holds
-    cutoffs, ``coeff_count`` how many numbers it takes (``None``: any), ``spelling_defaults``
+    cutoffs, ``coeff_count`` how many numbers it takes (``None``: any), ``trec_prefix``
+    what trec_eval's syntax writes before it (``p=``: rbp.p=0.95), ``spelling_defaults``
     per-spelling defaults where tools disagree ((("RBP", (0.8,)),): ir_measures' RBP is
     p=0.8, trec_eval's rbp 0.9; such a family's canonical name always writes the
     parameter). ``words``: options taking a word (("gain", ("linear", "exp")),), the first
@@ -68,8 +69,9 @@ class Spec:
     per-query line; ``geometric``: averaged as exp(mean(log(max(x, 1e-5)))); ``found_only``:
     averaged over the queries where it is not 0. ``ranks_quality``: a higher value means a
     better ranking (what a leaderboard sorts by and a table marks best; False for counts,
-    judgment coverage, RBP's residual, a rank). ``about``: one line for people (the
-    ``searcheval measures`` listing).
+    judgment coverage, RBP's residual, a rank). ``about``: what it measures, for people
+    (the ``searcheval measures`` listing and the README's table, ``listing.py``); ``written``
+    and ``trec_written``: how those write its names (``written_forms``).
     """
 
     trec: str
@@ -84,6 +86,7 @@ class Spec:
     param: str | None = None
     param_default: tuple | None = None
     coeff_count: int | None = None
+    trec_prefix: str = ""  # what precedes the parameter in trec_eval's syntax: rbp.p=0.95
     spelling_defaults: tuple[tuple[str, tuple], ...] = ()
     words: tuple[tuple[str, tuple[str, ...]], ...] = ()
     uses_rel: bool = True
@@ -98,6 +101,8 @@ class Spec:
     found_only: bool = False
     ranks_quality: bool = True
     since: int = 0  # first trec_eval version whose all_trec has it (0: not trec_eval's)
+    written: tuple[str, ...] = ()  # how the docs write it (default: ``written_forms``)
+    trec_written: tuple[str, ...] = ()  # how the docs write it in trec_eval's syntax
 
     @property
     def name(self) -> str:
@@ -120,3 +125,15 @@ class Spec:
 
     def word_options(self) -> dict[str, tuple[str, ...]]:
         return dict(self.words)
+
+    def written_forms(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(canonical, trec_eval) spellings for people: ``written`` and ``trec_written``,
+        else the name with ``@k`` / ``@x`` for cutoffs (both ways when the cutoff is
+        optional) and trec_eval's ``family.k``; no trec_eval spelling when ``since`` is 0."""
+        mark = "@k" if self.kind is Kind.CUTOFF else "@x" if self.kind is Kind.FRACTION else ""
+        canonical = self.written or (
+            (self.name + (mark or "@k"), self.name) if self.cutoff_optional and mark
+            else (self.name, self.name + "@k") if self.cutoff_optional
+            else (self.name + mark,))
+        trec = self.trec_written or ((self.trec + mark.replace("@", "."),) if self.since else ())
+        return canonical, trec
