@@ -21,8 +21,6 @@ from click.testing import CliRunner
 
 import searcheval
 from searcheval.cli import main
-from searcheval.engines import expected
-from searcheval.engines.kernels import kernel_of
 from searcheval.errors import SpecError, UsageError
 from searcheval.measures import (REFUSED, Kind, Measure, Spec, parse_measures, register,
                                  registered, unregister)
@@ -157,17 +155,44 @@ def test_the_measures_command_lists_the_toy(toy) -> None:
         "| `TopRel@k` | | relevant documents among the first k (a toy registered by a test) |\n")
 
 
+def test_the_cross_check_says_it_leaves_the_toy_out(toy, files) -> None:
+    # pytrec_eval has no TopRel (Spec.pytrec is None): P@2's values are compared, not its
+    result = _cli("evaluate", *files, "-m", "TopRel@2", "-m", "P@2", "--cross-check")
+    assert result.exit_code == 0
+    assert "4 values compared, 0 differ" in result.stdout  # P@2: 3 queries and all
+    assert "not cross-checked: TopRel@2 (not a trec_eval measure)" in result.stdout
+
+
 def test_ties_average_refuses_the_toy_as_its_spec_says(toy, files) -> None:
     with pytest.raises(UsageError, match="not defined for TopRel@2"):
         searcheval.evaluate(*files, ["TopRel@2"], ties="average")
 
 
-def test_every_registered_spec_has_a_kernel() -> None:
+def _one_of(spec: Spec) -> str:
+    """A name of one measure of the family (its first default cutoff, or 1)."""
+    cutoff = (spec.default[0] if spec.default else 1) if spec.takes_cutoff else None
+    return str(Measure(spec.trec, cutoff=cutoff))
+
+
+def test_every_registered_spec_has_a_kernel(files) -> None:
+    """Each family is computed by the kernel its spec names (a name the engine lacked would
+    raise SpecError here), and under --ties average by the one it declares, unless refused."""
     for spec in registered():
-        assert callable(kernel_of(spec)), spec.trec
+        name = _one_of(spec)
+        results = searcheval.evaluate(*files, [name])
+        assert len(results.values[0]) == 3, name
         if spec.average != REFUSED:
-            cutoff = 1 if spec.takes_cutoff else None
-            assert callable(expected.kernel(Measure(spec.trec, cutoff=cutoff))), spec.trec
+            searcheval.evaluate(*files, [name], ties="average")
+
+
+def test_a_kernel_name_the_engine_lacks_is_an_error(files) -> None:
+    register(Spec("Nope", Kind.SCALAR, "Nope", "no_such_kernel"))
+    try:
+        with pytest.raises(SpecError) as error:
+            searcheval.evaluate(*files, ["Nope"])
+    finally:
+        unregister("Nope")
+    assert str(error.value) == "measure 'Nope': no kernel named 'no_such_kernel' in the engine"
 
 
 def test_a_spec_without_a_kernel_is_refused() -> None:
@@ -176,11 +201,6 @@ def test_a_spec_without_a_kernel_is_refused() -> None:
     assert str(error.value) == ("measure 'Nothing': a spec needs a kernel (a function of the "
                                 "ranked arrays and the measure), found None")
     assert "Nothing" not in {s.trec for s in registered()}
-
-
-def test_a_kernel_name_the_engine_lacks_is_an_error() -> None:
-    with pytest.raises(SpecError, match="measure 'Nope': no kernel named 'no_such_kernel'"):
-        kernel_of(Spec("Nope", Kind.SCALAR, "Nope", "no_such_kernel"))
 
 
 @pytest.mark.parametrize("spec,message", [

@@ -30,7 +30,7 @@ from ..errors import UsageError
 from ..measures import Measure
 from .context import Ranked
 from ..measures import REFUSED, SAME_KERNEL, registered
-from .kernels import _named, kernel_of
+from .kernels import kernel_of, named_kernel
 from .segments import divide, segment_cumprod, segment_sum
 from .views import level_of, level_view
 
@@ -104,7 +104,7 @@ def kernel(measure: Measure) -> Callable[[Ranked, Measure], np.ndarray]:
     if spec.average == SAME_KERNEL:
         return kernel_of(spec)
     if spec.average != REFUSED:
-        return _named(spec.average, globals(), spec)
+        return named_kernel(spec.average, globals(), spec)
     names = list(dict.fromkeys(s.name for s in registered()
                                if s.average != REFUSED and not s.order_free))
     raise UsageError(f"--ties average is not defined for {measure}: it is for "

@@ -218,10 +218,11 @@ def set_f(r: Ranked, m: Measure) -> np.ndarray:
 def kernel_of(spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
     """The kernel a spec declares: its callable, or the function of that name here (a
     built-in spec names its kernel, so that measures/ needs no engine import)."""
-    return _named(spec.kernel, globals(), spec)
+    return named_kernel(spec.kernel, globals(), spec)
 
 
-def _named(kernel, namespace: dict, spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
+def named_kernel(kernel, namespace: dict, spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
+    """``kernel`` if it is callable, else the function of that name in ``namespace``."""
     if callable(kernel):
         return kernel
     found = namespace.get(kernel) if isinstance(kernel, str) else None
