@@ -42,3 +42,7 @@ class ReferenceEngineError(SearchevalError):
 
 class ReferenceEngineCrash(ReferenceEngineError):
     """pytrec_eval was installed but died or raised while computing."""
+
+
+class SpecError(SearchevalError):
+    """A measure spec cannot be registered (no kernel, a name already taken)."""

@@ -122,9 +122,12 @@ def test_cross_check_agrees_on_the_library_lab():
 
 
 def test_cross_check_difference_exits_1_and_names_the_rows(monkeypatch):
-    from searcheval.engine import kernels
-    precision = kernels.KERNELS["P"]
-    monkeypatch.setitem(kernels.KERNELS, "P", lambda r, m: precision(r, m) + 1e-6)
+    from dataclasses import replace
+    from searcheval.engine.kernels import kernel_of
+    from searcheval.measures import BY_TREC
+    precision = kernel_of(BY_TREC["P"])
+    monkeypatch.setitem(BY_TREC, "P", replace(BY_TREC["P"],
+                                              kernel=lambda r, m: precision(r, m) + 1e-6))
     result = run("evaluate", SEEDS / "pinecone.qrels", SEEDS / "pinecone.run", "-m", "P@5",
                  "-m", "RR", "--cross-check", "-f", "csv")
     assert result.exit_code == 1

@@ -7,6 +7,7 @@ fixtures/trec_eval/v9.0.8; command lines in fixtures/trec_eval/CASES.md).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,8 +18,8 @@ from searcheval.analysis.crosscheck import BY_DESIGN, crosscheck
 from searcheval.engine import native, pytrec
 from searcheval.results import Results
 from searcheval.settings import Settings
-from searcheval.engine.kernels import KERNELS
-from searcheval.measures import parse_measures
+from searcheval.engine.kernels import kernel_of
+from searcheval.measures import BY_TREC, parse_measures
 from trec_output import read_trec_output
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -75,12 +76,18 @@ PERTURBED = [
 ]
 
 
+def _perturb(monkeypatch: pytest.MonkeyPatch, family: str, delta: float) -> None:
+    """The family's native kernel, ``delta`` off (its spec replaced for the test)."""
+    kernel = kernel_of(BY_TREC[family])
+    monkeypatch.setitem(BY_TREC, family, replace(BY_TREC[family],
+                                                 kernel=lambda r, m: kernel(r, m) + delta))
+
+
 @pytest.mark.parametrize(("family", "measures", "delta", "reported"), PERTURBED)
 def test_a_perturbed_native_value_is_caught(monkeypatch: pytest.MonkeyPatch, family: str,
                                             measures: list[str], delta: float,
                                             reported: set) -> None:
-    kernel = KERNELS[family]
-    monkeypatch.setitem(KERNELS, family, lambda r, m: kernel(r, m) + delta)
+    _perturb(monkeypatch, family, delta)
     result = check(TREC / "qrels.test", TREC / "results.test", measures, missing="skip")
     assert {(d.query_id, d.measure) for d in result.differences} == reported
     assert all(d.difference == pytest.approx(delta, rel=1e-3)
@@ -92,8 +99,7 @@ def test_a_perturbed_native_value_is_caught(monkeypatch: pytest.MonkeyPatch, fam
 
 
 def test_report_shows_twenty_rows_then_counts(monkeypatch: pytest.MonkeyPatch) -> None:
-    kernel = KERNELS["P"]
-    monkeypatch.setitem(KERNELS, "P", lambda r, m: kernel(r, m) + 1e-6)
+    _perturb(monkeypatch, "P", 1e-6)
     result = check(TREC / "qrels.test", TREC / "results.test", ["P"], missing="skip")
     lines = result.report_lines()
     assert len(result.differences) == 9 * 4  # 9 cutoffs, 3 queries and all

@@ -144,3 +144,16 @@ def test_error_every_bad_name_reported_at_once():
     assert len(info.value.problems) == 3
     assert "'foo'" in info.value.problems[0] and "'bprf'" in info.value.problems[2]
     assert "did you mean" in info.value.problems[2] and "bpref" in info.value.problems[2]
+
+
+# ranx's names (its metric_switch) of the measures searcheval has, with and without a
+# cutoff as ranx writes them; relevant is grade >= 1 in both.
+RANX_NAMES = [("precision@5", "P@5"), ("recall@100", "R@100"), ("r-precision", "Rprec"),
+              ("mrr", "RR"), ("mrr@10", "RR@10"), ("map", "AP"), ("map@100", "AP@100"),
+              ("ndcg", "nDCG"), ("ndcg@10", "nDCG@10"), ("hit_rate@5", "Success@5"),
+              ("bpref", "Bpref")]
+
+
+@pytest.mark.parametrize("ranx,canonical", RANX_NAMES)
+def test_ranx_names_are_accepted(ranx, canonical):
+    assert [str(m) for m in parse_measures([ranx])] == [canonical]

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from searcheval.cli import main
 from searcheval.measures import SPECS
+from searcheval.measures.listing import markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -42,6 +43,11 @@ def test_quick_start_is_two_commands_and_ci_runs_the_second():
 def test_every_measure_family_is_documented():
     for spec in SPECS:
         assert f"`{spec.trec}" in README, spec.trec
+
+
+def test_the_measures_table_is_made_from_the_specs():
+    # one description per family: what `searcheval measures` prints, and this table
+    assert markdown_table() in README
 
 
 def test_python_api_example(monkeypatch):

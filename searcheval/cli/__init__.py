@@ -143,13 +143,8 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
 @main.command(context_settings=CONTEXT)
 def measures() -> None:
     """List every measure: how to write it, trec_eval's name, what it is."""
-    from ..measures import SPECS, Kind
-    rows = [("name", "trec_eval", "what it measures")]
-    for spec in SPECS:
-        name = spec.name + ("@k" if spec.kind is Kind.CUTOFF else
-                            "@x" if spec.kind is Kind.FRACTION else "")
-        rows.append((name, spec.trec, spec.about + ("" if spec.in_pytrec else
-                                                      "; not in pytrec_eval")))
+    from ..measures.listing import text_rows
+    rows = [("name", "trec_eval", "what it measures")] + text_rows()
     width = [max(len(r[i]) for r in rows) + 2 for i in range(2)]
     for row in rows:
         click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")

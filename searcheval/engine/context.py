@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
+import pyarrow as pa
 
 from ..errors import UsageError
 from ..model import Qrels, Run
@@ -50,6 +51,9 @@ class Ranked:
     skipped: list[str]  # qrels queries absent from the run, left out (missing="skip")
     ignored: list[str]  # run queries absent from the qrels
     settings: Settings
+    # per row: its doc id (Arrow strings), only for measures that read more than the
+    # grades (``Spec.grades_only`` False; ``prepare(grades_only=False)``), else None
+    doc_ids: object = None
     cache: dict = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
@@ -86,7 +90,10 @@ class Ranked:
         return list(self.query_ids[self.reported])
 
 
-def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
+def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True) -> Ranked:
+    """The ranked, judged rows. ``grades_only``: every measure to compute depends on
+    nothing but the sequence of grades (``Spec.grades_only``), so a group of tied rows of
+    one grade may stay in any order; False orders every tie by doc id."""
     # Query codes: the qrels' per row in the joint (byte-ordered) vocabulary; the run's stay
     # its own (millions of rows), with small maps between the two.
     query_vocab, (qrels_map, run_map, empty_map) = vocabulary_maps(
@@ -121,7 +128,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
     index[internal] = np.arange(len(internal))
 
-    q, rel, held, new_group = _ranked_rows(run, index[run_map][run.query.codes], rel, settings)
+    q, rel, held, new_group, doc_ids = _ranked_rows(run, index[run_map][run.query.codes], rel,
+                                                    settings, grades_only)
 
     starts = query_starts(q, len(internal))
     pos = _positions(q, starts)
@@ -132,6 +140,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         if settings.judged_only:
             keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
         q, rel, held = q[keep], rel[keep], held[keep]
+        doc_ids = None if doc_ids is None else doc_ids.filter(pa.array(keep))
         starts = query_starts(q, len(internal))
         pos = _positions(q, starts)
         new_group = None
@@ -155,7 +164,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings) -> Ranked:
         judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
-        ignored=list(names[np.flatnonzero(in_run_codes & ~in_qrels)]), settings=settings)
+        ignored=list(names[np.flatnonzero(in_run_codes & ~in_qrels)]), settings=settings,
+        doc_ids=doc_ids)
 
 
 def _present(codes: np.ndarray, size: int) -> np.ndarray:
@@ -174,17 +184,20 @@ def _first_appearances(codes: np.ndarray) -> np.ndarray:
     return blocks[np.sort(first)]
 
 
-def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings):
-    """(query index, judgment, score as held, new group or None) of the run's rows, ranked
-    (``Ordering.new_group``)."""
+def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings,
+                 grades_only: bool):
+    """(query index, judgment, score as held, new group or None, doc ids or None) of the
+    run's rows, ranked (``Ordering.new_group``); ties of one grade left as they are when
+    ``grades_only``, else every tie ordered and the doc ids given."""
     held = comparable_scores(run.scores, settings.compat)
     ranks = _rank_column(run) if settings.ties == "rank" else None
     lines = run.lines if settings.ties in ("input", "rank") else None  # made on demand
     order = ranking(q, held, run.doc.values(), settings.compat, ties=settings.ties,
-                    lines=lines, ranks=ranks, rel=rel)
+                    lines=lines, ranks=ranks, rel=rel if grades_only else None)
+    doc_ids = None if grades_only else run.doc.values().take(pa.array(order.permutation()))
     # Query and score are equal inside a group of ties: only the judgments move there.
     return (order.take(q, ties=False), order.take(rel, in_place=True),  # rel: our own array
-            order.take(held, ties=False), order.new_group)
+            order.take(held, ties=False), order.new_group, doc_ids)
 
 
 def _rank_column(run: Run) -> np.ndarray:

@@ -29,15 +29,10 @@ import numpy as np
 from ..errors import UsageError
 from ..measures import Measure
 from .context import Ranked
-from .kernels import KERNELS
+from ..measures import REFUSED, SAME_KERNEL, registered
+from .kernels import kernel_of, named_kernel
 from ..fast.segments import divide, segment_cumprod, segment_sum
 from .views import level_of, level_view
-
-LINEAR = ("P", "recall", "relative_P", "Rprec", "ndcg", "ndcg_cut")
-# Families whose value does not depend on the order of the ranking at all.
-ORDER_FREE = ("num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "set_P",
-              "set_relative_P", "set_recall", "set_map", "set_F", "utility")
-
 
 @dataclass
 class Groups:
@@ -102,18 +97,16 @@ def average_precision(r: Ranked, m: Measure) -> np.ndarray:
     return divide(segment_sum(terms, r.q, r.num_queries), level_view(r, level_of(r, m)).num_rel)
 
 
-EXPECTED: dict[str, Callable[[Ranked, Measure], np.ndarray]] = {
-    "map": average_precision, "map_cut": average_precision, "recip_rank": reciprocal_rank,
-    "success": success,
-}
-
-
 def kernel(measure: Measure) -> Callable[[Ranked, Measure], np.ndarray]:
-    """The kernel computing ``measure`` under --ties average, or a UsageError."""
-    if measure.family in EXPECTED:
-        return EXPECTED[measure.family]
-    if measure.family in LINEAR + ORDER_FREE:
-        return KERNELS[measure.family]
-    raise UsageError(f"--ties average is not defined for {measure}: it is for P, R, "
-                     "relative_P, Rprec, AP, nDCG, RR and Success, and for measures that do "
-                     "not depend on the order")
+    """The kernel computing ``measure`` under --ties average (``Spec.average``), or a
+    UsageError naming the families that have one."""
+    spec = measure.spec
+    if spec.average == SAME_KERNEL:
+        return kernel_of(spec)
+    if spec.average != REFUSED:
+        return named_kernel(spec.average, globals(), spec)
+    names = list(dict.fromkeys(s.name for s in registered()
+                               if s.average != REFUSED and not s.order_free))
+    raise UsageError(f"--ties average is not defined for {measure}: it is for "
+                     f"{', '.join(names[:-1])} and {names[-1]}, and for measures that do not "
+                     "depend on the order")

@@ -11,7 +11,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..measures import Measure
+from ..errors import SpecError
+from ..measures import Measure, Spec
 from ..fast.join import UNJUDGED
 from .context import Ranked
 from ..fast.segments import divide, segment_max, segment_sum
@@ -215,17 +216,17 @@ def set_f(r: Ranked, m: Measure) -> np.ndarray:
     return divide((x + 1.0) * p * rec, x * p + rec)
 
 
-KERNELS: dict[str, Callable[[Ranked, Measure], np.ndarray]] = {
-    "num_q": num_q, "num_ret": num_ret, "num_rel": num_rel, "num_rel_ret": num_rel_ret,
-    "map": average_precision, "gm_map": average_precision, "Rprec": r_precision,
-    "bpref": bpref, "recip_rank": reciprocal_rank, "iprec_at_recall": iprec_at_recall,
-    "P": precision, "recall": recall, "infAP": inferred_ap, "gm_bpref": bpref,
-    "Rprec_mult": r_precision_multiple, "utility": utility, "11pt_avg": eleven_point_average,
-    "binG": binary_g, "G": g_measure, "ndcg": ndcg, "ndcg_rel": ndcg_rel, "Rndcg": rndcg,
-    "ndcg_cut": ndcg_cut, "map_cut": average_precision, "relative_P": relative_precision,
-    "success": success, "set_P": set_precision, "set_relative_P": set_relative_precision,
-    "set_recall": set_recall, "set_map": set_map, "set_F": set_f,
-    "num_nonrel_judged_ret": num_nonrel_judged_ret, "rbp": rank_biased_precision,
-    "rbp_resid": rbp_residual, "unj": unjudged_at, "Judged": judged_at,
-    "ERR": expected_reciprocal_rank, "FirstRel": first_relevant_rank,
-}
+def kernel_of(spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
+    """The kernel a spec declares: its callable, or the function of that name here (a
+    built-in spec names its kernel, so that measures/ needs no engine import)."""
+    return named_kernel(spec.kernel, globals(), spec)
+
+
+def named_kernel(kernel, namespace: dict, spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
+    """``kernel`` if it is callable, else the function of that name in ``namespace``."""
+    if callable(kernel):
+        return kernel
+    found = namespace.get(kernel) if isinstance(kernel, str) else None
+    if not callable(found):
+        raise SpecError(f"measure {spec.name!r}: no kernel named {kernel!r} in the engine")
+    return found

@@ -49,7 +49,8 @@ def missing_queries_as_10(values: np.ndarray, ranked: Ranked, qrels: Qrels, run:
     trec_eval's (ERR, Judged, RR@k...) keep the empty ranking's."""
     absent = np.flatnonzero(~ranked.in_run)
     placeholder = prepare(qrels, placeholder_run(list(ranked.query_ids[absent]), run),
-                          replace(ranked.settings, missing="skip"))
+                          replace(ranked.settings, missing="skip"),
+                          grades_only=ranked.doc_ids is None)  # doc ids if the measures read them
     placed = compute(placeholder)[:, :len(absent)]  # first the placeholder's own queries,
     # in its order (``absent``'s); the other qrels queries follow, not evaluated
     out = values.copy()

@@ -13,19 +13,22 @@ from .outcome import Outcome, refusal_notes
 from .context import Ranked, prepare
 from ..settings import Settings
 from . import missing
-from .kernels import KERNELS
+from .kernels import kernel_of
 
 
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
-    ranked = prepare(qrels, run, settings)
+    # The tie shortcut of ranking only for measures that see nothing but the grades.
+    grades_only = all(m.spec.grades_only for m in measures)
+    ranked = prepare(qrels, run, settings, grades_only)
     # A measure asked judged_only (ir_measures' per-measure -J) reads the ranking without
     # its unjudged documents: a second preparation, with the same queries in the same order.
     alone = [m.judged_only and not settings.judged_only for m in measures]
     rest = [i for i, a in enumerate(alone) if not a]
     values, ties = _compute(ranked, [measures[i] for i in rest], [kernels[i] for i in rest])
     if any(alone):
-        values = _with_judged_only(qrels, run, measures, kernels, settings, rest, values)
+        values = _with_judged_only(qrels, run, measures, kernels, settings, rest, values,
+                                   grades_only)
     values, undefined = missing.apply(
         values, ranked, qrels, run, measures,
         lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
@@ -40,10 +43,11 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
 
 
 def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: list,
-                      settings: Settings, rest: list[int], values: np.ndarray) -> np.ndarray:
+                      settings: Settings, rest: list[int], values: np.ndarray,
+                      grades_only: bool) -> np.ndarray:
     """All the measures' values: ``values`` (those of ``rest``) and the judged_only ones."""
     judged = sorted(set(range(len(measures))) - set(rest))
-    only = prepare(qrels, run, replace(settings, judged_only=True))
+    only = prepare(qrels, run, replace(settings, judged_only=True), grades_only)
     out = np.zeros((len(measures), values.shape[1]))
     out[rest] = values
     out[judged] = _compute(only, [measures[i] for i in judged], [kernels[i] for i in judged])[0]
@@ -55,7 +59,7 @@ def _kernel(measure: Measure, ties: str):
         from . import expected  # only this policy needs it: kept off the start-up path
 
         return expected.kernel(measure)
-    return KERNELS[measure.family]
+    return kernel_of(measure.spec)
 
 
 _THREADED_ROWS = 1 << 16  # runs from this many rows on compute on both cores

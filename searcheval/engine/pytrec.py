@@ -31,10 +31,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ReferenceEngineCrash, ReferenceEngineError
-from .expected import ORDER_FREE
 from ..model.columns import Encoded
 from ..model import Qrels, Run
-from ..measures import SPECS, Kind, Measure
+from ..measures import Measure, Spec
 from .outcome import Outcome
 from . import missing, pytrec_worker, reference_order
 from .context import Ranked, prepare
@@ -60,15 +59,9 @@ class Route:
     per_cutoff: bool
 
 
-_PER_CUTOFF = {Kind.CUTOFF: True, Kind.FRACTION: True, Kind.COUNT: False, Kind.SCALAR: False,
-               Kind.COEFFS: False, Kind.GAINS: False}
-# pytrec_eval returns log(max(x, 1e-5)) per query for gm_*: ask for the plain values.
-_ASK_INSTEAD = {"gm_map": "map", "gm_bpref": "bpref"}
-
-ROUTES: dict[str, Route] = {
-    spec.trec: Route(_ASK_INSTEAD.get(spec.trec, spec.trec), _PER_CUTOFF[spec.kind])
-    for spec in SPECS if spec.in_pytrec
-}
+def route(spec: Spec) -> Route | None:
+    """How pytrec_eval is asked for ``spec``'s family (``Spec.pytrec``), None if it has none."""
+    return None if spec.pytrec is None else Route(spec.pytrec, spec.takes_cutoff)
 
 
 def level_for(measure: Measure, relevance_level: int) -> int:
@@ -83,9 +76,9 @@ def level_for(measure: Measure, relevance_level: int) -> int:
 
 def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_eval") -> str | None:
     """Why pytrec_eval cannot compute ``measure``, or None when it can."""
-    if ties == "average" and measure.family not in ORDER_FREE:
+    if ties == "average" and not measure.spec.order_free:
         return "pytrec_eval scores one order of tied documents, not their average"
-    if measure.family not in ROUTES:
+    if route(measure.spec) is None:
         if measure.spec.since == 0:
             return "not a trec_eval measure"
         return f"added in trec_eval {measure.spec.since}.0; pytrec_eval embeds 9.0.8"
@@ -194,18 +187,18 @@ class _Plan:
         self.jobs: list[_Job] = []
 
     def place(self, m: Measure) -> tuple[int, str]:
-        route = ROUTES[m.family]
+        asked = route(m.spec)
         level = level_for(m, self.default_level)
         param = m.trec_request[len(m.family) + 1:]
-        key = m.trec_name if route.per_cutoff else route.request
+        key = m.trec_name if asked.per_cutoff else asked.request
         judged_only = self.judged_only or m.judged_only
         for index, job in enumerate(self.jobs):
             if (job.level, job.judged_only) == (level, judged_only) \
-                    and job.accepts(route, param, key):
-                job.add(route, param, key)
+                    and job.accepts(asked, param, key):
+                job.add(asked, param, key)
                 return index, key
         self.jobs.append(_Job(level, judged_only))
-        self.jobs[-1].add(route, param, key)
+        self.jobs[-1].add(asked, param, key)
         return len(self.jobs) - 1, key
 
 

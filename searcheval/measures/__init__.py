@@ -1,8 +1,12 @@
-"""Measures: what they are (specs), one measure (Measure), and their names (grammar)."""
+"""Measures: what they are (specs, registered with ``register``), one measure (Measure),
+and their names (grammar)."""
 
+from .builtins import NICKNAMES, SPECS
 from .grammar import parse_measure, parse_measures
 from .measure import Measure
-from .specs import BY_TREC, NICKNAMES, SPECS, TREC_ORDER, Kind, Spec
+from .registry import BY_TREC, TREC_ORDER, register, registered, unregister
+from .specs import REFUSED, SAME_KERNEL, Kind, Spec
 
-__all__ = ["BY_TREC", "NICKNAMES", "SPECS", "TREC_ORDER", "Kind", "Measure", "Spec",
-           "parse_measure", "parse_measures"]
+__all__ = ["BY_TREC", "NICKNAMES", "REFUSED", "SAME_KERNEL", "SPECS", "TREC_ORDER", "Kind",
+           "Measure", "Spec", "parse_measure", "parse_measures", "register", "registered",
+           "unregister"]

@@ -30,36 +30,13 @@ import difflib
 import re
 
 from ..errors import MeasureError
-from .measure import BINARY_AT_REL, PARAM_DEFAULTS, PARAM_KEYS, WORD_OPTIONS, Measure, \
-    format_number
-from .specs import BY_TREC, NICKNAMES, SPECS, Kind
-from .spellings import IR_MEASURES_RBP, Problem as _Problem, ir_measures_family, \
-    is_ir_measures_measure, judged_only
+from .builtins import NICKNAMES
+from .measure import Measure, format_number
+from .registry import ALIASES, BY_TREC, TREC_FAMILIES, registered
+from .specs import Kind
+from .spellings import Problem as _Problem, ir_measures_family, is_ir_measures_measure, \
+    judged_only
 
-# ir_measures names (lower-cased) -> (family without cutoff, family with cutoff).
-IR_ALIASES: dict[str, tuple[str | None, str | None]] = {
-    "ap": ("map", "map_cut"), "map": ("map", "map_cut"),
-    "p": (None, "P"), "precision": (None, "P"), "r": (None, "recall"), "recall": (None, "recall"),
-    "rr": ("recip_rank", "recip_rank"), "mrr": ("recip_rank", "recip_rank"),
-    "ndcg": ("ndcg", "ndcg_cut"), "rprec": ("Rprec", None), "r-prec": ("Rprec", None),
-    "bpref": ("bpref", None), "infap": ("infAP", None), "gmap": ("gm_map", None),
-    "numq": ("num_q", None), "numret": ("num_ret", None), "numrel": ("num_rel", None),
-    "numrelret": ("num_rel_ret", None), "success": (None, "success"),
-    "iprec": (None, "iprec_at_recall"), "setp": ("set_P", None), "setr": ("set_recall", None),
-    "setf": ("set_F", None), "setap": ("set_map", None), "setrelp": ("set_relative_P", None),
-    # Judged and ERR without a cutoff are the whole ranking, as in ir_measures.
-    "judged": ("Judged", "Judged"), "err": ("ERR", "ERR"), "found": (None, "success"),
-    "firstrel": ("FirstRel", None),
-}
-# trec_eval's families: its syntax (``P.5``), and their names in the canonical syntax too.
-_TREC_SPECS = [spec for spec in SPECS if spec.since != 0]
-for _spec in _TREC_SPECS:
-    IR_ALIASES.setdefault(_spec.trec.lower(), (_spec.trec, _spec.trec)
-                          if _spec.kind in (Kind.CUTOFF, Kind.FRACTION) else (_spec.trec, None))
-    if _spec.kind in (Kind.CUTOFF, Kind.FRACTION):
-        IR_ALIASES[_spec.trec.lower()] = (None, _spec.trec)
-
-_FAMILIES_LONGEST_FIRST = sorted((spec.trec for spec in _TREC_SPECS), key=len, reverse=True)
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 # A name may start with digits (11pt_avg), so names are tried before numbers.
 _TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{_NUMBER})"
@@ -68,7 +45,8 @@ _TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{_NUM
 
 def known_names() -> list[str]:
     """Canonical names first, so suggestions prefer them."""
-    names = [spec.name for spec in SPECS] + [spec.trec for spec in SPECS] + list(NICKNAMES)
+    specs = registered()
+    names = [spec.name for spec in specs] + [spec.trec for spec in specs] + list(NICKNAMES)
     names += ["MAP", "MRR", "nDCG@10", "P@10", "R@100", "RR@10"]
     return list(dict.fromkeys(names))
 
@@ -169,13 +147,13 @@ def parse_measure(text: str, compat: int = 9) -> list[Measure]:
     if family is not None:
         rest = text[len(family):]
         return _expand_trec(family, rest[1:] if rest else None, len(family) + 1)
-    if text.lower() in IR_ALIASES:
+    if text.lower() in ALIASES:
         return [_parse_canonical(text)]
     raise _Problem(0, f"unknown measure {text!r}{_suggest(text)}")
 
 
 def _trec_family(text: str) -> str | None:
-    for family in _FAMILIES_LONGEST_FIRST:
+    for family in TREC_FAMILIES:
         if text == family or (text.startswith(family) and text[len(family)] in "._"):
             return family
     return None
@@ -204,16 +182,17 @@ def _expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
                 raise _Problem(offset, f"expected level=gain pairs like 1=3,2=9, found {item!r}")
             pairs.append((int(level), float(gain)))
         return [Measure(family, params=tuple(pairs), trec_label=params)]
-    if family in ("rbp", "rbp_resid"):  # trec_eval writes its persistence as rbp.p=0.95
-        if not params.startswith("p="):
-            raise _Problem(offset, f"{family} takes p=<persistence>, found {params!r}")
-        values = (_number(params[2:], offset),)
+    if spec.trec_prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
+        if not params.startswith(spec.trec_prefix):
+            raise _Problem(offset, f"{family} takes {spec.trec_prefix}<{spec.param}>, "
+                                   f"found {params!r}")
+        values = (_number(params[len(spec.trec_prefix):], offset),)
     else:
         values = tuple(_number(v, offset) for v in params.split(","))
     _check_coeff_count(family, values, offset)
     # The defaults written out (set_F.1, rbp.p=0.9) are the default measure, one canonical
     # name; trec_label keeps the text, which trec_eval prints (set_F_1).
-    default = PARAM_DEFAULTS.get(family, spec.default)
+    default = spec.parameter_default()
     return [Measure(family, params=values if values != default else (), trec_label=params)]
 
 
@@ -332,7 +311,7 @@ def _parse_value(tokens: list, i: int) -> tuple[object, int]:
 
 def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     name, pos = name_tok[1], name_tok[2]
-    aliases = IR_ALIASES.get(name.lower())
+    aliases = ALIASES.get(name.lower())
     if aliases is None:
         raise _Problem(pos, f"unknown measure {name!r}{_suggest(name)}")
     family = aliases[1] if cutoff_tok else aliases[0]
@@ -352,23 +331,23 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         else:
             raise _Problem(cutoff_tok[2], f"cutoff must be a positive integer, found {cutoff_tok[1]!r}")
     rel, params, options = None, (), []
-    words = WORD_OPTIONS.get(family, {})
+    words = spec.word_options()
     for key, (value, key_pos) in args.items():
-        if key == "rel" and (spec.uses_rel or family in BINARY_AT_REL):
+        if key == "rel" and (spec.uses_rel or spec.binary_at_rel):
             if not (isinstance(value, float) and value.is_integer()):
                 raise _Problem(key_pos, f"rel must be a whole number, found {value!r}")
             rel = int(value)
         elif key in words and value in words[key]:
             if value != words[key][0]:
                 options.append((key, value))
-        elif key == PARAM_KEYS.get(family):
+        elif key == spec.param:
             params = _family_params(family, value, key_pos)
         else:
             raise _Problem(key_pos, f"{name} has no parameter {key!r} with that value")
     if options and params:
         raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
-    if family == "rbp" and name != "rbp" and PARAM_KEYS[family] not in args:
-        params = IR_MEASURES_RBP  # RBP is ir_measures' spelling: its default persistence
+    if spec.spelling_defaults and spec.param not in args:
+        params = _spelling_default(spec, name)  # RBP is ir_measures': its default persistence
     return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options),
                    judged_only=only_judged)
 
@@ -387,16 +366,26 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
         return value
     values = value if isinstance(value, tuple) else (value,)
     if any(not isinstance(v, float) for v in values):  # a word, a quoted text, {level:gain}
-        raise _Problem(pos, f"{PARAM_KEYS[family]} takes numbers, found {_written(value)}")
+        raise _Problem(pos, f"{spec.param} takes numbers, found {_written(value)}")
     _check_coeff_count(family, values, pos)
     if family == "ERR" and not (values[0].is_integer() and values[0] > 0):
         # gdeval.pl's largest grade: R = (2^grade - 1)/2^max_grade is negative below 1.
         raise _Problem(pos, f"max_grade must be a positive whole number, found "
                             f"{format_number(values[0])}")
-    return tuple(values) if tuple(values) != PARAM_DEFAULTS.get(family, spec.default) else ()
+    return tuple(values) if tuple(values) != spec.parameter_default() else ()
 
 
 def _written(value: object) -> str:
     if isinstance(value, tuple):
         return "a bracketed list"
     return format_number(value) if isinstance(value, float) else repr(value)
+
+
+def _spelling_default(spec, name: str) -> tuple:
+    """The parameter ``name`` means when it gives none: trec_eval's default for trec_eval's
+    exact name (``rbp``), else the default of the tool whose spelling it is, matched
+    without case (``RBP``, ``Rbp``: ir_measures'); () is the family's default."""
+    if name == spec.trec:
+        return ()
+    by_spelling = {key.lower(): value for key, value in spec.spelling_defaults}
+    return by_spelling.get(name.lower(), ())

@@ -4,28 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .specs import BY_TREC, Kind, Spec
-
-# Parameter key of each family that takes parameters besides cutoffs (canonical syntax).
-PARAM_KEYS: dict[str, str] = {
-    "utility": "coeffs", "11pt_avg": "points", "set_F": "beta", "rbp": "p", "rbp_resid": "p",
-    "G": "gains", "ndcg": "gains", "ndcg_rel": "gains", "Rndcg": "gains", "ERR": "max_grade",
-}
-# Defaults of those parameters where ``Spec.default`` holds the family's cutoffs instead:
-# ERR's largest grade is gdeval.pl's 4, which ir_measures' ERR@k runs.
-PARAM_DEFAULTS: dict[str, tuple] = {"ERR": (4.0,)}
-# Families whose parameter has different defaults in different tools (trec_eval's rbp is
-# p=0.9, ir_measures' RBP p=0.8): their canonical names always write it, so that a printed
-# name never means two things.
-EXPLICIT_PARAMS = ("rbp",)
-# Graded families that rel=N turns binary (grade >= N is 1, else 0): ir_measures' RBP(rel=1).
-BINARY_AT_REL = ("rbp",)
-# Named options taking a word (canonical syntax only): family -> option -> allowed words.
-# The first word is the default and is not written in names.
-WORD_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
-    "ndcg": {"gain": ("linear", "exp")}, "ndcg_cut": {"gain": ("linear", "exp")},
-}
-
+from .registry import BY_TREC
+from .specs import Kind, Spec
 
 def format_number(value: float) -> str:
     """Shortest text for a number: ``5``, ``0.25``, ``-1``."""
@@ -55,7 +35,7 @@ class Measure:
 
     def option(self, name: str) -> str:
         """A word option's value, or its default."""
-        return dict(self.options).get(name, WORD_OPTIONS[self.family][name][0])
+        return dict(self.options).get(name, self.spec.word_options()[name][0])
 
     @property
     def spec(self) -> Spec:
@@ -63,7 +43,7 @@ class Measure:
 
     def coefficients(self) -> tuple:
         """The parameters in force: the given ones, else the family default."""
-        return self.params or PARAM_DEFAULTS.get(self.family, self.spec.default)
+        return self.params or self.spec.parameter_default()
 
     def __str__(self) -> str:
         spec = self.spec
@@ -71,9 +51,11 @@ class Measure:
         if self.rel is not None:
             args.append(f"rel={self.rel}")
         args += [f"{key}={word}" for key, word in self.options]
-        params = self.coefficients() if self.family in EXPLICIT_PARAMS else self.params
+        # A family whose default differs between tools (rbp: 0.9, RBP: 0.8) always writes
+        # its parameter, so that a printed name never means two things.
+        params = self.coefficients() if spec.spelling_defaults else self.params
         if params:
-            key = PARAM_KEYS[self.family]
+            key = spec.param
             if spec.kind is Kind.GAINS:
                 pairs = ",".join(f"{lvl}:{format_number(g)}" for lvl, g in params)
                 args.append(f"{key}={{{pairs}}}")
@@ -93,15 +75,15 @@ class Measure:
     def trec_name(self) -> str | None:
         """The name trec_eval prints (``P_5``, ``iprec_at_recall_0.10``), or None if it has none."""
         spec = self.spec
-        if (self.family == "recip_rank" and self.cutoff is not None) or self.options \
-                or spec.since == 0 or (self.family in BINARY_AT_REL and self.rel is not None):
+        if (self.cutoff is not None and not spec.takes_cutoff) or self.options \
+                or spec.since == 0 or (spec.binary_at_rel and self.rel is not None):
             return None  # an extension (RR@k, nDCG(gain=exp), ERR, Judged): not trec_eval's
         if spec.kind is Kind.CUTOFF:
             return f"{self.family}_{self.cutoff}"
         if spec.kind is Kind.FRACTION:
             return f"{self.family}_{self.cutoff:3.2f}"
-        if self.family in ("rbp", "rbp_resid") and self.params and not self.trec_label:
-            return f"{self.family}_p={format_number(self.params[0])}"  # trec_eval's rbp.p=x
+        if spec.trec_prefix and self.params and not self.trec_label:  # trec_eval's rbp.p=x
+            return f"{self.family}_{spec.trec_prefix}{format_number(self.params[0])}"
         if spec.kind in (Kind.COEFFS, Kind.GAINS) and (self.params or self.trec_label):
             label = self.trec_label or ",".join(
                 f"{lvl}={format_number(g)}" if spec.kind is Kind.GAINS else format_number(lvl)

@@ -1,15 +1,17 @@
-"""What each measure is: one declarative spec per trec_eval measure family.
+"""What a measure family is: one declarative :class:`Spec` holding every fact about it.
 
 A *family* (``P``, ``ndcg_cut``) is what trec_eval calls a measure; a family with
-cutoffs expands to one :class:`~searcheval.measures.measure.Measure` per cutoff.
-The order of :data:`SPECS` is trec_eval's own order (``measures.c``): ``--format
-trec`` prints in this order.
+cutoffs expands to one :class:`~searcheval.measures.measure.Measure` per cutoff. Every
+table the rest of searcheval reads (the names the grammar accepts, the kernel the native
+engine runs, the kernel of ``--ties average``, how pytrec_eval is asked, the ``searcheval
+measures`` listing) is derived from the registered specs (``registry.register``).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any, Callable
 
 
 class Kind(enum.Enum):
@@ -21,150 +23,117 @@ class Kind(enum.Enum):
     GAINS = "gains"  # level=gain pairs, one value: ndcg.1=3,2=9
 
 
-STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-# Families that are not a grade of the ranking although they are not counts: judgment
-# coverage (Judged, unj), RBP's residual (an uncertainty) and a rank (FirstRel: lower is
-# better). With the counts (Kind.COUNT) they are what ``Spec.ranks_quality`` leaves out.
-NOT_QUALITY = frozenset({"Judged", "unj", "rbp_resid", "FirstRel"})
+# Spec.average: what computes the family under --ties average.
+REFUSED = "refused"  # refused with an error naming the families that have it
+SAME_KERNEL = "kernel"  # the kernel itself: the family ignores the order, or reads the
+# averaged views (views.level_view(averaged=True), views.gain_view) and is linear in them
+
+# A kernel: the ranked, judged arrays of a run (engine ``Ranked``) and one measure -> one
+# value per query. A built-in spec names its kernel (a function of the engine's kernel
+# modules, resolved there), so that measures/ never imports the engine.
+Kernel = Callable[[Any, Any], Any]
 
 
 @dataclass(frozen=True)
 class Spec:
-    """One measure family.
+    """One measure family: its names, parameters, kernels and how other tools ask for it.
 
-    ``canonical`` is the ir_measures-style name used everywhere but ``--format
-    trec``; ``None`` means the family has no ir_measures name and keeps trec_eval's.
-    ``coeff_count`` fixes the number of COEFFS parameters (``None``: any number).
+    Names. ``trec`` is the family's key, and trec_eval's name of it unless ``since`` is 0
+    (then the family is not trec_eval's: no trec_eval name, no ``--format trec`` line).
+    ``canonical`` is the name printed everywhere but ``--format trec`` (ir_measures' where
+    it has the measure; ``None``: trec_eval's). ``aliases`` (ir_measures') and ``ranx``
+    (ranx's) are other tools' names accepted in the canonical syntax, case-insensitively;
+    a name is read as this family with a cutoff (``@k``) when the family takes cutoffs,
+    without one otherwise, and both ways when ``cutoff_optional``.
+
+    Parameters. ``default``: the default cutoffs (CUTOFF, FRACTION) or coefficients
+    (COEFFS); ``param``: the key of the parameter besides cutoffs in the canonical syntax
+    (``utility(coeffs=[...])``), ``param_default`` its default where ``default`` holds
+    cutoffs, ``coeff_count`` how many numbers it takes (``None``: any), ``trec_prefix``
+    what trec_eval's syntax writes before it (``p=``: rbp.p=0.95), ``spelling_defaults``
+    per-spelling defaults where tools disagree ((("RBP", (0.8,)),): ir_measures' RBP is
+    p=0.8, trec_eval's rbp 0.9; such a family's canonical name always writes the
+    parameter). ``words``: options taking a word (("gain", ("linear", "exp")),), the first
+    the default. ``uses_rel``: the family reads the relevance level (accepts ``rel=N``);
+    ``binary_at_rel``: ``rel=N`` makes its graded gain binary (ir_measures' RBP(rel=1)).
+
+    Computing. ``kernel``: a callable, or the name of a function of the engine's kernel
+    modules. ``average``: the kernel of ``--ties average`` (a callable or kernel name),
+    ``SAME_KERNEL`` or ``REFUSED``. ``order_free``: the value does not depend on the
+    order of the ranking. ``grades_only``: the value depends on nothing but the sequence
+    of grades down the ranking (and the judgments), so that ranking may leave a group of
+    tied documents of one grade in any order; False makes ranking order every tie.
+    ``collection_default``: a default parameter computed from the judgments of all the
+    evaluated queries (blocks then compute every candidate). ``pytrec``: the family
+    pytrec_eval is asked for (``None``: it has none). ``per_query``: trec_eval prints a
+    per-query line; ``geometric``: averaged as exp(mean(log(max(x, 1e-5)))); ``found_only``:
+    averaged over the queries where it is not 0. ``ranks_quality``: a higher value means a
+    better ranking (what a leaderboard sorts by and a table marks best; False for counts,
+    judgment coverage, RBP's residual, a rank). ``about``: what it measures, for people
+    (the ``searcheval measures`` listing and the README's table, ``listing.py``); ``written``
+    and ``trec_written``: how those write its names (``written_forms``).
     """
 
     trec: str
     kind: Kind
     canonical: str | None = None
+    kernel: Kernel | str | None = None
+    about: str = ""
+    aliases: tuple[str, ...] = ()
+    ranx: tuple[str, ...] = ()
+    cutoff_optional: bool = False
     default: tuple = ()
+    param: str | None = None
+    param_default: tuple | None = None
     coeff_count: int | None = None
-    per_query: bool = True  # trec_eval prints a per-query line for it
-    geometric: bool = False  # averaged as exp(mean(log(max(x, 1e-5))))
-    found_only: bool = False  # averaged over the queries where it is not 0 (FirstRel)
-    uses_rel: bool = True  # depends on the relevance level (accepts rel=N)
-    in_pytrec: bool = True  # computable by pytrec_eval (trec_eval 9.0.8)
-    since: int = 9  # first trec_eval version whose all_trec has it (0: not trec_eval's)
-    about: str = ""  # one line for people (README, `searcheval measures`)
+    trec_prefix: str = ""  # what precedes the parameter in trec_eval's syntax: rbp.p=0.95
+    spelling_defaults: tuple[tuple[str, tuple], ...] = ()
+    words: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    uses_rel: bool = True
+    binary_at_rel: bool = False
+    average: Kernel | str = REFUSED
+    order_free: bool = False
+    grades_only: bool = True
+    collection_default: bool = False
+    pytrec: str | None = None
+    per_query: bool = True
+    geometric: bool = False
+    found_only: bool = False
+    ranks_quality: bool = True
+    since: int = 0  # first trec_eval version whose all_trec has it (0: not trec_eval's)
+    written: tuple[str, ...] = ()  # how the docs write it (default: ``written_forms``)
+    trec_written: tuple[str, ...] = ()  # how the docs write it in trec_eval's syntax
 
     @property
     def name(self) -> str:
         return self.canonical or self.trec
 
     @property
-    def ranks_quality(self) -> bool:
-        """True when a higher value means a better ranking: what a leaderboard sorts by and
-        a table marks as best. False for the counts (NumQ, NumRet, NumRel, NumRelRet,
-        num_nonrel_judged_ret: they count queries or documents) and ``NOT_QUALITY``."""
-        return self.kind is not Kind.COUNT and self.trec not in NOT_QUALITY
+    def in_pytrec(self) -> bool:
+        return self.pytrec is not None
 
+    @property
+    def takes_cutoff(self) -> bool:
+        return self.kind in (Kind.CUTOFF, Kind.FRACTION)
 
-SPECS: tuple[Spec, ...] = (
-    Spec("num_q", Kind.COUNT, "NumQ", per_query=False, uses_rel=False),
-    Spec("num_ret", Kind.COUNT, "NumRet", uses_rel=False),
-    Spec("num_rel", Kind.COUNT, "NumRel"),
-    Spec("num_rel_ret", Kind.COUNT, "NumRelRet"),
-    Spec("map", Kind.SCALAR, "AP"),
-    Spec("gm_map", Kind.SCALAR, "GMAP", per_query=False, geometric=True),
-    Spec("Rprec", Kind.SCALAR, "Rprec"),
-    Spec("bpref", Kind.SCALAR, "Bpref"),
-    Spec("recip_rank", Kind.SCALAR, "RR"),
-    Spec("iprec_at_recall", Kind.FRACTION, "IPrec", RECALL_POINTS),
-    Spec("P", Kind.CUTOFF, "P", STANDARD_CUTOFFS),
-    Spec("recall", Kind.CUTOFF, "R", STANDARD_CUTOFFS),
-    Spec("infAP", Kind.SCALAR, "infAP"),
-    Spec("gm_bpref", Kind.SCALAR, None, per_query=False, geometric=True),
-    Spec("Rprec_mult", Kind.FRACTION, None, R_MULTIPLES),
-    Spec("utility", Kind.COEFFS, None, (1.0, -1.0, 0.0, 0.0), coeff_count=4),
-    Spec("11pt_avg", Kind.COEFFS, None, RECALL_POINTS),
-    Spec("binG", Kind.SCALAR),
-    Spec("G", Kind.GAINS, uses_rel=False),
-    Spec("ndcg", Kind.GAINS, "nDCG", uses_rel=False),
-    Spec("ndcg_rel", Kind.GAINS, uses_rel=False),
-    Spec("Rndcg", Kind.GAINS),
-    Spec("ndcg_cut", Kind.CUTOFF, "nDCG", STANDARD_CUTOFFS, uses_rel=False),
-    Spec("map_cut", Kind.CUTOFF, "AP", STANDARD_CUTOFFS),
-    Spec("relative_P", Kind.CUTOFF, None, STANDARD_CUTOFFS),
-    Spec("success", Kind.CUTOFF, "Success", (1, 5, 10)),
-    Spec("set_P", Kind.SCALAR, "SetP"),
-    Spec("set_relative_P", Kind.SCALAR),
-    Spec("set_recall", Kind.SCALAR, "SetR"),
-    Spec("set_map", Kind.SCALAR, "SetAP"),
-    Spec("set_F", Kind.COEFFS, "SetF", (1.0,), coeff_count=1),
-    Spec("num_nonrel_judged_ret", Kind.COUNT),
-    # trec_eval 10.0 additions to all_trec.
-    Spec("rbp", Kind.COEFFS, "RBP", (0.9,), coeff_count=1, uses_rel=False, in_pytrec=False,
-         since=10),
-    Spec("rbp_resid", Kind.COEFFS, None, (0.9,), coeff_count=1, uses_rel=False, in_pytrec=False,
-         since=10),
-    Spec("unj", Kind.CUTOFF, None, (5, 10, 20), uses_rel=False, in_pytrec=False, since=10),
-    # Beyond trec_eval (ir_measures' names).
-    Spec("Judged", Kind.CUTOFF, "Judged", (), uses_rel=False, in_pytrec=False, since=0),
-    Spec("ERR", Kind.CUTOFF, "ERR", (), coeff_count=1, uses_rel=False, in_pytrec=False, since=0),
-    Spec("FirstRel", Kind.SCALAR, "FirstRel", in_pytrec=False, since=0, found_only=True),
-)
+    def parameter_default(self, spelling: str | None = None) -> tuple:
+        """The default of the parameter besides cutoffs, as ``spelling`` writes the family."""
+        by_spelling = dict(self.spelling_defaults)
+        if spelling in by_spelling:
+            return by_spelling[spelling]
+        return self.param_default if self.param_default is not None else self.default
 
-ABOUT: dict[str, str] = {
-    "Judged": "fraction of the first k documents retrieved that have a judgment (any grade), "
-              "over min(k, retrieved); Judged: the whole ranking (ir_measures')",
-    "FirstRel": "rank of the first relevant document, 0 if none is retrieved; its mean "
-                "covers the queries where one was",
-    "ERR": "expected reciprocal rank (Chapelle et al. 2009), graded, max_grade 4 unless "
-           "given (gdeval.pl's, as in ir_measures); ERR: the whole ranking",
-    "num_q": "queries averaged",
-    "num_ret": "documents retrieved (after -M / -J)",
-    "num_rel": "relevant judgments (grade >= level)",
-    "num_rel_ret": "relevant documents retrieved",
-    "map": "average precision: mean of precision at each relevant document, over R",
-    "gm_map": "geometric mean of AP over queries (per-query AP floored at 1e-5)",
-    "Rprec": "precision at rank R (R = number of relevant documents)",
-    "bpref": "binary preference: judged relevant above judged non-relevant documents",
-    "recip_rank": "1 / rank of the first relevant document (RR@k: 0 below rank k)",
-    "iprec_at_recall": "interpolated precision at a recall level (IPrec@0.1)",
-    "P": "precision at rank k: relevant in the first k, over k",
-    "recall": "recall at rank k: relevant in the first k, over R",
-    "infAP": "inferred AP (Yilmaz & Aslam), for sampled judgments",
-    "gm_bpref": "geometric mean of bpref over queries",
-    "Rprec_mult": "precision at rank x*R (Rprec_mult@0.2 ... @2.0)",
-    "utility": "a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret",
-    "11pt_avg": "mean interpolated precision over the 11 recall points",
-    "binG": "binary G: 1/log2(2 + non-relevant above) averaged over relevant documents",
-    "G": "gain-based G (trec_eval, experimental)",
-    "ndcg": "nDCG over the whole ranking, gain = grade (or gains=), discount log2(rank+1)",
-    "ndcg_rel": "nDCG averaged at each relevant document (trec_eval, experimental)",
-    "Rndcg": "nDCG averaged at the R-level boundaries (trec_eval, experimental)",
-    "ndcg_cut": "nDCG at rank k (nDCG@k), gain = grade",
-    "map_cut": "AP counting only the first k documents (AP@k), still over R",
-    "relative_P": "relevant in the first k over min(k, R)",
-    "success": "1 if a relevant document is in the first k",
-    "set_P": "precision of the whole retrieved set",
-    "set_relative_P": "relevant retrieved over min(retrieved, R)",
-    "set_recall": "recall of the whole retrieved set",
-    "set_map": "set precision times set recall",
-    "set_F": "F measure of the retrieved set (beta=1)",
-    "num_nonrel_judged_ret": "judged non-relevant documents retrieved",
-    "rbp": "rank-biased precision, persistence p (rbp: trec_eval 10's p=0.9; RBP: ir_measures' "
-           "p=0.8; RBP(rel=N): binary at level N)",
-    "rbp_resid": "RBP residual from unjudged documents (trec_eval 10)",
-    "unj": "fraction of the first k documents that are unjudged (trec_eval 10)",
-}
-SPECS = tuple(replace(spec, about=ABOUT[spec.trec]) for spec in SPECS)
+    def word_options(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.words)
 
-BY_TREC: dict[str, Spec] = {spec.trec: spec for spec in SPECS}
-TREC_ORDER: dict[str, int] = {spec.trec: i for i, spec in enumerate(SPECS)}
-
-# trec_eval's nicknames (measures.c), minus the string-valued runid and relstring.
-_OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-             "recip_rank", "iprec_at_recall", "P")
-_ALL_TREC_9 = tuple(spec.trec for spec in SPECS if spec.since == 9)
-NICKNAMES: dict[str, dict[int, tuple[str, ...]]] = {
-    "official": {9: _OFFICIAL, 10: _OFFICIAL},
-    "all_trec": {9: _ALL_TREC_9, 10: _ALL_TREC_9 + ("rbp", "rbp_resid", "unj")},
-    "set": {v: ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
-                "set_relative_P", "set_map", "set_F") for v in (9, 10)},
-}
+    def written_forms(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(canonical, trec_eval) spellings for people: ``written`` and ``trec_written``,
+        else the name with ``@k`` / ``@x`` for cutoffs (both ways when the cutoff is
+        optional) and trec_eval's ``family.k``; no trec_eval spelling when ``since`` is 0."""
+        mark = "@k" if self.kind is Kind.CUTOFF else "@x" if self.kind is Kind.FRACTION else ""
+        canonical = self.written or (
+            (self.name + (mark or "@k"), self.name) if self.cutoff_optional and mark
+            else (self.name, self.name + "@k") if self.cutoff_optional
+            else (self.name + mark,))
+        trec = self.trec_written or ((self.trec + mark.replace("@", "."),) if self.since else ())
+        return canonical, trec

@@ -4,7 +4,8 @@ ir_measures writes some measures with parameters that name another trec_eval fam
 (``NumRet(rel=1)`` is num_rel_ret, ``SetP(relative=True)`` set_relative_P), writes a word
 where searcheval has another (``nDCG(dcg='exp-log2')`` is ``nDCG(gain=exp)``), has a
 per-measure ``judged_only`` (trec_eval's -J for that measure alone), and other defaults
-(``RBP`` is p=0.8). Its measure objects are read through their ``str``.
+(``RBP`` is p=0.8: the rbp spec's ``spelling_defaults``). Its measure objects are read
+through their ``str``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ class Problem(Exception):
 
 # ir_measures' nDCG(dcg=...): the gain it names.
 IR_MEASURES_DCG = {"log2": "linear", "exp-log2": "exp"}
-# ir_measures' RBP: p=0.8 (trec_eval's rbp: 0.9). Only the lower-case ``rbp`` is trec_eval's.
-IR_MEASURES_RBP = (0.8,)
 
 
 def is_ir_measures_measure(value: object) -> bool:

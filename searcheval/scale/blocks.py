@@ -27,16 +27,14 @@ from ..io.trec import make_run
 from ..measures import Measure
 from ..results import Results
 
-# Families whose default parameter the engine computes from the judgments of all the
-# evaluated queries, which a block cannot know: blocks compute every candidate value and
-# ``combine`` keeps the right one. None now: ERR's max_grade, the one there was, is fixed
-# at 4 (gdeval.pl's, as in ir_measures).
-COLLECTION_DEFAULTS: tuple[str, ...] = ()
-
-
 @dataclass
 class Plan:
-    """The measures asked for, and the measures each block computes to give them."""
+    """The measures asked for, and the measures each block computes to give them.
+
+    A family whose default parameter the engine computes from the judgments of all the
+    evaluated queries (``Spec.collection_default``), which a block cannot know, is
+    computed for every candidate (each grade present) and ``select`` keeps the right one.
+    None is now: ERR's max_grade, the one there was, is fixed at 4 (gdeval.pl's)."""
 
     measures: list[Measure]
     computed: list[Measure] = field(default_factory=list)
@@ -48,7 +46,7 @@ class Plan:
         plan = cls(list(measures))
         for measure in measures:
             variants = ([replace(measure, params=(grade,)) for grade in grades]
-                        if measure.family in COLLECTION_DEFAULTS and not measure.params
+                        if measure.spec.collection_default and not measure.params
                         else [measure])
             plan.rows.append({grade: len(plan.computed) + i for i, grade in enumerate(grades)}
                              if len(variants) > 1 else {-1: len(plan.computed)})

@@ -1,0 +1,192 @@
+"""The built-in measure families, registered through the public ``register``.
+
+Registered in trec_eval's own order (``measures.c``), which is the order ``--format
+trec`` prints; then trec_eval 10.0's additions, then the families beyond trec_eval.
+Kernels are named: functions of the engine's kernel modules (``average``: of its
+``--ties average`` module), so that measures/ does not import the engine.
+"""
+
+from __future__ import annotations
+
+from .registry import register
+from .specs import SAME_KERNEL as SAME, Kind, Spec
+
+STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+GAIN_WORDS = (("gain", ("linear", "exp")),)
+
+
+def _trec(trec: str, kind: Kind, canonical: str | None, kernel: str, about: str, *,
+          since: int = 9, **facts) -> Spec:
+    """A trec_eval family: pytrec_eval has it under its own name if trec_eval 9 does."""
+    facts.setdefault("pytrec", trec if since == 9 else None)
+    return Spec(trec, kind, canonical, kernel, about, since=since, **facts)
+
+
+# Counts: summed over queries, not a grade of the ranking, none depends on the order.
+_COUNT = dict(order_free=True, average=SAME, ranks_quality=False)
+_SET = dict(order_free=True, average=SAME)  # the retrieved set, not its order
+
+SPECS: tuple[Spec, ...] = (
+    _trec("num_q", Kind.COUNT, "NumQ", "num_q",
+          "queries averaged",
+          per_query=False, uses_rel=False, **_COUNT),
+    _trec("num_ret", Kind.COUNT, "NumRet", "num_ret",
+          "documents retrieved (after `-M` / `-J`)",
+          uses_rel=False, **_COUNT),
+    _trec("num_rel", Kind.COUNT, "NumRel", "num_rel",
+          "relevant judgments (grade >= level); with `-c` its `all` value is trec_eval's recount "
+          "of every judgment with grade > 0, whatever `-l` says",
+          **_COUNT),
+    _trec("num_rel_ret", Kind.COUNT, "NumRelRet", "num_rel_ret",
+          "relevant documents retrieved (ir_measures' `NumRet(rel=N)` is `NumRelRet(rel=N)`)",
+          **_COUNT),
+    _trec("map", Kind.SCALAR, "AP", "average_precision",
+          "average precision: mean of precision at each relevant document, over R",
+          ranx=("map",), average="average_precision"),
+    _trec("gm_map", Kind.SCALAR, "GMAP", "average_precision",
+          "geometric mean of AP over queries (per-query AP floored at 1e-5)",
+          per_query=False, geometric=True,
+          pytrec="map"),  # pytrec_eval returns log(max(x, 1e-5)) for gm_*: ask for the values
+    _trec("Rprec", Kind.SCALAR, "Rprec", "r_precision",
+          "precision at rank R (R = number of relevant documents)",
+          aliases=("R-Prec",), ranx=("r-precision",), average=SAME),
+    _trec("bpref", Kind.SCALAR, "Bpref", "bpref",
+          "binary preference: judged relevant above judged non-relevant documents",
+          ranx=("bpref",)),
+    _trec("recip_rank", Kind.SCALAR, "RR", "reciprocal_rank",
+          "1 / rank of the first relevant document (`RR@k`: 0 below rank k; not in trec_eval)",
+          aliases=("MRR",), ranx=("mrr",), cutoff_optional=True, average="reciprocal_rank"),
+    _trec("iprec_at_recall", Kind.FRACTION, "IPrec", "iprec_at_recall",
+          "interpolated precision at recall level x; 0 on an empty ranking where trec_eval "
+          "divides 0 by 0 (see below)", default=RECALL_POINTS),
+    _trec("P", Kind.CUTOFF, "P", "precision",
+          "precision at rank k: relevant in the first k, over k",
+          default=STANDARD_CUTOFFS, ranx=("precision",), average=SAME),
+    _trec("recall", Kind.CUTOFF, "R", "recall",
+          "recall at rank k: relevant in the first k, over R",
+          default=STANDARD_CUTOFFS, ranx=("recall",), average=SAME),
+    _trec("infAP", Kind.SCALAR, "infAP", "inferred_ap",
+          "inferred AP (Yilmaz & Aslam), for sampled judgments"),
+    _trec("gm_bpref", Kind.SCALAR, None, "bpref",
+          "geometric mean of bpref over queries",
+          per_query=False, geometric=True, pytrec="bpref"),
+    _trec("Rprec_mult", Kind.FRACTION, None, "r_precision_multiple",
+          "precision at rank x*R", default=R_MULTIPLES),
+    _trec("utility", Kind.COEFFS, None, "utility",
+          "a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (default 1,-1,0,0); a "
+          "query missing from the run: see [Which queries are "
+          "averaged](#which-queries-are-averaged)",
+          default=(1.0, -1.0, 0.0, 0.0), coeff_count=4, param="coeffs",
+          written=("utility(coeffs=[a,b,c,d])",), trec_written=("utility.a,b,c,d",), **_SET),
+    _trec("11pt_avg", Kind.COEFFS, None, "eleven_point_average",
+          "mean interpolated precision over the 11 recall points",
+          default=RECALL_POINTS, param="points"),
+    _trec("binG", Kind.SCALAR, None, "binary_g",
+          "1/log2(2 + non-relevant above) averaged over relevant documents"),
+    _trec("G", Kind.GAINS, None, "g_measure",
+          "gain-based G (trec_eval, experimental)",
+          param="gains", uses_rel=False),
+    _trec("ndcg", Kind.GAINS, "nDCG", "ndcg",
+          "nDCG over the whole ranking, gain = grade (or the given gains), discount log2(rank+1)",
+          param="gains", words=GAIN_WORDS, uses_rel=False, ranx=("ndcg",), average=SAME,
+          written=("nDCG", "nDCG(gains={1:3,2:9})"), trec_written=("ndcg", "ndcg.1=3,2=9")),
+    _trec("ndcg_rel", Kind.GAINS, None, "ndcg_rel",
+          "nDCG averaged at each relevant document (experimental)",
+          param="gains", uses_rel=False),
+    _trec("Rndcg", Kind.GAINS, None, "rndcg",
+          "nDCG averaged at the R-level boundaries (experimental); 0 where trec_eval divides 0 by"
+          " 0 (see below)", param="gains"),
+    _trec("ndcg_cut", Kind.CUTOFF, "nDCG", "ndcg_cut",
+          "nDCG at rank k, gain = grade; `nDCG(gain=exp)@k`: gain 2^grade - 1 (Burges et al. "
+          "2005, as gdeval.pl computes it; ir_measures writes it `nDCG(dcg='exp-log2')@k`)",
+          default=STANDARD_CUTOFFS, words=GAIN_WORDS, uses_rel=False, ranx=("ndcg",),
+          average=SAME, written=("nDCG@k", "nDCG(gain=exp)@k")),
+    _trec("map_cut", Kind.CUTOFF, "AP", "average_precision",
+          "AP counting only the first k documents, still over R",
+          default=STANDARD_CUTOFFS, aliases=("MAP",), ranx=("map",), average="average_precision"),
+    _trec("relative_P", Kind.CUTOFF, None, "relative_precision",
+          "relevant in the first k over min(k, R)", default=STANDARD_CUTOFFS, average=SAME),
+    _trec("success", Kind.CUTOFF, "Success", "success",
+          "1 if a relevant document is in the first k; `Found@k` is another name for it: was a "
+          "relevant document found in the first k (to score the search apart from the answer)",
+          default=(1, 5, 10), aliases=("Found",), ranx=("hit_rate",), average="success",
+          written=("Success@k", "Found@k")),
+    _trec("set_P", Kind.SCALAR, "SetP", "set_precision",
+          "precision of the whole retrieved set",
+          **_SET),
+    _trec("set_relative_P", Kind.SCALAR, None, "set_relative_precision",
+          "relevant retrieved over min(retrieved, R) (ir_measures: `SetRelP`, "
+          "`SetP(relative=True)`)", aliases=("SetRelP",), **_SET),
+    _trec("set_recall", Kind.SCALAR, "SetR", "set_recall",
+          "recall of the whole retrieved set",
+          **_SET),
+    _trec("set_map", Kind.SCALAR, "SetAP", "set_map",
+          "set precision times set recall, computed as trec_eval does: rel_ret² / (retrieved · R)",
+          **_SET),
+    _trec("set_F", Kind.COEFFS, "SetF", "set_f",
+          "F measure of the retrieved set (beta 1 by default)",
+          default=(1.0,), coeff_count=1, param="beta", written=("SetF(beta=x)",),
+          trec_written=("set_F.x",), **_SET),
+    _trec("num_nonrel_judged_ret", Kind.COUNT, None, "num_nonrel_judged_ret",
+          "judged non-relevant documents retrieved", **_COUNT),
+    # trec_eval 10.0 additions to all_trec (pytrec_eval embeds 9.0.8: it has none of them).
+    _trec("rbp", Kind.COEFFS, "RBP", "rank_biased_precision",
+          "rank-biased precision (Moffat & Zobel, TOIS 2008): (1 - p) * sum over ranks i of "
+          "gain_i * p^(i-1), gains = grades scaled into [0, 1] by the query's largest grade "
+          "(trec_eval 10, checked against its test suite); with `rel=N` the gain is 1 for a grade"
+          " >= N, else 0 (ir_measures' `RBP(rel=N)`, checked against it). The default p is each "
+          "spelling's tool's: 0.9 for trec_eval's `rbp`, 0.8 for ir_measures' `RBP`; the "
+          "canonical name always writes p. Graded `RBP` (no `rel`) keeps trec_eval 10's scaled "
+          "gains: ir_measures' default pipeline has no provider for it, so on graded qrels only "
+          "its `RBP(rel=N)` is checked (on binary qrels the two agree, and are checked)",
+          default=(0.9,), coeff_count=1, param="p", trec_prefix="p=",
+          spelling_defaults=(("RBP", (0.8,)),),
+          uses_rel=False, binary_at_rel=True, since=10,
+          written=("RBP(p=x)", "RBP(rel=N,p=x)"), trec_written=("rbp", "rbp.p=x")),
+    _trec("rbp_resid", Kind.COEFFS, None, "rbp_residual",
+          "RBP's residual: p^n + (1 - p) * sum over unjudged ranks i of p^(i-1), the most RBP "
+          "could rise if every unjudged document retrieved had full gain (trec_eval 10; a query "
+          "missing from the run: see [Which queries are averaged](#which-queries-are-averaged))",
+          default=(0.9,), coeff_count=1, param="p", trec_prefix="p=", uses_rel=False,
+          ranks_quality=False, since=10,  # an uncertainty
+          written=("rbp_resid(p=x)",), trec_written=("rbp_resid.p=x",)),
+    _trec("unj", Kind.CUTOFF, None, "unjudged_at",
+          "unjudged documents (not in the qrels, or a negative grade) among the first k, over k "
+          "(trec_eval 10)",
+          default=(5, 10, 20), uses_rel=False, ranks_quality=False, since=10),
+    # Beyond trec_eval (ir_measures' names).
+    Spec("Judged", Kind.CUTOFF, "Judged", "judged_at",
+         "documents among the first k retrieved that have any judgment, over min(k, documents "
+         "retrieved); `Judged` without k: the whole ranking (ir_measures' Judged, checked against"
+         " ir_measures; trec_eval's `unj.k` divides by k)",
+         cutoff_optional=True, uses_rel=False, ranks_quality=False),  # judgment coverage
+    Spec("ERR", Kind.CUTOFF, "ERR", "expected_reciprocal_rank",
+         "expected reciprocal rank: sum over ranks i <= k of R_i/i * prod_{j<i}(1 - R_j), R = "
+         "(2^grade - 1)/2^g (Chapelle et al., CIKM 2009); g = 4 unless given, as TREC's gdeval.pl"
+         " (ir_measures' ERR) fixes it, and a qrels graded above 4 is refused unless g is given; "
+         "a given g is a positive whole number, and grades above it count as g; "
+         "`ERR` without k is the whole ranking (checked against ir_measures and gdeval.pl)",
+         cutoff_optional=True, coeff_count=1, param="max_grade",
+         param_default=(4.0,),  # gdeval.pl's largest grade, which ir_measures' ERR@k runs
+         uses_rel=False, written=("ERR@k", "ERR", "ERR(max_grade=g)@k")),
+    Spec("FirstRel", Kind.SCALAR, "FirstRel", "first_relevant_rank",
+         "rank of the first relevant document, 0 when none is retrieved; its `all` value averages"
+         " the queries where one was found",
+         found_only=True, ranks_quality=False),  # a rank: lower is better
+)
+
+for _spec in SPECS:
+    register(_spec)
+
+# trec_eval's nicknames (measures.c), minus the string-valued runid and relstring.
+_OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+             "recip_rank", "iprec_at_recall", "P")
+_ALL_TREC_9 = tuple(spec.trec for spec in SPECS if spec.since == 9)
+NICKNAMES: dict[str, dict[int, tuple[str, ...]]] = {
+    "official": {9: _OFFICIAL, 10: _OFFICIAL},
+    "all_trec": {9: _ALL_TREC_9, 10: _ALL_TREC_9 + tuple(s.trec for s in SPECS if s.since == 10)},
+    "set": {v: ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+                "set_relative_P", "set_map", "set_F") for v in (9, 10)},
+}
