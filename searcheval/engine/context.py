@@ -11,7 +11,6 @@ when judged, -1 when the document is not in the qrels, -2 when its grade is nega
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,6 +20,7 @@ from ..errors import UsageError
 from ..model import Qrels, Run
 from ..model.columns import encode, vocabulary_maps
 from ..errors import FormatError
+from ..fast.cores import on_both_cores
 from ..fast.join import judgments
 from ..ranking import comparable_scores, ranking
 from ..settings import Settings
@@ -233,6 +233,5 @@ def _positions(q: np.ndarray, starts: np.ndarray) -> np.ndarray:
     if len(q) <= _PIECE_ROWS:
         piece(0)
         return pos
-    with ThreadPoolExecutor(2) as pool:
-        list(pool.map(piece, range(0, len(q), _PIECE_ROWS)))
+    on_both_cores(piece, range(0, len(q), _PIECE_ROWS))
     return pos

@@ -10,10 +10,10 @@ collision can cost time but never change a result.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import pyarrow as pa
+
+from .cores import on_both_cores
 
 
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -55,8 +55,7 @@ def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
         first, second = equal_pairs(local, h)
         return first + begin, second + begin
 
-    with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores work
-        found = list(pool.map(piece, bounds))
+    found = on_both_cores(piece, bounds)
     return (hashes, np.concatenate([f for f, _ in found]).astype(np.int64),
             np.concatenate([s for _, s in found]).astype(np.int64))
 
@@ -78,8 +77,7 @@ def string_hashes(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
         return np.zeros(0, dtype=np.uint64)
     if len(parts) == 1:
         return _hash_array(parts[0])
-    with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores hash
-        return np.concatenate(list(pool.map(_hash_array, parts)))
+    return np.concatenate(on_both_cores(_hash_array, parts))
 
 
 def _string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -311,9 +309,8 @@ def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
     if n < 2 * _CHUNK_ROWS or not threads:
         return _same_strings(left, left_rows, right, right_rows)
     halves = (slice(0, n // 2), slice(n // 2, n))
-    with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores compare
-        return np.concatenate(list(pool.map(
-            lambda half: _same_strings(left, left_rows[half], right, right_rows[half]), halves)))
+    return np.concatenate(on_both_cores(
+        lambda half: _same_strings(left, left_rows[half], right, right_rows[half]), halves))
 
 
 def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) -> np.ndarray:

@@ -11,12 +11,11 @@ compares ids only.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from ..model import Qrels, Run
 from ..model.arrow import numbers
+from .cores import on_both_cores
 from .hashing import pair_keys, same_strings, string_hashes
 
 NONPOOL = -1
@@ -54,8 +53,7 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
         return bool(same_strings(docs.slice(begin, end - begin), rows, judged_docs, judged,
                                  threads=False).all())
 
-    with ThreadPoolExecutor(2) as pool:  # numpy releases the GIL: both cores look up
-        confirmed = all(list(pool.map(piece, range(0, len(run_qc), _PIECE_ROWS))))
+    confirmed = all(on_both_cores(piece, range(0, len(run_qc), _PIECE_ROWS)))
     if not confirmed:
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     return rel

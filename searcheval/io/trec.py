@@ -17,7 +17,6 @@ import io
 import math
 import mmap
 import re
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from ..model.arrow import index_scalar, indices
 from ..model.arrow import numbers as as_numpy
 from ..model.columns import Encoded, encode, pair_ranks
 from ..fast.hashing import hashes_and_repeats, same_strings
+from ..fast.cores import on_both_cores
 from .pieces import PIECE_BYTES
 from . import bounded, pieces
 
@@ -180,8 +180,7 @@ def _irregular(data, delimiter: int) -> bool:
         finally:
             del part, own  # a memory map cannot close while numpy holds a view of it
 
-    with ThreadPoolExecutor(2) as pool:
-        return any(pool.map(scan, range(0, size, step)))
+    return any(on_both_cores(scan, range(0, size, step)))
 
 
 def _line_end_returns(part: np.ndarray, own: np.ndarray) -> int:
