@@ -103,7 +103,7 @@ def test_gzip_table_read_as_decompressed_holds_no_copy_of_the_text(tmp_path, nam
     # table: read as decompressed, the peak is lower by about the text's size (measured
     # 0.85x-1.4x of it, README "Size limits"; on the old code both readings were the same).
     # The peak is not within 1.5x of the text: Arrow's table and the column conversions
-    # take 2.3x-4.8x of it (issue 12, C.17, still open).
+    # take 2.1x-3.3x of it (issue 12, C.17, still open).
     run = tmp_path / name
     size = write_run(run, line, header, queries)
     assert size > 100 << 20

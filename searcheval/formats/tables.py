@@ -85,14 +85,16 @@ def _checked(table: Columns, kind: str) -> Qrels | Run:
         raise FormatError(table.path, table.header_line,
                           f"expected column(s) {', '.join(missing)} for {kind}, "
                           f"found {_listed(table.names or list(table.arrays))}")
-    column = {role: table.arrays[name] for role, name in present.items()}
-    query, doc = (encode(_ids(table, column[r], r)) for r in ("query_id", "doc_id"))
+    # each column handed on, not kept, so that a converted column's text is freed as the
+    # next is converted (a gzip table holds no other copy: peak memory, issue 12 C.17)
+    column = {role: table.arrays.pop(name) for role, name in present.items()}
+    query, doc = (encode(_ids(table, column.pop(r), r)) for r in ("query_id", "doc_id"))
     if kind == "qrels":
-        relevance = _integers(table, column["relevance"], "relevance")
+        relevance = _integers(table, column.pop("relevance"), "relevance")
         return make_qrels(query, doc, relevance, table.lines, table.path, unit=table.unit)
     ranks = _integers(table, column["rank"], "rank") if "rank" in column else None
     if "score" in column:
-        scores = _numbers(table, column["score"], "score")
+        scores = _numbers(table, column.pop("score"), "score")
     else:
         scores = -ranks.astype(np.float64)  # MS MARCO: rank 1 scores highest
         table.notes.append("scores: none in the input; each document scores -rank")
