@@ -37,6 +37,26 @@ def write_text(target: str | None, text: str) -> None:
     write_file(target, text)
 
 
+def refuse_inputs_as_outputs(outputs: list[str | None], inputs: list[str | None]) -> None:
+    """Refuse an output that is one of the command's inputs (the same file by any name: a
+    symlink, a hard link, ``./x``): the atomic rename would replace the input with the
+    output, and the user's run or qrels would be gone. Checked before anything is read."""
+    for target in outputs:
+        for source in inputs:
+            if _same_file(target, source):
+                raise UsageError(f"{target}: is also an input ({source}): write the output "
+                                 "to another file")
+
+
+def _same_file(target: str | None, source: str | None) -> bool:
+    if target in (None, "-") or source in (None, "-"):
+        return False
+    try:
+        return os.path.samefile(target, source)
+    except (OSError, ValueError):  # not there (yet), irds:NAME, a name too long
+        return False
+
+
 def write_file(target: str | Path, data: str | bytes) -> None:
     """``data`` (text as UTF-8) to the file ``target``, never half-written, with the mode
     ``open()`` would give a new file, or the mode of the file it replaces."""
