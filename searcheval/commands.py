@@ -9,7 +9,7 @@ from .api import as_qrels, as_run, dataset_measures, resolve_measures
 from .engines.context import Settings
 from .measures import NICKNAMES, Measure, parse_measure
 from .measures.grammar import split_names
-from .output import refuse_inputs_as_outputs, write_text
+from .output import refuse_inputs_as_outputs, refuse_stdin_twice, write_text
 from .results import Results
 from .run_labels import refuse_repeated_paths, run_labels
 
@@ -27,6 +27,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     measures = resolve_measures(names, compat)
     refuse_repeated_paths(run_paths)
     refuse_inputs_as_outputs([output], [qrels_path, *run_paths])
+    refuse_stdin_twice([qrels_path, *run_paths])
     measures, first_notes = first_parameters_only(names or ["official"], measures, compat,
                                                   fmt == "trec")
     notes = notes + first_notes

@@ -48,6 +48,14 @@ def refuse_inputs_as_outputs(outputs: list[str | None], inputs: list[str | None]
                                  "to another file")
 
 
+def refuse_stdin_twice(inputs: list[str | None]) -> None:
+    """Standard input read for two inputs: the first takes it all and the second reads
+    nothing, so ``evaluate - -`` scored an empty run (every query 0, exit 0)."""
+    if list(inputs).count("-") > 1:
+        raise UsageError("'-' (standard input) is given for two inputs: it can be read only "
+                         "once; give the other input as a file")
+
+
 def _same_file(target: str | None, source: str | None) -> bool:
     if target in (None, "-") or source in (None, "-"):
         return False

@@ -66,3 +66,27 @@ def test_an_output_naming_an_input_is_refused_and_the_input_kept(tmp_path, monke
     assert result.stderr == (f"{output}: is also an input ({source}): write the output to "
                              "another file\n")
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing new
+
+
+STDIN_TWICE = {
+    "evaluate": ["evaluate", "-", "-", "-m", "AP"],
+    "compare": ["compare", "-", "r.run", "-", "-m", "AP"],
+    "check": ["check", "-", "-"],
+    "misses": ["misses", "-", "-"],
+    "judgments": ["judgments", "-", "--qrels", "-", "-o", "out.qrels"],
+    "search": ["search", "-", "-", "-o", "out.run"],
+}
+
+
+@pytest.mark.parametrize("case", list(STDIN_TWICE))
+def test_stdin_for_two_inputs_is_refused(tmp_path, monkeypatch, case):
+    """The first input read takes all of stdin and the second reads nothing: `evaluate -
+    -` scored an empty run, AP 0 for every query, exit 0."""
+    _inputs(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, STDIN_TWICE[case],
+                                input=(SEEDS / "library.qrels").read_text())
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("'-' (standard input) is given for two inputs: it can be read "
+                             "only once; give the other input as a file\n")
+    assert not (tmp_path / "out.qrels").exists() and not (tmp_path / "out.run").exists()
