@@ -72,3 +72,17 @@ def test_dict_relevance_must_be_integer():
 def test_unknown_input_type():
     with pytest.raises(searcheval.SearchevalError, match="give a path, a DataFrame"):
         searcheval.evaluate(42, {"q": {"d": 1.0}}, ["P@5"])
+
+
+@pytest.mark.parametrize("measure, query_id, message", [
+    ("P@10", "all", "query 'all' was not evaluated: the means are in summary() (evaluated: "
+                    "301, 302, 303)"),
+    ("P@10", "999", "query '999' was not evaluated (evaluated: 301, 302, 303)"),
+    ("nDCG@10", "301", "measure 'nDCG@10' was not evaluated (evaluated: P@10, AP)"),
+])
+def test_error_value_not_evaluated(measure, query_id, message):
+    """A query or measure the results do not hold raised a bare KeyError('all')."""
+    results = searcheval.evaluate(SUITE / "qrels.test", SUITE / "results.test", ["P@10", "AP"])
+    with pytest.raises(searcheval.SearchevalError) as raised:
+        results.value(measure, query_id)
+    assert str(raised.value) == message
