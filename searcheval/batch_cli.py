@@ -41,7 +41,11 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
         from .distributed import require_dask
         require_dask()
     runs = Path(outdir) / "runs"
-    runs.mkdir(parents=True, exist_ok=True)
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # OUTDIR is a file, or a folder on the way cannot be made
+        raise UsageError(f"{outdir}: cannot make the output folder {runs}: "
+                         f"{exc.strerror or exc}") from None
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
         leftover.unlink(missing_ok=True)
     labels = dict(zip(paths, path_labels(paths)))  # exp1/run.txt, exp2/run.txt: one name each

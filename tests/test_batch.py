@@ -369,3 +369,18 @@ def test_batch_reads_every_run_format_evaluate_reads(tmp_path):
     assert forced.exit_code == 1
     assert (f"{tmp_path / 'lab.json'}: --stream and --chunk-queries read TREC run text, and "
             "this run is in another format: leave them out (run skipped)") in forced.stderr
+
+
+def test_error_outdir_is_a_file(tmp_path):
+    """-o naming a file (a slip for the qrels, say) raised NotADirectoryError with a
+    traceback from mkdir; the file must be left as it was."""
+    target = tmp_path / "taken.txt"
+    target.write_text("keep me\n")
+    suite = FIXTURES / "trec_eval"
+    result = CliRunner().invoke(main, ["batch", str(suite / "qrels.test"),
+                                       str(suite / "results.test"), "-m", "AP",
+                                       "-o", str(target)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"{target}: cannot make the output folder {target}/runs: "
+                             "Not a directory\n")
+    assert target.read_text() == "keep me\n"
