@@ -36,7 +36,7 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     """Evaluate every run, write its outputs and the leaderboard; the outcomes, in input order.
 
     The qrels are read (and checked) here once, then once by each worker process."""
-    paths = expand_runs(run_arguments)
+    paths = expand_runs(run_arguments, outdir)
     if dask is not None:
         from .distributed import require_dask
         require_dask()
@@ -254,7 +254,7 @@ def _with_progress(qrels: str, runs: list[str], outdir: str, job: Job, sort: str
                    dask: str | None) -> list[Outcome]:
     if not sys.stderr.isatty():
         return run_batch(qrels, runs, outdir, job, sort, jobs, dask)
-    with _Progress(len(expand_runs(runs))) as progress:
+    with _Progress(len(expand_runs(runs, outdir))) as progress:
         return run_batch(qrels, runs, outdir, job, sort, jobs, dask, progress.update)
 
 

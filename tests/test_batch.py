@@ -384,3 +384,21 @@ def test_error_outdir_is_a_file(tmp_path):
     assert result.stderr == (f"{target}: cannot make the output folder {target}/runs: "
                              "Not a directory\n")
     assert target.read_text() == "keep me\n"
+
+
+def test_outdir_inside_the_run_folder_is_not_read_as_runs(tmp_path):
+    """`batch QRELS runs/ -o runs/` twice: the second time summary.csv and summary.json
+    were runs too, 'failed' (exit 1), and the leaderboard listed 4 runs. Both runs of
+    out.test.a's results (AP 0.1785, trec_eval 9.0.8) must be the only ones, each time."""
+    suite = FIXTURES / "trec_eval"
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for name in ("a.run", "b.run"):
+        (folder / name).write_bytes((suite / "results.test").read_bytes())
+    for _ in range(2):
+        result = batch(suite / "qrels.test", folder, "-m", "AP", "-o", folder)
+        assert result.exit_code == 0, result.stderr
+        with open(folder / "summary.csv", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        assert [(r["run"], round(float(r["AP"]), 4)) for r in rows] == [("a.run", 0.1785),
+                                                                       ("b.run", 0.1785)]
