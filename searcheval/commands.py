@@ -55,6 +55,9 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid)
     files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
+    if files:  # the plot folder first: a refusal there leaves the -o output unwritten
+        from .plots import make_folder
+        make_folder(plot_dir)
     write_text(output, text)
     if files:
         from .plots import write
