@@ -86,3 +86,23 @@ def test_error_value_not_evaluated(measure, query_id, message):
     with pytest.raises(searcheval.SearchevalError) as raised:
         results.value(measure, query_id)
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("option, message", [
+    ({"relevance_level": "2"}, "the relevance level must be an integer >= 0, found '2'"),
+    ({"relevance_level": 1.5}, "the relevance level must be an integer >= 0, found 1.5"),
+    ({"depth": "2"}, "the depth must be a positive number of documents, found '2'"),
+    ({"depth": 1.5}, "the depth must be a positive number of documents, found 1.5"),
+    ({"depth": True}, "the depth must be a positive number of documents, found True"),
+    ({"compat": "10"}, "compat must be 9 or 10, found '10'"),
+    ({"judged_only": "no"}, "judged_only must be True or False, found 'no'"),
+])
+def test_error_settings_of_the_wrong_type(option, message):
+    """Before: "2" raised a TypeError from a comparison, depth 1.5 kept 2 documents (AP 0.5
+    on this run where depth 1 gives 0.25), relevance_level 1.5 and judged_only="no" were
+    taken, and compat "10" was refused as 'found 10'."""
+    qrels = {"q1": {"a": 1, "b": 0, "c": 2}, "q2": {"d": 1, "e": 0}}
+    run = {"q1": {"a": 3.0, "b": 2.0, "x": 1.0}, "q2": {"e": 2.0, "d": 1.0}}
+    with pytest.raises(searcheval.SearchevalError) as raised:
+        searcheval.evaluate(qrels, run, ["AP"], **option)
+    assert str(raised.value) == message
