@@ -106,3 +106,14 @@ def test_error_settings_of_the_wrong_type(option, message):
     with pytest.raises(searcheval.SearchevalError) as raised:
         searcheval.evaluate(qrels, run, ["AP"], **option)
     assert str(raised.value) == message
+
+
+def test_an_empty_dataframe_run_is_an_empty_run():
+    """pandas types the columns of an empty DataFrame float64, and the run was refused
+    ('query_id must be text or an integer, found double values'), where an empty dict or
+    file is a run retrieving nothing: every qrels query zero-filled, AP 0, NumRel 2."""
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    run = pd.DataFrame({"query_id": [], "doc_id": [], "score": []})
+    results = searcheval.evaluate(qrels, run, ["AP", "NumRel"])
+    assert results.summary() == {"AP": 0.0, "NumRel": 2}
+    assert results.zero_filled == ["q1", "q2"]
