@@ -132,7 +132,9 @@ def convert_command(source, target, kind, from_format, to_format, compat) -> Non
     is reported on stderr.
     """
     from .cli import _fail
+    from .output import refuse_inputs_as_outputs
     try:
+        refuse_inputs_as_outputs([target], [source])
         done = convert(source, target, kind, from_format, to_format, int(compat))
     except SearchevalError as exc:
         _fail(str(exc), 2)

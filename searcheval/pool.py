@@ -246,8 +246,10 @@ def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str
              max_chars: int, output: str) -> list[str]:
     """Read everything, pool, write the sheet; returns the report."""
     from .api import as_qrels, as_run
-    from .output import write_file, write_text
+    from .output import refuse_inputs_as_outputs, refuse_stdin_twice, write_file, write_text
     from .searchers.texts import read_texts
+    refuse_inputs_as_outputs([output], [*runs, docs, queries, existing])
+    refuse_stdin_twice([*runs, docs, queries, existing])
     fmt = sheet_format(output)
     if fmt == "xlsx":
         require_openpyxl(output)  # before reading anything: the refusal comes first

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .engines.context import Settings
+from .errors import UsageError
 from .measures import Kind, Measure
 from .ranking import TIE_POLICIES
 
@@ -137,6 +138,9 @@ class Results:
         if key not in self._row:
             from .measures import parse_measure
             key = str(parse_measure(key)[0])
+        if key not in self._row:
+            raise UsageError(f"measure {str(measure)!r} was not evaluated (evaluated: "
+                             f"{_listed(list(self._row))})")
         return self._row[key]
 
     def summary(self) -> dict[str, float]:
@@ -144,6 +148,12 @@ class Results:
         return {str(m): float(v) for m, v in zip(self.measures, self.means)}
 
     def value(self, measure: str | Measure, query_id: str) -> float:
+        """One query's value; a query or measure not evaluated is a UsageError saying which
+        (a bare KeyError('all') told nothing: the mean is in ``summary()``)."""
+        if query_id not in self._col:
+            hint = ": the means are in summary()" if query_id == "all" else ""
+            raise UsageError(f"query {query_id!r} was not evaluated{hint} (evaluated: "
+                             f"{_listed(self.natural_query_order())})")
         return float(self.values[self._measure_row(measure), self._col[query_id]])
 
     def per_query(self) -> dict[str, dict[str, float]]:
@@ -171,3 +181,7 @@ class Results:
 
         from .render import long_rows
         return pd.DataFrame(long_rows(self), columns=["run", "query_id", "measure", "value"])
+
+
+def _listed(names: list[str], shown: int = 10) -> str:
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")

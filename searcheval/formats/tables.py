@@ -143,7 +143,10 @@ def _nulls(table: Columns, array: pa.Array, role: str) -> None:
 def _ids(table: Columns, array: pa.Array, role: str) -> pa.Array:
     array = _plain(array)
     _nulls(table, array, role)
-    if pa.types.is_integer(array.type):
+    # No rows hold no wrong id: pandas types an empty column float64 (or object), and an
+    # empty DataFrame run was refused ("found double values") where an empty file or dict
+    # is an empty run
+    if pa.types.is_integer(array.type) or len(array) == 0:
         return array.cast(pa.string())
     if not _is_text(array.type):
         _wrong_type(table, array, role, "text or an integer")
