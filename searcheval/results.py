@@ -106,6 +106,9 @@ class Results(Outcome):
         if key not in self._row:
             from .measures import parse_measure
             key = str(parse_measure(key)[0])
+        if key not in self._row:
+            raise UsageError(f"measure {str(measure)!r} was not evaluated (evaluated: "
+                             f"{_listed(list(self._row))})")
         return self._row[key]
 
     def summary(self) -> dict[str, float]:
@@ -113,6 +116,12 @@ class Results(Outcome):
         return {str(m): float(v) for m, v in zip(self.measures, self.means)}
 
     def value(self, measure: str | Measure, query_id: str) -> float:
+        """One query's value; a query or measure not evaluated is a UsageError saying which
+        (a bare KeyError('all') told nothing: the mean is in ``summary()``)."""
+        if query_id not in self._col:
+            hint = ": the means are in summary()" if query_id == "all" else ""
+            raise UsageError(f"query {query_id!r} was not evaluated{hint} (evaluated: "
+                             f"{_listed(self.natural_query_order())})")
         return float(self.values[self._measure_row(measure), self._col[query_id]])
 
     def per_query(self) -> dict[str, dict[str, float]]:
@@ -213,3 +222,7 @@ def resolve_measures(measures: list[str] | str | None, compat: int = 9) -> list[
     if isinstance(measures, (str, Measure)) or is_ir_measures_measure(measures):
         measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
     return parse_measures(list(measures), compat)
+
+
+def _listed(names: list[str], shown: int = 10) -> str:
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .errors import UsageError
 
 __version__ = "0.1.0"  # a number can change between versions: results record it
@@ -33,17 +35,28 @@ class Settings:
     ties: str = "trec_eval"  # trec_eval | input | rank | average (TIE_POLICIES)
 
     def __post_init__(self) -> None:
-        if self.compat not in (9, 10):
-            raise UsageError(f"compat must be 9 or 10, found {self.compat}")
+        # Types first: from the API, "2" raised a TypeError, depth 1.5 kept 2 documents,
+        # relevance_level 1.5 was a level no qrels grade can sit at, judged_only="no" was on
+        if not _whole(self.compat) or self.compat not in (9, 10):
+            raise UsageError(f"compat must be 9 or 10, found {self.compat!r}")
         if self.missing not in ("zero", "skip"):
             raise UsageError(f"missing must be 'zero' or 'skip', found {self.missing!r}")
-        if self.relevance_level < 0:
-            raise UsageError(f"the relevance level must be >= 0, found {self.relevance_level}")
-        if self.depth is not None and self.depth <= 0:
-            raise UsageError(f"the depth must be a positive number of documents, found {self.depth}")
+        if not _whole(self.relevance_level) or self.relevance_level < 0:
+            raise UsageError(f"the relevance level must be an integer >= 0, found "
+                             f"{self.relevance_level!r}")
+        if self.depth is not None and (not _whole(self.depth) or self.depth <= 0):
+            raise UsageError(f"the depth must be a positive number of documents, found "
+                             f"{self.depth!r}")
+        if not isinstance(self.judged_only, (bool, np.bool_)):
+            raise UsageError(f"judged_only must be True or False, found {self.judged_only!r}")
         if self.ties not in TIE_POLICIES:
             raise UsageError(f"ties must be one of {', '.join(TIE_POLICIES)}, found {self.ties!r}")
         if self.ties == "average" and self.depth is not None:
             raise UsageError("--ties average cannot be combined with -M: a group of tied "
                              "documents may straddle the depth, and which of them are kept "
                              "would depend on the order averaged over")
+
+
+def _whole(value: object) -> bool:
+    """An integer, and not a bool (True is 1 to Python, not a depth or a level)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))

@@ -72,3 +72,48 @@ def test_dict_relevance_must_be_integer():
 def test_unknown_input_type():
     with pytest.raises(searcheval.SearchevalError, match="give a path, a DataFrame"):
         searcheval.evaluate(42, {"q": {"d": 1.0}}, ["P@5"])
+
+
+@pytest.mark.parametrize("measure, query_id, message", [
+    ("P@10", "all", "query 'all' was not evaluated: the means are in summary() (evaluated: "
+                    "301, 302, 303)"),
+    ("P@10", "999", "query '999' was not evaluated (evaluated: 301, 302, 303)"),
+    ("nDCG@10", "301", "measure 'nDCG@10' was not evaluated (evaluated: P@10, AP)"),
+])
+def test_error_value_not_evaluated(measure, query_id, message):
+    """A query or measure the results do not hold raised a bare KeyError('all')."""
+    results = searcheval.evaluate(SUITE / "qrels.test", SUITE / "results.test", ["P@10", "AP"])
+    with pytest.raises(searcheval.SearchevalError) as raised:
+        results.value(measure, query_id)
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("option, message", [
+    ({"relevance_level": "2"}, "the relevance level must be an integer >= 0, found '2'"),
+    ({"relevance_level": 1.5}, "the relevance level must be an integer >= 0, found 1.5"),
+    ({"depth": "2"}, "the depth must be a positive number of documents, found '2'"),
+    ({"depth": 1.5}, "the depth must be a positive number of documents, found 1.5"),
+    ({"depth": True}, "the depth must be a positive number of documents, found True"),
+    ({"compat": "10"}, "compat must be 9 or 10, found '10'"),
+    ({"judged_only": "no"}, "judged_only must be True or False, found 'no'"),
+])
+def test_error_settings_of_the_wrong_type(option, message):
+    """Before: "2" raised a TypeError from a comparison, depth 1.5 kept 2 documents (AP 0.5
+    on this run where depth 1 gives 0.25), relevance_level 1.5 and judged_only="no" were
+    taken, and compat "10" was refused as 'found 10'."""
+    qrels = {"q1": {"a": 1, "b": 0, "c": 2}, "q2": {"d": 1, "e": 0}}
+    run = {"q1": {"a": 3.0, "b": 2.0, "x": 1.0}, "q2": {"e": 2.0, "d": 1.0}}
+    with pytest.raises(searcheval.SearchevalError) as raised:
+        searcheval.evaluate(qrels, run, ["AP"], **option)
+    assert str(raised.value) == message
+
+
+def test_an_empty_dataframe_run_is_an_empty_run():
+    """pandas types the columns of an empty DataFrame float64, and the run was refused
+    ('query_id must be text or an integer, found double values'), where an empty dict or
+    file is a run retrieving nothing: every qrels query zero-filled, AP 0, NumRel 2."""
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    run = pd.DataFrame({"query_id": [], "doc_id": [], "score": []})
+    results = searcheval.evaluate(qrels, run, ["AP", "NumRel"])
+    assert results.summary() == {"AP": 0.0, "NumRel": 2}
+    assert results.zero_filled == ["q1", "q2"]

@@ -369,3 +369,36 @@ def test_batch_reads_every_run_format_evaluate_reads(tmp_path):
     assert forced.exit_code == 1
     assert (f"{tmp_path / 'lab.json'}: --stream and --chunk-queries read TREC run text, and "
             "this run is in another format: leave them out (run skipped)") in forced.stderr
+
+
+def test_error_outdir_is_a_file(tmp_path):
+    """-o naming a file (a slip for the qrels, say) raised NotADirectoryError with a
+    traceback from mkdir; the file must be left as it was."""
+    target = tmp_path / "taken.txt"
+    target.write_text("keep me\n")
+    suite = FIXTURES / "trec_eval"
+    result = CliRunner().invoke(main, ["batch", str(suite / "qrels.test"),
+                                       str(suite / "results.test"), "-m", "AP",
+                                       "-o", str(target)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"{target}: cannot make the output folder {target}/runs: "
+                             "Not a directory\n")
+    assert target.read_text() == "keep me\n"
+
+
+def test_outdir_inside_the_run_folder_is_not_read_as_runs(tmp_path):
+    """`batch QRELS runs/ -o runs/` twice: the second time summary.csv and summary.json
+    were runs too, 'failed' (exit 1), and the leaderboard listed 4 runs. Both runs of
+    out.test.a's results (AP 0.1785, trec_eval 9.0.8) must be the only ones, each time."""
+    suite = FIXTURES / "trec_eval"
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for name in ("a.run", "b.run"):
+        (folder / name).write_bytes((suite / "results.test").read_bytes())
+    for _ in range(2):
+        result = batch(suite / "qrels.test", folder, "-m", "AP", "-o", folder)
+        assert result.exit_code == 0, result.stderr
+        with open(folder / "summary.csv", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        assert [(r["run"], round(float(r["AP"]), 4)) for r in rows] == [("a.run", 0.1785),
+                                                                       ("b.run", 0.1785)]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -181,3 +183,22 @@ def test_a_full_disk_behind_stdout_is_one_line_and_exit_2():
                               stdout=full, stderr=subprocess.PIPE, text=True)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == ["<stdout>: cannot write: No space left on device"]
+
+
+@pytest.mark.parametrize("command", [["check", "QRELS", "-"], ["convert", "-", "OUT", "--kind", "run"]])
+def test_ctrl_c_exits_130_wherever_it_lands(tmp_path, command):
+    """A command waiting on stdin, interrupted: click turns a Ctrl-C that no command code
+    catches into 'Aborted!' and exit 1; the shell convention (and batch's own handler) is
+    128 + SIGINT = 130, and nothing written."""
+    import signal
+    import time
+    qrels = Path(__file__).resolve().parent.parent / "fixtures" / "seeds" / "library.qrels"
+    args = [str(qrels) if a == "QRELS" else str(tmp_path / "out.txt") if a == "OUT" else a
+            for a in command]
+    process = subprocess.Popen([sys.executable, "-m", "searcheval", *args], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)  # started and reading stdin
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert b"Traceback" not in stderr and not (tmp_path / "out.txt").exists()

@@ -130,3 +130,22 @@ def test_uncomputed_p_values_are_left_out_of_the_correction():
     # Holm over the two known p: 0.01 * 2 = 0.02, then max(0.02, 0.02 * 1) = 0.02
     assert stats.adjust([0.01, float("nan"), 0.02], "holm")[0::2] == [0.02, 0.02]
     assert math.isnan(stats.adjust([0.01, float("nan")], "bh")[1])
+
+
+def test_the_same_difference_on_every_query_warns_nothing(tmp_path):
+    """AP 0.25 on both queries for the first run (its relevant document at rank 2 of 2
+    relevant: (1/2) / 2), 0 for the second: every difference is 0.25, so sd = 0,
+    t = 0.25 / (0 / sqrt 2) = infinity and p = 0 (the limit; the bootstrap gives
+    0 too). scipy printed its "Precision loss ... catastrophic cancellation"
+    RuntimeWarning with a source line on stderr, in the middle of the table."""
+    import subprocess
+    import sys
+    (tmp_path / "q").write_text("q1 0 a 1\nq1 0 b 1\nq2 0 d 1\nq2 0 c 1\n")
+    (tmp_path / "a").write_text("q1 Q0 x 1 2 r\nq1 Q0 a 2 1 r\nq2 Q0 x 1 2 r\nq2 Q0 d 2 1 r\n")
+    (tmp_path / "b").write_text("q1 Q0 x 1 1 r\nq2 Q0 x 1 1 r\n")
+    done = subprocess.run([sys.executable, "-m", "searcheval", "compare", "q", "a", "b",
+                           "-m", "AP", "-f", "json"], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert (done.returncode, done.stderr) == (0, "")
+    (row,) = json.loads(done.stdout)["comparisons"]
+    assert (row["run_mean"], row["baseline_mean"], row["p"]) == (0.0, 0.25, 0.0)

@@ -125,6 +125,23 @@ ERRORS = [
     (["P.5,0"], "measure 'P.5,0': cutoffs must be positive integers, found '0' at character 3"),
     (["utility.1,2"], "measure 'utility.1,2': utility takes 4 parameter(s), found 2 at character 9"),
     (["ndcg.1"], "measure 'ndcg.1': expected level=gain pairs like 1=3,2=9, found '1' at character 6"),
+    # Out of range (found by the hostile sweep): P(rel=-1)@5 counted unjudged documents
+    # as relevant (0.32 on the library lab, ir_measures 0), IPrec@2 scored 0 and
+    # IPrec@-0.1 as IPrec@0, RBP(p=1.5) -0.6, P@99999999999999999999 became P@1e20.
+    (["P(rel=-1)@5"], "measure 'P(rel=-1)@5': rel must be a whole number >= 0, found -1 at "
+                      "character 3"),
+    (["IPrec@2"], "measure 'IPrec@2': a recall level is between 0 and 1, found 2 at character 7"),
+    (["iprec_at_recall.-0.1"], "measure 'iprec_at_recall.-0.1': a recall level is between 0 "
+                               "and 1, found -0.1 at character 17"),
+    (["RBP(p=1.5)"], "measure 'RBP(p=1.5)': p must be between 0 and 1 (exclusive), found 1.5 "
+                     "at character 5"),
+    (["rbp_resid.p=0"], "measure 'rbp_resid.p=0': p must be between 0 and 1 (exclusive), "
+                        "found 0 at character 11"),
+    (["P@99999999999999999999"], "measure 'P@99999999999999999999': cutoff must be at most "
+                                 "2147483647, found 99999999999999999999 at character 3"),
+    (["P.5,99999999999"], "measure 'P.5,99999999999': cutoff must be at most 2147483647, found "
+                          "99999999999 at character 3"),
+    (["IPrec@1", "P(rel=0)@5", "RBP(p=0.5)", "Rprec_mult.2.0"], None),  # the edges stay valid
 ]
 
 

@@ -96,3 +96,16 @@ def test_compare_without_plot_does_not_import_matplotlib():
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_error_plot_folder_is_a_file(tmp_path):
+    """--plot naming a file: a FileExistsError traceback, after -o had been written."""
+    taken = tmp_path / "taken"
+    taken.write_text("keep me\n")
+    report = tmp_path / "report.txt"
+    result = CliRunner().invoke(main, ["evaluate", str(SEEDS / "library.qrels"),
+                                       str(SEEDS / "library.run"), "-m", "AP",
+                                       "--plot", str(taken), "-o", str(report)])
+    assert result.exit_code == 2
+    assert result.stderr == f"{taken}: cannot make the plot folder: it is a file\n"
+    assert taken.read_text() == "keep me\n" and not report.exists()

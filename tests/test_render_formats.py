@@ -140,3 +140,22 @@ def test_latex_escapes_names(tmp_path):
     result = CliRunner().invoke(main, ["evaluate", str(SEEDS / "rerank.qrels"), str(run),
                                        "-m", "P@5", "-f", "latex"])
     assert r"my\_run\%1.txt" in result.stdout
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"not JSON: {name}")
+
+
+def test_json_is_strict_json_when_a_value_is_not_computed(tmp_path):
+    """The pytrec_eval engine cannot average over tied orders, so AP is not computed (a
+    note says so) and was written NaN, which no strict JSON reader accepts. It is null."""
+    (tmp_path / "q").write_text("q1 0 a 1\n")
+    (tmp_path / "r").write_text("q1 Q0 a 1 1 t\nq1 Q0 b 2 1 t\n")
+    result = CliRunner().invoke(main, ["evaluate", str(tmp_path / "q"), str(tmp_path / "r"),
+                                       "-m", "AP", "--ties", "average", "--engine",
+                                       "pytrec_eval", "-f", "json"])
+    assert result.exit_code == 0
+    document = json.loads(result.stdout, parse_constant=_refuse_constant)
+    assert document["summary"] == {"AP": None}
+    assert document["per_query"] == {"q1": {"AP": None}}
+    assert any(note.startswith("not computed by pytrec_eval: AP") for note in document["notes"])

@@ -49,11 +49,14 @@ def run() -> None:
     takes tens of milliseconds after a large evaluation and changes nothing: every file
     is written and closed by then, and the output streams are flushed here."""
     _utf8_stdout()
+    interrupted = _note_interrupts()
     try:
         main(prog_name="searcheval")
         code = 0
     except SystemExit as exc:
         code = exc.code
+    if interrupted and code == 1:  # click turns a Ctrl-C its command did not catch into
+        code = 130  # "Aborted!" and exit 1; an interrupted command exits 128 + SIGINT
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)  # what SystemExit does with a message
         code = 1
@@ -66,6 +69,22 @@ def run() -> None:
             os.write(2, f"searcheval: cannot write the output: {exc.strerror or exc}\n".encode())
             code = 2
     os._exit(code or 0)
+
+
+def _note_interrupts() -> list[bool]:
+    """A list that becomes true when SIGINT arrives; the interrupt still raises
+    KeyboardInterrupt where it lands, as Python's own handler does."""
+    import signal
+
+    seen: list[bool] = []
+
+    def interrupt(signum, frame):
+        seen.append(True)
+        raise KeyboardInterrupt
+
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (nohup)
+        signal.signal(signal.SIGINT, interrupt)
+    return seen
 
 
 def _utf8_stdout() -> None:

@@ -36,12 +36,16 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     """Evaluate every run, write its outputs and the leaderboard; the outcomes, in input order.
 
     The qrels are read (and checked) here once, then once by each worker process."""
-    paths = expand_runs(run_arguments)
+    paths = expand_runs(run_arguments, outdir)
     if dask is not None:
         from ..scale.distributed import require_dask
         require_dask()
     runs = Path(outdir) / "runs"
-    runs.mkdir(parents=True, exist_ok=True)
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # OUTDIR is a file, or a folder on the way cannot be made
+        raise UsageError(f"{outdir}: cannot make the output folder {runs}: "
+                         f"{exc.strerror or exc}") from None
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
         leftover.unlink(missing_ok=True)
     labels = dict(zip(paths, path_labels(paths)))  # exp1/run.txt, exp2/run.txt: one name each
@@ -250,7 +254,7 @@ def _with_progress(qrels: str, runs: list[str], outdir: str, job: Job, sort: str
                    dask: str | None) -> list[Outcome]:
     if not sys.stderr.isatty():
         return run_batch(qrels, runs, outdir, job, sort, jobs, dask)
-    with _Progress(len(expand_runs(runs))) as progress:
+    with _Progress(len(expand_runs(runs, outdir))) as progress:
         return run_batch(qrels, runs, outdir, job, sort, jobs, dask, progress.update)
 
 

@@ -39,6 +39,9 @@ def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, m
                    max_unjudged=max_unjudged)
     echo = lambda text: click.echo(text, nl=False, err=fix_target == "-")  # noqa: E731
     try:
+        from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
+        refuse_inputs_as_outputs([fix_target], [qrels, *runs])  # "fix in place" loses the run
+        refuse_stdin_twice([qrels, *runs])
         report, scans = check(qrels, list(runs), **options)
         echo(report.text())
         if fix_target is None:

@@ -6,6 +6,7 @@ import click
 
 from ..report import render
 from ..io.inputs import as_qrels, as_run
+from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
 from ..results import dataset_measures, resolve_measures
 from ..settings import Settings
 from ..measures import NICKNAMES, Measure, parse_measure
@@ -27,6 +28,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
     measures = resolve_measures(names, compat)
     refuse_repeated_paths(run_paths)
+    refuse_inputs_as_outputs([output], [qrels_path, *run_paths])
+    refuse_stdin_twice([qrels_path, *run_paths])
     measures, first_notes = first_parameters_only(names or ["official"], measures, compat,
                                                   fmt == "trec")
     notes = notes + first_notes
@@ -54,6 +57,9 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid)
     files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
+    if files:  # the plot folder first: a refusal there leaves the -o output unwritten
+        from ..report.plots import make_folder
+        make_folder(plot_dir)
     write_text(output, text)
     if files:
         from ..report.plots import write

@@ -61,9 +61,12 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from ..analysis.compare import compare
         from ..report.compare import render_comparison
         from ..io.inputs import as_qrels, as_run
+        from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
         from .output import write_text
         from ..io.run_labels import refuse_repeated_paths
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
+        refuse_inputs_as_outputs([output], [qrels, *runs, baseline])
+        refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
         judged = as_qrels(qrels)
         baseline = _baseline_path(baseline, list(runs))
         paths = list(runs) + ([baseline] if baseline and baseline not in runs else [])

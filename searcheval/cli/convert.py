@@ -31,7 +31,9 @@ def convert_command(source, target, kind, from_format, to_format, compat) -> Non
     is reported on stderr.
     """
     from . import _fail
+    from ..io.output import refuse_inputs_as_outputs
     try:
+        refuse_inputs_as_outputs([target], [source])
         done = convert(source, target, kind, from_format, to_format, int(compat),
                        stdout=click.get_binary_stream("stdout"))
     except SearchevalError as exc:

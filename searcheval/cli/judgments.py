@@ -31,7 +31,10 @@ def run_judgments(source: str, output: str, existing: str | None, label_map: tup
     """Read the sheet (and the existing qrels), merge, write; returns the report."""
     from .labels import _label_map
     from ..build.labels import qrels_text
+    from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
+    refuse_inputs_as_outputs([output], [source, existing])
+    refuse_stdin_twice([source, existing])
     judged = read_sheet(source, _label_map(label_map), partial, sheet)
     merged, repeated, kept = judged.judgments, 0, 0
     if existing:

@@ -102,7 +102,9 @@ def _refuse_shared_outputs(targets: dict[str, str | None]) -> None:
 def run_labels(source: str, output: str, run_output: str | None, queries_output: str | None,
                *, tag: str | None = None, **options) -> Converted:
     """Convert, check where everything goes, then write it all; returns the conversion."""
+    from ..io.output import refuse_inputs_as_outputs
     from .output import write_text
+    refuse_inputs_as_outputs([output, run_output, queries_output], [source])
     out = convert(source, **options)
     to_stdout = "-" in (output, run_output, queries_output)
     if [output, run_output, queries_output].count("-") > 1:

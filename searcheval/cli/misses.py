@@ -28,8 +28,11 @@ def misses_command(qrels, run, k, queries, relevance_level, fmt, output) -> None
     """
     from . import _fail  # the CLI turns errors into messages and exit codes
     from ..errors import SearchevalError
+    from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
     try:
+        refuse_inputs_as_outputs([output], [qrels, run, queries])
+        refuse_stdin_twice([qrels, run, queries])
         texts = None
         if queries:
             from ..io.texts import read_texts

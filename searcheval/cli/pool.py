@@ -42,8 +42,11 @@ def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str
     """Read everything, pool, write the sheet; returns the report."""
     from ..io.inputs import as_qrels, as_run
     from ..io.output import write_file
+    from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
     from ..io.texts import read_texts
+    refuse_inputs_as_outputs([output], [*runs, docs, queries, existing])
+    refuse_stdin_twice([*runs, docs, queries, existing])
     fmt = sheet_format(output)
     if fmt == "xlsx":
         require_openpyxl(output)  # before reading anything: the refusal comes first

@@ -37,8 +37,11 @@ def search_command(docs, queries, output, method, depth, stopwords, k1, b, tag, 
     """
     from . import _fail  # the CLI turns errors into messages and exit codes
     from ..errors import SearchevalError
+    from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
     try:
+        refuse_inputs_as_outputs([output], [docs, queries])
+        refuse_stdin_twice([docs, queries])
         ranking = search(docs, queries, method=method, k=depth, stopwords=stopwords or ("es",),
                          k1=k1, b=b)
         text = run_text(ranking, tag)

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError, UsageError
+from .bounded import Fallback, TextPieces
 from .tables import Columns, _array, _physical_lines, _scalar, checked, roles, table_kind
 from ..model import Qrels, Run
 from .trec import text_bytes
@@ -25,21 +26,37 @@ from .trec import text_bytes
 def read_jsonl(path: str, data: bytes, kind: str | None,
                notes: list[str] | None = None) -> Qrels | Run:
     """One JSON object per line, keys as the column names."""
-    import pyarrow.json as pajson
-
     path, data = text_bytes(path, data)
     try:
-        table = pajson.read_json(io.BytesIO(data), read_options=pajson.ReadOptions(
-            block_size=1 << 24), parse_options=pajson.ParseOptions(newlines_in_values=False))
-        if table.num_rows != _physical_lines(data) or any(
-                pa.types.is_struct(t) or pa.types.is_list(t) for t in table.schema.types):
-            raise ValueError("rows and lines differ")
-        names = [name for name in roles(table.column_names).values()]
-        columns = Columns(path, {n: table.column(n) for n in names},
-                          np.arange(1, table.num_rows + 1))
+        columns = _jsonl_by_arrow(path, io.BytesIO(data), lambda: _physical_lines(data))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError):
         columns = _jsonl_slowly(path, data)
     return checked(columns, kind or table_kind(list(columns.arrays), path, 1), notes)
+
+
+def read_jsonl_stream(path: str, text: TextPieces, kind: str | None,
+                      notes: list[str] | None = None) -> Qrels | Run:
+    """``read_jsonl`` of text Arrow parses as it is decompressed (a gzip file never held
+    whole); ``Fallback`` where ``read_jsonl`` must read it (to name a line)."""
+    try:
+        columns = _jsonl_by_arrow(path, text, text.physical_lines)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError):
+        raise Fallback from None
+    return checked(columns, kind or table_kind(list(columns.arrays), path, 1), notes)
+
+
+def _jsonl_by_arrow(path: str, source: Any, physical_lines) -> Columns:
+    """Arrow's split, refused (ValueError) unless every row is one physical line of flat
+    values."""
+    import pyarrow.json as pajson
+
+    table = pajson.read_json(source, read_options=pajson.ReadOptions(block_size=1 << 24),
+                             parse_options=pajson.ParseOptions(newlines_in_values=False))
+    if table.num_rows != physical_lines() or any(
+            pa.types.is_struct(t) or pa.types.is_list(t) for t in table.schema.types):
+        raise ValueError("rows and lines differ")
+    names = [name for name in roles(table.column_names).values()]
+    return Columns(path, {n: table.column(n) for n in names}, np.arange(1, table.num_rows + 1))
 
 
 def _jsonl_slowly(path: str, data: bytes) -> Columns:

@@ -22,6 +22,34 @@ NEW_FILE_MODE = 0o666  # what open() asks for; the kernel takes the umask off
 _TRIES = 100  # temporary names tried before giving up (each 48 random bits)
 
 
+def refuse_inputs_as_outputs(outputs: list[str | None], inputs: list[str | None]) -> None:
+    """Refuse an output that is one of the command's inputs (the same file by any name: a
+    symlink, a hard link, ``./x``): the atomic rename would replace the input with the
+    output, and the user's run or qrels would be gone. Checked before anything is read."""
+    for target in outputs:
+        for source in inputs:
+            if _same_file(target, source):
+                raise UsageError(f"{target}: is also an input ({source}): write the output "
+                                 "to another file")
+
+
+def refuse_stdin_twice(inputs: list[str | None]) -> None:
+    """Standard input read for two inputs: the first takes it all and the second reads
+    nothing, so ``evaluate - -`` scored an empty run (every query 0, exit 0)."""
+    if list(inputs).count("-") > 1:
+        raise UsageError("'-' (standard input) is given for two inputs: it can be read only "
+                         "once; give the other input as a file")
+
+
+def _same_file(target: str | None, source: str | None) -> bool:
+    if target in (None, "-") or source in (None, "-"):
+        return False
+    try:
+        return os.path.samefile(target, source)
+    except (OSError, ValueError):  # not there (yet), irds:NAME, a name too long
+        return False
+
+
 def write_file(target: str | Path, data: str | bytes) -> None:
     """``data`` (text as UTF-8) to the file ``target``, never half-written, with the mode
     ``open()`` would give a new file, or the mode of the file it replaces."""

@@ -131,11 +131,36 @@ def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
             cut = bounded.line_pieces(path, itertools.chain([head], chunks),
                                       bounded.STREAM_PIECE_BYTES)
             return Loaded(trec.read_stream(path, TREC_KIND[chosen.name], cut, ranks), chosen, [])
-        data = head + b"".join(chunks)
+        if chosen.name in _STREAMED and path != "<stdin>" and (kind is None
+                                                              or kind in chosen.kinds):
+            loaded = _read_streamed(path, chosen, itertools.chain([head], chunks), kind)
+            if loaded is not None:
+                return loaded
+            path, data = bounded.read_all(source)  # read again, whole, to name the line
+        else:
+            data = head + b"".join(chunks)
     return read_data(path, data, kind, fmt, ranks)
 
 
+def _read_streamed(path: str, chosen: Format, pieces, kind: str | None) -> Loaded | None:
+    """A table Arrow parses as it is decompressed; None if it needs the whole text."""
+    notes: list[str] = []
+    try:
+        data = _STREAMED[chosen.name](path, bounded.TextPieces(pieces), kind, notes)
+    except bounded.Fallback:
+        return None
+    return Loaded(data, chosen, notes)
+
+
 TREC_KIND = {"trec-run": "run", "trec-qrels": "qrels"}
+_STREAMED = {  # line-oriented tables: Arrow reads the decompressed pieces as they come
+    "csv": lambda path, text, kind, notes: tables.read_delimited_stream(path, text, ",", kind,
+                                                                        notes),
+    "tsv": lambda path, text, kind, notes: tables.read_delimited_stream(path, text, "\t", kind,
+                                                                        notes),
+    "jsonl": lambda path, text, kind, notes: json_tables.read_jsonl_stream(path, text, kind,
+                                                                           notes),
+}
 
 
 def _read_regular(source: str | Path, kind: str | None, fmt: str | None,

@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError, UsageError
+from .bounded import Fallback, TextPieces
 from ..model.columns import encode
 from .column_names import ALIASES, VALUE_COLUMNS, roles
 from ..model import Qrels, Run
@@ -85,14 +86,16 @@ def _checked(table: Columns, kind: str) -> Qrels | Run:
         raise FormatError(table.path, table.header_line,
                           f"expected column(s) {', '.join(missing)} for {kind}, "
                           f"found {_listed(table.names or list(table.arrays))}")
-    column = {role: table.arrays[name] for role, name in present.items()}
-    query, doc = (encode(_ids(table, column[r], r)) for r in ("query_id", "doc_id"))
+    # each column handed on, not kept, so that a converted column's text is freed as the
+    # next is converted (a gzip table holds no other copy: peak memory, issue 12 C.17)
+    column = {role: table.arrays.pop(name) for role, name in present.items()}
+    query, doc = (encode(_ids(table, column.pop(r), r)) for r in ("query_id", "doc_id"))
     if kind == "qrels":
-        relevance = _integers(table, column["relevance"], "relevance")
+        relevance = _integers(table, column.pop("relevance"), "relevance")
         return make_qrels(query, doc, relevance, table.lines, table.path, unit=table.unit)
     ranks = _integers(table, column["rank"], "rank") if "rank" in column else None
     if "score" in column:
-        scores = _numbers(table, column["score"], "score")
+        scores = _numbers(table, column.pop("score"), "score")
     else:
         scores = -ranks.astype(np.float64)  # MS MARCO: rank 1 scores highest
         table.notes.append("scores: none in the input; each document scores -rank")
@@ -141,7 +144,10 @@ def _nulls(table: Columns, array: pa.Array, role: str) -> None:
 def _ids(table: Columns, array: pa.Array, role: str) -> pa.Array:
     array = _plain(array)
     _nulls(table, array, role)
-    if pa.types.is_integer(array.type):
+    # No rows hold no wrong id: pandas types an empty column float64 (or object), and an
+    # empty DataFrame run was refused ("found double values") where an empty file or dict
+    # is an empty run
+    if pa.types.is_integer(array.type) or len(array) == 0:
         return array.cast(pa.string())
     if not _is_text(array.type):
         _wrong_type(table, array, role, "text or an integer")
@@ -229,28 +235,53 @@ def _tag(table: Columns, array: pa.Array | None) -> str:
 def read_delimited(path: str, data: bytes, delimiter: str, kind: str | None,
                    notes: list[str] | None = None) -> Qrels | Run:
     """A CSV (``delimiter=","``) or TSV (``"\\t"``) file with a header line."""
-    import pyarrow.csv as pacsv
-
     path, data = text_bytes(path, data)
     header = _header(path, data, delimiter)
     kind = kind or table_kind(header, path, 1)
     wanted = [name for name in roles(header).values()]
     try:
-        table = pacsv.read_csv(
-            io.BytesIO(data),
-            read_options=pacsv.ReadOptions(block_size=1 << 24),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types={name: pa.string() for name in wanted}, strings_can_be_null=False,
-                include_columns=wanted))
-        if table.num_rows + 1 != _physical_lines(data):
-            raise ValueError("rows and lines differ")
-        columns = Columns(path, {n: table.column(n) for n in wanted},
-                          np.arange(2, table.num_rows + 2), header_line=1)
+        columns = _delimited_by_arrow(path, io.BytesIO(data), delimiter, wanted,
+                                      lambda: _physical_lines(data))
     except (pa.ArrowInvalid, ValueError):
         columns = _delimited_slowly(path, data, delimiter, header, wanted)
     columns.names = header
     return checked(columns, kind, notes)
+
+
+def read_delimited_stream(path: str, text: TextPieces, delimiter: str, kind: str | None,
+                          notes: list[str] | None = None) -> Qrels | Run:
+    """``read_delimited`` of text Arrow parses as it is decompressed (a gzip file never
+    held whole); ``Fallback`` where ``read_delimited`` must read it (to name a line)."""
+    try:
+        header = _header(path, text.head, delimiter)
+        kind = kind or table_kind(header, path, 1)
+    except FormatError:  # the whole-text reader checks every line first, then says this
+        raise Fallback from None
+    wanted = [name for name in roles(header).values()]
+    try:
+        columns = _delimited_by_arrow(path, text, delimiter, wanted, text.physical_lines)
+    except (pa.ArrowInvalid, ValueError):
+        raise Fallback from None
+    columns.names = header
+    return checked(columns, kind, notes)
+
+
+def _delimited_by_arrow(path: str, source: Any, delimiter: str, wanted: list[str],
+                        physical_lines) -> Columns:
+    """Arrow's split, refused (ValueError) unless every row is one physical line."""
+    import pyarrow.csv as pacsv
+
+    table = pacsv.read_csv(
+        source,
+        read_options=pacsv.ReadOptions(block_size=1 << 24),
+        parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=False),
+        convert_options=pacsv.ConvertOptions(
+            column_types={name: pa.string() for name in wanted}, strings_can_be_null=False,
+            include_columns=wanted))
+    if table.num_rows + 1 != physical_lines():
+        raise ValueError("rows and lines differ")
+    return Columns(path, {n: table.column(n) for n in wanted},
+                   np.arange(2, table.num_rows + 2), header_line=1)
 
 
 def _physical_lines(data: bytes) -> int:

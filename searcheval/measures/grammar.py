@@ -169,6 +169,8 @@ def _expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
         if not params:
             return [Measure(family, cutoff=c) for c in spec.default]
         values = [_trec_cutoff(v, spec.kind, offset) for v in params.split(",")]
+        for value in values:
+            _check_cutoff(family, value, offset)
         if len(set(values)) != len(values):
             raise _Problem(offset, "duplicate cutoffs")
         return [Measure(family, cutoff=v) for v in sorted(values)]
@@ -190,6 +192,7 @@ def _expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
     else:
         values = tuple(_number(v, offset) for v in params.split(","))
     _check_coeff_count(family, values, offset)
+    _check_persistence(family, values, offset)
     # The defaults written out (set_F.1, rbp.p=0.9) are the default measure, one canonical
     # name; trec_label keeps the text, which trec_eval prints (set_F_1).
     default = spec.parameter_default()
@@ -324,18 +327,24 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     cutoff = None
     if cutoff_tok is not None:
         value = float(cutoff_tok[1])
+        if spec.kind is not Kind.FRACTION and value > MAX_CUTOFF:  # not through a float
+            raise _Problem(cutoff_tok[2], f"cutoff must be at most {MAX_CUTOFF}, found "
+                                          f"{cutoff_tok[1]}")
         if spec.kind is Kind.FRACTION:
             cutoff = value
         elif value.is_integer() and value > 0:
             cutoff = int(value)
         else:
             raise _Problem(cutoff_tok[2], f"cutoff must be a positive integer, found {cutoff_tok[1]!r}")
+        _check_cutoff(family, cutoff, cutoff_tok[2])
     rel, params, options = None, (), []
     words = spec.word_options()
     for key, (value, key_pos) in args.items():
         if key == "rel" and (spec.uses_rel or spec.binary_at_rel):
             if not (isinstance(value, float) and value.is_integer()):
                 raise _Problem(key_pos, f"rel must be a whole number, found {value!r}")
+            if value < 0:  # as -l: a negative grade is "not judged", never relevant
+                raise _Problem(key_pos, f"rel must be a whole number >= 0, found {int(value)}")
             rel = int(value)
         elif key in words and value in words[key]:
             if value != words[key][0]:
@@ -368,11 +377,33 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
     if any(not isinstance(v, float) for v in values):  # a word, a quoted text, {level:gain}
         raise _Problem(pos, f"{spec.param} takes numbers, found {_written(value)}")
     _check_coeff_count(family, values, pos)
+    _check_persistence(family, values, pos)
     if family == "ERR" and not (values[0].is_integer() and values[0] > 0):
         # gdeval.pl's largest grade: R = (2^grade - 1)/2^max_grade is negative below 1.
         raise _Problem(pos, f"max_grade must be a positive whole number, found "
                             f"{format_number(values[0])}")
     return tuple(values) if tuple(values) != spec.parameter_default() else ()
+
+
+MAX_CUTOFF = 2**31 - 1  # the engine's ranks are 32-bit; a larger one is a typo
+
+
+def _check_cutoff(family: str, cutoff: int | float, pos: int) -> None:
+    """A recall level is a fraction of the relevant documents, in [0, 1] (IPrec@2 scored 0,
+    IPrec@-0.1 as IPrec@0); a rank cutoff fits the engine's 32-bit ranks (a 20-digit one
+    was read through a float and renamed)."""
+    if family == "iprec_at_recall" and not 0 <= cutoff <= 1:
+        raise _Problem(pos, f"a recall level is between 0 and 1, found {format_number(cutoff)}")
+    if isinstance(cutoff, int) and cutoff > MAX_CUTOFF:
+        raise _Problem(pos, f"cutoff must be at most {MAX_CUTOFF}, found {cutoff}")
+
+
+def _check_persistence(family: str, values: tuple, pos: int) -> None:
+    """RBP's persistence p is a probability below 1: p >= 1 or p <= 0 give no RBP at all
+    (p = 1.5 scored -0.6; trec_eval accepts it and prints the same)."""
+    if family in ("rbp", "rbp_resid") and values and not 0 < values[0] < 1:
+        raise _Problem(pos, f"p must be between 0 and 1 (exclusive), found "
+                            f"{format_number(values[0])}")
 
 
 def _written(value: object) -> str:

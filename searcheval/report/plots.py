@@ -164,9 +164,20 @@ def encode(figures: dict[str, Figure]) -> dict[str, bytes]:
     return files
 
 
+def make_folder(directory: str | Path) -> Path:
+    """``directory``, created if needed; a file in its place is a UsageError (it was a
+    FileExistsError traceback, after the -o output had been written)."""
+    folder = Path(directory)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{directory}: cannot make the plot folder: "
+                         f"{'it is a file' if folder.is_file() else exc.strerror or exc}") from None
+    return folder
+
+
 def write(directory: str | Path, files: dict[str, bytes]) -> None:
     """Write every file into ``directory`` (created if needed), each atomically."""
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(directory)
     for name, data in files.items():
         write_file(folder / name, data)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 from ..errors import UsageError
 from ..measures import TREC_ORDER, Kind, Measure
@@ -35,15 +36,23 @@ def to_json(results_list: list[Results], per_query: bool = True) -> str:
     for results in results_list:
         doc = {"run": results.run, "run_tag": results.run_tag, "settings": results.settings_dict(),
                "measures": [str(m) for m in results.measures],
-               "summary": {str(m): _number(m, v) for m, v in zip(results.measures, results.means)}}
+               "summary": {str(m): _json_number(m, v)
+                           for m, v in zip(results.measures, results.means)}}
         if results.notes:
             doc["notes"] = results.notes
         if per_query:
-            doc["per_query"] = {q: {m: _number(results.measures[i], v) for i, (m, v) in
+            doc["per_query"] = {q: {m: _json_number(results.measures[i], v) for i, (m, v) in
                                     enumerate(values.items())}
                                 for q, values in results.per_query().items()}
         documents.append(doc)
     return json.dumps(documents[0] if len(documents) == 1 else documents, indent=2) + "\n"
+
+
+def _json_number(measure: Measure, value: float) -> float | int | None:
+    """null for a value not computed (nan: a measure the pytrec_eval engine cannot compute,
+    with a note saying so): json.dumps wrote NaN, which is not JSON (jq, JSON.parse and
+    strict readers refuse the whole document)."""
+    return None if isinstance(value, float) and math.isnan(value) else _number(measure, value)
 
 
 def _format_value(measure: Measure, value: float) -> str:

@@ -14,6 +14,7 @@ import glob
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -125,17 +126,21 @@ def qrels_content_sha256(qrels: Qrels) -> str:
 
 # ---- which runs --------------------------------------------------------------------------
 
-def expand_runs(arguments: list[str]) -> list[str]:
-    """Files as given; a directory's files (not hidden, natural order); a glob's matches."""
+def expand_runs(arguments: list[str], outdir: str | None = None) -> list[str]:
+    """Files as given; a directory's files (not hidden, natural order); a glob's matches.
+    A directory or glob leaves out batch's own outputs in ``outdir`` (``-o`` the runs'
+    folder: a rerun read summary.csv and summary.json as runs, failed them, exit 1)."""
     paths: list[str] = []
+    ours = _own_outputs(outdir)
     for argument in arguments:
         if os.path.isdir(argument):
             found = [str(p) for p in Path(argument).iterdir() if p.is_file()
-                     and not p.name.startswith(".")]
+                     and not p.name.startswith(".") and not ours(str(p))]
         elif os.path.exists(argument):
             found = [argument]
         else:
-            found = [p for p in glob.glob(argument, recursive=True) if os.path.isfile(p)]
+            found = [p for p in glob.glob(argument, recursive=True)
+                     if os.path.isfile(p) and not ours(p)]
             if not found:
                 raise UsageError(f"{argument}: no such run file, directory or matching file")
         paths.extend(sorted(found, key=natural_key) if len(found) > 1 else found)
@@ -144,6 +149,17 @@ def expand_runs(arguments: list[str]) -> list[str]:
     for path in paths:
         first.setdefault(same_file_key(path), path)
     return list(first.values())
+
+
+def _own_outputs(outdir: str | None) -> Callable[[str], bool]:
+    """Whether a path is one of the files batch writes into ``outdir``."""
+    if outdir is None:
+        return lambda path: False
+    folder = os.path.realpath(outdir)
+    summaries = {os.path.join(folder, "summary.csv"), os.path.join(folder, "summary.json")}
+    runs = os.path.join(folder, "runs") + os.sep
+    return lambda path: (os.path.realpath(path) in summaries
+                         or os.path.realpath(path).startswith(runs))
 
 
 # ---- one run -----------------------------------------------------------------------------

@@ -68,6 +68,10 @@ def search(docs: Any, queries: Any, method: str = "keyword", k: int = 1000,
         raise UsageError(f"unknown method {method!r}: choose {' or '.join(METHODS)}")
     if k < 1:
         raise UsageError(f"k must be at least 1, found {k}")
+    # BM25 is defined for k1 >= 0 and 0 <= b <= 1: k1 = -1 gave a score of about 168 to a
+    # two-word match, b = 5 negative length norms, both written without a word
+    if not (k1 >= 0 and 0 <= b <= 1):
+        raise UsageError(f"BM25 takes k1 >= 0 and b between 0 and 1, found k1 {k1:g}, b {b:g}")
     stop = words.stop_words(list(stopwords))
     doc_texts = _texts(docs, "doc")
     query_texts = _texts(queries, "query")
