@@ -47,7 +47,7 @@ def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, m
         if fix_target is None:
             sys.exit(report.status)
         changes, again = fix_and_recheck(qrels, scans[0], fix_target, to_format,
-                                         click.get_binary_stream("stdout"), **options)
+                                         sys.stdout.buffer, **options)
     except SearchevalError as exc:
         _fail(str(exc), 2)
     where = "standard output" if fix_target == "-" else fix_target

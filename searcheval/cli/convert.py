@@ -35,7 +35,7 @@ def convert_command(source, target, kind, from_format, to_format, compat) -> Non
     try:
         refuse_inputs_as_outputs([target], [source])
         done = convert(source, target, kind, from_format, to_format, int(compat),
-                       stdout=click.get_binary_stream("stdout"))
+                       stdout=sys.stdout.buffer)
     except SearchevalError as exc:
         _fail(str(exc), 2)
     for line in done.report_lines():
