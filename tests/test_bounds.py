@@ -153,3 +153,19 @@ def test_streaming_reader_refuses_a_bomb_too(tmp_path):
         list(run_blocks(bomb))
     assert (error.value.line, error.value.message) == (2, f"{TOO_LONG} (reading stopped there)")
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("before", [0, 3, bounded.LINE_LIMIT // 2 - 1, bounded.LINE_LIMIT // 2 + 7])
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+def test_the_quick_line_proof_refuses_exactly_the_lines_over_the_limit(before, extra):
+    """check_lines skips its byte-by-byte count when every block of half the limit holds a
+    newline; a line of LINE_LIMIT + extra bytes placed anywhere across those blocks must be
+    refused exactly when it passes the limit, with its line number (here line 3)."""
+    head = b"q1 Q0 a 1 1 t\n" + b"x" * before + b"\n"  # lines 1 and 2 shift the long one
+    data = head + b"y" * (bounded.LINE_LIMIT + extra) + b"\nq1 Q0 b 2 0 t\n"
+    if extra <= 0:
+        bounded.check_lines("run", data)
+        return
+    with pytest.raises(FormatError) as error:
+        bounded.check_lines("run", data)
+    assert error.value.line == 3
