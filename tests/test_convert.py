@@ -12,10 +12,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import searcheval
-from searcheval.cli import main
+from cli_runner import cli
 from searcheval.errors import FormatError, SearchevalError, UsageError
 from searcheval.io import registry
 from searcheval.ranking import canonical_rows
@@ -39,9 +38,6 @@ KEEPS = {"trec-run": {"score", "tag"}, "msmarco-run": set(), "csv": {"score", "t
          "tsv": {"score", "tag"}, "jsonl": {"score", "tag"}, "json": {"score"},
          "parquet": {"score", "tag"}}
 
-
-def cli(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 def ranked(run) -> list[tuple]:

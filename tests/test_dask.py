@@ -102,18 +102,6 @@ def test_partitioned_errors_name_the_physical_line(cluster, tmp_path):
     assert str(caught.value) == f"{path}:501: score must be a finite number, found 'nan'"
 
 
-def test_partitioned_run_is_named_by_its_last_lines_tag(cluster, tmp_path):
-    """trec_eval's runid is the last record line's tag (get_trec_results.c keeps the tag of
-    each line it reads; the stored binary cases show it), split into partitions or not."""
-    path = tmp_path / "run"
-    path.write_text("".join(f"301 Q0 d{i} 1 {i} {'first' if i == 0 else 'middle'}\n"
-                            for i in range(499)) + "302 Q0 x 1 1 last\n# a comment\n\n")
-    with dask_client(cluster) as client:
-        results, _ = evaluate_partitioned(client, read_qrels(SUITE / "qrels.test"), str(path),
-                                          resolve_measures(["AP"]), Settings(), block_bytes=2_000)
-    assert (results.run_tag, read_run(path).tag) == ("last", "last")
-
-
 def test_batch_on_dask_labels_runs_of_one_file_name(cluster, tmp_path):
     """exp1/run.txt is split into partitions (336,021 bytes over --block-size 328k), exp2/run.txt
     is a task: each keeps its label, in its files and the leaderboard, as in one process."""
@@ -138,7 +126,7 @@ def test_batch_on_dask_labels_runs_of_one_file_name(cluster, tmp_path):
     assert [line.split(",")[0] for line in board] == ["run", "exp2/run.txt", "exp1/run.txt"]
 
 
-@pytest.mark.parametrize("ending", ["\n", "", "\n\n# a comment after the last record\n"])
+@pytest.mark.parametrize("ending", ["\n", "", "\n# a comment after the last record\n\n"])
 def test_partitioned_run_tag_is_the_last_lines(cluster, tmp_path, ending):
     """trec_eval's runid is the last record line's tag (test_trec_eval_binary's stored cases):
     the partitioned path must name a run whose tags change as the whole-file reader does."""

@@ -13,9 +13,8 @@ import csv
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from searcheval.cli import main
+from cli_runner import cli
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 RESULTS = FIXTURES / "cranfield-runs" / "results"
@@ -29,9 +28,6 @@ TREC_LINES = [f"{q} 0 {d} {g}" for q, d, g in CRANQREL]
 # conftest.py's no_network: any attempt to reach the network fails the test
 pytestmark = pytest.mark.usefixtures("no_network")
 
-
-def cli(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 @pytest.fixture

@@ -11,15 +11,11 @@ import gzip
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from searcheval.cli import main
+from cli_runner import cli
 
 LONG = "d" * 100_000  # a doc id longer than the sample, shorter than any line limit
 
-
-def cli(*arguments, input=None):
-    return CliRunner().invoke(main, [str(a) for a in arguments], input=input)
 
 
 # One query, two retrieved documents: the long id scores 3 and is relevant, 'b' scores 2

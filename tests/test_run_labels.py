@@ -20,6 +20,7 @@ import pytest
 import pytrec_eval
 from click.testing import CliRunner
 
+from cli_runner import cli
 import searcheval
 from searcheval.cli import main
 from searcheval.errors import UsageError
@@ -74,9 +75,6 @@ def runs(tmp_path) -> list[Path]:
         paths.append(tmp_path / label)
     return paths
 
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def evaluate_output(runs, fmt: str, *extra) -> str:

@@ -10,9 +10,8 @@ from __future__ import annotations
 import gzip
 
 import pytest
-from click.testing import CliRunner
 
-from searcheval.cli import main
+from cli_runner import cli
 from searcheval.settings import Settings
 from searcheval.io import registry
 from searcheval.io.trec import read_qrels
@@ -28,9 +27,6 @@ CONTENTS = {
 }
 RUNID = f"{'runid':<22}\tall\tmytag"  # trec_eval's line
 
-
-def cli(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 @pytest.fixture

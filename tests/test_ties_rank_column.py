@@ -17,10 +17,9 @@ import gzip
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cli
 import searcheval
-from searcheval.cli import main
 from searcheval.errors import FormatError, UsageError
 
 QRELS_TEXT = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 1\nq2 0 d5 0\n"
@@ -34,9 +33,6 @@ CSV_WITHOUT_RANK = "query_id,doc_id,score\n" + "".join(f"{q},{d},{score}\n"
 EXPECTED = {"RR": 1 / 2, "AP": 13 / 24, "P@1": 0.0}
 PER_QUERY = {("q1", "RR"): 1 / 2, ("q1", "AP"): 7 / 12, ("q2", "RR"): 1 / 2, ("q2", "AP"): 1 / 2}
 
-
-def cli(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 @pytest.fixture

@@ -9,10 +9,9 @@ import json
 import warnings
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cli
 from searcheval.results import resolve_measures
-from searcheval.cli import main
 from searcheval.settings import Settings
 from searcheval.io.trec import read_qrels
 from searcheval.scale.stream import evaluate_streaming
@@ -30,9 +29,6 @@ SHAPES = {
     "no-final-newline": lambda text: text.rstrip("\n"),
 }
 
-
-def cli(*arguments, input=None):
-    return CliRunner().invoke(main, [str(a) for a in arguments], input=input)
 
 
 def runid(output: str) -> str:

@@ -21,9 +21,8 @@ import gzip
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from searcheval.cli import main
+from cli_runner import cli
 from searcheval.settings import Settings
 from searcheval.errors import FormatError
 from searcheval.io.trec import read_qrels
@@ -59,9 +58,6 @@ SHAPES = {
 }
 
 
-def cli(*arguments, input=None):
-    return CliRunner().invoke(main, [str(a) for a in arguments], input=input)
-
 
 def files(tmp_path: Path, kind: str, text: bytes, packed: bool = False) -> tuple[Path, Path]:
     """(qrels, run), the bad one holding ``text`` (gzip-compressed when ``packed``)."""
@@ -83,23 +79,18 @@ def test_evaluate_refuses_the_line(tmp_path, case, shape):
     assert result.stderr == f"{qrels if kind == 'qrels' else run}:{line}: {message}\n"
 
 
+@pytest.mark.parametrize("way", ["gzip", "stdin"])
 @pytest.mark.parametrize("case", BAD)
-def test_gzip_is_refused_the_same_way(tmp_path, case):
+def test_gzip_and_stdin_are_refused_the_same_way(tmp_path, case, way):
     kind, text, line, message = BAD[case]
-    qrels, run = files(tmp_path, kind, text.encode(), packed=True)
-    result = cli("evaluate", qrels, run, "-m", "P@5")
+    qrels, run = files(tmp_path, kind, text.encode(), packed=way == "gzip")
+    bad = qrels if kind == "qrels" else run
+    arguments = (qrels, run) if way == "gzip" else \
+        (("-", run) if kind == "qrels" else (qrels, "-"))
+    result = cli("evaluate", *arguments, "-m", "P@5",
+                 input=text.encode() if way == "stdin" else None)
     assert result.exit_code == 2
-    assert result.stderr == f"{qrels if kind == 'qrels' else run}:{line}: {message}\n"
-
-
-@pytest.mark.parametrize("case", BAD)
-def test_stdin_is_refused_the_same_way(tmp_path, case):
-    kind, text, line, message = BAD[case]
-    qrels, run = files(tmp_path, kind, text.encode())
-    arguments = ("-", run) if kind == "qrels" else (qrels, "-")
-    result = cli("evaluate", *arguments, "-m", "P@5", input=text.encode())
-    assert result.exit_code == 2
-    assert result.stderr == f"<stdin>:{line}: {message}\n"
+    assert result.stderr == f"{bad if way == 'gzip' else '<stdin>'}:{line}: {message}\n"
 
 
 @pytest.mark.parametrize("case", BAD)
