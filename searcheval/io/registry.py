@@ -119,6 +119,13 @@ def read(source: str | Path, kind: str | None = None, fmt: str | None = None,
         return _read_regular(source, kind, fmt, ranks) or _read_stream(source, kind, fmt, ranks)
 
 
+def recognised(source: str | Path, kind: str | None = None) -> Format:
+    """The format of a file (plain or gzipped) as ``read`` recognises it, from its first
+    decompressed piece."""
+    with bounded.opened(source) as (path, handle):
+        return recognise(path, next(bounded.chunks(path, handle), b""), kind)
+
+
 def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
                  ranks: bool) -> Loaded:
     """Any input that is not a regular TREC file. TREC text (gzip, stdin, irregular) is

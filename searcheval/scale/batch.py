@@ -88,15 +88,8 @@ class Outcome:
 
 def trec_text(path: str) -> bool:
     """Is this run TREC text (plain or gzipped), as the format recognition reads it?"""
-    import gzip
-
-    from ..io.registry import recognise
-    with open(path, "rb") as handle:
-        head = handle.read(1 << 16)
-    if head[:2] == b"\x1f\x8b":
-        with gzip.open(path, "rb") as handle:
-            head = handle.read(1 << 16)
-    return recognise(path, head, "run").name == "trec-run"
+    from ..io.registry import recognised
+    return recognised(path, "run").name == "trec-run"
 
 
 def sha256_text(text: str) -> str:
