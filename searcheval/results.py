@@ -35,6 +35,8 @@ def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | Non
     """
     if recounted_num_rel is not None and measure.family == "num_rel" and measure.rel is None:
         return float(recounted_num_rel)
+    if measure.spec.text:  # a string per query (relstring): no aggregate
+        return math.nan
     if len(values) == 0:
         return 0.0
     if measure.spec.kind is Kind.COUNT:
@@ -71,7 +73,14 @@ def undefined_note(undefined: dict[str, list[str]]) -> str:
 @dataclass
 class Results(Outcome):
     """Per-query values of one run (rows: measures, columns: queries in trec_eval order),
-    with their aggregates (``means``), as every output format renders them."""
+    with their aggregates (``means``), as every output format renders them.
+
+    A text measure (``Spec.text``: relstring) has a string per query (``texts``), a NaN
+    row in ``values`` and no aggregate (a NaN mean, left out of ``summary``).
+    ``zscores``: the file of means and standard deviations the values were converted with
+    (trec_eval -Z, ``analysis.zscores``), else None."""
+
+    zscores: str | None = None
 
     @property
     def tied(self) -> str:
@@ -112,8 +121,17 @@ class Results(Outcome):
         return self._row[key]
 
     def summary(self) -> dict[str, float]:
-        """Canonical measure name -> aggregate over the evaluated queries."""
-        return {str(m): float(v) for m, v in zip(self.measures, self.means)}
+        """Canonical measure name -> aggregate over the evaluated queries (a text measure
+        has none)."""
+        return {str(m): float(v) for m, v in zip(self.measures, self.means) if not m.spec.text}
+
+    def text(self, row: int, column: int) -> str | None:
+        """A text measure's string (row ``row`` of ``measures``) for one query; None for a
+        number."""
+        if not self.texts:  # no text measure: no name to make (its spec may be gone)
+            return None
+        strings = self.texts.get(str(self.measures[row]))
+        return None if strings is None else strings[column]
 
     def value(self, measure: str | Measure, query_id: str) -> float:
         """One query's value; a query or measure not evaluated is a UsageError saying which
@@ -122,11 +140,13 @@ class Results(Outcome):
             hint = ": the means are in summary()" if query_id == "all" else ""
             raise UsageError(f"query {query_id!r} was not evaluated{hint} (evaluated: "
                              f"{_listed(self.natural_query_order())})")
-        return float(self.values[self._measure_row(measure), self._col[query_id]])
+        row, column = self._measure_row(measure), self._col[query_id]
+        text = self.text(row, column)
+        return float(self.values[row, column]) if text is None else text
 
-    def per_query(self) -> dict[str, dict[str, float]]:
-        """query_id -> {measure: value}, queries in natural order."""
-        return {q: {str(m): float(self.values[i, self._col[q]]) for i, m in enumerate(self.measures)}
+    def per_query(self) -> dict[str, dict[str, float | str]]:
+        """query_id -> {measure: value (a text measure's string)}, queries in natural order."""
+        return {q: {str(m): self.value(m, q) for m in self.measures}
                 for q in self.natural_query_order()}
 
     def natural_query_order(self) -> list[str]:
@@ -167,9 +187,12 @@ def long_rows(results: Results) -> list[tuple]:
     for query_id in results.natural_query_order():
         j = column[query_id]
         for i, measure in enumerate(results.measures):
-            rows.append((results.run, query_id, str(measure), plain_value(measure, results.values[i, j])))
+            text = results.text(i, j)
+            rows.append((results.run, query_id, str(measure),
+                         plain_value(measure, results.values[i, j]) if text is None else text))
     for i, measure in enumerate(results.measures):
-        rows.append((results.run, "all", str(measure), plain_value(measure, results.means[i])))
+        if not measure.spec.text:  # a string per query has no `all`
+            rows.append((results.run, "all", str(measure), plain_value(measure, results.means[i])))
     return rows
 
 

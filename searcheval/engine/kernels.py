@@ -19,6 +19,7 @@ from ..fast.segments import divide, segment_max, segment_sum
 from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg, ndcg_cut,
                            ndcg_rel, rank_biased_precision, rbp_residual, rndcg, unjudged_at)
 from .views import before_rows, level_of, level_view
+from .texts import relstring  # noqa: F401  the relstring spec's kernel (NaN: a string measure)
 
 INFAP_EPSILON = 0.00001
 
