@@ -157,7 +157,7 @@ class Results(Outcome):
         return {
             "engine": self.engine, "compat": f"trec_eval {'9.0.8' if s.compat == 9 else '10.0'}",
             "ties": s.ties, "tie_rule": TIE_POLICIES[s.ties], "tied": self.tied, "missing": s.missing, "relevance_level": s.relevance_level,
-            "depth": s.depth, "judged_only": s.judged_only,
+            "depth": s.depth, "judged_only": s.judged_only, "num_docs": s.num_docs,
             "queries_averaged": len(self.query_ids), "queries_zero_filled": len(self.zero_filled),
             "queries_skipped": len(self.skipped), "queries_ignored": len(self.ignored),
             "zero_filled": self.zero_filled, "skipped": self.skipped, "ignored": self.ignored,
@@ -204,17 +204,18 @@ ENGINES = ("native", "pytrec_eval")
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
-             ties: str = "trec_eval") -> Results:
+             ties: str = "trec_eval", num_docs: int = 0) -> Results:
     """Evaluate one run against qrels; returns the Results every output format renders.
 
     ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
     ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
     documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
     ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
-    ordered (``settings.TIE_POLICIES``).
+    ordered (``settings.TIE_POLICIES``). ``num_docs``: the documents in the collection
+    (trec_eval -N), which only ``utility``'s fourth coefficient reads.
     """
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties)
+                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measures, notes = dataset_measures(qrels, measures)
     parsed = resolve_measures(measures, compat)
     judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")

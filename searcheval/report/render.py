@@ -102,7 +102,8 @@ def settings_lines(results: Results) -> list[str]:
             lines.append(f"  {label}: {shown}")
     depth = results.settings.depth or "all"
     lines.append(f"relevance level: {s['relevance_level']} (grade >= level is relevant)   "
-                 f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}")
+                 f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}"
+                 + (f"   collection: {s['num_docs']} documents (-N)" if s["num_docs"] else ""))
     return lines + results.notes
 
 
