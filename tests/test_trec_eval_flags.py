@@ -242,3 +242,21 @@ def test_relstring_is_not_compared(tmp_path):
                      SUITE / "results.trunc", "-m", "relstring", "-m", "P.5", "-f", "csv")
     assert result.exit_code == 0, result.stderr
     assert "not compared (no per-query values): relstring" in result.stderr
+
+
+@pytest.mark.parametrize("stream", ["--no-stream", "--stream"])
+def test_relstring_in_batch_streamed_or_not(tmp_path, stream):
+    """Per run, the strings of out.test.aq; no column in the leaderboard (no mean)."""
+    out = tmp_path / "batch"
+    result = cli("batch", SUITE / "qrels.test", SUITE / "results.test", "-o", out, "-m",
+                 "relstring", "-m", "P.5", stream, *(["--chunk-queries", "1"] if stream ==
+                                                     "--stream" else []))
+    assert result.exit_code == 0, result.stderr
+    rows = list(csv.reader(io.StringIO((out / "runs" / "results.test.csv").read_text())))
+    assert [r[3] for r in rows if r[2] == "relstring"] == ["0000011000", "1101110110",
+                                                           "0000000000"]
+    assert (out / "summary.csv").read_text().splitlines()[0] == "run,P@5,queries"
+    refused = cli("batch", SUITE / "qrels.test", SUITE / "results.test", "-o", out, "-m",
+                  "relstring", "-m", "P.5", "--sort", "relstring")
+    assert refused.exit_code == 2
+    assert refused.stderr == "--sort relstring: a string per query, with no mean to sort by\n"

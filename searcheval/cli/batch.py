@@ -235,6 +235,8 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
         sort = str(resolve_measures([sort_by], settings.compat)[0])
         if sort not in parsed:
             raise UsageError(f"--sort {sort_by}: not among the measures ({', '.join(parsed)})")
+        if resolve_measures([sort_by], settings.compat)[0].spec.text:
+            raise UsageError(f"--sort {sort_by}: a string per query, with no mean to sort by")
     # irds: the content's hash is made by run_batch, which reads the judgments anyway
     digest = "" if is_irds(qrels) else _qrels_sha256(qrels)
     return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes), sort
