@@ -124,6 +124,22 @@ def test_num_docs_is_utilitys_fourth_coefficient(tmp_path, flags, value):
     assert result.stdout == f"utility_0,0,0,1       \tall\t{value}\n"
 
 
+@pytest.mark.parametrize("compat,value", [
+    # q2 is in the qrels (R = 1), not in the run. 9.0.8 never evaluates it: it adds 0.
+    # 10.0 scores its placeholder ranking (one document, not relevant: ret 1, rel_ret 0)
+    # and keeps that value for a parameterised utility: 1 * (10 + 0 - 1 - 1) = 8.
+    # q1 scores 7 (above); all = (7 + q2) / 2.
+    ("9", "3.5000"), ("10", "7.5000"),
+])
+def test_num_docs_for_a_query_the_run_lacks(tmp_path, compat, value):
+    qrels, run = utility_case(tmp_path)
+    qrels.write_text(qrels.read_text() + "q2 0 d9 1\n")
+    result = evaluate(qrels, run, "-m", "utility.0,0,0,1", "-N", "10", "-c", "-f", "trec",
+                      "--compat", compat)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"utility_0,0,0,1       \tall\t{value}\n"
+
+
 def test_num_docs_cross_checks_with_pytrec_eval(tmp_path):
     """pytrec_eval has no -N: its utility plus d*N is what -N makes trec_eval print."""
     qrels, run = utility_case(tmp_path)
@@ -160,13 +176,14 @@ def test_error_negative_num_docs(tmp_path):
     assert "-1 is not in the range x>=0" in result.stderr
 
 
-def test_no_summary_is_out_test_aq_without_its_all_lines():
+@pytest.mark.parametrize("compat,folder", VERSIONS, ids=["9", "10"])
+def test_no_summary_is_out_test_aq_without_its_all_lines(compat, folder):
     """trec_eval -n: its print_final functions (meas_print_final.c, m_runid.c) print
     nothing, so out.test.aq without the `all` lines and runid's."""
     result = evaluate(SUITE / "qrels.test", SUITE / "results.test", "-q", "-n", "-m",
-                      "all_trec", "-f", "trec", "--missing", "skip", "--compat", "10")
+                      "all_trec", "-f", "trec", "--missing", "skip", "--compat", compat)
     assert result.exit_code == 0, result.stderr
-    expected = [line for line in (SUITE / "out.test.aq").read_text().splitlines()
+    expected = [line for line in (folder / "out.test.aq").read_text().splitlines()
                 if line.split("\t")[1] != "all"]
     assert result.stdout.splitlines() == expected
 
@@ -235,6 +252,29 @@ def test_relstring_in_csv_json_and_table():
     assert list(document["summary"]) == ["P@5"]
     table = evaluate(*arguments, "-q").stdout
     assert "relstring(length=20)  0000011000000--10101  33033303303333333330" in table
+
+
+@pytest.mark.parametrize("compat,folder", VERSIONS, ids=["9", "10"])
+def test_relstring_lines_of_out_test_aqc(compat, folder):
+    """Under -c, 10.0 prints relstring '' for the query the run lacks (302: its clean-up
+    after the placeholder ranking), 9.0.8 no line."""
+    result = evaluate(SUITE / "qrels.test", SUITE / "results.trunc", "-q", "-c", "-m",
+                      "all_trec", "-f", "trec", "--compat", compat)
+    expected = [line for line in (folder / "out.test.aqc").read_text().splitlines()
+                if line.startswith("relstring")]
+    assert [line for line in result.stdout.splitlines() if line.startswith("relstring")] \
+        == expected
+    assert len(expected) == (2 if compat == "9" else 3)
+
+
+def test_relstring_with_pytrec_eval_is_not_computed_and_says_so():
+    result = evaluate(SUITE / "qrels.test", SUITE / "results.test", "-q", "-m", "relstring",
+                      "-m", "P.5", "--engine", "pytrec_eval", "-f", "trec")
+    assert result.exit_code == 0
+    assert "relstring" not in result.stdout and "P_5                   \tall\t0.2667" in \
+        result.stdout
+    assert ("not computed by pytrec_eval: relstring (a string per query, which pytrec_eval "
+            "cannot return: it gives 0.0)") in result.stderr
 
 
 def test_relstring_is_not_compared(tmp_path):

@@ -78,6 +78,8 @@ def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_ev
     """Why pytrec_eval cannot compute ``measure``, or None when it can."""
     if ties == "average" and not measure.spec.order_free:
         return "pytrec_eval scores one order of tied documents, not their average"
+    if measure.spec.text:
+        return "a string per query, which pytrec_eval cannot return: it gives 0.0"
     if route(measure.spec) is None:
         if measure.spec.since == 0:
             return "not a trec_eval measure"

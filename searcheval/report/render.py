@@ -152,8 +152,9 @@ def to_trec(results: Results, per_query: bool = False, runid: bool = False,
             for i in order:
                 m = results.measures[i]
                 text = results.text(i, j)
-                if text is not None:  # m_relstring.c's te_print_q_relstring
-                    lines.append(f"{m.trec_name:<22}\t{results.query_ids[j]}\t'{text}'")
+                if m.spec.text:  # m_relstring.c's te_print_q_relstring (no strings: an
+                    if text is not None:  # engine that cannot compute them, with a note)
+                        lines.append(f"{m.trec_name:<22}\t{results.query_ids[j]}\t'{text}'")
                 elif m.spec.per_query:
                     lines.append(_trec_line(m, results.query_ids[j], results.values[i, j],
                                             results.zscores is not None))
