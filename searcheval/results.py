@@ -128,9 +128,13 @@ class Results(Outcome):
     def text(self, row: int, column: int) -> str | None:
         """A text measure's string (row ``row`` of ``measures``) for one query; None for a
         number."""
-        if not self.texts:  # no text measure: no name to make (its spec may be gone)
+        if not self.texts:
             return None
-        strings = self.texts.get(str(self.measures[row]))
+        by_row = self.__dict__.get("_texts_by_row")
+        if by_row is None:  # made once: a CSV of every query asks for every cell
+            by_row = {self._row[name]: strings for name, strings in self.texts.items()}
+            self.__dict__["_texts_by_row"] = by_row
+        strings = by_row.get(row)
         return None if strings is None else strings[column]
 
     def value(self, measure: str | Measure, query_id: str) -> float:
@@ -146,7 +150,11 @@ class Results(Outcome):
 
     def per_query(self) -> dict[str, dict[str, float | str]]:
         """query_id -> {measure: value (a text measure's string)}, queries in natural order."""
-        return {q: {str(m): self.value(m, q) for m in self.measures}
+        names = [str(m) for m in self.measures]
+        rows = [self.values[i].tolist() for i in range(len(names))]
+        for name, strings in self.texts.items():  # a text measure's row holds NaN
+            rows[self._row[name]] = strings
+        return {q: {name: row[self._col[q]] for name, row in zip(names, rows)}
                 for q in self.natural_query_order()}
 
     def natural_query_order(self) -> list[str]:
