@@ -281,7 +281,11 @@ def test_relstring_is_not_compared(tmp_path):
     result = cli("compare", SUITE / "qrels.test", SUITE / "results.test",
                      SUITE / "results.trunc", "-m", "relstring", "-m", "P.5", "-f", "csv")
     assert result.exit_code == 0, result.stderr
-    assert "not compared (no per-query values): relstring" in result.stderr
+    assert "not compared (a string per query): relstring" in result.stderr
+    alone = cli("compare", SUITE / "qrels.test", SUITE / "results.test",
+                SUITE / "results.trunc", "-m", "relstring")
+    assert alone.exit_code == 2
+    assert alone.stderr == "no measure to compare: relstring is a string per query, not a number\n"
 
 
 @pytest.mark.parametrize("stream", ["--no-stream", "--stream"])

@@ -171,11 +171,14 @@ def _paired_measures(measures: list[Measure]) -> tuple[list[Measure], list[str]]
     """Measures with per-query values; the others (NumQ, GMAP) have nothing to pair, nor
     has a string per query (relstring)."""
     kept = [m for m in measures if m.spec.per_query and not m.spec.text]
-    dropped = [str(m) for m in measures if not m.spec.per_query or m.spec.text]
+    dropped = [str(m) for m in measures if not m.spec.per_query]
+    strings = [str(m) for m in measures if m.spec.text]
     if not kept:
-        raise UsageError(f"no measure to compare: {', '.join(dropped)} "
-                         "has no per-query values (trec_eval prints it only for 'all')")
+        raise UsageError(f"no measure to compare: {', '.join(dropped + strings)} "
+                         + ("has no per-query values (trec_eval prints it only for 'all')"
+                            if dropped else "is a string per query, not a number"))
     notes = [f"not compared (no per-query values): {', '.join(dropped)}"] if dropped else []
+    notes += [f"not compared (a string per query): {', '.join(strings)}"] if strings else []
     return kept, notes
 
 
