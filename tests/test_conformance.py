@@ -85,3 +85,15 @@ def test_cranfield_runs_match_trec_eval(run):
     results = searcheval.evaluate(CRANFIELD / "qrel", CRANFIELD / "results" / run, missing="skip")
     metrics = CRANFIELD / "metrics" / run.replace("results_", "metrics_")
     assert to_trec(results, runid=True) == metrics.read_text()
+
+
+@pytest.mark.parametrize("compat,folder", [(9, SUITE / "v9.0.8"), (10, SUITE)])
+def test_zscores_suite(compat, folder):
+    """out.test.aqZ (`-q -m all_trec -Z zscores_file`), each version with its own file,
+    through the Python API: Results converted by analysis.zscores."""
+    from searcheval.analysis.zscores import zscored
+    from searcheval.io.zscores import read_zscores
+    results = searcheval.evaluate(SUITE / "qrels.test", SUITE / "results.test", ["all_trec"],
+                                  compat=compat, missing="skip")
+    converted = zscored(results, read_zscores(folder / "zscores_file"))
+    assert to_trec(converted, per_query=True, runid=True) == expected(folder / "out.test.aqZ")
