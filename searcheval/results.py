@@ -35,6 +35,8 @@ def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | Non
     """
     if recounted_num_rel is not None and measure.family == "num_rel" and measure.rel is None:
         return float(recounted_num_rel)
+    if measure.spec.text:  # a string per query (relstring): no aggregate
+        return math.nan
     if len(values) == 0:
         return 0.0
     if measure.spec.kind is Kind.COUNT:
@@ -71,7 +73,14 @@ def undefined_note(undefined: dict[str, list[str]]) -> str:
 @dataclass
 class Results(Outcome):
     """Per-query values of one run (rows: measures, columns: queries in trec_eval order),
-    with their aggregates (``means``), as every output format renders them."""
+    with their aggregates (``means``), as every output format renders them.
+
+    A text measure (``Spec.text``: relstring) has a string per query (``texts``), a NaN
+    row in ``values`` and no aggregate (a NaN mean, left out of ``summary``).
+    ``zscores``: the file of means and standard deviations the values were converted with
+    (trec_eval -Z, ``analysis.zscores``), else None."""
+
+    zscores: str | None = None
 
     @property
     def tied(self) -> str:
@@ -112,8 +121,21 @@ class Results(Outcome):
         return self._row[key]
 
     def summary(self) -> dict[str, float]:
-        """Canonical measure name -> aggregate over the evaluated queries."""
-        return {str(m): float(v) for m, v in zip(self.measures, self.means)}
+        """Canonical measure name -> aggregate over the evaluated queries (a text measure
+        has none)."""
+        return {str(m): float(v) for m, v in zip(self.measures, self.means) if not m.spec.text}
+
+    def text(self, row: int, column: int) -> str | None:
+        """A text measure's string (row ``row`` of ``measures``) for one query; None for a
+        number."""
+        if not self.texts:
+            return None
+        by_row = self.__dict__.get("_texts_by_row")
+        if by_row is None:  # made once: a CSV of every query asks for every cell
+            by_row = {self._row[name]: strings for name, strings in self.texts.items()}
+            self.__dict__["_texts_by_row"] = by_row
+        strings = by_row.get(row)
+        return None if strings is None else strings[column]
 
     def value(self, measure: str | Measure, query_id: str) -> float:
         """One query's value; a query or measure not evaluated is a UsageError saying which
@@ -122,11 +144,17 @@ class Results(Outcome):
             hint = ": the means are in summary()" if query_id == "all" else ""
             raise UsageError(f"query {query_id!r} was not evaluated{hint} (evaluated: "
                              f"{_listed(self.natural_query_order())})")
-        return float(self.values[self._measure_row(measure), self._col[query_id]])
+        row, column = self._measure_row(measure), self._col[query_id]
+        text = self.text(row, column)
+        return float(self.values[row, column]) if text is None else text
 
-    def per_query(self) -> dict[str, dict[str, float]]:
-        """query_id -> {measure: value}, queries in natural order."""
-        return {q: {str(m): float(self.values[i, self._col[q]]) for i, m in enumerate(self.measures)}
+    def per_query(self) -> dict[str, dict[str, float | str]]:
+        """query_id -> {measure: value (a text measure's string)}, queries in natural order."""
+        names = [str(m) for m in self.measures]
+        rows = [self.values[i].tolist() for i in range(len(names))]
+        for name, strings in self.texts.items():  # a text measure's row holds NaN
+            rows[self._row[name]] = strings
+        return {q: {name: row[self._col[q]] for name, row in zip(names, rows)}
                 for q in self.natural_query_order()}
 
     def natural_query_order(self) -> list[str]:
@@ -137,7 +165,7 @@ class Results(Outcome):
         return {
             "engine": self.engine, "compat": f"trec_eval {'9.0.8' if s.compat == 9 else '10.0'}",
             "ties": s.ties, "tie_rule": TIE_POLICIES[s.ties], "tied": self.tied, "missing": s.missing, "relevance_level": s.relevance_level,
-            "depth": s.depth, "judged_only": s.judged_only,
+            "depth": s.depth, "judged_only": s.judged_only, "num_docs": s.num_docs,
             "queries_averaged": len(self.query_ids), "queries_zero_filled": len(self.zero_filled),
             "queries_skipped": len(self.skipped), "queries_ignored": len(self.ignored),
             "zero_filled": self.zero_filled, "skipped": self.skipped, "ignored": self.ignored,
@@ -167,9 +195,12 @@ def long_rows(results: Results) -> list[tuple]:
     for query_id in results.natural_query_order():
         j = column[query_id]
         for i, measure in enumerate(results.measures):
-            rows.append((results.run, query_id, str(measure), plain_value(measure, results.values[i, j])))
+            text = results.text(i, j)
+            rows.append((results.run, query_id, str(measure),
+                         plain_value(measure, results.values[i, j]) if text is None else text))
     for i, measure in enumerate(results.measures):
-        rows.append((results.run, "all", str(measure), plain_value(measure, results.means[i])))
+        if not measure.spec.text:  # a string per query has no `all`
+            rows.append((results.run, "all", str(measure), plain_value(measure, results.means[i])))
     return rows
 
 
@@ -181,17 +212,18 @@ ENGINES = ("native", "pytrec_eval")
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
-             ties: str = "trec_eval") -> Results:
+             ties: str = "trec_eval", num_docs: int = 0) -> Results:
     """Evaluate one run against qrels; returns the Results every output format renders.
 
     ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
     ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
     documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
     ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
-    ordered (``settings.TIE_POLICIES``).
+    ordered (``settings.TIE_POLICIES``). ``num_docs``: the documents in the collection
+    (trec_eval -N), which only ``utility``'s fourth coefficient reads.
     """
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties)
+                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measures, notes = dataset_measures(qrels, measures)
     parsed = resolve_measures(measures, compat)
     judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")

@@ -33,6 +33,7 @@ class Settings:
     depth: int | None = None  # -M
     judged_only: bool = False  # -J
     ties: str = "trec_eval"  # trec_eval | input | rank | average (TIE_POLICIES)
+    num_docs: int = 0  # -N: documents in the collection; only utility's 4th coefficient reads it
 
     def __post_init__(self) -> None:
         # Types first: from the API, "2" raised a TypeError, depth 1.5 kept 2 documents,
@@ -47,6 +48,9 @@ class Settings:
         if self.depth is not None and (not _whole(self.depth) or self.depth <= 0):
             raise UsageError(f"the depth must be a positive number of documents, found "
                              f"{self.depth!r}")
+        if not _whole(self.num_docs) or self.num_docs < 0:  # trec_eval's default is 0 too
+            raise UsageError(f"the number of documents in the collection (-N) must be an "
+                             f"integer >= 0, found {self.num_docs!r}")
         if not isinstance(self.judged_only, (bool, np.bool_)):
             raise UsageError(f"judged_only must be True or False, found {self.judged_only!r}")
         if self.ties not in TIE_POLICIES:

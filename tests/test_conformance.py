@@ -1,7 +1,8 @@
 """trec_eval's own test suite and real Cranfield runs, reproduced by --format trec.
 
 Expected outputs were written by trec_eval (9.0.8 / 10.0 / 9.0.7), not by searcheval.
-The string-valued `relstring` lines are left out (searcheval does not compute it).
+Every line is compared, the string-valued `relstring` lines too (``all_trec`` holds
+relstring; out.test.aql asks `-m relstring.20` besides).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 import searcheval
+from searcheval.cli.commands import first_parameters_only
+from searcheval.results import resolve_measures
 from searcheval.report.render import to_trec
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -23,7 +26,8 @@ CASES = [
     ("out.test.aq", "qrels.test", "results.test", ["all_trec"], {}, True),
     ("out.test.aqc", "qrels.test", "results.trunc", ["all_trec"], {"missing": "zero"}, True),
     ("out.test.aqcM", "qrels.test", "results.trunc", ["all_trec"], {"missing": "zero", "depth": 100}, True),
-    ("out.test.aql", "qrels.rel_level", "results.test", ["all_trec"], {"relevance_level": 2}, True),
+    ("out.test.aql", "qrels.rel_level", "results.test", ["all_trec", "relstring.20"],
+     {"relevance_level": 2}, True),
 ]
 MEAS_PARAMS = ["iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000",
                "Rprec_mult.5.0,0.2,0.35", "utility.2,-1,0,0", "11pt_avg..25,.5,.75",
@@ -35,12 +39,17 @@ V10_ONLY = [
 
 
 def expected(path: Path) -> str:
-    lines = path.read_text().split("\n")
-    return "\n".join(line for line in lines if not line.startswith("relstring"))
+    return path.read_text()
 
 
 def produce(qrels, run, measures, options, per_query, compat, runid=True) -> str:
-    options = {"missing": "skip", **options}  # trec_eval's default policy unless -c
+    """``--format trec``'s text: the measures trec_eval prints (a family asked twice with
+    the parameters of its first -m, as the CLI does: -m all_trec -m relstring.20 prints
+    relstring_20 alone), trec_eval's default policy unless -c."""
+    options = {"missing": "skip", **options}
+    if measures:
+        measures, _ = first_parameters_only(measures, resolve_measures(measures, compat),
+                                            compat, True)
     results = searcheval.evaluate(SUITE / qrels, SUITE / run, measures, compat=compat, **options)
     return to_trec(results, per_query=per_query, runid=runid)
 
@@ -76,3 +85,15 @@ def test_cranfield_runs_match_trec_eval(run):
     results = searcheval.evaluate(CRANFIELD / "qrel", CRANFIELD / "results" / run, missing="skip")
     metrics = CRANFIELD / "metrics" / run.replace("results_", "metrics_")
     assert to_trec(results, runid=True) == metrics.read_text()
+
+
+@pytest.mark.parametrize("compat,folder", [(9, SUITE / "v9.0.8"), (10, SUITE)])
+def test_zscores_suite(compat, folder):
+    """out.test.aqZ (`-q -m all_trec -Z zscores_file`), each version with its own file,
+    through the Python API: Results converted by analysis.zscores."""
+    from searcheval.analysis.zscores import zscored
+    from searcheval.io.zscores import read_zscores
+    results = searcheval.evaluate(SUITE / "qrels.test", SUITE / "results.test", ["all_trec"],
+                                  compat=compat, missing="skip")
+    converted = zscored(results, read_zscores(folder / "zscores_file"))
+    assert to_trec(converted, per_query=True, runid=True) == expected(folder / "out.test.aqZ")

@@ -71,8 +71,9 @@ def test_nicknames_expand_in_trec_eval_order():
     assert [m.trec_name for m in official][:9] == [
         "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"]
     assert len(official) == 9 + 11 + 9  # + iprec_at_recall points + P cut-offs
-    assert len(parse_measures(["all_trec"])) == 93  # out.test.a minus runid
-    assert len(parse_measures(["all_trec"], compat=10)) == 98  # + rbp, rbp_resid, unj_5/10/20
+    # out.test.a: runid and 93 `all` lines; and relstring, printed per query only (out.test.aq)
+    assert len(parse_measures(["all_trec"])) == 94
+    assert len(parse_measures(["all_trec"], compat=10)) == 99  # + rbp, rbp_resid, unj_5/10/20
 
 
 def test_spaces_separate_measures_only_outside_brackets():

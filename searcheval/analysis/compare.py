@@ -112,7 +112,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
             baseline: Any = None, test: str = "t", correction: str = "holm",
             alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
-            judged_only: bool = False, compat: int = 9, ties: str = "trec_eval") -> Comparison:
+            judged_only: bool = False, compat: int = 9, ties: str = "trec_eval",
+            num_docs: int = 0) -> Comparison:
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline).
@@ -130,7 +131,7 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     if resamples < 1:
         raise UsageError(f"the number of resamples must be positive, found {resamples}")
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties)
+                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     parsed, notes = _paired_measures(resolve_measures(measures or list(DEFAULT_MEASURES), compat))
     sources, base_index = _with_baseline(list(runs), baseline)
     judged = as_qrels(qrels)
@@ -167,13 +168,17 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
 
 
 def _paired_measures(measures: list[Measure]) -> tuple[list[Measure], list[str]]:
-    """Measures with per-query values; the others (NumQ, GMAP) have nothing to pair."""
-    kept = [m for m in measures if m.spec.per_query]
+    """Measures with per-query values; the others (NumQ, GMAP) have nothing to pair, nor
+    has a string per query (relstring)."""
+    kept = [m for m in measures if m.spec.per_query and not m.spec.text]
     dropped = [str(m) for m in measures if not m.spec.per_query]
+    strings = [str(m) for m in measures if m.spec.text]
     if not kept:
-        raise UsageError(f"no measure to compare: {', '.join(dropped)} "
-                         "has no per-query values (trec_eval prints it only for 'all')")
+        raise UsageError(f"no measure to compare: {', '.join(dropped + strings)} "
+                         + ("has no per-query values (trec_eval prints it only for 'all')"
+                            if dropped else "is a string per query, not a number"))
     notes = [f"not compared (no per-query values): {', '.join(dropped)}"] if dropped else []
+    notes += [f"not compared (a string per query): {', '.join(strings)}"] if strings else []
     return kept, notes
 
 

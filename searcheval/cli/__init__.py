@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options
+from .options import query_and_ranking_options, trec_eval_options
 
 from ..settings import __version__
 from .memory import reuse_freed_memory
@@ -127,6 +127,14 @@ def _fail(message: str, code: int = 2) -> None:
               help="Compute with both engines and compare every (query, measure); exit 1 on "
                    "any difference above 1e-9.")
 @query_and_ranking_options
+@trec_eval_options
+@click.option("-Z", "--zscores", "zscores", default=None, metavar="FILE",
+              help="Print z-scores, (value - mean) / stddev, the mean and stddev of each "
+                   "(query, measure) from FILE, lines 'query_id measure mean stddev' with "
+                   "trec_eval's measure names (trec_eval -Z); -1000000 where FILE has none.")
+@click.option("-n", "--no-summary", is_flag=True,
+              help="No summary: leave out the `all` values (trec_eval -n); for -f trec, "
+                   "csv, wide-csv and json.")
 @click.option("-f", "--format", "fmt", default="table", show_default=True, help="Output format.",
               type=click.Choice(["table", "csv", "wide-csv", "json", "markdown", "latex", "trec"]))
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
@@ -134,7 +142,8 @@ def _fail(message: str, code: int = 2) -> None:
               help="Also write PNG and SVG plots into DIR: precision-recall curves, "
                    "distributions over queries.")
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
-             judged_only, ties, engine, cross_check, compat, fmt, output, plot_dir) -> None:
+             judged_only, ties, engine, cross_check, compat, num_docs, results_format, zscores,
+             no_summary, fmt, output, plot_dir) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
@@ -147,7 +156,8 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
         code = run_evaluate(qrels, list(runs), list(measures), per_query=per_query,
                             missing=missing, relevance_level=relevance_level, depth=depth,
                             judged_only=judged_only, ties=ties, engine=engine,
-                            cross_check=cross_check,
+                            cross_check=cross_check, num_docs=num_docs, zscores=zscores,
+                            summary=not no_summary,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures))
     except ReferenceEngineCrash as exc:  # done, but look: exit 1

@@ -19,6 +19,7 @@ from ..scale.batch import (Job, Outcome, Outputs, expand_runs, file_sha256, lead
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
+from .options import trec_eval_options
 from .output import write_text
 from ..io.run_labels import path_labels
 
@@ -169,6 +170,7 @@ def _human(number: float) -> str:
               default="trec_eval", show_default=True, help="Order of documents with equal scores.")
 @click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
               help="trec_eval version to reproduce.")
+@trec_eval_options
 @click.option("--sort", "sort_by", default=None, metavar="MEASURE",
               help="Leaderboard order, best first (default: the first measure that grades "
                    "the ranking, not a count such as NumQ).")
@@ -185,8 +187,8 @@ def _human(number: float) -> str:
               help="Run on a Dask cluster: a scheduler address, or local[:N] for N local "
                    "worker processes (pip install \"searcheval[dask]\").")
 def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
-                  judged_only, ties, compat, sort_by, jobs, stream, chunk_queries, block_size,
-                  dask) -> None:
+                  judged_only, ties, compat, num_docs, results_format, sort_by, jobs, stream,
+                  chunk_queries, block_size, dask) -> None:
     """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
 
     A rerun skips the runs whose outputs are complete and were made from the same run,
@@ -198,7 +200,8 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
     try:
         job, sort = batch_job(qrels, list(measures), Settings(
             compat=int(compat), missing=missing or "zero", relevance_level=relevance_level,
-            depth=depth, judged_only=judged_only, ties=ties), sort_by, stream, chunk_queries,
+            depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs), sort_by, stream,
+            chunk_queries,
             parse_size(block_size))
         outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
     except WorkerDied as exc:
@@ -232,6 +235,8 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
         sort = str(resolve_measures([sort_by], settings.compat)[0])
         if sort not in parsed:
             raise UsageError(f"--sort {sort_by}: not among the measures ({', '.join(parsed)})")
+        if resolve_measures([sort_by], settings.compat)[0].spec.text:
+            raise UsageError(f"--sort {sort_by}: a string per query, with no mean to sort by")
     # irds: the content's hash is made by run_batch, which reads the judgments anyway
     digest = "" if is_irds(qrels) else _qrels_sha256(qrels)
     return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes), sort

@@ -22,19 +22,24 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  per_query: bool, missing: str, relevance_level: int, depth: int | None,
                  judged_only: bool, ties: str, engine: str, cross_check: bool, compat: int,
                  fmt: str,
-                 output: str | None, runid: bool, plot_dir: str | None = None) -> int:
+                 output: str | None, runid: bool, plot_dir: str | None = None,
+                 num_docs: int = 0, zscores: str | None = None, summary: bool = True) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties)
+                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
     measures = resolve_measures(names, compat)
     refuse_repeated_paths(run_paths)
-    refuse_inputs_as_outputs([output], [qrels_path, *run_paths])
+    refuse_inputs_as_outputs([output], [qrels_path, *run_paths, zscores])
     refuse_stdin_twice([qrels_path, *run_paths])
     measures, first_notes = first_parameters_only(names or ["official"], measures, compat,
                                                   fmt == "trec")
     notes = notes + first_notes
     qrels = as_qrels(qrels_path)
     runs = [as_run(path, ranks=ties == "rank") for path in run_paths]  # all read before writing
+    table = None
+    if zscores is not None:
+        from ..io.zscores import read_zscores
+        table = read_zscores(zscores)
     labels = run_labels(runs)  # exp1/run.txt and exp2/run.txt, not run.txt twice
     results_list: list[Results] = []
     code = 0
@@ -51,11 +56,14 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                     click.echo(f"searcheval: {which}{line}", err=True)  # visible with -o FILE
         else:
             results = Results.of(_engine(engine).evaluate(qrels, run, measures, settings))
+        if table is not None:  # after --cross-check, which compares the values themselves
+            from ..analysis.zscores import zscored
+            results = zscored(results, table)
         results.run = label
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)
-    text = render.render_results(results_list, fmt, per_query, runid)
+    text = render.render_results(results_list, fmt, per_query, runid, summary)
     files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
     if files:  # the plot folder first: a refusal there leaves the -o output unwritten
         from ..report.plots import make_folder

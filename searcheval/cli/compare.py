@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options
+from .options import query_and_ranking_options, trec_eval_options
 
 from ..report.render import FORMATS
 
@@ -37,6 +37,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--resamples", type=click.IntRange(min=1), default=10000, show_default=True,
               help="Sign flips (randomization) or resamples (bootstrap).")
 @query_and_ranking_options
+@trec_eval_options
 @click.option("-f", "--format", "fmt", type=click.Choice(list(FORMATS)), default="table",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
@@ -44,8 +45,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Also write PNG and SVG plots into DIR: per-query differences, "
                    "precision-recall curves, distributions.")
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
-                    missing, complete, relevance_level, depth, judged_only, ties, compat, fmt,
-                    output, plot_dir) -> None:
+                    missing, complete, relevance_level, depth, judged_only, ties, compat,
+                    num_docs, results_format, fmt, output, plot_dir) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -77,7 +78,8 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              correction=correction, alpha=alpha, seed=seed,
                              resamples=resamples, missing=missing or "zero",
                              relevance_level=relevance_level, depth=depth,
-                             judged_only=judged_only, compat=int(compat), ties=ties)
+                             judged_only=judged_only, compat=int(compat), ties=ties,
+                             num_docs=num_docs)
         text = render_comparison(comparison, fmt)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given

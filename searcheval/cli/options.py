@@ -29,6 +29,25 @@ QUERY_AND_RANKING_OPTIONS = [
 ]
 
 
+# trec_eval's flags that every command evaluating runs takes (evaluate, compare, batch).
+TREC_EVAL_OPTIONS = [
+    click.option("-N", "--num-docs", type=click.IntRange(min=0), default=0,
+                 help="Number of documents in the collection (trec_eval -N; default 0, as "
+                      "trec_eval): only utility's fourth coefficient reads it."),
+    click.option("-T", "--results-format", type=click.Choice(["trec_results"]),
+                 default="trec_results", show_default=True,
+                 help="trec_eval -T: the run format; trec_results is trec_eval's only one "
+                      "(runs in other formats are recognised without it)."),
+]
+
+
+def trec_eval_options(command: Callable) -> Callable:
+    """-N and -T, as trec_eval spells them."""
+    for option in reversed(TREC_EVAL_OPTIONS):
+        command = option(command)
+    return command
+
+
 def query_and_ranking_options(command: Callable) -> Callable:
     """--missing, -c, -l, -M, -J, --ties and --compat, as trec_eval spells them."""
     for option in reversed(QUERY_AND_RANKING_OPTIONS):

@@ -19,6 +19,7 @@ from ..fast.segments import divide, segment_max, segment_sum
 from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg, ndcg_cut,
                            ndcg_rel, rank_biased_precision, rbp_residual, rndcg, unjudged_at)
 from .views import before_rows, level_of, level_view
+from .texts import relstring  # noqa: F401  the relstring spec's kernel (NaN: a string measure)
 
 INFAP_EPSILON = 0.00001
 
@@ -156,11 +157,12 @@ def r_precision_multiple(r: Ranked, m: Measure) -> np.ndarray:
 
 
 def utility(r: Ranked, m: Measure) -> np.ndarray:
-    """a*relret + b*nonrelret + c*relnotret + d*nonrelnotret (collection size 0, as -N)."""
+    """a*relret + b*nonrelret + c*relnotret + d*nonrelnotret, nonrelnotret = N + relret -
+    ret - R with N the collection size (-N; 0 unless given, as trec_eval's default)."""
     a, b, c, d = m.coefficients()
     v = level_view(r, level_of(r, m))
     ret, rr, R = r.num_ret, v.num_rel_ret, v.num_rel
-    return a * rr + b * (ret - rr) + c * (R - rr) + d * (0 + rr - ret - R)
+    return a * rr + b * (ret - rr) + c * (R - rr) + d * (r.settings.num_docs + rr - ret - R)
 
 
 def inferred_ap(r: Ranked, m: Measure) -> np.ndarray:

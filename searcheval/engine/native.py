@@ -14,6 +14,7 @@ from .context import Ranked, prepare
 from ..settings import Settings
 from . import missing
 from .kernels import kernel_of
+from .texts import text_values
 
 
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
@@ -39,7 +40,8 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
                    notes=refusal_notes(settings, ranked.skipped,
                                        int(np.count_nonzero(ranked.in_run[ranked.reported]))),
-                   positive_judgments=ranked.positive_judgments, undefined=undefined)
+                   positive_judgments=ranked.positive_judgments, undefined=undefined,
+                   texts=text_values(ranked, measures))
 
 
 def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: list,

@@ -34,6 +34,9 @@ class Outcome:
     positive_judgments: int | None = None  # judgments with a grade > 0 in the averaged queries
     # canonical measure name -> queries where trec_eval divides 0 by 0 (engine.undefined)
     undefined: dict[str, list[str]] = field(default_factory=dict)
+    # canonical measure name -> per query string, for the text measures (``Spec.text``:
+    # relstring), whose ``values`` row is NaN (engine.texts)
+    texts: dict[str, list[str]] = field(default_factory=dict)
 
 
 def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[str]:

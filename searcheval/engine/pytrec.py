@@ -78,6 +78,8 @@ def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_ev
     """Why pytrec_eval cannot compute ``measure``, or None when it can."""
     if ties == "average" and not measure.spec.order_free:
         return "pytrec_eval scores one order of tied documents, not their average"
+    if measure.spec.text:
+        return "a string per query, which pytrec_eval cannot return: it gives 0.0"
     if route(measure.spec) is None:
         if measure.spec.since == 0:
             return "not a trec_eval measure"
@@ -109,6 +111,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                                                    only.num_ret[only.reported] == 0)
     rows = np.array(sorted(set(slots) - set(alone)), dtype=np.int64)
     values[rows] = _empty_ranking_nan_to_zero(values[rows], empty)
+    values = _with_collection_size(values, measures, list(slots), settings.num_docs)
     if settings.missing == "zero":  # pytrec_eval is given empty rankings; trec_eval 9.0.8
         # evaluates nothing for a query the run lacks
         every = np.array(sorted(slots), dtype=np.int64)
@@ -123,6 +126,17 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    positive_judgments=ranked.positive_judgments,
                    undefined=zero_over_zero(ranked, [measures[i] for i in rows],
                                             ranked.reported[ranked.in_run[ranked.reported]]))
+
+
+def _with_collection_size(values: np.ndarray, measures: list[Measure], rows: list[int],
+                          num_docs: int) -> np.ndarray:
+    """pytrec_eval has no -N (its collection size is 0): -N adds d*N to utility, its only
+    reader (m_utility.c: d * (N + rel_ret - ret - R)), so that is added to its values."""
+    out = values.copy()
+    for i in rows:
+        if measures[i].family == "utility" and num_docs:
+            out[i] += measures[i].coefficients()[3] * num_docs
+    return out
 
 
 def _empty_ranking_nan_to_zero(values: np.ndarray, empty: np.ndarray) -> np.ndarray:

@@ -64,6 +64,15 @@ SPECS: tuple[Spec, ...] = (
     _trec("P", Kind.CUTOFF, "P", "precision",
           "precision at rank k: relevant in the first k, over k",
           default=STANDARD_CUTOFFS, ranx=("precision",), average=SAME),
+    # trec_eval prints it between P and recall (measures.c), per query only.
+    _trec("relstring", Kind.COEFFS, None, "relstring",
+          "the grades of the first n documents retrieved (default 10) as a string, one "
+          "character each: the grade 0-9, `>` above 9, `-` not in the qrels, `.` a negative "
+          "grade (in the pool, not judged); per query only, no `all` value",
+          default=(10.0,), coeff_count=1, param="length", uses_rel=False, pytrec=None,
+          ranks_quality=False, text=True,
+          written=("relstring", "relstring(length=n)"), trec_written=("relstring",
+                                                                      "relstring.n")),
     _trec("recall", Kind.CUTOFF, "R", "recall",
           "recall at rank k: relevant in the first k, over R",
           default=STANDARD_CUTOFFS, ranx=("recall",), average=SAME),
@@ -180,7 +189,7 @@ SPECS: tuple[Spec, ...] = (
 for _spec in SPECS:
     register(_spec)
 
-# trec_eval's nicknames (measures.c), minus the string-valued runid and relstring.
+# trec_eval's nicknames (measures.c), minus runid (``--format trec`` prints it, ``runid``).
 _OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
              "recip_rank", "iprec_at_recall", "P")
 _ALL_TREC_9 = tuple(spec.trec for spec in SPECS if spec.since == 9)

@@ -69,7 +69,9 @@ class Spec:
     per-query line; ``geometric``: averaged as exp(mean(log(max(x, 1e-5)))); ``found_only``:
     averaged over the queries where it is not 0. ``ranks_quality``: a higher value means a
     better ranking (what a leaderboard sorts by and a table marks best; False for counts,
-    judgment coverage, RBP's residual, a rank). ``about``: what it measures, for people
+    judgment coverage, RBP's residual, a rank). ``text``: the value of a query is a string,
+    not a number (trec_eval's ``relstring``): no `all` value, no average, nothing to
+    compare or plot; the kernel gives NaN and the engine's ``texts`` the strings. ``about``: what it measures, for people
     (the ``searcheval measures`` listing and the README's table, ``listing.py``); ``written``
     and ``trec_written``: how those write its names (``written_forms``).
     """
@@ -103,6 +105,7 @@ class Spec:
     since: int = 0  # first trec_eval version whose all_trec has it (0: not trec_eval's)
     written: tuple[str, ...] = ()  # how the docs write it (default: ``written_forms``)
     trec_written: tuple[str, ...] = ()  # how the docs write it in trec_eval's syntax
+    text: bool = False  # a string per query (relstring), not a number
 
     @property
     def name(self) -> str:

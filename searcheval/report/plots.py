@@ -117,7 +117,7 @@ def results_figures(results_list: list, curves: dict[str, list[float]]) -> dict[
     """PR curves of the runs, and the distribution over queries of every measure."""
     figures = {"pr-curves": pr_curves(curves)}
     for i, measure in enumerate(results_list[0].measures):
-        if measure.spec.per_query:
+        if measure.spec.per_query and not measure.spec.text:  # relstring: a string, no number
             _add(figures, file_stem("distribution", str(measure)), lambda: distribution(
                 str(measure), {r.run: r.values[i] for r in results_list}))
     return figures

@@ -21,23 +21,28 @@ def _is_count(measure: Measure) -> bool:
     return measure.spec.kind is Kind.COUNT
 
 
-def to_csv(results_list: list[Results]) -> str:
+def to_csv(results_list: list[Results], summary: bool = True) -> str:
+    """Long CSV; ``summary`` False (-n): no `all` rows. A text measure's value is its string."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["run", "query_id", "measure", "value"])
     for results in results_list:
-        for row in long_rows(results):
+        rows = long_rows(results)  # the queries' rows, then the `all` rows
+        for row in rows if summary else rows[:len(results.query_ids) * len(results.measures)]:
             writer.writerow(row[:3] + (repr(row[3]) if isinstance(row[3], float) else row[3],))
     return out.getvalue()
 
 
-def to_json(results_list: list[Results], per_query: bool = True) -> str:
+def to_json(results_list: list[Results], per_query: bool = True, summary: bool = True) -> str:
+    """``summary`` False (-n): no "summary" object. A text measure (relstring) has a string
+    per query and no summary entry."""
     documents = []
     for results in results_list:
         doc = {"run": results.run, "run_tag": results.run_tag, "settings": results.settings_dict(),
-               "measures": [str(m) for m in results.measures],
-               "summary": {str(m): _json_number(m, v)
-                           for m, v in zip(results.measures, results.means)}}
+               "measures": [str(m) for m in results.measures]}
+        if summary:
+            doc["summary"] = {str(m): _json_number(m, v) for m, v in
+                              zip(results.measures, results.means) if not m.spec.text}
         if results.notes:
             doc["notes"] = results.notes
         if per_query:
@@ -48,15 +53,27 @@ def to_json(results_list: list[Results], per_query: bool = True) -> str:
     return json.dumps(documents[0] if len(documents) == 1 else documents, indent=2) + "\n"
 
 
-def _json_number(measure: Measure, value: float) -> float | int | None:
+def _json_number(measure: Measure, value: float | str) -> float | int | str | None:
     """null for a value not computed (nan: a measure the pytrec_eval engine cannot compute,
     with a note saying so): json.dumps wrote NaN, which is not JSON (jq, JSON.parse and
-    strict readers refuse the whole document)."""
+    strict readers refuse the whole document). A text measure's string stays a string."""
+    if isinstance(value, str):
+        return value
     return None if isinstance(value, float) and math.isnan(value) else _number(measure, value)
 
 
 def _format_value(measure: Measure, value: float) -> str:
     return str(int(round(value))) if _whole(measure, value) else f"{value:.4f}"
+
+
+def _shown(results: Results, row: int, column: int | None) -> str:
+    """A cell of the tables for people: a query's value (``column``) or the `all` value
+    (None); a text measure shows its string, and nothing for `all`."""
+    measure = results.measures[row]
+    if measure.spec.text:
+        return "" if column is None else results.text(row, column) or ""
+    value = results.means[row] if column is None else results.values[row, column]
+    return _format_value(measure, value)
 
 
 def _left_out(results: Results) -> str:
@@ -85,7 +102,8 @@ def settings_lines(results: Results) -> list[str]:
             lines.append(f"  {label}: {shown}")
     depth = results.settings.depth or "all"
     lines.append(f"relevance level: {s['relevance_level']} (grade >= level is relevant)   "
-                 f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}")
+                 f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}"
+                 + (f"   collection: {s['num_docs']} documents (-N)" if s["num_docs"] else ""))
     return lines + results.notes
 
 
@@ -95,8 +113,8 @@ def to_table(results_list: list[Results], per_query: bool = False) -> str:
         queries = results.natural_query_order() if per_query else []
         header = ["measure"] + queries + ["all"]
         column = {q: j for j, q in enumerate(results.query_ids)}
-        rows = [[str(m)] + [_format_value(m, results.values[i, column[q]]) for q in queries]
-                + [_format_value(m, results.means[i])] for i, m in enumerate(results.measures)]
+        rows = [[str(m)] + [_shown(results, i, column[q]) for q in queries]
+                + [_shown(results, i, None)] for i, m in enumerate(results.measures)]
         widths = [max(len(r[c]) for r in [header] + rows) for c in range(len(header))]
         for r in [header] + rows:
             out.append("  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
@@ -107,8 +125,12 @@ def to_table(results_list: list[Results], per_query: bool = False) -> str:
     return "\n".join(out)
 
 
-def to_trec(results: Results, per_query: bool = False, runid: bool = False) -> str:
-    """Byte for byte what trec_eval prints for the same measures and flags."""
+def to_trec(results: Results, per_query: bool = False, runid: bool = False,
+            summary: bool = True) -> str:
+    """Byte for byte what trec_eval prints for the same measures and flags: ``summary``
+    False is its -n (no `all` line, runid's neither); z-scores (``Results.zscores``, -Z)
+    print as trec_eval's print functions do, ``Z`` before the name and counts with four
+    decimals; relstring prints its string in quotes, per query only, without ``Z``."""
     for m in results.measures:
         if m.trec_name is None:
             raise UsageError(f"{m} is not a trec_eval measure: --format trec cannot show it")
@@ -129,29 +151,49 @@ def to_trec(results: Results, per_query: bool = False, runid: bool = False) -> s
                 continue
             for i in order:
                 m = results.measures[i]
-                if m.spec.per_query:
-                    lines.append(_trec_line(m, results.query_ids[j], results.values[i, j]))
-    if runid:
+                text = results.text(i, j)
+                if m.spec.text:  # m_relstring.c's te_print_q_relstring (no strings: an
+                    if text is not None:  # engine that cannot compute them, with a note)
+                        lines.append(f"{m.trec_name:<22}\t{results.query_ids[j]}\t'{text}'")
+                elif m.spec.per_query:
+                    lines.append(_trec_line(m, results.query_ids[j], results.values[i, j],
+                                            results.zscores is not None))
+    if runid and summary:
         lines.append(f"{'runid':<22}\tall\t{results.run_tag}")
-    for i in order:
-        lines.append(_trec_line(results.measures[i], "all", results.means[i]))
-    return "\n".join(lines) + "\n"
+    for i in order if summary else []:
+        if not results.measures[i].spec.text:
+            lines.append(_trec_line(results.measures[i], "all", results.means[i],
+                                    results.zscores is not None))
+    return "".join(line + "\n" for line in lines)
 
 
-def _trec_line(measure: Measure, query_id: str, value: float) -> str:
+def _trec_line(measure: Measure, query_id: str, value: float, zscore: bool = False) -> str:
+    """meas_print_single.c / meas_print_final.c: counts as integers, but under -Z every
+    value as %6.4f, after a ``Z`` outside the name's 22-character padding."""
+    if zscore:
+        return f"Z{measure.trec_name:<22}\t{query_id}\t{value:6.4f}"
     text = str(int(round(value))) if _is_count(measure) else f"{value:6.4f}"
     return f"{measure.trec_name:<22}\t{query_id}\t{text}"
 
 
+SUMMARY_OPTIONAL = ("trec", "csv", "wide-csv", "json")  # the formats -n (no summary) applies to
+
+
 def render_results(results_list: list[Results], fmt: str, per_query: bool = False,
-                   runid: bool = False) -> str:
-    """The text of one output format (``FORMATS``) for the Results of one or more runs."""
+                   runid: bool = False, summary: bool = True) -> str:
+    """The text of one output format (``FORMATS``) for the Results of one or more runs.
+    ``summary`` False is trec_eval's -n: no `all` values (``SUMMARY_OPTIONAL`` formats)."""
     require_unique_labels(results_list)
+    if not summary and fmt not in SUMMARY_OPTIONAL:
+        raise UsageError(f"-n (no summary) leaves the {fmt} format nothing to show: it is for "
+                         f"-f {', '.join(SUMMARY_OPTIONAL)}")
     if fmt == "trec":
-        return "".join(to_trec(r, per_query=per_query, runid=runid) for r in results_list)
+        return "".join(to_trec(r, per_query=per_query, runid=runid, summary=summary)
+                       for r in results_list)
     views = {"table": lambda: to_table(results_list, per_query=per_query),
-             "csv": lambda: to_csv(results_list), "wide-csv": lambda: to_wide_csv(results_list),
-             "json": lambda: to_json(results_list),
+             "csv": lambda: to_csv(results_list, summary),
+             "wide-csv": lambda: to_wide_csv(results_list, summary),
+             "json": lambda: to_json(results_list, summary=summary),
              "markdown": lambda: to_markdown(results_list, per_query=per_query),
              "latex": lambda: to_latex(results_list, per_query=per_query)}
     if fmt not in views:
@@ -164,8 +206,9 @@ def csv_value(value: int | float) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def to_wide_csv(results_list: list[Results]) -> str:
-    """One row per (run, query), a column per measure; each run's `all` row after its queries.
+def to_wide_csv(results_list: list[Results], summary: bool = True) -> str:
+    """One row per (run, query), a column per measure; each run's `all` row after its queries
+    (not with ``summary`` False, -n); a text measure's cell is its string, empty in `all`.
 
     Runs with different measures share one header: the union, in first-seen order; a run
     without a measure leaves its cell empty.
@@ -179,11 +222,13 @@ def to_wide_csv(results_list: list[Results]) -> str:
     for results in results_list:
         column = {q: j for j, q in enumerate(results.query_ids)}
         index = {str(m): i for i, m in enumerate(results.measures)}
-        for query_id in results.natural_query_order() + ["all"]:
+        for query_id in results.natural_query_order() + (["all"] if summary else []):
             def cell(name: str) -> str:
                 if name not in index:
                     return ""
                 i = index[name]
+                if results.measures[i].spec.text:
+                    return "" if query_id == "all" else results.text(i, column[query_id])
                 value = results.means[i] if query_id == "all" else results.values[i, column[query_id]]
                 return csv_value(_number(results.measures[i], value))
             writer.writerow([results.run, query_id] + [cell(n) for n in names])
@@ -215,7 +260,7 @@ def summary_grid(results_list: list[Results]) -> tuple[list[Cell], list[list[Cel
     require_unique_labels(results_list)
     header = cells(["measure"] + [r.run for r in results_list])
     rows = []
-    for measure in results_list[0].measures:
+    for measure in (m for m in results_list[0].measures if not m.spec.text):
         means = [r.summary()[str(measure)] for r in results_list]
         best = best_runs({r.run: mean for r, mean in zip(results_list, means)}, measure)
         rows.append([Cell(str(measure))] + [Cell(_format_value(measure, mean), bold=r.run in best)
@@ -227,8 +272,8 @@ def per_query_grid(results: Results) -> tuple[list[Cell], list[list[Cell]]]:
     queries = results.natural_query_order()
     column = {q: j for j, q in enumerate(results.query_ids)}
     header = cells(["measure"] + queries + ["all"])
-    rows = [cells([str(m)] + [_format_value(m, results.values[i, column[q]]) for q in queries]
-                  + [_format_value(m, results.means[i])]) for i, m in enumerate(results.measures)]
+    rows = [cells([str(m)] + [_shown(results, i, column[q]) for q in queries]
+                  + [_shown(results, i, None)]) for i, m in enumerate(results.measures)]
     return header, rows
 
 

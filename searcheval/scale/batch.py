@@ -296,7 +296,7 @@ LOWER_IS_BETTER = frozenset({"FirstRel"})  # a rank: the first relevant document
 
 def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]:
     """(summary CSV, summary JSON): one row per run, best first by ``sort``."""
-    measures = job.parsed_measures()
+    measures = [m for m in job.parsed_measures() if not m.spec.text]  # relstring: no mean
     done = [o for o in outcomes if o.status != "failed"]
     sign = 1 if sort.split("(")[0] in LOWER_IS_BETTER else -1
     done.sort(key=lambda o: (sign * o.summary[sort], natural_key(o.name)))

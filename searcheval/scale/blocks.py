@@ -68,6 +68,7 @@ class Part:
     tie_counts: tuple[int, int] = (0, 0)  # ``native.tie_counts`` of the block
     records: int = 0  # run lines the block held
     undefined: dict[str, list[str]] = field(default_factory=dict)  # ``Results.undefined``
+    texts: dict[str, list[str]] = field(default_factory=dict)  # ``Results.texts`` (relstring)
 
 
 def compact(codes: np.ndarray, vocabulary: pa.Array) -> Encoded:
@@ -107,7 +108,7 @@ def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Pa
     results = native.evaluate(qrels_for(qrels, names.filter(judged)), run, plan.computed,
                               replace(settings, missing="skip"))
     return Part(list(results.query_ids), results.values, list(results.ignored),
-                results.tie_counts or (0, 0), undefined=results.undefined)
+                results.tie_counts or (0, 0), undefined=results.undefined, texts=results.texts)
 
 
 def empty_run(path: str, tag: str) -> Run:
@@ -122,6 +123,7 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
     in_both = len(seen)  # before the zero-filled queries join them
     values = [part.values for part in parts]
     undefined = [part.undefined for part in parts]
+    texts = [part.texts for part in parts]
     unseen = pc.filter(qrels.query.vocabulary,
                        pc.invert(pc.is_in(qrels.query.vocabulary, value_set=pa.array(seen, pa.string()))))
     absent = sorted(unseen.to_pylist(), key=str.encode)
@@ -133,6 +135,7 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
         in_run += [False] * len(empty.query_ids)
         values.append(empty.values)
         undefined.append(empty.undefined)
+        texts.append(empty.texts)
     if not seen:
         raise UsageError(f"no query is in both {qrels.path} and {run_path} "
                          "(with --missing skip nothing would be averaged)")
@@ -148,9 +151,18 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
                    tie_counts=(sum(p.tie_counts[0] for p in parts),  # disjoint blocks add up
                                sum(p.tie_counts[1] for p in parts)),
                    positive_judgments=int(np.count_nonzero(evaluated.relevance > 0)),
-                   undefined=_merged(undefined),
+                   undefined=_merged(undefined), texts=_joined(texts, order),
                    notes=refusal_notes(settings, absent if settings.missing == "skip" else [],
                                        in_both))
+
+
+def _joined(parts: list[dict[str, list[str]]], order: np.ndarray) -> dict[str, list[str]]:
+    """The blocks' per-query strings (``Results.texts``), one list per text measure, in the
+    order of the combined queries (``order`` of the blocks' queries one after the other)."""
+    names = list(dict.fromkeys(name for part in parts for name in part))  # a block of no
+    # judged query has none
+    joined = {name: [text for part in parts for text in part.get(name, [])] for name in names}
+    return {name: [strings[i] for i in order.tolist()] for name, strings in joined.items()}
 
 
 def _merged(parts: list[dict[str, list[str]]]) -> dict[str, list[str]]:

@@ -1,0 +1,72 @@
+"""What the two syntaxes of measure names (``trec_syntax``, ``canonical_syntax``) check
+alike: numbers, parameter counts, cutoffs, RBP's persistence; and the suggestion for an
+unknown name."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from .builtins import NICKNAMES
+from .measure import format_number
+from .registry import BY_TREC, registered
+from .spellings import Problem as _Problem
+
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+
+
+def known_names() -> list[str]:
+    """Canonical names first, so suggestions prefer them."""
+    specs = registered()
+    names = [spec.name for spec in specs] + [spec.trec for spec in specs] + list(NICKNAMES)
+    names += ["MAP", "MRR", "nDCG@10", "P@10", "R@100", "RR@10"]
+    return list(dict.fromkeys(names))
+
+
+def suggest(word: str) -> str:
+    spelling: dict[str, str] = {}
+    for name in known_names():
+        spelling.setdefault(name.lower(), name)
+    close = difflib.get_close_matches(word.lower(), list(spelling), n=3, cutoff=0.5)
+    return f" (did you mean {', '.join(spelling[c] for c in close)}?)" if close else ""
+
+
+def number(text: str, offset: int) -> float:
+    if not re.fullmatch(NUMBER, text.strip()):
+        raise _Problem(offset, f"expected a number, found {text!r}")
+    return float(text)
+
+
+def check_coeff_count(family: str, values: tuple, offset: int) -> None:
+    expected = BY_TREC[family].coeff_count
+    if expected is not None and len(values) != expected:
+        raise _Problem(offset, f"{family} takes {expected} parameter(s), found {len(values)}")
+    if not values:
+        raise _Problem(offset, f"{family} needs at least one parameter")
+
+
+MAX_CUTOFF = 2**31 - 1  # the engine's ranks are 32-bit; a larger one is a typo
+
+
+def check_cutoff(family: str, cutoff: int | float, pos: int) -> None:
+    """A recall level is a fraction of the relevant documents, in [0, 1] (IPrec@2 scored 0,
+    IPrec@-0.1 as IPrec@0); a rank cutoff fits the engine's 32-bit ranks (a 20-digit one
+    was read through a float and renamed)."""
+    if family == "iprec_at_recall" and not 0 <= cutoff <= 1:
+        raise _Problem(pos, f"a recall level is between 0 and 1, found {format_number(cutoff)}")
+    if isinstance(cutoff, int) and cutoff > MAX_CUTOFF:
+        raise _Problem(pos, f"cutoff must be at most {MAX_CUTOFF}, found {cutoff}")
+
+
+def check_persistence(family: str, values: tuple, pos: int) -> None:
+    """RBP's persistence p is a probability below 1: p >= 1 or p <= 0 give no RBP at all
+    (p = 1.5 scored -0.6; trec_eval accepts it and prints the same)."""
+    if family in ("rbp", "rbp_resid") and values and not 0 < values[0] < 1:
+        raise _Problem(pos, f"p must be between 0 and 1 (exclusive), found "
+                            f"{format_number(values[0])}")
+
+
+def written(value: object) -> str:
+    if isinstance(value, tuple):
+        return "a bracketed list"
+    return format_number(value) if isinstance(value, float) else repr(value)
