@@ -57,7 +57,8 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
     if complete and missing == "skip":
         _fail("searcheval: -c and --missing skip contradict each other")
     try:
-        from .commands import _warn
+        from .commands import _warn, without_runid
+        from . import NICKNAME_NAMES
         from ..analysis.compare import compare
         from ..report.compare import render_comparison
         from ..io.inputs import as_qrels, as_run
@@ -71,14 +72,16 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         baseline = _baseline_path(baseline, list(runs))
         paths = list(runs) + ([baseline] if baseline and baseline not in runs else [])
         read = {path: as_run(path, ranks=ties == "rank") for path in paths}  # all before writing
-        measures, first_notes = _trec_printed(list(measures), int(compat), fmt)
+        measures, runid = without_runid(list(measures))
+        runid = runid or any(m in NICKNAME_NAMES for m in measures)  # as evaluate prints it
+        measures, first_notes = _trec_printed(measures, int(compat), fmt)
         comparison = compare(judged, [read[p] for p in runs], measures or None,
                              baseline=read[baseline] if baseline else None, test=test,
                              correction=correction, alpha=alpha, seed=seed,
                              resamples=resamples, missing=missing or "zero",
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties)
-        text = render_comparison(comparison, fmt)
+        text = render_comparison(comparison, fmt, runid=runid)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
         files = _plots(judged, comparison, order) if plot_dir else {}

@@ -2,20 +2,22 @@
 
 Each run gets ``runs/NAME.csv`` (long per-query table), ``runs/NAME.json`` and, written
 last, ``runs/NAME.done``: the hash of everything its numbers depend on (the run's bytes,
-the qrels' bytes, the measures, every option that changes a number, searcheval's version)
-and the hashes of the two outputs. A rerun skips a run whose stamp matches and whose
-outputs are intact, and recomputes anything else. Every file is written to a temporary
+the qrels' bytes, the measures, every option that changes a number, searcheval's version
+and the bytes of its code) and the hashes of the two outputs. A rerun skips a run whose
+stamp matches and whose outputs are intact, and recomputes anything else; a run's
+outputs left under an older label are removed (``remove_relabelled``). Every file is written to a temporary
 name and renamed, so a killed batch leaves whole files or none, never half of one.
 """
 
 from __future__ import annotations
 
+import functools
 import glob
 import hashlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from ..settings import __version__
@@ -50,7 +52,8 @@ class Job:
 
     def key(self, run_sha256: str) -> str:
         """Hash of everything a number depends on (how a run is read changes none)."""
-        facts = {"searcheval": __version__, "qrels_sha256": self.qrels_sha256,
+        facts = {"searcheval": __version__, "code": code_sha256(),
+                 "qrels_sha256": self.qrels_sha256,
                  "run_sha256": run_sha256, "measures": list(self.measures),
                  "settings": asdict(self.settings)}
         return sha256_text(json.dumps(facts, sort_keys=True))
@@ -92,6 +95,19 @@ def trec_text(path: str) -> bool:
     return recognised(path, "run").name == "trec-run"
 
 
+@functools.lru_cache(maxsize=None)
+def code_sha256() -> str:
+    """SHA-256 of searcheval's own Python files: a fix that changes a number changes it,
+    where the version number (bumped at releases only) would let a rerun keep the numbers
+    of the code before the fix. About 2 ms for the whole package."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode("utf-8") + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -115,6 +131,33 @@ def qrels_content_sha256(qrels: Qrels) -> str:
     for row in rows:
         digest.update((json.dumps(row) + "\n").encode("utf-8"))  # JSON: ids may hold tabs
     return digest.hexdigest()
+
+
+MEAN_ROW = render.MEAN_ROW
+
+
+def refuse_what_every_run_would_fail(qrels: Qrels, job: Job) -> None:
+    """Stop the batch once, before any run, on what depends on the qrels and the measures
+    alone: every run would fail with the same line (ERR's largest grade below a grade of
+    the qrels), or have its CSV mean rows confused with a query (a query id ``all``). Every
+    qrels query is evaluated as an empty ranking, which meets each such check of the
+    engine, under every setting (all queries are in this run, so ``--missing skip`` keeps
+    them all): a grade no run's query retrieves still stops the batch, as gdeval.pl stops
+    on its qrels file."""
+    from ..engine import native
+    from ..io.inputs import as_run
+    queries = qrels.query.vocabulary.to_pylist()
+    if MEAN_ROW in queries:
+        raise UsageError(f"{job.qrels}: a query has the id {MEAN_ROW!r}, the name of the mean "
+                         "rows of the CSV files batch writes, so the two could not be told "
+                         "apart: rename the query (evaluate --format json keeps them apart)")
+    empty_rankings = as_run({query_id: {} for query_id in queries}, "qrels check")
+    settings = replace(job.settings, ties="trec_eval")  # no rank column to order by
+    try:
+        native.evaluate(qrels, empty_rankings, job.parsed_measures(), settings)
+    except SearchevalError as exc:
+        raise UsageError(f"{job.qrels}: {exc} (every run would fail; nothing was evaluated)"
+                         ) from None
 
 
 # ---- which runs --------------------------------------------------------------------------
@@ -168,7 +211,17 @@ class Outputs:
     """The files of one run in OUTDIR/runs, named after the run's label (``output_name``)."""
 
     def __init__(self, outdir: str | Path, label: str) -> None:
-        folder, name = Path(outdir) / "runs", output_name(label)
+        self._name(outdir, output_name(label))
+
+    @classmethod
+    def named(cls, outdir: str | Path, name: str) -> "Outputs":
+        """The files of the output name ``name`` (``output_name`` of some label)."""
+        outputs = cls.__new__(cls)
+        outputs._name(outdir, name)
+        return outputs
+
+    def _name(self, outdir: str | Path, name: str) -> None:
+        folder = Path(outdir) / "runs"
         self.csv, self.json = folder / f"{name}.csv", folder / f"{name}.json"
         self.stamp = folder / f"{name}.done"
 
@@ -195,8 +248,38 @@ class Outputs:
             path.unlink(missing_ok=True)
 
 
+def remove_relabelled(outdir: str | Path, labels: dict[str, str]) -> list[Path]:
+    """Remove the outputs a run of this batch left under another label (``labels``: path
+    -> label), and return the stamps removed. A run's label is its shortest distinguishing
+    path suffix, so it changes when a run of the same file name joins or leaves the batch
+    (``run.txt`` becomes ``exp1/run.txt``): its outputs are then written under the new
+    name, and the old ones, numbers of the same run nobody updates, must not stay beside
+    them. Outputs of runs not in this batch are left alone (a batch may add runs to OUTDIR)."""
+    current = {_file_identity(path): output_name(label) for path, label in labels.items()}
+    in_use, removed = set(current.values()), []
+    for done in sorted((Path(outdir) / "runs").glob("*.done")):
+        name = done.name[:-len(".done")]
+        try:
+            stamp = json.loads(done.read_text(encoding="utf-8"))
+            identity = stamp.get("run_file") or _file_identity(stamp["run"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # not a stamp of ours: leave it
+        # A name another run of this batch now has is that run's to check or replace.
+        if identity in current and current[identity] != name and name not in in_use:
+            Outputs.named(outdir, name).remove()
+            removed.append(done)
+    return removed
+
+
+def _file_identity(path: str) -> str:
+    """What names one run file however it is spelled (``same_file_key``), from any folder."""
+    return os.path.realpath(same_file_key(str(path)))
+
+
 def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int) -> dict:
-    return {"key": job.key(run_sha256), "searcheval": __version__, "run": path,
+    return {"key": job.key(run_sha256), "searcheval": __version__, "code": code_sha256(),
+            "run": path,
+            "run_file": _file_identity(path),
             "run_sha256": run_sha256, "qrels": job.qrels, "qrels_sha256": job.qrels_sha256,
             "measures": list(job.measures), "settings": asdict(job.settings), "lines": lines,
             "queries": len(results.query_ids), "summary": results.summary()}
