@@ -15,8 +15,8 @@ from pathlib import Path
 import click
 
 from ..scale.batch import (Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard,
-                           load_qrels, process, qrels_content_sha256,
-                           refuse_what_every_run_would_fail, remove_relabelled)
+                           load_qrels, process, qrels_content_sha256)
+from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds

@@ -17,7 +17,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..settings import __version__
@@ -133,33 +133,6 @@ def qrels_content_sha256(qrels: Qrels) -> str:
     return digest.hexdigest()
 
 
-MEAN_ROW = render.MEAN_ROW
-
-
-def refuse_what_every_run_would_fail(qrels: Qrels, job: Job) -> None:
-    """Stop the batch once, before any run, on what depends on the qrels and the measures
-    alone: every run would fail with the same line (ERR's largest grade below a grade of
-    the qrels), or have its CSV mean rows confused with a query (a query id ``all``). Every
-    qrels query is evaluated as an empty ranking, which meets each such check of the
-    engine, under every setting (all queries are in this run, so ``--missing skip`` keeps
-    them all): a grade no run's query retrieves still stops the batch, as gdeval.pl stops
-    on its qrels file."""
-    from ..engine import native
-    from ..io.inputs import as_run
-    queries = qrels.query.vocabulary.to_pylist()
-    if MEAN_ROW in queries:
-        raise UsageError(f"{job.qrels}: a query has the id {MEAN_ROW!r}, the name of the mean "
-                         "rows of the CSV files batch writes, so the two could not be told "
-                         "apart: rename the query (evaluate --format json keeps them apart)")
-    empty_rankings = as_run({query_id: {} for query_id in queries}, "qrels check")
-    settings = replace(job.settings, ties="trec_eval")  # no rank column to order by
-    try:
-        native.evaluate(qrels, empty_rankings, job.parsed_measures(), settings)
-    except SearchevalError as exc:
-        raise UsageError(f"{job.qrels}: {exc} (every run would fail; nothing was evaluated)"
-                         ) from None
-
-
 # ---- which runs --------------------------------------------------------------------------
 
 def expand_runs(arguments: list[str], outdir: str | None = None) -> list[str]:
@@ -248,30 +221,7 @@ class Outputs:
             path.unlink(missing_ok=True)
 
 
-def remove_relabelled(outdir: str | Path, labels: dict[str, str]) -> list[Path]:
-    """Remove the outputs a run of this batch left under another label (``labels``: path
-    -> label), and return the stamps removed. A run's label is its shortest distinguishing
-    path suffix, so it changes when a run of the same file name joins or leaves the batch
-    (``run.txt`` becomes ``exp1/run.txt``): its outputs are then written under the new
-    name, and the old ones, numbers of the same run nobody updates, must not stay beside
-    them. Outputs of runs not in this batch are left alone (a batch may add runs to OUTDIR)."""
-    current = {_file_identity(path): output_name(label) for path, label in labels.items()}
-    in_use, removed = set(current.values()), []
-    for done in sorted((Path(outdir) / "runs").glob("*.done")):
-        name = done.name[:-len(".done")]
-        try:
-            stamp = json.loads(done.read_text(encoding="utf-8"))
-            identity = stamp.get("run_file") or _file_identity(stamp["run"])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            continue  # not a stamp of ours: leave it
-        # A name another run of this batch now has is that run's to check or replace.
-        if identity in current and current[identity] != name and name not in in_use:
-            Outputs.named(outdir, name).remove()
-            removed.append(done)
-    return removed
-
-
-def _file_identity(path: str) -> str:
+def file_identity(path: str) -> str:
     """What names one run file however it is spelled (``same_file_key``), from any folder."""
     return os.path.realpath(same_file_key(str(path)))
 
@@ -279,7 +229,7 @@ def _file_identity(path: str) -> str:
 def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int) -> dict:
     return {"key": job.key(run_sha256), "searcheval": __version__, "code": code_sha256(),
             "run": path,
-            "run_file": _file_identity(path),
+            "run_file": file_identity(path),
             "run_sha256": run_sha256, "qrels": job.qrels, "qrels_sha256": job.qrels_sha256,
             "measures": list(job.measures), "settings": asdict(job.settings), "lines": lines,
             "queries": len(results.query_ids), "summary": results.summary()}
