@@ -58,7 +58,7 @@ def test_error_formats_naming_the_mean_all_refuse_the_query(files, args, fmt, tm
 
 
 def test_json_and_the_means_table_keep_them_apart(files):
-    document = json.loads(evaluate(files, "-f", "json").stdout)
+    document = json.loads(evaluate(files, "-f", "json", "-q").stdout)
     assert document["per_query"] == {"all": {"AP": 1.0}, "q1": {"AP": 0.5}}
     assert document["summary"] == {"AP": 0.75}
     table = evaluate(files).stdout.splitlines()

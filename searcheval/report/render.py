@@ -17,7 +17,8 @@ from ..results import is_whole as _whole, plain_value as _number
 FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")
 RUN_LINE = "run"  # the first line of each run's block in --format trec, with several runs
 MEAN_ROW = "all"  # trec_eval's query id of the means, which csv and the tables keep
-ALL_NAMES_THE_MEAN = ("csv", "wide-csv")  # the tables only with -q (queries beside `all`)
+ALL_NAMES_THE_MEAN = ("csv", "wide-csv")  # and with -q the tables: queries beside `all`
+PER_QUERY_TABLES = ("table", "markdown", "latex")
 
 
 def _is_count(measure: Measure) -> bool:
@@ -180,7 +181,7 @@ def render_results(results_list: list[Results], fmt: str, per_query: bool = Fals
     require_unique_labels(results_list)
     if fmt == "trec":
         return to_trec_blocks(results_list, per_query=per_query, runid=runid)
-    if fmt in ALL_NAMES_THE_MEAN or per_query:
+    if fmt in ALL_NAMES_THE_MEAN or (per_query and fmt in PER_QUERY_TABLES):
         refuse_query_named_all(results_list, fmt)
     views = {"table": lambda: to_table(results_list, per_query=per_query),
              "csv": lambda: to_csv(results_list), "wide-csv": lambda: to_wide_csv(results_list),
