@@ -56,9 +56,19 @@ def test_error_err_above_gdevals_largest_grade_is_refused_once(missing, tmp_path
                  "-m", "AP", "--missing", missing)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"{CRANFIELD / 'qrel'}: ERR@10: ERR's largest grade is 4 unless given (gdeval.pl's), "
-        "but the qrels grade a document 5: write ERR(max_grade=5)@10 (every run would fail; "
+        "ERR@10: ERR's largest grade is 4 unless given (gdeval.pl's), but the qrels grade a "
+        f"document 5: write ERR(max_grade=5)@10 (every run would fail with {CRANFIELD / 'qrel'}; "
         "nothing was evaluated)\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_error_a_measure_ties_average_does_not_define_is_refused_once(tmp_path):
+    # the default set holds GMAP, whose geometric mean has no expected value over tie orders
+    result = cli("batch", CRANFIELD / "qrel", *RUNS, "-o", tmp_path / "out", "--ties", "average")
+    assert (result.exit_code, result.stderr) == (2, (
+        "--ties average is not defined for GMAP: it is for AP, Rprec, RR, P, R, nDCG, "
+        "relative_P and Success, and for measures that do not depend on the order (every run "
+        f"would fail with {CRANFIELD / 'qrel'}; nothing was evaluated)\n"))
     assert not (tmp_path / "out").exists()
 
 

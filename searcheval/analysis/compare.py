@@ -179,7 +179,8 @@ def named_runs(runs: Any) -> tuple[list[Any], list[str | None]]:
     their file names, the rest by their tags). A dict of {query_id: {doc_id: score}} is
     one run, not runs by name: refused, since its keys would be taken for run names."""
     if not isinstance(runs, Mapping):
-        return list(runs), [None] * len(runs)
+        runs = list(runs)
+        return runs, [None] * len(runs)
     for name, run in runs.items():
         if isinstance(run, Mapping) and any(not isinstance(v, Mapping) for v in run.values()):
             raise UsageError(f"runs[{name!r}] maps documents to scores: this dict is one run "

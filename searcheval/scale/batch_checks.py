@@ -16,7 +16,7 @@ from .batch import Job, Outputs, file_identity, output_name
 def refuse_what_every_run_would_fail(qrels: Qrels, job: Job) -> None:
     """Stop the batch once, before any run, on what depends on the qrels and the measures
     alone: every run would fail with the same line (ERR's largest grade below a grade of
-    the qrels), or have its CSV mean rows confused with a query (a query id ``all``). Every
+    the qrels, a measure ``--ties average`` does not define), or have its CSV mean rows confused with a query (a query id ``all``). Every
     qrels query is evaluated as an empty ranking, which meets each such check of the
     engine, under every setting (all queries are in this run, so ``--missing skip`` keeps
     them all): a grade no run's query retrieves still stops the batch, as gdeval.pl stops
@@ -29,12 +29,14 @@ def refuse_what_every_run_would_fail(qrels: Qrels, job: Job) -> None:
                          "rows of the CSV files batch writes, so the two could not be told "
                          "apart: rename the query (evaluate --format json keeps them apart)")
     empty_rankings = as_run({query_id: {} for query_id in queries}, "qrels check")
-    settings = replace(job.settings, ties="trec_eval")  # no rank column to order by
+    settings = job.settings  # --ties average refuses some measures: once, here too
+    if settings.ties == "rank":  # empty rankings have no rank column to order by
+        settings = replace(settings, ties="trec_eval")
     try:
         native.evaluate(qrels, empty_rankings, job.parsed_measures(), settings)
     except SearchevalError as exc:
-        raise UsageError(f"{job.qrels}: {exc} (every run would fail; nothing was evaluated)"
-                         ) from None
+        raise UsageError(f"{exc} (every run would fail with {job.qrels}; nothing was "
+                         "evaluated)") from None
 
 
 def remove_relabelled(outdir: str | Path, labels: dict[str, str]) -> list[Path]:
