@@ -12,7 +12,9 @@ q1): AP of `all` = 1/1 = 1, AP of q1 = 1/2 = 0.5, mean (1 + 0.5) / 2 = 0.75.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +72,20 @@ def test_api_values_and_the_long_table(files):
     assert results.value("AP", "all") == 1.0 and results.summary() == {"AP": 0.75}
     with pytest.raises(UsageError, match="a query has the id 'all'"):
         results.to_dataframe()
+
+
+def test_error_the_export_script_refuses_the_query(files, tmp_path, capsys):
+    # it put the mean in the query's row (a dict keyed by query id, then "all")
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("export_per_query",
+                                                  root / "scripts" / "export_per_query.py")
+    export = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(export)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    files[1].rename(runs / "r.run")
+    assert export.main([str(files[0]), str(runs), "-o", str(tmp_path / "out"), "-m", "AP"]) == 2
+    assert capsys.readouterr().err == ("r.run: a query has the id 'all', the name of the mean "
+                                       "rows of these tables, so the two could not be told "
+                                       "apart: rename the query\n")
+    assert not (tmp_path / "out").exists()
