@@ -116,3 +116,19 @@ def test_runid_alone_in_json_names_the_tag():
     result = cli("evaluate", CRANFIELD / "qrel", run_path(RUNS[0]), "-m", "runid", "-f", "json")
     document = json.loads(result.stdout)
     assert (document["run_tag"], document["summary"]) == ("STANDARD", {})
+
+
+def test_compare_runid_prints_evaluates_runid_lines():
+    args = ["-m", "runid", "-m", "map", "--missing", "skip", "-f", "trec"]
+    compared = cli("compare", CRANFIELD / "qrel", *map(run_path, RUNS[:2]), *args)
+    assert compared.exit_code == 0, compared.output
+    assert compared.stdout == cli("evaluate", CRANFIELD / "qrel", *map(run_path, RUNS[:2]),
+                                  *args).stdout
+    assert compared.stdout.count(f"{'runid':<22}\tall\tSTANDARD\n") == 2
+
+
+def test_error_compare_runid_alone_compares_nothing():
+    result = cli("compare", CRANFIELD / "qrel", *map(run_path, RUNS[:2]), "-m", "runid")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("-m runid names the runs' tags, not a measure to compare: give a "
+                             "measure too (-m AP)\n")
