@@ -5,8 +5,9 @@ last, ``runs/NAME.done``: the hash of everything its numbers depend on (the run'
 the qrels' bytes, the measures, every option that changes a number, searcheval's version
 and the bytes of its code) and the hashes of the two outputs. A rerun skips a run whose
 stamp matches and whose outputs are intact, and recomputes anything else; a run's
-outputs left under an older label are removed (``remove_relabelled``). Every file is written to a temporary
-name and renamed, so a killed batch leaves whole files or none, never half of one.
+outputs left under an older label are removed (``batch_checks.remove_relabelled``). Every
+file is written to a temporary name and renamed, so a killed batch leaves whole files or
+none, never half of one.
 """
 
 from __future__ import annotations
@@ -184,17 +185,7 @@ class Outputs:
     """The files of one run in OUTDIR/runs, named after the run's label (``output_name``)."""
 
     def __init__(self, outdir: str | Path, label: str) -> None:
-        self._name(outdir, output_name(label))
-
-    @classmethod
-    def named(cls, outdir: str | Path, name: str) -> "Outputs":
-        """The files of the output name ``name`` (``output_name`` of some label)."""
-        outputs = cls.__new__(cls)
-        outputs._name(outdir, name)
-        return outputs
-
-    def _name(self, outdir: str | Path, name: str) -> None:
-        folder = Path(outdir) / "runs"
+        folder, name = Path(outdir) / "runs", output_name(label)
         self.csv, self.json = folder / f"{name}.csv", folder / f"{name}.json"
         self.stamp = folder / f"{name}.done"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import SearchevalError, UsageError
 from ..model import Qrels
 from ..report.render import MEAN_ROW
-from .batch import Job, Outputs, file_identity, output_name
+from .batch import Job, file_identity, output_name
 
 
 def refuse_what_every_run_would_fail(qrels: Qrels, job: Job) -> None:
@@ -57,6 +57,7 @@ def remove_relabelled(outdir: str | Path, labels: dict[str, str]) -> list[Path]:
             continue  # not a stamp of ours: leave it
         # A name another run of this batch now has is that run's to check or replace.
         if identity in current and current[identity] != name and name not in in_use:
-            Outputs.named(outdir, name).remove()
+            for ending in (".done", ".csv", ".json"):  # the stamp first, as Outputs.remove
+                (done.parent / f"{name}{ending}").unlink(missing_ok=True)
             removed.append(done)
     return removed
