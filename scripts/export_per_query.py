@@ -87,6 +87,10 @@ def tables(names: list[str], evaluated: list[searcheval.Results]) -> dict[str, s
     for name, results in zip(names, evaluated):
         measures = [str(m) for m in results.measures]
         count = {str(m): m.spec.kind.value == "count" for m in results.measures}
+        if "all" in results.query_ids:  # its row would be the mean's, its values lost
+            raise searcheval.SearchevalError(
+                f"{name}: a query has the id 'all', the name of the mean rows of these "
+                "tables, so the two could not be told apart: rename the query")
         rows = results.per_query() | {"all": results.summary()}  # natural order, then all
         for query_id, values in rows.items():
             long_rows += [[name, query_id, m, value_text(values[m], count[m])]

@@ -175,6 +175,10 @@ class Results(Outcome):
         """Long table run, query_id, measure, value: per-query rows, then the `all` rows."""
         import pandas as pd
 
+        if "all" in self._col:  # the mean rows' id: report.render.refuse_query_named_all
+            raise UsageError(f"{self.run}: a query has the id 'all', which the long table also "
+                             "gives the mean rows, so the two could not be told apart: use "
+                             "per_query() and summary(), or rename the query")
         return pd.DataFrame(long_rows(self), columns=["run", "query_id", "measure", "value"])
 
 

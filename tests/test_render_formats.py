@@ -58,11 +58,14 @@ def means(fmt: str, text: str) -> dict[tuple[str, str], float]:
     if fmt == "wide-csv":
         return {(r["run"], m): float(r[m]) for r in csv.DictReader(io.StringIO(text))
                 if r["query_id"] == "all" for m in MEASURES}
-    if fmt == "trec":
-        values = [(TREC_NAMES[n.strip()], float(v)) for n, _, v in
-                  (line.split("\t") for line in text.splitlines())]
-        per_run = len(values) // len(RUNS)
-        return {(RUNS[i // per_run], m): v for i, (m, v) in enumerate(values)}
+    if fmt == "trec":  # several runs: each block starts with `run  all  LABEL`
+        out, run = {}, None
+        for name, _, value in (line.split("\t") for line in text.splitlines()):
+            if name.strip() == "run":
+                run = value
+            else:
+                out[(run, TREC_NAMES[name.strip()])] = float(value)
+        return out
     lines = text.splitlines()
     if fmt == "table" and lines[0].split() == ["measure", "all"]:  # evaluate: a block per run
         blocks = [i for i, line in enumerate(lines) if line.split() == ["measure", "all"]]

@@ -141,14 +141,17 @@ def from_table(text: str) -> dict[str, dict[str, str]]:
     return values
 
 
-def from_trec(text: str) -> list[dict[str, str]]:
-    """trec_eval's text has no run names: one block per run, in the order given."""
-    blocks = []
+def from_trec(text: str) -> dict[str, dict[str, str]]:
+    """trec_eval's text has no run names: with several runs each block starts with a
+    `run  all  LABEL` line."""
+    blocks: dict[str, dict[str, str]] = {}
     for line in text.splitlines():
         name, _, value = line.split()
-        if name == "map":
-            blocks.append({})
-        blocks[-1][{v: k for k, v in TREC_NAMES.items()}[name]] = value
+        if name == "run":
+            label = value
+            blocks[label] = {}
+        else:
+            blocks[label][{v: k for k, v in TREC_NAMES.items()}[name]] = value
     return blocks
 
 
@@ -159,7 +162,7 @@ def test_evaluate_text_views_show_each_runs_own_value(runs, fmt, read):
 
 
 def test_evaluate_trec_view_shows_each_runs_own_value(runs):
-    assert from_trec(evaluate_output(runs, "trec")) == [PRINTED[label] for label in LABELS]
+    assert from_trec(evaluate_output(runs, "trec")) == {label: PRINTED[label] for label in LABELS}
 
 
 def test_evaluate_csv_json_views_show_each_runs_own_value(runs):
@@ -242,7 +245,7 @@ def test_compare_table_and_trec_views(runs):
     assert header.split()[1:] == ["exp1/run.txt", "(a)", "exp2/run.txt", "(b)"]
     assert {row.split()[0]: row.split()[1:] for row in rows} == {
         m: [PRINTED[LABELS[0]][m], PRINTED[LABELS[1]][m]] for m in TREC_NAMES}
-    assert from_trec(compare_output(runs, "trec")) == [PRINTED[label] for label in LABELS]
+    assert from_trec(compare_output(runs, "trec")) == {label: PRINTED[label] for label in LABELS}
 
 
 def test_compare_baseline_by_label_and_plots(runs, tmp_path):

@@ -154,7 +154,7 @@ def test_compare_in_trec_format_prints_the_first_parameters_too(tmp_path):
     result = cli("compare", qrels, run_a, run_b, "-m", "P.5", "-m", "P.10", "-f", "trec")
     assert result.exit_code == 0, result.stderr
     assert [line.replace(" ", "") for line in result.stdout.splitlines()] == [
-        "P_5\tall\t0.2000", "P_5\tall\t0.3000"]
+        "run\tall\ta", "P_5\tall\t0.2000", "run\tall\tb", "P_5\tall\t0.3000"]
     assert "trec_eval prints P with the parameters of its first -m (P.5) only" in result.stderr
 
 

@@ -12,7 +12,7 @@ corrected together for multiple testing.
 from __future__ import annotations
 
 import math
-
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,9 +24,9 @@ from ..results import resolve_measures
 from ..settings import Settings
 from ..errors import UsageError
 from ..measures import Measure
-from ..results import Results
+from ..results import Results, undefined_note
 from ..model import natural_key
-from ..io.run_labels import path_labels, refuse_repeated_runs, run_labels, same_file_key
+from ..io.run_labels import path_labels, refuse_repeated_runs, same_file_key, unique_labels
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
 
@@ -63,7 +63,7 @@ class Row:
 class Comparison:
     """Runs compared on the same queries: their Results, and one Row per (pair, measure)."""
 
-    results: list[Results]
+    results: list[Results]  # the compared measures only
     measures: list[Measure]
     query_ids: list[str]  # the paired queries, natural order
     rows: list[Row]
@@ -75,6 +75,10 @@ class Comparison:
     left_out: list[str] = field(default_factory=list)  # in some runs' evaluation, not all
     notes: list[str] = field(default_factory=list)
     floor: Any = None  # stats.Floor of a randomization test: the smallest p it can give
+    # Each run's Results with every measure asked, the compared ones and those with no
+    # per-query values (NumQ, GMAP) alike, on the paired queries: what --format trec
+    # prints, as evaluate prints it. Empty: the same as ``results``.
+    whole: list[Results] = field(default_factory=list)
 
     @property
     def runs(self) -> list[str]:
@@ -116,9 +120,10 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
             num_docs: int = 0) -> Comparison:
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
-    ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline).
-    ``baseline``: one of ``runs`` (the same object or path, or a run's name) or another
-    run, put first. Query options mirror :func:`searcheval.evaluate`.
+    ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in
+    a list, or in a ``{name: run}`` dict that names each run in every output.
+    ``baseline``: one of ``runs`` (the same object or path, or a run's name, or its key in
+    the dict) or another run, put first. Query options mirror :func:`searcheval.evaluate`.
     """
     from . import stats  # scipy: only when comparing
     if test not in stats.TESTS:
@@ -132,17 +137,19 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
         raise UsageError(f"the number of resamples must be positive, found {resamples}")
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
-    parsed, notes = _paired_measures(resolve_measures(measures or list(DEFAULT_MEASURES), compat))
-    sources, base_index = _with_baseline(list(runs), baseline)
+    asked = resolve_measures(measures or list(DEFAULT_MEASURES), compat)
+    parsed, notes = _paired_measures(asked)
+    sources, names, base_index = _with_baseline(*named_runs(runs), baseline)
     judged = as_qrels(qrels)
-    read = [as_run(source, f"run{i + 1}", ranks=ties == "rank")
-            for i, source in enumerate(sources)]
+    read = [as_run(source, name or f"run{i + 1}", ranks=ties == "rank")
+            for i, (source, name) in enumerate(zip(sources, names))]
     refuse_repeated_runs(read)  # a run against itself compares nothing
     from ..engine import native
-    full = [Results.of(native.evaluate(judged, run, parsed, settings)) for run in read]
-    for results, label in zip(full, run_labels(read)):  # exp1/run.txt, exp2/run.txt
+    full = [Results.of(native.evaluate(judged, run, asked, settings)) for run in read]
+    for results, label in zip(full, labels_of(read, names)):  # exp1/run.txt, exp2/run.txt
         results.run = label
-    results, query_ids, left_out = _paired(full)
+    whole, query_ids, left_out = _paired(full)
+    results = [_only(r, parsed) for r in whole]
     pairs = ([(base_index, j) for j in range(len(results)) if j != base_index]
              if base_index is not None else
              [(i, j) for i in range(len(results)) for j in range(i + 1, len(results))])
@@ -164,7 +171,49 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
                       test=test, test_description=stats.describe(test, resamples, seed,
                                                                  len(query_ids)),
                       correction=correction, alpha=alpha, left_out=left_out, notes=notes,
-                      floor=floor)
+                      floor=floor, whole=whole)
+
+
+def named_runs(runs: Any) -> tuple[list[Any], list[str | None]]:
+    """(runs, the name given to each or None). ``{name: run}`` names each run by its key,
+    whatever the run is (a path, a Run, a DataFrame, a dict); a list names none (paths by
+    their file names, the rest by their tags). A dict of {query_id: {doc_id: score}} is
+    one run, not runs by name: refused, since its keys would be taken for run names."""
+    if not isinstance(runs, Mapping):
+        runs = list(runs)
+        return runs, [None] * len(runs)
+    for name, run in runs.items():
+        if isinstance(run, Mapping) and any(not isinstance(v, Mapping) for v in run.values()):
+            raise UsageError(f"runs[{name!r}] maps documents to scores: this dict is one run "
+                             "({query_id: {doc_id: score}}); compare takes several, as a list "
+                             "or as {name: run}")
+    return list(runs.values()), [str(name) for name in runs]
+
+
+def labels_of(read: list[Any], names: list[str | None]) -> list[str]:
+    """A given name as it is; the other runs as ``run_labels`` shows them (a file whose name
+    is also a given name is shown by more of its path)."""
+    return unique_labels([(None, name) if name is not None else
+                          (None if run.path.startswith("<") else run.path, run.name)
+                          for run, name in zip(read, names)])
+
+
+def _only(results: Results, measures: list[Measure]) -> Results:
+    """``results`` with these of its measures (the same values: nothing is recomputed)."""
+    if len(measures) == len(results.measures):
+        return results
+    rows = [results.measures.index(m) for m in measures]
+    return _rebuilt(results, measures=list(measures), values=results.values[rows],
+                    undefined={k: v for k, v in results.undefined.items()
+                               if k in {str(m) for m in measures}})
+
+
+def _rebuilt(results: Results, **changes: Any) -> Results:
+    """A Results with some fields changed: its means recomputed, its notes kept once
+    (``Results`` adds the note of ``undefined`` itself)."""
+    note = undefined_note(results.undefined) if results.undefined else None
+    notes = [n for n in results.notes if n != note]
+    return replace(results, notes=notes, **changes)
 
 
 def _paired_measures(measures: list[Measure]) -> tuple[list[Measure], list[str]]:
@@ -182,20 +231,25 @@ def _paired_measures(measures: list[Measure]) -> tuple[list[Measure], list[str]]
     return kept, notes
 
 
-def _with_baseline(runs: list[Any], baseline: Any) -> tuple[list[Any], int | None]:
+def _with_baseline(runs: list[Any], names: list[str | None], baseline: Any
+                   ) -> tuple[list[Any], list[str | None], int | None]:
+    """(runs, their given names, the baseline's index): a baseline that is none of the
+    runs (by identity, path or given name) goes first, unnamed."""
     if baseline is None:
         if len(runs) < 2:
             raise UsageError(f"compare needs at least two runs, found {len(runs)}")
-        return runs, None
+        return runs, names, None
     index = next((i for i, run in enumerate(runs) if run is baseline), None)
+    if index is None and isinstance(baseline, str) and baseline in names:
+        index = names.index(baseline)  # {name: run}: the baseline by its name
     if index is None and _is_path(baseline):
         index = baseline_index([str(run) if _is_path(run) else None for run in runs],
                                str(baseline))
     if index is None:
-        runs, index = [baseline] + runs, 0
+        runs, names, index = [baseline] + runs, [None] + names, 0
     if len(runs) < 2:
         raise UsageError("compare needs at least one run besides the baseline")
-    return runs, index
+    return runs, names, index
 
 
 def baseline_index(paths: list[str | None], baseline: str) -> int | None:
@@ -235,9 +289,12 @@ def _paired(full: list[Results]) -> tuple[list[Results], list[str], list[str]]:
             cut.append(results)
             continue
         gone = [q for q in results.query_ids if q not in common]
-        cut.append(replace(results, query_ids=[results.query_ids[j] for j in keep],
-                           values=results.values[:, keep], in_run=results.in_run[keep],
-                           skipped=results.skipped + gone, notes=list(results.notes)))
+        cut.append(_rebuilt(results, query_ids=[results.query_ids[j] for j in keep],
+                            values=results.values[:, keep], in_run=results.in_run[keep],
+                            skipped=results.skipped + gone,
+                            undefined={k: [q for q in ids if q in common]
+                                       for k, ids in results.undefined.items()
+                                       if any(q in common for q in ids)}))
     return cut, sorted(common, key=natural_key), left_out
 
 

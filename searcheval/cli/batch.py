@@ -16,6 +16,7 @@ import click
 
 from ..scale.batch import (Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard,
                            load_qrels, process, qrels_content_sha256)
+from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
@@ -41,6 +42,10 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     if dask is not None:
         from ..scale.distributed import require_dask
         require_dask()
+    qrels = load_qrels(qrels_source)  # bad qrels stop the batch here, before any run or folder
+    if is_irds(qrels_source):  # the id stays when the dataset's judgments change
+        job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
+    refuse_what_every_run_would_fail(qrels, job)  # once, not once per run
     runs = Path(outdir) / "runs"
     try:
         runs.mkdir(parents=True, exist_ok=True)
@@ -50,10 +55,8 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
         leftover.unlink(missing_ok=True)
     labels = dict(zip(paths, path_labels(paths)))  # exp1/run.txt, exp2/run.txt: one name each
+    remove_relabelled(outdir, labels)  # run.txt, now exp1/run.txt: its old outputs go
     stamps = {path: Outputs(outdir, labels[path]).intact() for path in paths}
-    qrels = load_qrels(qrels_source)  # bad qrels stop the batch here, before any run
-    if is_irds(qrels_source):  # the id stays when the dataset's judgments change
-        job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
     if dask is not None:
         from ..scale.distributed import run_on_dask
         results = run_on_dask(dask, qrels, paths, stamps, outdir, job, labels)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import UsageError
 from ..report import render
 from ..io.inputs import as_qrels, as_run
 from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
@@ -26,13 +27,19 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
-    names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
-    measures = resolve_measures(names, compat)
+    measure_names, runid_asked = without_runid(measure_names)
+    runid = runid or runid_asked
+    if runid_asked and not measure_names:  # `-m runid` alone: trec_eval prints that line only
+        refuse_runid_alone(fmt)
+        names, notes, measures = [], [], []
+    else:
+        names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
+        measures = resolve_measures(names, compat)
     refuse_repeated_paths(run_paths)
     refuse_inputs_as_outputs([output], [qrels_path, *run_paths, zscores])
     refuse_stdin_twice([qrels_path, *run_paths])
-    measures, first_notes = first_parameters_only(names or ["official"], measures, compat,
-                                                  fmt == "trec")
+    measures, first_notes = first_parameters_only(
+        names or ([] if runid_asked else ["official"]), measures, compat, fmt == "trec")
     notes = notes + first_notes
     qrels = as_qrels(qrels_path)
     runs = [as_run(path, ranks=ties == "rank") for path in run_paths]  # all read before writing
@@ -73,6 +80,24 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         from ..report.plots import write
         write(plot_dir, files)
     return code
+
+
+RUNID = "runid"  # trec_eval's line naming the run's tag: a -m name, but not a number
+
+
+def without_runid(names: list[str]) -> tuple[list[str], bool]:
+    """(the other -m names, whether ``runid`` was one). trec_eval's ``-m runid`` asks for
+    its ``runid  all  TAG`` line (m_runid.c prints it with the means, never per query)."""
+    others = [name for name in names if name != RUNID]
+    return others, len(others) < len(names)
+
+
+def refuse_runid_alone(fmt: str) -> None:
+    """``-m runid`` alone: --format trec prints the line, table, Markdown, LaTeX and JSON
+    name the tag as always; csv and wide-csv have no place for it, and would be empty."""
+    if fmt in ("csv", "wide-csv"):
+        raise UsageError(f"-m runid alone: --format {fmt} has no place for the run's tag "
+                         "(trec_eval's runid): use --format trec, json or table")
 
 
 def _plots(qrels, runs: dict, results_list: list[Results], settings: Settings

@@ -65,6 +65,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
         from .output import write_text
         from ..io.run_labels import refuse_repeated_paths
+        measures, runid = _runid_line(list(measures))
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline])
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
@@ -72,7 +73,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         baseline = _baseline_path(baseline, list(runs))
         paths = list(runs) + ([baseline] if baseline and baseline not in runs else [])
         read = {path: as_run(path, ranks=ties == "rank") for path in paths}  # all before writing
-        measures, first_notes = _trec_printed(list(measures), int(compat), fmt)
+        measures, first_notes = _trec_printed(measures, int(compat), fmt)
         comparison = compare(judged, [read[p] for p in runs], measures or None,
                              baseline=read[baseline] if baseline else None, test=test,
                              correction=correction, alpha=alpha, seed=seed,
@@ -80,7 +81,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
                              num_docs=num_docs)
-        text = render_comparison(comparison, fmt)
+        text = render_comparison(comparison, fmt, runid=runid)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
         files = _plots(judged, comparison, order) if plot_dir else {}
@@ -98,6 +99,19 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
     except KeyboardInterrupt:
         _fail("searcheval: interrupted; nothing was written", 130)
     sys.exit(0)
+
+
+def _runid_line(names: list[str]) -> tuple[list[str], bool]:
+    """(the measures to compare, whether --format trec prints trec_eval's runid line: for
+    ``-m runid`` or a nickname, as evaluate prints it). ``-m runid`` alone compares nothing."""
+    from . import NICKNAME_NAMES
+    from .commands import without_runid
+    from ..errors import UsageError
+    measures, runid = without_runid(names)
+    if runid and not measures:
+        raise UsageError("-m runid names the runs' tags, not a measure to compare: "
+                         "give a measure too (-m AP)")
+    return measures, runid or any(m in NICKNAME_NAMES for m in measures)
 
 
 def _baseline_path(baseline: str | None, runs: list[str]) -> str | None:

@@ -7,7 +7,8 @@ umask (and a directory's default ACL, which replaces the umask there). Reading t
 instead would mean setting it (``os.umask`` can only be read by setting it, process-wide,
 so a file another thread creates meanwhile gets the wrong mode) or reading
 /proc/self/status, which is Linux only and ignores default ACLs. A file that replaces
-another takes the mode that file had.
+another takes the mode that file had, and its owner, group and extended attributes where
+this process may set them.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def write_file(target: str | Path, data: str | bytes) -> None:
     try:
         with _handle(fd, data) as handle:
             handle.write(data)
+        _keep_owner_and_attributes(path, temporary)  # before the mode: chown clears setuid
         _keep_mode(path, temporary)
         os.replace(temporary, path)
     except OSError as exc:
@@ -114,6 +116,40 @@ def _handle(fd: int, data: str | bytes):
     if isinstance(data, str):
         return os.fdopen(fd, "w", encoding="utf-8", newline="")
     return os.fdopen(fd, "wb")
+
+
+def _keep_owner_and_attributes(path: Path, temporary: Path) -> None:
+    """Give ``temporary`` the owner, group and extended attributes (an ACL among them) of
+    the regular file at ``path`` it replaces, as far as this process may: a rename puts a
+    new file, of the writer's owner and no attributes, where the old one was, where
+    ``open()`` would have kept them. Only root may give a file another owner; anyone may
+    give it a group they belong to; an attribute that cannot be set (another namespace, a
+    filesystem without them) is left behind, as ``cp -p`` leaves it."""
+    try:
+        existing = os.stat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(existing.st_mode):
+        return
+    if hasattr(os, "chown"):
+        for owner in (existing.st_uid, -1):  # the owner and group, else the group alone
+            try:
+                os.chown(temporary, owner, existing.st_gid)
+                break
+            except PermissionError:
+                continue
+    for name in _attribute_names(path):
+        try:
+            os.setxattr(temporary, name, os.getxattr(path, name))
+        except OSError:
+            continue
+
+
+def _attribute_names(path: Path) -> list[str]:
+    try:
+        return os.listxattr(path) if hasattr(os, "listxattr") else []
+    except OSError:  # a filesystem without extended attributes
+        return []
 
 
 def _keep_mode(path: Path, temporary: Path) -> None:

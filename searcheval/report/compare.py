@@ -27,8 +27,9 @@ ROW_FIELDS = ["measure", "run", "baseline", "run_mean", "baseline_mean", "delta"
 
 
 def render_comparison(comparison: Comparison, fmt: str, runid: bool = False) -> str:
-    if fmt == "trec":
-        return render.render_results(comparison.results, "trec", runid=runid)
+    if fmt == "trec":  # each run as evaluate -f trec prints it, NumQ and GMAP too
+        return render.render_results(comparison.whole or comparison.results, "trec",
+                                     runid=runid)
     if fmt == "wide-csv":
         return render.to_wide_csv(comparison.results)
     views = {"table": to_table, "csv": to_csv, "json": to_json, "markdown": to_markdown,

@@ -15,14 +15,33 @@ from ..results import Results, long_rows
 from ..results import is_whole as _whole, plain_value as _number
 
 FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")
+RUN_LINE = "run"  # the first line of each run's block in --format trec, with several runs
+MEAN_ROW = "all"  # trec_eval's query id of the means, which csv and the tables keep
+ALL_NAMES_THE_MEAN = ("csv", "wide-csv")  # and with -q the tables: queries beside `all`
+PER_QUERY_TABLES = ("table", "markdown", "latex")
 
 
 def _is_count(measure: Measure) -> bool:
     return measure.spec.kind is Kind.COUNT
 
 
+def refuse_query_named_all(results_list: list[Results], fmt: str) -> None:
+    """A query whose id is ``all`` beside the mean row ``all`` (csv, wide-csv, a per-query
+    table): no reader could tell the query's row from the mean's, and wide-csv wrote the
+    mean in the query's row. trec_eval's own text has the same ambiguity, which
+    ``--format trec`` keeps (byte for byte); JSON keeps the means apart (``summary``)."""
+    for results in results_list:
+        if MEAN_ROW in results.query_ids:
+            raise UsageError(f"{results.run}: a query has the id {MEAN_ROW!r}, which --format "
+                             f"{fmt} also gives the mean row, so the two could not be told "
+                             "apart: use --format json (means under \"summary\") or trec "
+                             "(trec_eval's own text, as ambiguous as trec_eval), or rename "
+                             "the query")
+
+
 def to_csv(results_list: list[Results], summary: bool = True) -> str:
     """Long CSV; ``summary`` False (-n): no `all` rows. A text measure's value is its string."""
+    refuse_query_named_all(results_list, "csv")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["run", "query_id", "measure", "value"])
@@ -179,6 +198,19 @@ def _trec_line(measure: Measure, query_id: str, value: float, zscore: bool = Fal
 SUMMARY_OPTIONAL = ("trec", "csv", "wide-csv", "json")  # the formats -n (no summary) applies to
 
 
+def to_trec_blocks(results_list: list[Results], per_query: bool = False,
+                   runid: bool = False, summary: bool = True) -> str:
+    """trec_eval's text for each run. One run: exactly trec_eval's. Several: trec_eval
+    evaluates one run per call, and its blocks (even their ``runid`` lines, when tags
+    repeat) cannot be told apart, so each block starts with a ``run  all  LABEL`` line,
+    in trec_eval's three columns, naming the run as every other format names it."""
+    if len(results_list) == 1:
+        return to_trec(results_list[0], per_query=per_query, runid=runid, summary=summary)
+    return "".join(f"{RUN_LINE:<22}\tall\t{results.run}\n"
+                   + to_trec(results, per_query=per_query, runid=runid, summary=summary)
+                   for results in results_list)
+
+
 def render_results(results_list: list[Results], fmt: str, per_query: bool = False,
                    runid: bool = False, summary: bool = True) -> str:
     """The text of one output format (``FORMATS``) for the Results of one or more runs.
@@ -188,8 +220,9 @@ def render_results(results_list: list[Results], fmt: str, per_query: bool = Fals
         raise UsageError(f"-n (no summary) leaves the {fmt} format nothing to show: it is for "
                          f"-f {', '.join(SUMMARY_OPTIONAL)}")
     if fmt == "trec":
-        return "".join(to_trec(r, per_query=per_query, runid=runid, summary=summary)
-                       for r in results_list)
+        return to_trec_blocks(results_list, per_query=per_query, runid=runid, summary=summary)
+    if fmt in ALL_NAMES_THE_MEAN or (per_query and fmt in PER_QUERY_TABLES):
+        refuse_query_named_all(results_list, fmt)
     views = {"table": lambda: to_table(results_list, per_query=per_query),
              "csv": lambda: to_csv(results_list, summary),
              "wide-csv": lambda: to_wide_csv(results_list, summary),
@@ -213,6 +246,7 @@ def to_wide_csv(results_list: list[Results], summary: bool = True) -> str:
     Runs with different measures share one header: the union, in first-seen order; a run
     without a measure leaves its cell empty.
     """
+    refuse_query_named_all(results_list, "wide-csv")
     names: list[str] = []
     for results in results_list:
         names += [str(m) for m in results.measures if str(m) not in names]
