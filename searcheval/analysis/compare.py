@@ -205,7 +205,9 @@ def _only(results: Results, measures: list[Measure]) -> Results:
     rows = [results.measures.index(m) for m in measures]
     return _rebuilt(results, measures=list(measures), values=results.values[rows],
                     undefined={k: v for k, v in results.undefined.items()
-                               if k in {str(m) for m in measures}})
+                               if k in {str(m) for m in measures}},
+                    texts={k: v for k, v in results.texts.items()
+                           if k in {str(m) for m in measures}})
 
 
 def _rebuilt(results: Results, **changes: Any) -> Results:
@@ -292,6 +294,7 @@ def _paired(full: list[Results]) -> tuple[list[Results], list[str], list[str]]:
         cut.append(_rebuilt(results, query_ids=[results.query_ids[j] for j in keep],
                             values=results.values[:, keep], in_run=results.in_run[keep],
                             skipped=results.skipped + gone,
+                            texts={k: [v[j] for j in keep] for k, v in results.texts.items()},
                             undefined={k: [q for q in ids if q in common]
                                        for k, ids in results.undefined.items()
                                        if any(q in common for q in ids)}))
