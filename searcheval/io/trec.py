@@ -27,13 +27,9 @@ from ..model import Qrels, Run
 from ..model.columns import Encoded, encode
 from . import bounded, pieces, trec_exact, trec_fast
 from .pieces import PIECE_BYTES
-from .repeats import make_qrels, make_run
+from .repeats import make_qrels, make_run  # noqa: F401 (every reader imports them from here)
 from .trec_grammar import MSMARCO_RUN, QRELS_3COL, TREC_QRELS, TREC_RUN, Layout
 
-__all__ = ["make_qrels", "make_run"]  # built here for every reader (``repeats``)
-
-QRELS_FIELDS = TREC_QRELS.described
-RUN_FIELDS = TREC_RUN.described
 QRELS_3COL_FIELDS = QRELS_3COL.described
 MSMARCO_FIELDS = MSMARCO_RUN.described
 # Line ends for the other text readers (tables, JSON Lines), as Arrow and ``trec_exact`` count.
@@ -41,7 +37,6 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # A \r that neither ends a \r\n nor the text: trec_eval keeps it inside its line.
 _LONE_CR = re.compile(rb"\r(?!\n|\Z)")
 BOM = b"\xef\xbb\xbf"
-TEXT_CODES = trec_fast.TEXT_CODES
 
 
 # ---- reading bytes -----------------------------------------------------------------------
