@@ -6,10 +6,13 @@ as trec_eval reads it."""
 from __future__ import annotations
 
 import gzip
-import tracemalloc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
 import pytest
 
 import searcheval
@@ -18,7 +21,7 @@ from searcheval.errors import FormatError
 from searcheval.io import trec_exact, trec_fast
 from searcheval.io.pieces import SLOW_PIECE_BYTES
 from searcheval.io.scan import scan
-from searcheval.io.trec import parse_run, read_columns
+from searcheval.io.trec import read_columns
 from searcheval.io.trec_grammar import TREC_QRELS, TREC_RUN
 from searcheval.results import resolve_measures
 from searcheval.scale.stream import evaluate_streaming
@@ -35,6 +38,29 @@ def _run_lines(size: int) -> list[str]:
     return lines
 
 
+# Run in a child process: the read leaves the parent's memory larger, and later tests that
+# measure their children's peak RSS would count it (a child starts with its parent's).
+LATE_BAD_LINE = """
+import json, sys, tracemalloc
+sys.path.insert(0, sys.argv[1])
+from test_grammar import _run_lines
+from searcheval.errors import FormatError
+from searcheval.io.pieces import SLOW_PIECE_BYTES
+from searcheval.io.trec import parse_run
+lines = _run_lines(16 * SLOW_PIECE_BYTES)
+bad = len(lines) - 100
+lines[bad] = "q9 Q0 d 1 high tag\\n"
+data = "".join(lines).encode()
+tracemalloc.start()
+try:
+    parse_run("big.run", data)
+    refused = None
+except FormatError as exc:
+    refused = str(exc)
+print(json.dumps([refused, bad + 1, tracemalloc.get_traced_memory()[1], len(data)]))
+"""
+
+
 def test_a_bad_line_late_in_a_large_file_is_named_from_a_small_piece():
     """16 MiB of run, one bad score 100 lines before the end. The fast path refuses the
     file; the reader cuts it into pieces of SLOW_PIECE_BYTES and the exact parser reads
@@ -42,20 +68,13 @@ def test_a_bad_line_late_in_a_large_file_is_named_from_a_small_piece():
     text it parses, 144 MiB for this file read whole) are what tracemalloc sees; Arrow's
     own memory it does not. The whole read stays under 2.5x the text (about 25 MiB here:
     the pieces, the numpy columns of the good pieces, one exact parse of 1 MiB)."""
-    lines = _run_lines(16 * SLOW_PIECE_BYTES)
-    bad = len(lines) - 100  # 0-based; physical line bad + 1 (the header lines count)
-    lines[bad] = "q9 Q0 d 1 high tag\n"
-    data = "".join(lines).encode()
-    tracemalloc.start()
-    try:
-        with pytest.raises(FormatError) as refused:
-            parse_run("big.run", data)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-        pa.default_memory_pool().release_unused()  # later tests measure children's peak RSS
-    assert str(refused.value) == f"big.run:{bad + 1}: score must be a number, found 'high'"
-    assert peak < 2.5 * len(data), f"{peak / 2**20:.0f} MiB of Python objects"
+    tests = Path(__file__).parent
+    done = subprocess.run([sys.executable, "-c", LATE_BAD_LINE, str(tests)], capture_output=True,
+                          text=True, check=True, env=dict(os.environ, PYTHONPATH=str(tests.parent)))
+    refused, line, peak, size = json.loads(done.stdout)
+    assert refused == f"big.run:{line}: score must be a number, found 'high'"
+    assert line == 570_584  # the comment and the blank line first: physical, 1-based
+    assert peak < 2.5 * size, f"{peak / 2**20:.0f} MiB of Python objects"
 
 
 def test_check_collects_the_bad_lines_of_every_refused_piece(tmp_path):

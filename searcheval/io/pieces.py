@@ -95,7 +95,7 @@ def joined(parts: list[tuple[dict, int]]) -> dict:
     for name in first:
         columns = [columns[name] for columns, _ in parts]
         if name == "query_id":
-            vocabulary, codes = unify(*[_encoded(column) for column in columns])
+            vocabulary, codes = unify(*[as_encoded(column) for column in columns])
             out[name] = Encoded(np.concatenate(codes) if codes else np.zeros(0, np.int64),
                                 vocabulary)
         elif name == "line":
@@ -111,7 +111,8 @@ def joined(parts: list[tuple[dict, int]]) -> dict:
     return out
 
 
-def _encoded(queries) -> Encoded:
+def as_encoded(queries) -> Encoded:
+    """A query column as codes: Arrow's CSV reader's already are (``Encoded``)."""
     return queries if isinstance(queries, Encoded) else encode(queries)
 
 

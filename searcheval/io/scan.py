@@ -21,6 +21,7 @@ from ..model import Qrels, Run
 from . import registry, trec
 from ..model.columns import Encoded, encode
 from .irds import is_irds  # ir_datasets itself is imported only for an irds: id
+from .pieces import as_encoded
 from .trec_exact import Problems
 from .trec_grammar import LAYOUTS, MSMARCO_RUN, TREC_RUN
 
@@ -120,21 +121,18 @@ def _scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int) -> Scan:
     problems = Problems(limit)
     extra = ("rank", "tag") if layout is TREC_RUN else ()
     columns = trec.read_columns(path, data, layout, layout.kept + extra, problems=problems)
-    values = columns[layout.kept[-1]]  # relevance, score, or an MS MARCO rank
+    values = columns["score" if layout is TREC_RUN else "rank" if layout is MSMARCO_RUN
+                     else "relevance"]
     ranks = columns.get("rank") if layout is TREC_RUN else None
     if layout is MSMARCO_RUN:
         ranks, values = values.astype(np.float64), -values.astype(np.float64)
-    scan_ = Scan(path, kind, fmt, encode(_values(columns["query_id"])), encode(columns["doc_id"]),
+    scan_ = Scan(path, kind, fmt, as_encoded(columns["query_id"]), encode(columns["doc_id"]),
                  values, _lines(columns), ranks, columns.get("tag"))
     _repeats(scan_, problems)
     if kind == "qrels" and len(scan_.query) == 0 and problems.count == 0:
         problems.add(0, "no judgments found (the qrels file is empty)")
     scan_.errors, scan_.error_count = problems.first(), problems.count
     return scan_
-
-
-def _values(queries) -> pa.Array | pa.ChunkedArray:
-    return queries.values() if isinstance(queries, Encoded) else queries
 
 
 def _lines(columns: dict) -> np.ndarray:

@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from ..errors import FormatError
 from ..model import Qrels, Run
-from ..model.columns import Encoded, encode
+from ..model.columns import Encoded
 from . import bounded, pieces, trec_exact, trec_fast
 from .pieces import PIECE_BYTES
 from .repeats import make_qrels, make_run  # noqa: F401 (every reader imports them from here)
@@ -167,16 +167,12 @@ def _wanted(layout: Layout, ranks: bool) -> tuple[str, ...]:
 
 def _built(path: str, layout: Layout, columns: dict, ranks: bool) -> Qrels | Run:
     """The checked Qrels or Run of a TREC file's columns."""
-    query, doc = _encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"])
+    query, doc = pieces.as_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"])
     if layout is TREC_QRELS:
         return make_qrels(query, doc, columns["relevance"], columns["line"], path)
     return make_run(query, doc, columns["score"], columns["line"], path,
                     columns["runid"] or Path(path).name,
                     ranks=np.asarray(columns["rank"], dtype=np.float64) if ranks else None)
-
-
-def _encoded(queries) -> Encoded:
-    return queries if isinstance(queries, Encoded) else encode(queries)
 
 
 # ---- public readers -----------------------------------------------------------------------

@@ -16,14 +16,15 @@ from . import pieces
 from ..model import Qrels, Run
 from ..model.columns import Encoded
 from .repeats import make_qrels, make_run
-from .trec import _encoded, read_columns
+from .pieces import as_encoded
+from .trec import read_columns
 from .trec_grammar import MSMARCO_RUN, QRELS_3COL
 
 
 def parse_qrels_3col(path: str, data: bytes, piece_bytes: int = pieces.PIECE_BYTES) -> Qrels:
     """``query_id doc_id relevance`` lines (whitespace-separated, exactly 3 fields)."""
     columns = read_columns(path, data, QRELS_3COL, QRELS_3COL.kept, piece_bytes)
-    return make_qrels(_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"]),
+    return make_qrels(as_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"]),
                       columns["relevance"], columns["line"], path)
 
 
@@ -33,5 +34,5 @@ def parse_msmarco_run(path: str, data: bytes, piece_bytes: int = pieces.PIECE_BY
     equal ranks in one query tie, and the doc_id rule orders them, as for equal scores."""
     columns = read_columns(path, data, MSMARCO_RUN, MSMARCO_RUN.kept, piece_bytes)
     ranks = np.asarray(columns["rank"], dtype=np.float64)
-    return make_run(_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"]), -ranks,
+    return make_run(as_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"]), -ranks,
                     columns["line"], path, Path(path).name.split(".")[0], ranks=ranks)
