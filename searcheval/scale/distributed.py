@@ -27,6 +27,7 @@ from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.pieces import line_count, piece_bounds
 from ..io.trec import BOM
+from ..io.trec_grammar import TREC_RUN
 from ..model import Qrels, Run
 from ..measures import Measure
 from ..results import Results
@@ -218,8 +219,9 @@ def _last_tag(path: str) -> str | None:
             lines = tail.split(b"\n")
             for line in reversed(lines if start == 0 else lines[1:]):  # lines[0] may be cut
                 fields = line.split()
-                if fields and not fields[0].startswith(b"#"):
-                    return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
+                if fields and not fields[0].startswith(b"#"):  # the grammar's record line
+                    return (fields[TREC_RUN.at("tag")].decode("utf-8", "replace")
+                            if TREC_RUN.counts_ok(len(fields)) else None)
     return None
 
 
