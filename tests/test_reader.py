@@ -116,18 +116,14 @@ def test_irregular_bytes_are_found_across_slices(data, slice_bytes, delimiter):
     it inside the line, Arrow ends the line there); newlines and \\r\\n are not irregular."""
     import re
 
-    import pytest
-
-    from searcheval.io import trec
+    from searcheval.io import trec_fast
 
     other = " " if delimiter == "\t" else "\t"
     expected = data.endswith(delimiter.encode()) or any(
         delimiter.encode() + after in data for after in (delimiter.encode(), b"\n", b"\r")) or any(
         byte in data for byte in (other.encode(), b"\x00", b"\x0b", b"\x0c")) or bool(
         re.search(rb"\r(?!\n)", data))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(trec, "_SCAN_BYTES", slice_bytes)
-        assert trec._irregular(data, ord(delimiter)) == expected
+    assert trec_fast._irregular(data, ord(delimiter), slice_bytes) == expected
 
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n", ""])

@@ -9,9 +9,10 @@ and the document's size is bounded instead by ``JSON_LIMIT`` (256 MiB decompress
 environment variable ``SEARCHEVAL_MAX_JSON_BYTES`` overrides it). Binary formats
 (Parquet, XLSX) have no lines and are not checked.
 
-``line_pieces`` hands the text on in pieces cut at line ends, so that a reader can parse
-each piece and drop it (the TREC reader does: a gzip run never exists decompressed in
-memory as a whole); ``TextPieces`` hands it to Arrow as a file (CSV/TSV and JSON Lines
+``line_pieces`` hands the text on in pieces cut at line ends (``pieces.piece_end``, the cut
+rule every reader shares), so that a reader can parse each piece and drop it (the TREC
+reader and streaming evaluation do: a gzip run never exists decompressed in memory as a
+whole); ``TextPieces`` hands it to Arrow as a file (CSV/TSV and JSON Lines
 are parsed as they are decompressed, never held as one bytes object besides the table);
 ``read_all`` returns the whole text, for the other readers.
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import FormatError, UsageError
+from .pieces import line_count, piece_end
 
 LINE_LIMIT = 1 << 20  # bytes in a line, its line break excluded
 JSON_LIMIT = 256 << 20  # bytes of one JSON document, decompressed
@@ -221,8 +223,9 @@ class TextPieces:
 
 def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int
                 ) -> Iterator[tuple[bytes, int]]:
-    """Pieces of about ``piece_bytes`` cut just after a \\n (a leading UTF-8 BOM removed),
-    each with the number of physical lines before it (\\n, \\r\\n or a lone \\r end one)."""
+    """Pieces of about ``piece_bytes`` cut by the one cut rule (``pieces.piece_end``: just
+    after a \\n; a leading UTF-8 BOM removed), as they come, each with the number of
+    physical lines before it (\\n, \\r\\n or a lone \\r end one)."""
     pending, before, first = bytearray(), 0, True
     for piece in pieces:
         pending += piece
@@ -231,14 +234,14 @@ def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int
                 del pending[:len(_BOM)]
             first = False
         while len(pending) >= piece_bytes:
-            cut = pending.find(b"\n", max(piece_bytes, 1) - 1) + 1
+            cut = piece_end(pending, 0, piece_bytes)
             if not cut:
                 break
             with memoryview(pending) as view:
                 text = bytes(view[:cut])  # one copy (a bytearray slice is another)
             del pending[:cut]
             yield text, before
-            before += _line_count(text)
+            before += line_count(text)
     if pending:
         yield bytes(pending.removeprefix(_BOM) if first else pending), before
 
@@ -246,13 +249,6 @@ def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int
 def _every_block_has_a_newline(data, block: int) -> bool:
     full = len(data) // block * block  # a last, shorter block needs none (see above)
     return all(data.find(b"\n", start, start + block) >= 0 for start in range(0, full, block))
-
-
-def _line_count(text: bytes) -> int:
-    lone_cr = text.count(b"\r")
-    if lone_cr:
-        lone_cr -= text.count(b"\r\n")
-    return text.count(b"\n") + lone_cr
 
 
 def check_lines(path: str, data) -> None:

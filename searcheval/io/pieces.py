@@ -1,12 +1,16 @@
-"""Irregular TREC files read a piece at a time, so that no Arrow ``string`` array passes
-2 GiB and the line-by-line parser only ever sees the piece Arrow refused.
+"""Text cut at line ends into pieces, so that no Arrow ``string`` array passes 2 GiB and
+the exact line parser only ever sees the piece Arrow refused.
 
-Files larger than a piece are cut at line ends into pieces of about ``piece_bytes``;
-each piece goes through the same readers as a small file: Arrow's fast path, else its
-field splitter, else (a bad field, say) the piece is cut again into pieces of 1 MiB, and
-only the one Arrow refuses goes to ``parse_slowly``. Line numbers are made physical
-again. The pieces' columns are kept as chunks, never copied into
-one string array (32-bit offsets: a ``string`` array holds at most 2 GiB).
+``piece_end`` is the one cut rule: a piece of about ``piece_bytes`` ends just after the
+first \\n at or past its size. Every reader that cuts text uses it: the TREC readers
+(``pieces``: a large file), the streamed reader of a gzip file or stdin
+(``bounded.line_pieces``), streaming evaluation (``scale.stream``, through
+``line_pieces``) and Dask's byte ranges (``piece_bounds`` over the file). Each piece goes
+through the same readers as a small file: the fast path, else (a bad field, say) the
+piece is cut again into pieces of ``SLOW_PIECE_BYTES``, and only the one Arrow refuses
+goes to the exact parser. Line numbers are made physical again. The pieces' columns are
+kept as chunks, never copied into one string array (32-bit offsets: a ``string`` array
+holds at most 2 GiB).
 """
 
 from __future__ import annotations
@@ -21,71 +25,103 @@ from ..model.arrow import strings
 from ..model.columns import Encoded, encode, unify
 
 PIECE_BYTES = 1 << 26  # 64 MiB: one piece's strings stay far below 2 GiB
-SLOW_PIECE_BYTES = 1 << 20  # a piece Arrow refused is cut again this small for the slow parser
+SLOW_PIECE_BYTES = 1 << 20  # a piece Arrow refused is cut again this small for the exact parser
+
+
+def piece_end(data, start: int, piece_bytes: int) -> int:
+    """Where the piece of ``data`` (bytes, bytearray or a memory map) that starts at
+    ``start`` ends: just after the first \\n at or past ``start + piece_bytes - 1``; 0 when
+    no \\n is there (the rest of ``data`` is one piece, or waits for more bytes)."""
+    return data.find(b"\n", start + max(piece_bytes, 1) - 1) + 1
+
+
+def piece_bounds(data, piece_bytes: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of each piece of ``data``, cut by ``piece_end``."""
+    start = 0
+    while start < len(data):
+        end = piece_end(data, start, piece_bytes) or len(data)
+        yield start, end
+        start = end
 
 
 def several(data: bytes, piece_bytes: int) -> bool:
     """Whether ``data`` makes more than one piece (a line end after ``piece_bytes``)."""
-    end = data.find(b"\n", max(piece_bytes, 1) - 1)
-    return 0 <= end < len(data) - 1
+    return 0 < piece_end(data, 0, piece_bytes) < len(data)
+
+
+def line_count(data, start: int = 0, end: int | None = None) -> int:
+    """Physical line ends in ``data[start:end]``: \\n, \\r\\n or a lone \\r (as Arrow reads)."""
+    end = len(data) if end is None else end
+    lone_cr = data.count(b"\r", start, end)  # one byte: counted fast; CRLF rarely
+    if lone_cr:
+        lone_cr -= data.count(b"\r\n", start, end)
+    return data.count(b"\n", start, end) + lone_cr
 
 
 def pieces(data: bytes, piece_bytes: int) -> Iterator[tuple[bytes, int]]:
-    """Each piece of ``data`` (about ``piece_bytes``, cut just after a \\n) and the number
-    of physical lines before it (lines end at \\n, \\r\\n or a lone \\r, as Arrow reads)."""
-    start, lines_before = 0, 0
-    while start < len(data):
-        end = data.find(b"\n", start + max(piece_bytes, 1) - 1)
-        end = len(data) if end < 0 else end + 1
+    """Each piece of ``data`` and the number of physical lines before it."""
+    lines_before = 0
+    for start, end in piece_bounds(data, piece_bytes):
         yield data[start:end], lines_before
-        lone_cr = data.count(b"\r", start, end)  # one byte: counted fast; CRLF rarely
-        if lone_cr:
-            lone_cr -= data.count(b"\r\n", start, end)
-        lines_before += data.count(b"\n", start, end) + lone_cr
-        start = end
+        lines_before += line_count(data, start, end)
 
 
-def read_pieces(path: str, cut: Iterator[tuple[bytes, int]],
-                read_piece: Callable[[bytes], tuple]) -> list[tuple[tuple, int]]:
+def read_pieces(path: str, cut: Iterator[tuple[bytes, int]], read_piece: Callable[[bytes], dict],
+                problems=None) -> list[tuple[dict, int]]:
     """``read_piece`` of every piece of ``cut`` (pieces and the lines before each, as
-    ``pieces`` makes them), with the lines before it; its errors made physical."""
+    ``pieces`` makes them), with the lines before it; its errors made physical, and so are
+    the lines of what it adds to ``problems`` (``trec_exact.Problems``)."""
     parts = []
     for piece, lines_before in cut:
+        since = len(problems.found) if problems is not None else 0
         try:
             parts.append((read_piece(piece), lines_before))
         except FormatError as exc:
             if exc.line <= 0:
                 raise
             raise FormatError(exc.path, exc.line + lines_before, exc.message) from None
+        if problems is not None:
+            problems.shift(since, lines_before)
     return parts
 
 
-def joined(parts: list[tuple[tuple, int]]) -> tuple:
-    """One (query codes, doc chunks, values, line numbers) from the pieces' columns; any
-    further columns of the pieces are returned as the list of each piece's value."""
-    parts = [part for part in parts if len(part[0][2])] or parts[:1]  # [] has no dtype
-    queries = [_encoded(columns[0]) for columns, _ in parts]
-    vocabulary, codes = unify(*queries)
-    query = Encoded(np.concatenate(codes) if codes else np.zeros(0, np.int64), vocabulary)
-    docs = pa.chunked_array([chunk for columns, _ in parts for chunk in _chunks(columns[1])],
-                            type=pa.string())
-    values = np.concatenate([np.asarray(columns[2]) for columns, _ in parts])
-    numbers = np.concatenate([_numbers(columns[3], len(columns[2])) + before
-                              for columns, before in parts])
-    extras = [[columns[i] for columns, _ in parts] for i in range(4, len(parts[0][0]))]
-    return (query, docs, values, numbers, *extras)
+def joined(parts: list[tuple[dict, int]]) -> dict:
+    """One set of columns from the pieces' (``trec_fast.columns``, ``trec_exact.parse``):
+    query codes unified, text kept as chunks, numbers concatenated, line numbers made
+    physical; ``runid`` the last piece's that holds a record (trec_eval's: the last line's)."""
+    parts = [part for part in parts if len(part[0]["query_id"])] or parts[:1]
+    first = parts[0][0]
+    out: dict = {}
+    for name in first:
+        columns = [columns[name] for columns, _ in parts]
+        if name == "query_id":
+            vocabulary, codes = unify(*[as_encoded(column) for column in columns])
+            out[name] = Encoded(np.concatenate(codes) if codes else np.zeros(0, np.int64),
+                                vocabulary)
+        elif name == "line":
+            out[name] = np.concatenate([_numbers(piece["line"], len(piece["query_id"])) + before
+                                        for piece, before in parts])
+        elif name == "runid":
+            out[name] = next((runid for runid in reversed(columns) if runid), None)
+        elif isinstance(first[name], np.ndarray):
+            out[name] = np.concatenate(columns)
+        else:
+            out[name] = pa.chunked_array([chunk for column in columns for chunk in _chunks(column)],
+                                         type=pa.string())
+    return out
 
 
-def _encoded(queries) -> Encoded:
+def as_encoded(queries) -> Encoded:
+    """A query column as codes: Arrow's CSV reader's already are (``Encoded``)."""
     return queries if isinstance(queries, Encoded) else encode(queries)
 
 
-def _chunks(docs) -> list[pa.Array]:
-    if isinstance(docs, pa.ChunkedArray):
-        return [chunk.cast(pa.string()) for chunk in docs.chunks]
-    if isinstance(docs, pa.Array):
-        return [docs.cast(pa.string())]
-    return [strings(list(docs))]
+def _chunks(texts) -> list[pa.Array]:
+    if isinstance(texts, pa.ChunkedArray):
+        return [chunk.cast(pa.string()) for chunk in texts.chunks]
+    if isinstance(texts, pa.Array):
+        return [texts.cast(pa.string())]
+    return [strings(list(texts))]
 
 
 def _numbers(numbers, rows: int) -> np.ndarray:

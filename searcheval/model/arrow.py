@@ -83,8 +83,7 @@ def strings(values: list[str]) -> pa.Array:
     encoded = [value.encode() for value in values]
     offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
     np.cumsum([len(e) for e in encoded], out=offsets[1:])
-    if offsets[-1] < 2**31:
-        return pa.Array.from_buffers(pa.string(), len(encoded), [
-            None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(encoded))])
-    return pa.Array.from_buffers(pa.large_string(), len(encoded), [
-        None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))]).cast(pa.string())
+    if offsets[-1] >= 2**31:  # 32-bit offsets (a large_string cast to string fails alike)
+        raise pa.ArrowInvalid(f"{offsets[-1]:,} bytes of strings: a string array holds < 2 GiB")
+    return pa.Array.from_buffers(pa.string(), len(encoded), [
+        None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(encoded))])

@@ -2,7 +2,8 @@
 
 Runs smaller than one block are tasks, each evaluated by a worker with the qrels sent to
 every worker once. A larger run becomes a ``dask.dataframe``: byte ranges cut at line
-ends, each parsed by the same reader as a whole file (physical line numbers kept), then
+ends (``pieces.piece_bounds``, the cutter streaming and the whole-file readers share),
+each parsed by the same reader as a whole file (physical line numbers kept), then
 shuffled by query id so that each partition holds whole queries; every partition is
 evaluated with the native engine and the partitions' per-query values are combined
 exactly (``blocks.combine``). The workers read the run files themselves, so the paths
@@ -12,6 +13,7 @@ must mean the same file on the client and on every worker (a shared filesystem).
 from __future__ import annotations
 
 import logging
+import mmap
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,14 +25,15 @@ from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for, trec_
 from .blocks import Part, Plan, combine, evaluate_block
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
+from ..io.pieces import line_count, piece_bounds
 from ..io.trec import BOM
+from ..io.trec_grammar import TREC_RUN
 from ..model import Qrels, Run
 from ..measures import Measure
 from ..results import Results
 
 INSTALL_HINT = 'Dask is not installed: pip install "searcheval[dask]"'
 DEFAULT_LOCAL_WORKERS = 2
-_ALIGN_READ = 1 << 16
 
 
 def require_dask() -> None:
@@ -126,9 +129,7 @@ def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure
     import dask
     import dask.dataframe as dd
 
-    size = os.path.getsize(path)
-    edges = list(range(0, size, block_bytes)) + [size]
-    ranges = list(zip(edges[:-1], edges[1:])) or [(0, 0)]
+    ranges = _line_ranges(path, block_bytes)
     counts = client.gather(client.map(_count_lines, [path] * len(ranges), ranges, pure=False))
     offsets = np.concatenate(([0], np.cumsum(counts)[:-1])).tolist()
     ranks = settings.ties == "rank"
@@ -147,33 +148,26 @@ def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure
 
 # ---- on the workers -------------------------------------------------------------------------
 
-def _aligned(handle, position: int, size: int) -> int:
-    """The first line start at or after ``position`` (0 and ``size`` are line starts)."""
-    if position <= 0 or position >= size:
-        return min(max(position, 0), size)
-    handle.seek(position - 1)
-    skipped = 0
-    while piece := handle.read(_ALIGN_READ):
-        found = piece.find(b"\n")
-        if found >= 0:
-            return position + skipped + found
-        skipped += len(piece)
-    return size
+def _line_ranges(path: str, block_bytes: int) -> list[tuple[int, int]]:
+    """Byte ranges of about ``block_bytes`` cut at line ends by the cutter every reader
+    shares (``pieces.piece_bounds``), found on a memory map of the file: each cut reads
+    the few bytes up to its next newline, not the file."""
+    with open(path, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size == 0:
+            return [(0, 0)]
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            return list(piece_bounds(view, block_bytes))
 
 
 def _range_bytes(path: str, start: int, stop: int) -> bytes:
     with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        begin, end = _aligned(handle, start, size), _aligned(handle, stop, size)
-        handle.seek(begin)
-        data = handle.read(max(end - begin, 0))
-    return data[len(BOM):] if begin == 0 and data.startswith(BOM) else data
+        handle.seek(start)
+        data = handle.read(stop - start)
+    return data[len(BOM):] if start == 0 and data.startswith(BOM) else data
 
 
 def _count_lines(path: str, span: tuple[int, int]) -> int:
-    from ..io.trec import line_at
-    data = _range_bytes(path, *span)
-    return line_at(data, len(data)) - 1 if data else 0
+    return line_count(_range_bytes(path, *span))
 
 
 def _portable(exc: SearchevalError) -> SearchevalError:
@@ -225,8 +219,9 @@ def _last_tag(path: str) -> str | None:
             lines = tail.split(b"\n")
             for line in reversed(lines if start == 0 else lines[1:]):  # lines[0] may be cut
                 fields = line.split()
-                if fields and not fields[0].startswith(b"#"):
-                    return fields[5].decode("utf-8", "replace") if len(fields) >= 6 else None
+                if fields and not fields[0].startswith(b"#"):  # the grammar's record line
+                    return (fields[TREC_RUN.at("tag")].decode("utf-8", "replace")
+                            if TREC_RUN.counts_ok(len(fields)) else None)
     return None
 
 

@@ -1,8 +1,9 @@
 """Evaluate a run larger than memory: read it a block of whole queries at a time.
 
 A run grouped by query (every query's lines together, as TREC runs are written) is read
-in chunks of about ``block_bytes``; each chunk is cut at a line end, then before the
-first line of its last query, whose lines go on with the next chunk. The chunk is parsed
+in chunks of about ``block_bytes`` cut at line ends (``bounded.line_pieces``, the cutter
+the whole-file readers and Dask share); each chunk is cut again before the first line of
+its last query, whose lines go on with the next chunk. The chunk is parsed
 by the same reader as a whole file (``io.trec.parse_run``: the same checks, the
 same messages, line numbers made physical again), evaluated (``blocks``) and dropped, so
 memory holds one chunk and the per-query values, whatever the size of the run.
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +24,7 @@ from .blocks import Part, Plan, combine, evaluate_block, run_rows
 from ..settings import Settings
 from ..errors import FormatError
 from ..io import bounded
-from ..io.trec import BOM, line_at, parse_run, refuse_lone_cr
+from ..io.trec import line_at, parse_run, refuse_lone_cr
 from ..model import Qrels, Run
 from ..measures import Measure
 from ..results import Results
@@ -65,71 +65,38 @@ def run_blocks(source: str | Path, chunk_queries: int | None = None,
                block_bytes: int = BLOCK_BYTES, ranks: bool = False) -> Iterator[Run]:
     """Runs of whole queries, in file order, with physical line numbers; checks grouping.
 
-    The ``tag`` of a block is the tag of the last line read so far."""
+    The text comes in pieces of about ``block_bytes`` cut at line ends by the cutter every
+    reader shares (``bounded.line_pieces``: decompressed a piece at a time, no line over
+    1 MiB, so a gzip bomb is refused before it fills the memory). The ``tag`` of a block
+    is the tag of the last line read so far."""
     grouping = _Grouping()
     tag = None
-    with _opened(source) as (path, handle):
-        carry, offset, first = b"", 0, True
-        while True:
-            more = handle.read(block_bytes)
-            data = carry + more
-            if first and data.startswith(BOM):
-                data = data[len(BOM):]
-            first = False
-            end = _last_line_end(data) if more else len(data)
-            if end == 0:
-                if not more:
-                    return
-                carry = data
-                continue
-            run = _parse(path, data[:end], offset, ranks)
+    with bounded.opened(source) as (path, handle):
+        cut = bounded.line_pieces(path, bounded.chunks(path, handle), block_bytes)
+        carry, carry_before = b"", 0
+        for (piece, before), more in _flagged(cut):
+            data, offset = (carry + piece, carry_before) if carry else (piece, before)
+            run = _parse(path, data, offset, ranks)
             tag = run.tag if len(run.lines) else tag
             run.tag = tag or run.tag
             grouping.check(run)
-            cut = _last_query_start(run) if more else len(run.lines)
-            yield from _split(run, cut, chunk_queries, grouping)
-            if not more:
-                return
-            # the last query's lines (and any partial line) go on with the next chunk
-            cut_line = int(run.lines[cut]) - offset if cut < len(run.lines) else None
-            cut_byte = end if cut_line is None else _line_start(data, cut_line)
-            offset += line_at(data, cut_byte) - 1
-            carry = data[cut_byte:]
+            last = _last_query_start(run) if more else len(run.lines)
+            yield from _split(run, last, chunk_queries, grouping)
+            # the last query's lines go on with the next piece
+            carry, carry_before = b"", 0
+            if more and last < len(run.lines):
+                line = int(run.lines[last]) - offset
+                carry, carry_before = data[_line_start(data, line):], offset + line - 1
 
 
-@contextmanager
-def _opened(source: str | Path):
-    """(display path, binary stream) of a path, ``-`` or a gzip file (by content), read
-    as the whole-file readers read it: decompressed a piece at a time, no line over 1 MiB
-    (``io.bounded``: a gzip bomb is refused before it fills the memory)."""
-    with bounded.opened(source) as (path, handle):
-        yield path, _Pieces(bounded.chunks(path, handle))
-
-
-class _Pieces:
-    """``read(size)`` over an iterator of byte pieces."""
-
-    def __init__(self, pieces: Iterator[bytes]) -> None:
-        self.pieces, self.pending = pieces, b""
-
-    def read(self, size: int) -> bytes:
-        parts, held = [self.pending], len(self.pending)
-        while held < size:
-            piece = next(self.pieces, b"")
-            if not piece:
-                break
-            parts.append(piece)
-            held += len(piece)
-        data = b"".join(parts)
-        self.pending = data[size:]
-        return data[:size]
-
-
-def _last_line_end(data: bytes) -> int:
-    """Offset just after the last complete line (a \\r at the very end may start a \\r\\n)."""
-    newline = data.rfind(b"\n") + 1
-    lone_cr = data.rfind(b"\r", 0, len(data) - 1) + 1
-    return max(newline, lone_cr if lone_cr and data[lone_cr:lone_cr + 1] != b"\n" else 0)
+def _flagged(items: Iterator) -> Iterator[tuple[object, bool]]:
+    """Each item, and whether more come after it."""
+    previous = next(items, None)
+    for item in items:
+        yield previous, True
+        previous = item
+    if previous is not None:
+        yield previous, False
 
 
 def _line_start(data: bytes, line: int) -> int:

@@ -1,0 +1,109 @@
+"""Qrels and Run built from columns, refused when the engine could not hold them or a
+pair repeats: a (query, doc) judged twice, a document retrieved twice in one query
+(trec_eval refuses both). Every reader ends here, whatever the format.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import FormatError
+from ..fast.hashing import hashes_and_repeats, same_strings
+from ..model import Qrels, Run
+from ..model.columns import Encoded, pair_ranks
+
+
+def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
+               unit: str = "lines") -> Qrels:
+    """A checked Qrels: not empty, no (query, doc) judged twice."""
+    if len(query) == 0:
+        raise FormatError(path, 0, "no judgments found (the qrels file is empty)")
+    lines = None if lines is None else np.asarray(lines)
+    relevance = np.asarray(relevance, dtype=np.int64)
+    _refuse_32_bit_overflow(path, len(query), lines, unit, relevance)
+    hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit)
+    return Qrels(query, doc, relevance, lines, path, doc_hash=hashes)
+
+
+def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
+             unit: str = "lines", ranks: np.ndarray | None = None,
+             empty_queries: tuple[str, ...] = ()) -> Run:
+    """A checked Run: no document twice in one query. The doc ids need not be encoded
+    (``Encoded.lazy``): their hashes find repeats, and later the judged documents."""
+    lines = None if lines is None else np.asarray(lines)
+    _refuse_32_bit_overflow(path, len(query), lines, unit)
+    hashes = _refuse_repeats(query, doc, lines, path, "retrieves document", unit)
+    return Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks,
+               doc_hash=hashes, empty_queries=tuple(empty_queries))
+
+
+_INT32 = 2**31  # the engine counts rows and holds grades in 32 bits (half the memory)
+
+
+def _refuse_32_bit_overflow(path: str, rows: int, lines: np.ndarray | None, unit: str,
+                            relevance: np.ndarray | None = None) -> None:
+    """Refuse what the engine's 32-bit arrays cannot hold: 2**31 rows or more, a grade
+    outside -2**31..2**31-1 (trec_eval holds a C long; no real qrels come near)."""
+    if rows >= _INT32:
+        raise FormatError(path, 0, f"too many {unit}: {rows:,} records, searcheval reads at "
+                          f"most {_INT32 - 1:,} (split the file by query)")
+    if relevance is None or not len(relevance):
+        return
+    outside = (relevance < -_INT32) | (relevance >= _INT32)
+    if outside.any():
+        row = int(np.flatnonzero(outside)[0])
+        line = int(lines[row]) if lines is not None else row + 1
+        raise FormatError(path, line, f"relevance is out of range (32-bit integers, "
+                          f"{-_INT32} to {_INT32 - 1}), found {int(relevance[row])}")
+
+
+def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path: str,
+                    verb: str, unit: str) -> np.ndarray:
+    """The hash of each row's doc id, or the error naming the earliest repeated pair.
+
+    Equal hashes are only candidates: their bytes are compared. If some candidates are
+    different ids (a hash collision), the exact sort-based check decides."""
+    docs = doc.values()
+    hashes, first, second = hashes_and_repeats(query.codes, docs)
+    if len(first) and same_strings(docs, first, docs, second).all():
+        _name_earliest_candidate(query, docs, lines, np.union1d(first, second), path, verb,
+                                 unit)
+    elif len(first):
+        if pair_ranks(query.codes, docs)[1].any():
+            _name_earliest_repeat(query, docs, lines, path, verb, unit)
+    return hashes
+
+
+def _name_earliest_candidate(query: Encoded, docs, lines: np.ndarray | None, rows: np.ndarray,
+                             path: str, verb: str, unit: str) -> None:
+    """The error naming the earliest repeat among ``rows``, which hold every row of each
+    repeated pair (the hash check's candidates, all confirmed by bytes): no sort of the
+    whole file is needed, and no column is copied."""
+    seen: dict[tuple[int, str], int] = {}
+    earliest: tuple[int, int, int] | None = None  # (line, row, row of its previous copy)
+    for row in rows.tolist():  # rows in file order
+        key = (int(query.codes[row]), docs[row].as_py())
+        if key in seen:
+            line = int(lines[row]) if lines is not None else row + 1
+            if earliest is None or line < earliest[0]:
+                earliest = (line, row, seen[key])
+        seen[key] = row
+    line, row, previous = earliest
+    query_id = query.vocabulary[int(query.codes[row])].as_py()
+    first_line = int(lines[previous]) if lines is not None else previous + 1
+    raise FormatError(path, line, f"query {query_id!r} {verb} {docs[row].as_py()!r} twice "
+                      f"({unit} {first_line} and {line})")
+
+
+def _name_earliest_repeat(query: Encoded, docs, lines: np.ndarray, path: str, verb: str,
+                          unit: str) -> None:
+    if lines is None:
+        lines = np.arange(1, len(docs) + 1)
+    rank, repeats = pair_ranks(query.codes, docs)
+    row = int(np.flatnonzero(repeats)[np.argmin(lines[repeats])])  # earliest repeat
+    first = int(np.flatnonzero(rank == rank[row] - 1)[0])  # the pair ranked just above
+    query_id = query.vocabulary[int(query.codes[row])].as_py()
+    doc_id = docs[row].as_py()
+    raise FormatError(path, int(lines[row]), f"query {query_id!r} {verb} {doc_id!r} twice "
+                      f"({unit} {int(lines[first])} and {int(lines[row])})")
+

@@ -1,0 +1,126 @@
+"""The TREC line grammar, as data: each format's fields in file order, how each field's
+text is read, and what the readers say when a field is not what it should be.
+
+A line is fields separated by runs of ASCII whitespace; blank lines and lines whose first
+field starts with ``#`` are skipped, as trec_eval skips them. Line numbers are physical
+and 1-based, counting the skipped lines. Both readers follow these layouts: the fast path
+(``trec_fast``, Arrow) and the exact line parser (``trec_exact``), which explains what the
+fast path refused. Which columns a reader returns is a layout's ``kept``: keeping another
+field is adding its name there.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..errors import FormatError
+
+# How a field's text is read (the value functions below).
+TEXT, INTEGER, SCORE, RANK = "text", "integer", "score", "rank"
+
+# A TREC number is ASCII: Python's int() and float() also read other scripts' digits
+# ('\u0661', '\uff11'), which trec_eval's atol/atof read as 0.
+_ASCII_INTEGER = re.compile(r"[-+]?[0-9]+")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One whitespace-separated line format."""
+
+    name: str
+    fields: tuple[tuple[str, str], ...]  # (field name, how it is read), in file order
+    kept: tuple[str, ...]  # the columns the readers return (evaluation's needs)
+    more: bool = False  # later fields allowed and ignored (trec_eval's run reader)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.fields)
+
+    @property
+    def described(self) -> str:
+        return " ".join(self.names)
+
+    def at(self, name: str) -> int:
+        return self.names.index(name)
+
+    def kind(self, name: str) -> str:
+        return dict(self.fields)[name]
+
+    def counts_ok(self, count: int) -> bool:
+        return count >= len(self.fields) if self.more else count == len(self.fields)
+
+    def count_message(self, count: int) -> str:
+        return f"expected {len(self.fields)} fields ({self.described}), found {count}"
+
+
+TREC_QRELS = Layout("trec-qrels",
+                    (("query_id", TEXT), ("iteration", TEXT), ("doc_id", TEXT),
+                     ("relevance", INTEGER)),
+                    kept=("query_id", "doc_id", "relevance"))
+TREC_RUN = Layout("trec-run",
+                  (("query_id", TEXT), ("Q0", TEXT), ("doc_id", TEXT), ("rank", RANK),
+                   ("score", SCORE), ("tag", TEXT)),
+                  kept=("query_id", "doc_id", "score"), more=True)
+QRELS_3COL = Layout("qrels-3col", (("query_id", TEXT), ("doc_id", TEXT), ("relevance", INTEGER)),
+                    kept=("query_id", "doc_id", "relevance"))
+# MS MARCO runs have no score: the rank is the value (each document scores -rank)
+MSMARCO_RUN = Layout("msmarco-run", (("query_id", TEXT), ("doc_id", TEXT), ("rank", INTEGER)),
+                     kept=("query_id", "doc_id", "rank"))
+LAYOUTS = {layout.name: layout for layout in (TREC_QRELS, TREC_RUN, QRELS_3COL, MSMARCO_RUN)}
+
+
+# ---- reading one field's text -------------------------------------------------------------
+
+def integer(path: str, number: int, text: str, name: str) -> int:
+    """A grade (or an MS MARCO rank) as trec_eval's atol reads it: decimal ASCII digits."""
+    if not _ASCII_INTEGER.fullmatch(text):
+        raise FormatError(path, number, f"{name} must be an integer{_in_ascii(text)}, "
+                          f"found {text!r}")
+    value = int(text)
+    if not -2**63 <= value < 2**63:
+        raise FormatError(path, number, f"{name} is out of range (64-bit integers), found {text!r}")
+    return value
+
+
+def is_integer(text: str) -> bool:
+    return bool(_ASCII_INTEGER.fullmatch(text))
+
+
+def _in_ascii(text: str) -> str:
+    """What to add when a number is written with digits of another script."""
+    return " in ASCII digits" if any(c.isdigit() for c in text if not c.isascii()) else ""
+
+
+def score(path: str, number: int, text: str) -> float:
+    """A score as C's strtod reads it, refused unless finite."""
+    try:
+        if "_" in text or not text.isascii():  # Python reads 1_000 and '\uff11'; C's
+            raise ValueError(text)  # strtod (and trec_eval) does not
+        value = float(text)
+    except ValueError:
+        raise FormatError(path, number, f"score must be a number{_in_ascii(text)}, "
+                          f"found {text!r}") from None
+    if not math.isfinite(value):
+        raise FormatError(path, number, f"score must be a finite number, found {text!r}")
+    return value
+
+
+def float_or_nan(text: str) -> float:
+    """The rank column: trec_eval ignores it, so text there is NaN, not an error."""
+    try:
+        return float(text) if "_" not in text and text.isascii() else math.nan
+    except ValueError:
+        return math.nan
+
+
+def value(path: str, number: int, text: str, name: str, kind: str):
+    """``text`` of field ``name`` read as its ``kind`` says."""
+    if kind == TEXT:
+        return text
+    if kind == INTEGER:
+        return integer(path, number, text, name)
+    if kind == SCORE:
+        return score(path, number, text)
+    return float_or_nan(text)
