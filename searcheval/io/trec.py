@@ -29,7 +29,8 @@ from ..errors import FormatError
 from ..model import Qrels, Run
 from ..model.arrow import index_scalar, indices
 from ..model.arrow import numbers as as_numpy
-from ..model.columns import Encoded, encode, pair_ranks
+from ..model import forms
+from ..model.columns import Encoded, encode, pair_ranks, unify
 from ..fast.hashing import hashes_and_repeats, same_strings
 from ..fast.cores import on_both_cores
 from .pieces import PIECE_BYTES
@@ -225,9 +226,11 @@ def _direct(data, names: list[str], types: dict, source: str | None = None,
 
 def _direct_qrels(data, source: str | None = None, delimiter: str | None = None):
     table, queries = _direct(data, ["query_id", "iteration", "doc_id", "relevance"],
-                             {"doc_id": pa.string(), "relevance": TEXT_CODES}, source, delimiter)
+                             {"iteration": TEXT_CODES, "doc_id": pa.string(),
+                              "relevance": TEXT_CODES}, source, delimiter)
     return (queries, table.column("doc_id"),
-            decimal_integers(table.column("relevance")), None)
+            decimal_integers(table.column("relevance")), None,
+            Encoded.from_dictionary(table.column("iteration")))
 
 
 def decimal_integers(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
@@ -294,8 +297,9 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
         return None
     try:
         if kind == "qrels":
-            queries, docs, relevance, numbers = _direct_qrels(last, path, delimiter)
-            return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path)
+            queries, docs, relevance, numbers, iteration = _direct_qrels(last, path, delimiter)
+            return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path,
+                              iteration=iteration)
         queries, docs, scores, numbers, tag, rank_column = _direct_run(last, ranks, path,
                                                                         delimiter)
     except (_Refused, pa.ArrowInvalid, IndexError, UnicodeDecodeError):  # a tag not UTF-8
@@ -342,7 +346,8 @@ def _fast_qrels(data: bytes):
     lines, numbers, counts = _fields(data)
     if len(numbers) == 0 or not (as_numpy(counts) == 4).all():
         raise _Refused
-    return _column(lines, 0), _column(lines, 2), decimal_integers(_column(lines, 3)), numbers
+    return (_column(lines, 0), _column(lines, 2), decimal_integers(_column(lines, 3)), numbers,
+            _column(lines, 1))
 
 
 def _fast_run(data: bytes, ranks: bool):
@@ -396,13 +401,14 @@ def parse_slowly(path: str, data: bytes, kind: str) -> tuple:
     error = _utf8_error(path, data)
     if error:
         raise error
-    queries, docs, values, numbers, tag, ranks = [], [], [], [], None, []
+    queries, docs, values, numbers, tag, ranks, iterations = [], [], [], [], None, [], []
     for number, fields in _records(data.decode("utf-8")):
         if kind == "qrels":
             if len(fields) != 4:
                 raise FormatError(path, number, f"expected 4 fields ({QRELS_FIELDS}), "
                                   f"found {len(fields)}")
             values.append(_integer(path, number, fields[3], "relevance"))
+            iterations.append(fields[1])
         else:
             if len(fields) < 6:
                 raise FormatError(path, number, f"expected 6 fields ({RUN_FIELDS}), "
@@ -413,6 +419,8 @@ def parse_slowly(path: str, data: bytes, kind: str) -> tuple:
         queries.append(fields[0])
         docs.append(fields[2])
         numbers.append(number)
+    if kind == "qrels":
+        return queries, docs, values, numbers, iterations
     return queries, docs, values, numbers, tag, ranks
 
 
@@ -457,26 +465,30 @@ def arrow_errors(path: str):
         raise FormatError(path, 0, f"cannot read the file (Arrow: {reason})") from None
 
 
-def read_qrels(source: str | Path) -> Qrels:
+def read_qrels(source: str | Path, form: str = "trec") -> Qrels:
     """Read a TREC qrels file; every problem is a FormatError naming file and line.
-    ``irds:DATASET_ID`` reads that dataset's judgments, as everywhere a qrels path goes."""
+    ``irds:DATASET_ID`` reads that dataset's judgments, as everywhere a qrels path goes.
+    ``form="diversity"``: the second field is the subtopic; a document may be judged
+    once per subtopic (``model.forms``)."""
     if isinstance(source, str) and source.startswith("irds:"):
         from .irds import load_irds_qrels  # imports ir_datasets: only for an irds: id
         return load_irds_qrels(source)
     with arrow_errors(str(source)):
-        return parse_qrels(*read_bytes(source))
+        return parse_qrels(*read_bytes(source), form=form)
 
 
-def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES) -> Qrels:
+def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES,
+                form: str = "trec") -> Qrels:
     """TREC qrels from the bytes ``read_bytes`` returned. A file Arrow cannot read in one
     go is read in pieces of about ``piece_bytes`` (``pieces``)."""
-    queries, docs, relevance, numbers = _qrels_columns(path, data, piece_bytes)
-    return make_qrels(_encoded(queries), Encoded.lazy(docs), relevance, numbers, path)
+    queries, docs, relevance, numbers, iteration = _qrels_columns(path, data, piece_bytes)
+    return make_qrels(_encoded(queries), Encoded.lazy(docs), relevance, numbers, path,
+                      iteration=_encoded(iteration), form=form)
 
 
 def _qrels_columns(path: str, data: bytes, piece_bytes: int) -> tuple:
     if pieces.several(data, piece_bytes):
-        return pieces.joined(pieces.read_pieces(
+        return _joined_qrels(pieces.read_pieces(
             path, pieces.pieces(data, piece_bytes),
             lambda piece: _qrels_columns(path, piece, piece_bytes)))
     try:
@@ -484,7 +496,14 @@ def _qrels_columns(path: str, data: bytes, piece_bytes: int) -> tuple:
     except (_Refused, pa.ArrowInvalid):
         if piece_bytes > pieces.SLOW_PIECE_BYTES:  # the slow parser reads only the bad piece
             return _qrels_columns(path, data, pieces.SLOW_PIECE_BYTES)
-        return parse_slowly(path, data, "qrels")[:4]
+        return parse_slowly(path, data, "qrels")
+
+
+def _joined_qrels(parts: list) -> tuple:
+    """The pieces' qrels columns as one, the iterations of every piece in one vocabulary."""
+    queries, docs, relevance, numbers, iterations = pieces.joined(parts)
+    vocabulary, codes = unify(*[_encoded(i) for i in iterations])
+    return queries, docs, relevance, numbers, Encoded(np.concatenate(codes), vocabulary)
 
 
 def _encoded(queries) -> Encoded:
@@ -530,8 +549,9 @@ def read_stream(path: str, kind: str, cut, ranks: bool = False) -> Qrels | Run:
 
     parts = pieces.read_pieces(path, cut, read) or [(read(b""), 0)]
     if kind == "qrels":
-        queries, docs, relevance, numbers = pieces.joined(parts)
-        return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path)
+        queries, docs, relevance, numbers, iteration = _joined_qrels(parts)
+        return make_qrels(queries, Encoded.lazy(docs), relevance, numbers, path,
+                          iteration=iteration)
     queries, docs, scores, numbers, tag, rank_column = _joined_run(parts, ranks)
     return make_run(queries, Encoded.lazy(docs), scores, numbers, path, tag or Path(path).name,
                     ranks=rank_column)
@@ -551,15 +571,20 @@ def _run_columns(path: str, data: bytes, ranks: bool, piece_bytes: int) -> tuple
 
 
 def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
-               unit: str = "lines") -> Qrels:
-    """A checked Qrels: not empty, no (query, doc) judged twice."""
+               unit: str = "lines", iteration: Encoded | None = None,
+               form: str = "trec") -> Qrels:
+    """A checked Qrels: not empty, no (query, doc) judged twice (for the other forms:
+    twice within its subtopic, or group: ``model.forms``)."""
     if len(query) == 0:
         raise FormatError(path, 0, "no judgments found (the qrels file is empty)")
     lines = None if lines is None else np.asarray(lines)
     relevance = np.asarray(relevance, dtype=np.int64)
     _refuse_32_bit_overflow(path, len(query), lines, unit, relevance)
+    if form != "trec":
+        return forms.checked(Qrels(query, doc, relevance, lines, path, form=form,
+                                   iteration=iteration), unit)
     hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit)
-    return Qrels(query, doc, relevance, lines, path, doc_hash=hashes)
+    return Qrels(query, doc, relevance, lines, path, doc_hash=hashes, iteration=iteration)
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
