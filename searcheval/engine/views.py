@@ -243,8 +243,8 @@ class SubtopicView:
 
     A query's subtopics are those its judgments name, numbered 0..num_subtopics-1 in the
     order of their ids' codes. Row i's judgments are entries ``row_starts[i]`` to
-    ``row_starts[i + 1]``: ``subtopic`` (that local number) and ``grade``; a subtopic
-    with no entry in a row is one the document is not judged for. ``matrix`` gives the
+    ``row_starts[i + 1]``: ``entry_row`` (i), ``subtopic`` (that local number) and
+    ``grade``; a subtopic with no entry in a row is one the document is not judged for. ``matrix`` gives the
     same as a dense table; ``judged_*`` are every judgment of the qrels (the retrieved
     documents and the others: what an ideal ranking is built from).
     """
