@@ -179,12 +179,12 @@ def test_a_document_judged_for_several_subtopics_is_accepted(files) -> None:
 
 def test_every_reading_path_keeps_the_second_field(tmp_path: Path) -> None:
     """The direct Arrow path, its field splitter (a comment line), the line-by-line
-    parser (a \\x1f inside a doc id, which the splitter cannot take) and pieces all keep
-    the iteration, and the subtopic rule is the same on each."""
+    parser (a comment line and a \\x1f inside a doc id, which the splitter cannot take)
+    and pieces all keep the iteration, and the subtopic rule is the same on each."""
     lines = DIVERSITY.splitlines()
     expected = [line.split()[1] for line in lines]
     texts = {"direct": DIVERSITY, "fields": "# a comment\n" + DIVERSITY,
-             "line by line": DIVERSITY.replace("d9", "d\x1f9")}
+             "line by line": "# a comment\n" + DIVERSITY.replace("d9", "d\x1f9")}
     for name, text in texts.items():
         qrels = parse_qrels(name, text.encode(), form="diversity")
         assert qrels.iteration.values().to_pylist() == expected, name
