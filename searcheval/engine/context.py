@@ -21,7 +21,7 @@ from ..model import Qrels, Run
 from ..model.columns import encode, vocabulary_maps
 from ..errors import FormatError
 from ..fast.cores import on_both_cores
-from ..fast.join import judgments
+from ..fast.join import NONPOOL, UNJUDGED, judgments
 from ..ranking import comparable_scores, ranking
 from ..settings import Settings
 
@@ -54,6 +54,11 @@ class Ranked:
     # per row: its doc id (Arrow strings), only for measures that read more than the
     # grades (``Spec.grades_only`` False; ``prepare(grades_only=False)``), else None
     doc_ids: object = None
+    # Diversity qrels only (``Qrels.form``): per row, the index of its (query, doc) in the
+    # judgments by document (``Qrels.by_document``; -1: not judged), and every subtopic
+    # judgment (``views.subtopic_view`` makes a grade per subtopic of each row from them).
+    pair: np.ndarray | None = None
+    subtopics: Subtopics | None = None
     cache: dict = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
@@ -90,10 +95,29 @@ class Ranked:
         return list(self.query_ids[self.reported])
 
 
+@dataclass
+class Subtopics:
+    """The judgments of diversity qrels, one per (query, subtopic, doc) line."""
+
+    pair: np.ndarray  # per judgment: its (query, doc) among the judgments by document
+    q: np.ndarray  # per judgment: query index (Ranked's numbering)
+    subtopic: np.ndarray  # per judgment: subtopic code, an index into ``names``
+    grade: np.ndarray  # per judgment: its grade for that subtopic
+    names: pa.Array  # the subtopic ids
+
+
 def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True) -> Ranked:
     """The ranked, judged rows. ``grades_only``: every measure to compute depends on
     nothing but the sequence of grades (``Spec.grades_only``), so a group of tied rows of
-    one grade may stay in any order; False orders every tie by doc id."""
+    one grade may stay in any order; False orders every tie by doc id.
+
+    Subtopic (diversity) qrels are judged by document (``Qrels.by_document``: each
+    document's largest grade over its subtopics) and keep, per row, which judged
+    document it is (``Ranked.pair``); the tie shortcut then treats two tied rows alike
+    only when they are the same judged document or both unjudged, since two documents
+    of one grade may differ subtopic by subtopic."""
+    subtopic_qrels = qrels
+    qrels, pair_of_judgment = _by_document(qrels)
     # Query codes: the qrels' per row in the joint (byte-ordered) vocabulary; the run's stay
     # its own (millions of rows), with small maps between the two.
     query_vocab, (qrels_map, run_map, empty_map) = vocabulary_maps(
@@ -101,7 +125,10 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
     judged_qc = qrels_map[qrels.query.codes]
     run_local = np.full(len(query_vocab), -1, dtype=np.int32)  # joint code -> the run's code
     run_local[run_map] = np.arange(len(run_map), dtype=np.int32)
-    rel = judgments(qrels, run_local[judged_qc], run)  # per run row, in file order
+    if pair_of_judgment is None:
+        rel, pair = judgments(qrels, run_local[judged_qc], run), None  # per run row, file order
+    else:
+        rel, pair = _judged_pairs(qrels, run_local[judged_qc], run)
     run.doc_hash = None  # a cache no longer needed: its memory is better spent on the kernels
     # Sets of query codes as masks over the vocabulary (np.unique and friends sort, and
     # import numpy.ma).
@@ -128,8 +155,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
     index[internal] = np.arange(len(internal))
 
-    q, rel, held, new_group, doc_ids = _ranked_rows(run, index[run_map][run.query.codes], rel,
-                                                    settings, grades_only)
+    q, rel, held, new_group, doc_ids, pair = _ranked_rows(
+        run, index[run_map][run.query.codes], rel, settings, grades_only, pair)
 
     starts = query_starts(q, len(internal))
     pos = _positions(q, starts)
@@ -140,6 +167,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         if settings.judged_only:
             keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
         q, rel, held = q[keep], rel[keep], held[keep]
+        pair = None if pair is None else pair[keep]
         doc_ids = None if doc_ids is None else doc_ids.filter(pa.array(keep))
         starts = query_starts(q, len(internal))
         pos = _positions(q, starts)
@@ -165,7 +193,31 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
         ignored=list(names[np.flatnonzero(in_run_codes & ~in_qrels)]), settings=settings,
-        doc_ids=doc_ids)
+        doc_ids=doc_ids, pair=pair,
+        subtopics=None if pair is None else Subtopics(
+            pair_of_judgment, index[qrels_map[subtopic_qrels.query.codes]],
+            np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,
+            subtopic_qrels.subtopic.vocabulary))
+
+
+def _by_document(qrels: Qrels) -> tuple[Qrels, np.ndarray | None]:
+    """(the qrels by document, per judgment its pair there or None for trec qrels)."""
+    if qrels.form not in ("trec", "diversity"):
+        raise UsageError(f"{qrels.path}: qrels of form {qrels.form!r} are held, but no "
+                         "measure of searcheval reads them yet")
+    return qrels.by_document_rows()
+
+
+def _judged_pairs(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> tuple[np.ndarray, np.ndarray]:
+    """(per run row its judgment as ``judgments`` gives it, the index of its (query, doc)
+    in ``qrels`` or -1): one join, whose "grades" are the pairs' indices."""
+    numbered = Qrels(qrels.query, qrels.doc, np.arange(len(qrels.relevance)),
+                     qrels.line_numbers, qrels.path, doc_hash=qrels.doc_hash)
+    pair = judgments(numbered, judged_qc, run)  # NONPOOL (-1) where not judged
+    qrels.doc_hash = numbered.doc_hash  # hashed once for every preparation
+    grades = np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
+    rel = np.where(pair >= 0, grades[np.maximum(pair, 0)], NONPOOL).astype(np.int32)
+    return rel, pair
 
 
 def _present(codes: np.ndarray, size: int) -> np.ndarray:
@@ -185,19 +237,22 @@ def _first_appearances(codes: np.ndarray) -> np.ndarray:
 
 
 def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings,
-                 grades_only: bool):
-    """(query index, judgment, score as held, new group or None, doc ids or None) of the
-    run's rows, ranked (``Ordering.new_group``); ties of one grade left as they are when
-    ``grades_only``, else every tie ordered and the doc ids given."""
+                 grades_only: bool, pair: np.ndarray | None = None):
+    """(query index, judgment, score as held, new group or None, doc ids or None, judged
+    pair or None) of the run's rows, ranked (``Ordering.new_group``); ties of one grade
+    (of one judged pair, when ``pair`` is given) left as they are when ``grades_only``,
+    else every tie ordered and the doc ids given."""
     held = comparable_scores(run.scores, settings.compat)
     ranks = _rank_column(run) if settings.ties == "rank" else None
     lines = run.lines if settings.ties in ("input", "rank") else None  # made on demand
     order = ranking(q, held, run.doc.values(), settings.compat, ties=settings.ties,
-                    lines=lines, ranks=ranks, rel=rel if grades_only else None)
+                    lines=lines, ranks=ranks,
+                    rel=(rel if pair is None else pair) if grades_only else None)
     doc_ids = None if grades_only else run.doc.values().take(pa.array(order.permutation()))
     # Query and score are equal inside a group of ties: only the judgments move there.
     return (order.take(q, ties=False), order.take(rel, in_place=True),  # rel: our own array
-            order.take(held, ties=False), order.new_group, doc_ids)
+            order.take(held, ties=False), order.new_group, doc_ids,
+            None if pair is None else order.take(pair, in_place=True))
 
 
 def _rank_column(run: Run) -> np.ndarray:

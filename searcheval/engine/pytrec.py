@@ -94,6 +94,7 @@ def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_ev
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     reference = replace(settings, compat=9)
     ranked = prepare(qrels, run, reference)
+    qrels = qrels.by_document()  # subtopic qrels: pytrec_eval gets each document's best grade
     reasons = [unsupported(m, settings.relevance_level, settings.ties) for m in measures]
     plan = _Plan(settings.relevance_level, settings.judged_only)
     slots = {i: plan.place(m) for i, m in enumerate(measures) if reasons[i] is None}

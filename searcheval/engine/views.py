@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import UsageError
+from ..fast.join import NONPOOL
 from .context import Ranked
 from ..fast.segments import segment_cumsum, segment_sum, value_at
 
@@ -234,3 +236,67 @@ def total_dcg(r: Ranked, gains: GainView) -> np.ndarray:
     (the others add 0), in row order."""
     rows = gains.gain_rows
     return segment_sum(gains.gain_values / np.log2(r.pos[rows] + 2.0), r.q[rows], r.num_queries)
+
+
+class SubtopicView:
+    """Per ranked row, its grade for each subtopic of its query, as a sparse (CSR) table.
+
+    A query's subtopics are those its judgments name, numbered 0..num_subtopics-1 in the
+    order of their ids' codes. Row i's judgments are entries ``row_starts[i]`` to
+    ``row_starts[i + 1]``: ``entry_row`` (i), ``subtopic`` (that local number) and
+    ``grade``; a subtopic with no entry in a row is one the document is not judged for. ``matrix`` gives the
+    same as a dense table; ``judged_*`` are every judgment of the qrels (the retrieved
+    documents and the others: what an ideal ranking is built from).
+    """
+
+    def __init__(self, r: Ranked) -> None:
+        if r.subtopics is None:
+            raise UsageError("a measure that reads subtopics needs diversity qrels, whose "
+                             "second field is the subtopic: read them with "
+                             "read_qrels(path, form='diversity')")
+        judged = r.subtopics
+        # the query's subtopics, numbered: distinct (query, subtopic) pairs, sorted
+        key = judged.q.astype(np.int64) * max(len(judged.names), 1) + judged.subtopic
+        distinct, local_key = np.unique(key, return_inverse=True)
+        query_of_distinct = distinct // max(len(judged.names), 1)
+        first = np.searchsorted(query_of_distinct, np.arange(r.num_queries + 1))
+        self.num_subtopics = np.diff(first)  # per query
+        local = local_key.ravel() - first[judged.q]
+        self.judged_q, self.judged_subtopic, self.judged_grade = judged.q, local, judged.grade
+        # judgments grouped by their (query, doc), then gathered for each ranked row
+        by_pair = np.argsort(judged.pair, kind="stable")
+        pair_count = np.bincount(judged.pair, minlength=int(judged.pair.max(initial=-1)) + 1)
+        pair_start = np.concatenate(([0], np.cumsum(pair_count)))
+        judged_row = r.pair >= 0
+        counts = np.where(judged_row, pair_count[np.maximum(r.pair, 0)], 0) \
+            if len(pair_count) else np.zeros(len(r.pair), dtype=np.int64)
+        self.row_starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        entry_row = np.repeat(np.arange(len(r.pair)), counts)
+        offset = np.arange(len(entry_row)) - self.row_starts[entry_row]
+        entries = by_pair[pair_start[r.pair[entry_row]] + offset] if len(entry_row) \
+            else np.zeros(0, dtype=np.int64)
+        self.entry_row = entry_row
+        self.subtopic, self.grade = local[entries], judged.grade[entries]
+        self._q = r.q
+
+    def matrix(self, fill: int = NONPOOL) -> np.ndarray:
+        """Rows x (the most subtopics of a query): each row's grade per subtopic of its
+        query; ``fill`` where the document is not judged for it, and in the columns past
+        its query's subtopics."""
+        width = int(self.num_subtopics.max(initial=0))
+        out = np.full((len(self._q), width), fill, dtype=np.int64)
+        out[self.entry_row, self.subtopic] = self.grade
+        return out
+
+    def relevant_subtopics(self, level: int) -> np.ndarray:
+        """Per query, how many of its subtopics have a judgment of grade >= ``level``."""
+        hit = self.judged_grade >= level
+        keys = np.unique(self.judged_q[hit].astype(np.int64) * max(
+            int(self.num_subtopics.max(initial=0)), 1) + self.judged_subtopic[hit])
+        width = max(int(self.num_subtopics.max(initial=0)), 1)
+        return np.bincount(keys // width, minlength=len(self.num_subtopics))
+
+
+def subtopic_view(r: Ranked) -> SubtopicView:
+    """The grades per subtopic of the ranked rows (a measure with ``Spec.subtopics``)."""
+    return r.cached("subtopics", lambda: SubtopicView(r))

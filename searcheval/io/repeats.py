@@ -9,20 +9,25 @@ import numpy as np
 
 from ..errors import FormatError
 from ..fast.hashing import hashes_and_repeats, same_strings
-from ..model import Qrels, Run
+from ..model import Qrels, Run, forms
 from ..model.columns import Encoded, pair_ranks
 
 
 def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
-               unit: str = "lines") -> Qrels:
-    """A checked Qrels: not empty, no (query, doc) judged twice."""
+               unit: str = "lines", iteration: Encoded | None = None,
+               form: str = "trec") -> Qrels:
+    """A checked Qrels: not empty, no (query, doc) judged twice (for the other forms:
+    twice within its subtopic, or group: ``model.forms``)."""
     if len(query) == 0:
         raise FormatError(path, 0, "no judgments found (the qrels file is empty)")
     lines = None if lines is None else np.asarray(lines)
     relevance = np.asarray(relevance, dtype=np.int64)
     _refuse_32_bit_overflow(path, len(query), lines, unit, relevance)
+    if form != "trec":
+        return forms.checked(Qrels(query, doc, relevance, lines, path, form=form,
+                                   iteration=iteration), unit)
     hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit)
-    return Qrels(query, doc, relevance, lines, path, doc_hash=hashes)
+    return Qrels(query, doc, relevance, lines, path, doc_hash=hashes, iteration=iteration)
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,

@@ -165,11 +165,14 @@ def _wanted(layout: Layout, ranks: bool) -> tuple[str, ...]:
     return layout.kept + ("rank",) if ranks and layout is TREC_RUN else layout.kept
 
 
-def _built(path: str, layout: Layout, columns: dict, ranks: bool) -> Qrels | Run:
-    """The checked Qrels or Run of a TREC file's columns."""
+def _built(path: str, layout: Layout, columns: dict, ranks: bool,
+           form: str = "trec") -> Qrels | Run:
+    """The checked Qrels or Run of a TREC file's columns; qrels of the judgments ``form``
+    (``model.forms``: which columns it needs, what a repeat is)."""
     query, doc = pieces.as_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"])
     if layout is TREC_QRELS:
-        return make_qrels(query, doc, columns["relevance"], columns["line"], path)
+        return make_qrels(query, doc, columns["relevance"], columns["line"], path,
+                          iteration=pieces.as_encoded(columns["iteration"]), form=form)
     return make_run(query, doc, columns["score"], columns["line"], path,
                     columns["runid"] or Path(path).name,
                     ranks=np.asarray(columns["rank"], dtype=np.float64) if ranks else None)
@@ -177,21 +180,24 @@ def _built(path: str, layout: Layout, columns: dict, ranks: bool) -> Qrels | Run
 
 # ---- public readers -----------------------------------------------------------------------
 
-def read_qrels(source: str | Path) -> Qrels:
+def read_qrels(source: str | Path, form: str = "trec") -> Qrels:
     """Read a TREC qrels file; every problem is a FormatError naming file and line.
-    ``irds:DATASET_ID`` reads that dataset's judgments, as everywhere a qrels path goes."""
+    ``irds:DATASET_ID`` reads that dataset's judgments, as everywhere a qrels path goes.
+    ``form="diversity"``: the second field is the subtopic; a document may be judged
+    once per subtopic (``model.forms``)."""
     if isinstance(source, str) and source.startswith("irds:"):
         from .irds import load_irds_qrels  # imports ir_datasets: only for an irds: id
         return load_irds_qrels(source)
     with arrow_errors(str(source)):
-        return parse_qrels(*read_bytes(source))
+        return parse_qrels(*read_bytes(source), form=form)
 
 
-def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES) -> Qrels:
+def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES,
+                form: str = "trec") -> Qrels:
     """TREC qrels from the bytes ``read_bytes`` returned. A file Arrow cannot read in one
     go is read in pieces of about ``piece_bytes`` (``pieces``)."""
     columns = read_columns(path, data, TREC_QRELS, TREC_QRELS.kept, piece_bytes)
-    return _built(path, TREC_QRELS, columns, False)
+    return _built(path, TREC_QRELS, columns, False, form)
 
 
 def read_run(source: str | Path, ranks: bool = False) -> Run:

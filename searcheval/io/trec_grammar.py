@@ -58,7 +58,7 @@ class Layout:
 TREC_QRELS = Layout("trec-qrels",
                     (("query_id", TEXT), ("iteration", TEXT), ("doc_id", TEXT),
                      ("relevance", INTEGER)),
-                    kept=("query_id", "doc_id", "relevance"))
+                    kept=("query_id", "iteration", "doc_id", "relevance"))  # iteration: model.forms
 TREC_RUN = Layout("trec-run",
                   (("query_id", TEXT), ("Q0", TEXT), ("doc_id", TEXT), ("rank", RANK),
                    ("score", SCORE), ("tag", TEXT)),

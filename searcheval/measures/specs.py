@@ -63,6 +63,11 @@ class Spec:
     order of the ranking. ``grades_only``: the value depends on nothing but the sequence
     of grades down the ranking (and the judgments), so that ranking may leave a group of
     tied documents of one grade in any order; False makes ranking order every tie.
+    ``subtopics``: the family reads a grade per subtopic of each ranked document
+    (``engine.views.subtopic_view``: diversity qrels, ``Qrels.form`` "diversity"); with
+    ``grades_only`` it declares that it depends on nothing but the sequence of those
+    grade vectors (ranking then leaves tied rows in any order only when they are one
+    judged document or all unjudged).
     ``collection_default``: a default parameter computed from the judgments of all the
     evaluated queries (blocks then compute every candidate). ``pytrec``: the family
     pytrec_eval is asked for (``None``: it has none). ``per_query``: trec_eval prints a
@@ -96,6 +101,7 @@ class Spec:
     average: Kernel | str = REFUSED
     order_free: bool = False
     grades_only: bool = True
+    subtopics: bool = False
     collection_default: bool = False
     pytrec: str | None = None
     per_query: bool = True

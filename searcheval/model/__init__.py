@@ -5,12 +5,13 @@ natural order of ids. Readers build them; everything downstream reads them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from .columns import Encoded
+from ..errors import FormatError
+from .columns import Encoded, encode
 
 
 class _Pairs:
@@ -44,7 +45,26 @@ class _Pairs:
 
 @dataclass
 class Qrels(_Pairs):
-    """Judgments as encoded columns; ``lines`` are physical line numbers (rows for tables)."""
+    """Judgments as encoded columns; ``lines`` are physical line numbers (rows for tables).
+
+    ``form`` names the kind of judgments (``forms.FORMS``: trec, diversity, qrels_jg,
+    qrels_prefs, prefs); it decides which optional columns are filled and what counts as
+    a duplicate. Optional columns, one value per row, None when the input has none:
+
+    - ``iteration``: a TREC qrels line's second field. trec_eval's get_qrels.c reads it
+      and ignores it; TREC Web track diversity qrels (form ``diversity``, NIST ndeval)
+      put the subtopic (intent) id there (``subtopic``).
+    - ``group``: the judgment group: the second field of ``-R qrels_jg`` qrels
+      (get_qrels_jg.c's ``ujg``, one user's judgments) and of ``-R prefs`` files
+      (get_prefs.c's ``ujg``); ``-R qrels_prefs`` reads a TREC qrels line's iteration as
+      it (get_qrels_prefs.c).
+    - ``subgroup``: ``-R prefs``' judgment subgroup (get_prefs.c's ``ujsubg``: documents
+      of one subgroup are ordered by their level); qrels_prefs gives every line "0".
+    - ``preference``: ``-R prefs``/``qrels_prefs``' rel_level, a double (atof): within a
+      subgroup a higher level is preferred; 0.0 means judged non-relevant. ``relevance``
+      then holds 1 where the level is > 0 and 0 elsewhere (form_prefs_counts.c counts
+      those as the relevant documents).
+    """
 
     query: Encoded
     doc: Encoded
@@ -52,6 +72,56 @@ class Qrels(_Pairs):
     line_numbers: np.ndarray | None  # ``lines``
     path: str = "<qrels>"
     doc_hash: np.ndarray | None = None  # per row, a hash of its doc id (make_qrels)
+    form: str = "trec"
+    iteration: Encoded | None = None
+    group: Encoded | None = None
+    subgroup: Encoded | None = None
+    preference: np.ndarray | None = None
+    _by_document: tuple | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def from_columns(cls, query_ids, doc_ids, relevance=None, *, form: str = "trec",
+                     iteration=None, group=None, subgroup=None, preference=None,
+                     path: str = "<qrels>") -> Qrels:
+        """Checked Qrels of ``form`` from columns (sequences of str; numbers for
+        ``relevance`` and ``preference``), one value per judgment; errors name rows.
+        The prefs forms may leave ``relevance`` out: it is then ``preference > 0``."""
+        from .forms import check_columns, refuse_repeats
+
+        if preference is not None:
+            preference = np.asarray(preference, dtype=np.float64)
+            if relevance is None:
+                relevance = (preference > 0).astype(np.int64)
+        text = [None if c is None else encode(c) for c in (iteration, group, subgroup)]
+        qrels = cls(encode(query_ids), encode(doc_ids), np.asarray(relevance, dtype=np.int64),
+                    None, path, form=form, iteration=text[0], group=text[1],
+                    subgroup=text[2], preference=preference)
+        if not len(qrels.relevance):
+            raise FormatError(path, 0, "no judgments found (the qrels are empty)")
+        check_columns(qrels)
+        refuse_repeats(qrels, unit="rows")
+        return qrels
+
+    @property
+    def subtopic(self) -> Encoded | None:
+        """The subtopic of each judgment: the iteration field of diversity qrels."""
+        return self.iteration if self.form == "diversity" else None
+
+    def by_document(self) -> Qrels:
+        """One grade per (query, doc): these qrels for the trec form; for the others the
+        largest grade over the pair's judgments (what measures of one grade per document
+        read of subtopic qrels; ``forms.by_document``)."""
+        return self.by_document_rows()[0]
+
+    def by_document_rows(self) -> tuple[Qrels, np.ndarray | None]:
+        """(``by_document()``, per row of these qrels the index of its pair there; None
+        for the trec form, where row i is pair i)."""
+        if self.form == "trec":
+            return self, None
+        if self._by_document is None:
+            from .forms import by_document
+            self._by_document = by_document(self)
+        return self._by_document
 
 
 @dataclass

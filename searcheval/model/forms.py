@@ -1,0 +1,174 @@
+"""The kinds of judgments a Qrels can hold (its ``form``), the optional columns each kind
+fills, and the duplicate rule each kind has.
+
+One grade per (query, doc) is trec_eval's plain qrels. The rest of the field needs more:
+
+========== ======================================= ====================================
+form       fields of a line                        where the format comes from
+========== ======================================= ====================================
+trec       query_id iteration doc_id relevance     trec_eval get_qrels.c (it reads the
+                                                   iteration and ignores it)
+diversity  query_id subtopic doc_id relevance      TREC Web track diversity qrels, read
+                                                   by NIST's ndeval: the second field
+                                                   is the subtopic (intent) id
+qrels_jg   query_id judgment_group doc_id rel      trec_eval get_qrels_jg.c (-R qrels_jg)
+qrels_prefs query_id judgment_group doc_id level   trec_eval get_qrels_prefs.c (-R
+                                                   qrels_prefs: the iteration is the
+                                                   judgment group, one subgroup "0")
+prefs      query_id judgment_group subgroup        trec_eval get_prefs.c (-R prefs)
+           doc_id level
+========== ======================================= ====================================
+
+Duplicates: a document is judged at most once within its *key* (the columns besides
+query and doc that tell judgments apart): once per query for trec (get_qrels.c refuses a
+repeat), once per subtopic for diversity, once per judgment group for qrels_jg (its
+reader sorts by query, group, doc and refuses a repeat), once per group for qrels_prefs
+and once per (group, subgroup) for prefs (a document ranked twice in one subgroup would
+be preferred to itself in form_prefs_counts.c). Across the key a pair may repeat: a
+document relevant to two subtopics is two lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import FormatError, UsageError
+from .columns import Encoded, pair_ranks
+
+
+@dataclass(frozen=True)
+class Form:
+    """One kind of judgments: the optional Qrels columns it needs, and its key."""
+
+    name: str
+    columns: tuple[str, ...]  # optional Qrels columns this form must hold
+    key: tuple[str, ...]  # columns within which a (query, doc) pair is judged once
+    fields: str  # a line's fields, as the format's reader names them
+    source: str  # where the format is defined
+
+
+FORMS: dict[str, Form] = {form.name: form for form in (
+    Form("trec", (), (), "query_id iteration doc_id relevance", "trec_eval get_qrels.c"),
+    Form("diversity", ("iteration",), ("iteration",), "query_id subtopic doc_id relevance",
+         "TREC Web track diversity qrels (NIST ndeval)"),
+    Form("qrels_jg", ("group",), ("group",), "query_id judgment_group doc_id relevance",
+         "trec_eval get_qrels_jg.c"),
+    Form("qrels_prefs", ("group", "preference"), ("group",),
+         "query_id judgment_group doc_id rel_level", "trec_eval get_qrels_prefs.c"),
+    Form("prefs", ("group", "subgroup", "preference"), ("group", "subgroup"),
+         "query_id judgment_group judgment_subgroup doc_id rel_level", "trec_eval get_prefs.c"),
+)}
+
+# How an error message names a key column's value, per form.
+_KEY_WORDS = {("diversity", "iteration"): "subtopic", ("qrels_jg", "group"): "judgment group",
+              ("qrels_prefs", "group"): "judgment group", ("prefs", "group"): "judgment group",
+              ("prefs", "subgroup"): "subgroup"}
+
+
+def form_of(name: str) -> Form:
+    """The Form called ``name``; a UsageError naming the forms otherwise."""
+    if name not in FORMS:
+        raise UsageError(f"unknown qrels form {name!r}: choose one of {', '.join(FORMS)}")
+    return FORMS[name]
+
+
+def check_columns(qrels) -> None:
+    """A UsageError when ``qrels`` lacks a column its form needs, or a column is not one
+    value per row."""
+    form = form_of(qrels.form)
+    for name in form.columns:
+        column = getattr(qrels, name)
+        if column is None:
+            raise UsageError(f"{qrels.path}: qrels of form {form.name!r} need a {name} "
+                             f"column ({form.fields}; {form.source})")
+        if len(column) != len(qrels.relevance):
+            raise UsageError(f"{qrels.path}: the {name} column has {len(column)} values for "
+                             f"{len(qrels.relevance)} judgments")
+
+
+def refuse_repeats(qrels, verb: str = "judges document", unit: str = "lines") -> None:
+    """The FormatError naming the earliest line that judges a document a second time
+    within its query and key (``Form.key``), with the line of the first time.
+
+    One Arrow sort of (query and key, doc id): exact, and cheap for judgments (the plain
+    trec form's check for millions of run rows is ``io.trec``'s hashing one)."""
+    form = form_of(qrels.form)
+    keys = [qrels.query] + [getattr(qrels, name) for name in form.key]
+    combined = _combined_codes(keys)
+    docs = qrels.doc.values()
+    rank, repeats = pair_ranks(combined, docs)
+    if not repeats.any():
+        return
+    lines = qrels.lines
+    row = int(np.flatnonzero(repeats)[np.argmin(lines[repeats])])  # the earliest repeat
+    first = int(np.flatnonzero(rank == rank[row] - 1)[0])  # its previous copy, sorted above
+    where = " ".join(f"{_KEY_WORDS.get((form.name, name), name)} "
+                     f"{_value(getattr(qrels, name), row)!r}" for name in form.key)
+    raise FormatError(qrels.path, int(lines[row]),
+                      f"query {_value(qrels.query, row)!r}{' ' + where if where else ''} "
+                      f"{verb} {docs[row].as_py()!r} twice ({unit} {int(lines[first])} and "
+                      f"{int(lines[row])})")
+
+
+def _combined_codes(columns: list[Encoded]) -> np.ndarray:
+    """One code per row for the tuple of the columns' values (equal tuples, equal codes)."""
+    combined = np.asarray(columns[0].codes, dtype=np.int64)
+    for column in columns[1:]:
+        joint = combined * len(column.vocabulary) + column.codes
+        combined = np.unique(joint, return_inverse=True)[1].astype(np.int64).ravel()
+    return combined
+
+
+def _value(column: Encoded, row: int) -> str:
+    return column.vocabulary[int(column.codes[row])].as_py()
+
+
+def by_document(qrels):
+    """(trec-form Qrels holding, per (query, doc), the largest grade over its judgments,
+    per row of ``qrels`` the index of its (query, doc) in them).
+
+    What measures that read one grade per document see of subtopic qrels (the diversity
+    issue: a document relevant to any intent is relevant; its gain is its best grade).
+    Pairs keep the file order of their first line, and that line's number."""
+    from . import Qrels  # the package defines Qrels; this module is imported by it
+
+    doc_codes = np.asarray(qrels.doc.codes, dtype=np.int64)
+    key = np.asarray(qrels.query.codes, dtype=np.int64) * max(len(qrels.doc.vocabulary), 1) \
+        + doc_codes
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(key) else order
+    top = np.maximum.reduceat(qrels.relevance[order], starts) if len(key) else qrels.relevance
+    first_rows = order[starts]  # a pair's first line (the sort is stable)
+    by_file = np.argsort(first_rows, kind="stable")
+    rows = first_rows[by_file]
+    pair_of_sorted = np.empty(len(starts), dtype=np.int64)
+    pair_of_sorted[by_file] = np.arange(len(starts))
+    pair_of_row = np.empty(len(key), dtype=np.int64)
+    pair_of_row[order] = np.repeat(pair_of_sorted, np.diff(np.r_[starts, len(key)]))
+    query, doc = qrels.query, qrels.doc
+    collapsed = Qrels(Encoded(query.codes[rows], query.vocabulary, query.ordered),
+                      Encoded(doc_codes[rows], doc.vocabulary, doc.ordered),
+                      top[by_file], qrels.lines[rows], qrels.path)
+    return collapsed, pair_of_row
+
+
+def checked(qrels, unit: str = "lines"):
+    """``qrels`` read from TREC qrels lines (``query iteration doc grade``) as its form
+    reads those lines, checked: qrels_jg and qrels_prefs take the iteration as the
+    judgment group (get_qrels_jg.c's ujg, get_qrels_prefs.c's JG), qrels_prefs gives every
+    line the subgroup "0" and the grade as its level (get_qrels_prefs.c reads it with
+    atof; this reader reads integers only)."""
+    from .arrow import strings
+
+    if qrels.form in ("qrels_jg", "qrels_prefs") and qrels.group is None:
+        qrels.group = qrels.iteration
+    if qrels.form == "qrels_prefs" and qrels.preference is None:
+        qrels.preference = qrels.relevance.astype(np.float64)
+        qrels.relevance = (qrels.preference > 0).astype(np.int64)
+        qrels.subgroup = Encoded(np.zeros(len(qrels.relevance), dtype=np.int64), strings(["0"]))
+    check_columns(qrels)
+    refuse_repeats(qrels, unit=unit)
+    return qrels
