@@ -91,6 +91,7 @@ def _read_3col_stream(path: str, kind: str, cut, notes: list[str]) -> Qrels | Ru
         return trec.make_qrels(queries, Encoded.lazy(docs), values, numbers, path)
     notes.extend(_MSMARCO_NOTES)
     ranks = values.astype(np.float64)
+    del values  # the integers are not kept besides the ranks and scores (peak memory)
     return trec.make_run(queries, Encoded.lazy(docs), -ranks, numbers, path,
                          Path(path).name.split(".")[0], ranks=ranks)
 
