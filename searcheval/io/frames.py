@@ -12,7 +12,8 @@ import pyarrow as pa
 from ..errors import FormatError
 from ..model import Qrels, Run
 from .column_names import ALIASES, roles
-from .table_values import Columns, array_of, checked, scalar, table_kind
+from .table_checks import array_of, scalar
+from .table_values import Columns, checked, table_kind
 
 
 def read_parquet(path: str, data: bytes, kind: str | None,

@@ -20,8 +20,8 @@ from ..errors import FormatError, UsageError
 from ..model import Qrels, Run
 from . import pieces
 from .column_names import roles
-from .table_values import (Columns, Part, array_of, checked, convert, join, physical, scalar,
-                           table_kind)
+from .table_checks import array_of, scalar
+from .table_values import Columns, Part, checked, convert, join, physical, table_kind
 from .tables import PIECE_BYTES, physical_lines
 from .trec import text_bytes
 
