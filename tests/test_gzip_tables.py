@@ -99,11 +99,10 @@ def peak_rss(path: str, how: str) -> int:
 ])
 def test_gzip_table_read_as_decompressed_holds_no_copy_of_the_text(tmp_path, name, line,
                                                                    header, queries):
-    # Reading the decompressed bytes whole, then parsing them, holds them besides Arrow's
-    # table: read as decompressed, the peak is lower by about the text's size (measured
-    # 0.85x-1.4x of it, README "Size limits"; on the old code both readings were the same).
-    # The peak is not within 1.5x of the text: Arrow's table and the column conversions
-    # take 2.1x-3.3x of it (issue 12, C.17, still open).
+    # Reading the decompressed bytes whole, then parsing them, holds them besides what a
+    # reading piece by piece holds: read as decompressed, the peak is lower by at least
+    # half the text's size (on the old code both readings were the same). The bounds of
+    # the piece-by-piece peak itself are in test_table_memory.py.
     run = tmp_path / name
     size = write_run(run, line, header, queries)
     assert size > 100 << 20
