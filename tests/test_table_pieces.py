@@ -76,3 +76,11 @@ def test_jsonl_piece_without_a_column_the_first_had_is_refused_at_its_first_row(
         registry.read(path, "run")
     assert (caught.value.line, caught.value.message) == (first_piece_lines + 1,
                                                          "tag is missing")
+
+
+def test_qrels_with_a_rank_column_keep_their_grades(tmp_path):
+    # a rank column means nothing to qrels: ignored, as every other column
+    path = tmp_path / "qrels.csv"
+    path.write_text("query_id,doc_id,relevance,rank\nq1,d1,2,1\nq1,d2,0,2\n")
+    qrels = registry.read(path, "qrels").data
+    assert qrels.relevance.tolist() == [2, 0]

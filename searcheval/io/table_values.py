@@ -113,7 +113,8 @@ def join(parts: list[Part], kind: str, path: str, unit: str = "lines",
     _refuse_changed_columns(parts, path)
     roles_present = parts[0].roles
     tags, last = _tags(parts)
-    ranks = _joined(parts, "ranks", np.float64) if "rank" in roles_present else None
+    ranks = _joined(parts, "ranks", np.float64) if kind == "run" and "rank" in roles_present \
+        else None
     vocabulary, maps = vocabulary_maps(*[Encoded(None, part.query.dictionary)
                                          for part in parts])
     query = Encoded(_joined_codes(parts, maps), vocabulary)
