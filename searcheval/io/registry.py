@@ -61,6 +61,8 @@ def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
         if chosen.name in _BY_PIECES and (kind is None or kind in chosen.kinds):
             cut = bounded.line_pieces(path, itertools.chain([head], chunks),
                                       _piece_bytes(chosen))
+            if chosen.name in _READ_AHEAD:
+                cut = _read_ahead(cut)
             notes: list[str] = []
             return Loaded(_BY_PIECES[chosen.name](path, cut, kind, ranks, notes), chosen, notes)
         data = head + b"".join(chunks)
@@ -72,6 +74,24 @@ def _piece_bytes(chosen: Format) -> int:
     times its text (a piece's memory is the peak's fixed part, issue 12 C.17)."""
     return tables.PIECE_BYTES if chosen.name in ("csv", "tsv", "jsonl") else \
         bounded.STREAM_PIECE_BYTES
+
+
+_READ_AHEAD = ("csv", "tsv", "jsonl")
+
+
+def _read_ahead(cut):
+    """The pieces of ``cut``, the next one read and decompressed on a second thread while
+    this one is parsed (zlib and file reads release the GIL, so the two overlap: JSON Lines
+    read 15% slower without). An error cutting a piece is raised here, in its turn."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as pool:
+        ahead = pool.submit(next, cut, None)
+        while True:
+            piece = ahead.result()
+            if piece is None:
+                return
+            ahead = pool.submit(next, cut, None)
+            yield piece
 
 
 def _read_3col_stream(path: str, kind: str, cut, notes: list[str]) -> Qrels | Run:
