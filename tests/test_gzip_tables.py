@@ -74,20 +74,27 @@ def test_gzip_csv_errors_name_the_physical_line(tmp_path, bad, line):
 
 
 PEAK = """
-import resource, sys
+import sys
 import pyarrow.csv, pyarrow.json
 from searcheval.io import bounded, registry
 if sys.argv[2] == "decompressed":
     registry.read(sys.argv[1], "run")
 elif sys.argv[2] == "whole":  # the whole-text reader: the decompressed bytes, then the table
     registry.read_data(*bounded.read_all(sys.argv[1]), "run")
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+# The reading child is started by a small probe of its own: a child's own peak
+# (RUSAGE_SELF) starts at its parent's when it is spawned, and this test process may have
+# grown past the peaks measured here by the time it runs
+PROBE = """
+import resource, subprocess, sys
+subprocess.run([sys.executable, "-c", *sys.argv[1:]], check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
 """
 
 
 def peak_rss(path: str, how: str) -> int:
     """Peak RSS in bytes of a child that reads ``path`` ``how`` (``imports``: not at all)."""
-    out = subprocess.run([sys.executable, "-c", PEAK, path, how], capture_output=True,
+    out = subprocess.run([sys.executable, "-c", PROBE, PEAK, path, how], capture_output=True,
                          text=True, check=True,
                          env={"PYTHONPATH": str(Path(__file__).parents[1])})
     return int(out.stdout.split()[-1])
