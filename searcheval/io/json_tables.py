@@ -25,7 +25,7 @@ from .table_values import Columns, Part, checked, convert, join, physical, table
 from .tables import PIECE_BYTES, physical_lines
 from .trec import text_bytes
 
-_ARROW_BLOCK = 1 << 20  # Arrow splits a piece in blocks, on both cores (a longer line: the slow path)
+_ARROW_BLOCK = 1 << 20  # a piece split in blocks, on both cores (a longer line: slow path)
 
 
 def read_jsonl(path: str, data: bytes, kind: str | None,

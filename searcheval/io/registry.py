@@ -28,6 +28,7 @@ from ..model import Qrels, Run
 
 tables = OnFirstUse(".tables")  # imported when first used: TREC files never need them
 json_tables = OnFirstUse(".json_tables")
+frames = OnFirstUse(".frames")
 SAMPLE_LINES = 20
 
 # ---- reading -----------------------------------------------------------------------------------
@@ -198,7 +199,7 @@ _READERS = {
     "tsv": _read_table(tables, "read_delimited", "\t"),
     "jsonl": _read_table(json_tables, "read_jsonl"),
     "json": _read_table(json_tables, "read_json"),
-    "parquet": _read_table(tables, "read_parquet"),
+    "parquet": _read_table(frames, "read_parquet"),
 }
 
 

@@ -34,9 +34,9 @@ from .column_names import roles
 from .table_values import Columns, Part, convert, join, physical, table_kind
 from .trec import line_at, text_bytes
 
-# Re-exported: the readers and writers of the other table formats, where callers find them
-from .frames import from_dataframe, read_parquet  # noqa: F401
-from .table_writers import arrow_table, delimited_bytes, parquet_bytes, to_dataframe  # noqa: F401
+# Re-exported where callers outside io/ found them before the split
+from .frames import from_dataframe  # noqa: F401
+from .table_writers import arrow_table, to_dataframe  # noqa: F401
 
 PIECE_BYTES = 1 << 21  # text converted at a time: 2 MiB (its table is a few times that)
 _ARROW_BLOCK = 1 << 20  # Arrow splits a piece in blocks of this size, on both cores

@@ -16,7 +16,7 @@ from ..model.columns import Encoded
 from . import trec_writers
 from .formats import BY_NAME, FORMATS, TREC_OF, Format, OnFirstUse, extension, kinds_text, named
 
-tables = OnFirstUse(".table_writers")  # imported when first used: TREC output never needs it
+table_writers = OnFirstUse(".table_writers")  # imported when first used: not for TREC output
 json_tables = OnFirstUse(".json_tables")
 
 
@@ -47,7 +47,7 @@ def render(data: Qrels | Run, fmt: Format, rows: tuple[np.ndarray, np.ndarray] |
     ``rows`` (its order and ranks: ``ranking.canonical_rows``; writers do not rank)."""
     if isinstance(data, Qrels):
         _refuse_unwritable_ids(data, fmt)
-        table = tables.arrow_table(data)
+        table = table_writers.arrow_table(data)
         return _QRELS_WRITERS[fmt.name](data, table), []
     if rows is None:
         raise TypeError("a run is written in an order: pass rows=ranking.canonical_rows(run)")
@@ -64,18 +64,18 @@ def render(data: Qrels | Run, fmt: Format, rows: tuple[np.ndarray, np.ndarray] |
     _refuse_unwritable_ids(data, fmt)
     if fmt.name in ("trec-run", "msmarco-run"):
         return trec_writers.run_text(data, order, ranks, fmt.name == "msmarco-run"), dropped
-    table = tables.arrow_table(data, order, ranks)
+    table = table_writers.arrow_table(data, order, ranks)
     if fmt.name == "json":
         return json_tables.json_bytes(table, "score", data.empty_queries), dropped
     return _TABLE_WRITERS[fmt.name](table, "score"), dropped
 
 
 _TABLE_WRITERS = {
-    "csv": lambda table, value: tables.delimited_bytes(table, ","),
-    "tsv": lambda table, value: tables.delimited_bytes(table, "\t"),
+    "csv": lambda table, value: table_writers.delimited_bytes(table, ","),
+    "tsv": lambda table, value: table_writers.delimited_bytes(table, "\t"),
     "jsonl": lambda table, value: json_tables.jsonl_bytes(table),
     "json": lambda table, value: json_tables.json_bytes(table, value),
-    "parquet": lambda table, value: tables.parquet_bytes(table),
+    "parquet": lambda table, value: table_writers.parquet_bytes(table),
 }
 _QRELS_WRITERS = {
     "trec-qrels": lambda qrels, table: trec_writers.qrels_text(qrels),
