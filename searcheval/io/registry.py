@@ -73,11 +73,13 @@ def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
 def _piece_bytes(chosen: Format) -> int:
     """Text parsed at a time: a table's pieces are smaller, its Arrow table being several
     times its text (a piece's memory is the peak's fixed part, issue 12 C.17)."""
-    return tables.PIECE_BYTES if chosen.name in ("csv", "tsv", "jsonl") else \
-        bounded.STREAM_PIECE_BYTES
+    return tables.PIECE_BYTES if chosen.name in _SMALL_PIECES else bounded.STREAM_PIECE_BYTES
 
 
-_READ_AHEAD = ("csv", "tsv", "jsonl")
+_SMALL_PIECES = ("csv", "tsv", "jsonl", "msmarco-run", "qrels-3col")
+
+
+_READ_AHEAD = ("csv", "tsv", "jsonl", "msmarco-run", "qrels-3col")
 
 
 def _read_ahead(cut):
