@@ -28,7 +28,7 @@ def as_qrels(source: Any) -> Qrels:
     if isinstance(source, (str, Path)):
         return read_path(source, "qrels")
     if hasattr(source, "columns"):
-        from .tables import from_dataframe  # table readers: only for DataFrames
+        from .frames import from_dataframe  # table readers: only for DataFrames
         return from_dataframe(source, "qrels")
     rows = _rows(source, "relevance", "<qrels>")
     out = []
@@ -54,7 +54,7 @@ def as_run(source: Any, name: str = "run", ranks: bool = False) -> Run:
     elif isinstance(source, Run):
         run, holds = source, "this Run (read_run(path, ranks=True) keeps the column)"
     elif hasattr(source, "columns"):
-        from .tables import from_dataframe
+        from .frames import from_dataframe
         run, holds = from_dataframe(source, "run", f"<{name}>"), "this DataFrame"
     else:
         run, holds = _dict_run(source, name), "a {query_id: {doc_id: score}} dict"

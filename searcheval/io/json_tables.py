@@ -1,14 +1,14 @@
 """JSON Lines (one object a line, keys as table columns) and JSON
 (``{query_id: {doc_id: value}}``, as pytrec_eval and ranx keep judgments and runs).
 
-JSON Lines are split by Arrow when every row is one physical line; otherwise (and when
-Arrow refuses) Python's json module reads line by line and names the line. JSON has no
+JSON Lines are read a piece at a time, cut at line ends, each piece converted and dropped
+(as CSV, ``tables``): Arrow splits a piece when every row is one physical line; otherwise
+(and when Arrow refuses) Python's json module reads it line by line and names the line. JSON has no
 line per row: a refused value is found again in the text to name its line.
 """
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 
@@ -17,46 +17,62 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError, UsageError
-from .bounded import Fallback, TextPieces
-from .tables import Columns, _array, _physical_lines, _scalar, checked, roles, table_kind
 from ..model import Qrels, Run
+from . import pieces
+from .column_names import roles
+from .table_checks import array_of, scalar
+from .table_values import Columns, Part, checked, convert, join, physical, table_kind
+from .tables import PIECE_BYTES, physical_lines
 from .trec import text_bytes
+
+_ARROW_BLOCK = 1 << 20  # a piece split in blocks, on both cores (a longer line: slow path)
 
 
 def read_jsonl(path: str, data: bytes, kind: str | None,
                notes: list[str] | None = None) -> Qrels | Run:
-    """One JSON object per line, keys as the column names."""
+    """One JSON object per line, keys as the column names, from the file's bytes."""
     path, data = text_bytes(path, data)
-    try:
-        columns = _jsonl_by_arrow(path, io.BytesIO(data), lambda: _physical_lines(data))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError):
-        columns = _jsonl_slowly(path, data)
-    return checked(columns, kind or table_kind(list(columns.arrays), path, 1), notes)
+    return read_jsonl_pieces(path, pieces.pieces(data, PIECE_BYTES), kind, notes)
 
 
-def read_jsonl_stream(path: str, text: TextPieces, kind: str | None,
+def read_jsonl_pieces(path: str, cut, kind: str | None,
                       notes: list[str] | None = None) -> Qrels | Run:
-    """``read_jsonl`` of text Arrow parses as it is decompressed (a gzip file never held
-    whole); ``Fallback`` where ``read_jsonl`` must read it (to name a line)."""
-    try:
-        columns = _jsonl_by_arrow(path, text, text.physical_lines)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError):
-        raise Fallback from None
-    return checked(columns, kind or table_kind(list(columns.arrays), path, 1), notes)
+    """``read_jsonl`` of text in pieces cut at line ends, each with the number of physical
+    lines before it (a leading BOM removed): each piece is converted and dropped."""
+    reader = _PieceReader(path, kind)
+    parts = pieces.read_pieces(path, cut, reader.read) or [(reader.read(b""), 0)]
+    return join(physical(parts), reader.kind, path, notes=notes)
 
 
-def _jsonl_by_arrow(path: str, source: Any, physical_lines) -> Columns:
-    """Arrow's split, refused (ValueError) unless every row is one physical line of flat
-    values."""
+class _PieceReader:
+    """Converts the pieces of one file in order; the first one's columns decide the kind."""
+
+    def __init__(self, path: str, kind: str | None) -> None:
+        self.path, self.kind = path, kind
+
+    def read(self, piece: bytes) -> Part:
+        piece = text_bytes(self.path, piece)[1]  # a NUL byte, located
+        try:
+            columns = _jsonl_by_arrow(self.path, piece)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError):
+            columns = _jsonl_slowly(self.path, piece)
+        self.kind = self.kind or table_kind(list(columns.arrays), self.path, 1)
+        return convert(columns, self.kind)
+
+
+def _jsonl_by_arrow(path: str, piece: bytes) -> Columns:
+    """Arrow's split of a piece, refused (ValueError) unless every row is one physical line
+    of flat values."""
     import pyarrow.json as pajson
 
-    table = pajson.read_json(source, read_options=pajson.ReadOptions(block_size=1 << 24),
+    table = pajson.read_json(pa.BufferReader(piece),
+                             read_options=pajson.ReadOptions(block_size=_ARROW_BLOCK),
                              parse_options=pajson.ParseOptions(newlines_in_values=False))
-    if table.num_rows != physical_lines() or any(
+    if table.num_rows != physical_lines(piece) or any(
             pa.types.is_struct(t) or pa.types.is_list(t) for t in table.schema.types):
         raise ValueError("rows and lines differ")
     names = [name for name in roles(table.column_names).values()]
-    return Columns(path, {n: table.column(n) for n in names}, np.arange(1, table.num_rows + 1))
+    return Columns(path, {n: table.column(n) for n in names}, range(1, table.num_rows + 1))
 
 
 def _jsonl_slowly(path: str, data: bytes) -> Columns:
@@ -78,11 +94,11 @@ def _jsonl_slowly(path: str, data: bytes) -> Columns:
                               f"\"doc_id\": ..., ...}}, found {type(record).__name__}")
         for role, name in roles(list(record)).items():
             column = values.setdefault(name, [None] * len(lines))
-            column.append(_scalar(path, number, role, record[name]))
+            column.append(scalar(path, number, role, record[name]))
         lines.append(number)
         for column in values.values():
             column.extend([None] * (len(lines) - len(column)))
-    arrays = {name: _array(column) for name, column in values.items()}
+    arrays = {name: array_of(column) for name, column in values.items()}
     return Columns(path, arrays, np.array(lines, dtype=np.int64))
 
 
@@ -120,13 +136,13 @@ def read_json(path: str, data: bytes, kind: str | None,
     values = []
     for q, d, v in rows:
         try:
-            values.append(_scalar(path, 0, role, v))
+            values.append(scalar(path, 0, role, v))
         except FormatError as exc:
             raise FormatError(path, _locate(text, d, after=q), f"query {q!r}, document {d!r}: "
                               f"{exc.message}") from None
     arrays = {"query_id": pa.array([r[0] for r in rows], type=pa.string()),
               "doc_id": pa.array([r[1] for r in rows], type=pa.string()),
-              role: _array(values)}
+              role: array_of(values)}
     try:
         read = checked(Columns(path, arrays, np.arange(1, len(rows) + 1)), kind, notes)
     except FormatError as exc:  # rows are numbered from 1 here: find the row's line

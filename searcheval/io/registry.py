@@ -1,111 +1,35 @@
-"""Named formats: what each holds, how it is recognised, and the one reader/writer of each.
+"""Reading any named format: how a format is recognised, and the one reader of each.
 
 A format is recognised by ``--from``, else by the file's extension (``.gz`` stripped), else
 by its content (Parquet's magic bytes, a JSON object, a header line, the number of fields
 of the first lines). A 3-field text file is qrels (``query_id doc_id relevance``) or an MS
 MARCO run (``query_id doc_id rank``): the kind decides, and without one the error lists
-both. Runs are written in the canonical order (queries in natural order, then trec_eval's
-ranking) with 1-based ranks; what a format cannot hold is reported, never dropped silently.
+both. Line-oriented text (TREC, its 3-column variants, CSV/TSV, JSON Lines) is parsed a
+piece at a time as it is read or decompressed, each piece converted and dropped; the
+formats themselves are in ``formats``, writing in ``writing``.
 """
 
 from __future__ import annotations
 
-import gzip
-import importlib
 import itertools
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
-import pyarrow as pa
 
 from ..errors import UsageError
-from . import bounded, trec, trec_variants, trec_writers
+from . import bounded, trec, trec_variants
 from .column_names import roles
-from ..model.columns import Encoded
+from .formats import (BOTH, BY_NAME, DECIDING, FORMATS, KINDS, NAMES, TREC_OF,  # noqa: F401
+                      Format, Loaded, OnFirstUse, extension, kinds_text, named)
+from .writing import render, target_format, write, write_bytes  # noqa: F401
 from ..model import Qrels, Run
 
-
-class _OnFirstUse:
-    """A module imported when first used: TREC files, the common case, never need it."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, attribute: str):
-        return getattr(importlib.import_module(self._name, __package__), attribute)
-
-
-tables = _OnFirstUse(".tables")
-json_tables = _OnFirstUse(".json_tables")
-
-KINDS = ("qrels", "run")
-
-
-@dataclass(frozen=True)
-class Format:
-    name: str
-    kinds: tuple[str, ...]
-    extensions: tuple[str, ...]
-    keeps: tuple[str, ...]  # run fields it holds besides query_id, doc_id
-    layout: str
-
-    def __str__(self) -> str:
-        return self.name
-
-
-BOTH = ("qrels", "run")
-FORMATS = (
-    Format("trec-qrels", ("qrels",), (".qrels", ".qrel"), (),
-           "query_id iteration doc_id relevance"),
-    Format("trec-run", ("run",), (".run", ".trec", ".res"), ("score", "rank", "tag"),
-           "query_id Q0 doc_id rank score tag"),
-    Format("qrels-3col", ("qrels",), (), (), "query_id doc_id relevance"),
-    Format("msmarco-run", ("run",), (), ("rank",), "query_id<TAB>doc_id<TAB>rank"),
-    Format("csv", BOTH, (".csv",), ("score", "rank", "tag"), "comma-separated, header line"),
-    Format("tsv", BOTH, (".tsv",), ("score", "rank", "tag"), "tab-separated, header line"),
-    Format("jsonl", BOTH, (".jsonl", ".ndjson"), ("score", "rank", "tag"), "one object a line"),
-    Format("json", BOTH, (".json",), ("score",), "{query_id: {doc_id: value}}"),
-    Format("parquet", BOTH, (".parquet", ".pq"), ("score", "rank", "tag"), "columns"),
-)
-BY_NAME = {f.name: f for f in FORMATS}
-NAMES = tuple(BY_NAME)
-DECIDING = ("csv", "jsonl", "json", "parquet")
-TREC_OF = {"qrels": "trec-qrels", "run": "trec-run"}
+tables = OnFirstUse(".tables")  # imported when first used: TREC files never need them
+json_tables = OnFirstUse(".json_tables")
+frames = OnFirstUse(".frames")
 SAMPLE_LINES = 20
-
-
-@dataclass
-class Loaded:
-    """What a reader returns: the data, the format it was read as, and notes about it."""
-
-    data: Qrels | Run
-    format: Format
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def kind(self) -> str:
-        return "qrels" if isinstance(self.data, Qrels) else "run"
-
-
-def named(name: str | None) -> Format | None:
-    if name is None:
-        return None
-    if name not in BY_NAME:
-        raise UsageError(f"unknown format {name!r}: choose one of {', '.join(NAMES)}")
-    return BY_NAME[name]
-
-
-def extension(path: str) -> str:
-    """The extension that names the format: ``run.tsv.gz`` -> ``.tsv``."""
-    name = Path(path).name.lower()
-    if name.endswith(".gz"):
-        name = name[:-3]
-    return Path(name).suffix
-
 
 # ---- reading -----------------------------------------------------------------------------------
 
@@ -128,45 +52,88 @@ def recognised(source: str | Path, kind: str | None = None) -> Format:
 
 def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
                  ranks: bool) -> Loaded:
-    """Any input that is not a regular TREC file. TREC text (gzip, stdin, irregular) is
-    parsed a piece at a time as it is decompressed (``bounded``); other formats read whole."""
+    """Any input that is not a regular TREC file. Line-oriented text (gzip, stdin,
+    irregular) is parsed a piece at a time as it is decompressed (``bounded``), each piece
+    converted and dropped; other formats (JSON, Parquet) are read whole."""
     with bounded.opened(source) as (path, handle):
         chunks = bounded.chunks(path, handle)
         head = next(chunks, b"")
         chosen = named(fmt) or recognise(path, head, kind)
-        if chosen.name in TREC_KIND and (kind is None or kind in chosen.kinds):
+        if chosen.name in _BY_PIECES and (kind is None or kind in chosen.kinds):
             cut = bounded.line_pieces(path, itertools.chain([head], chunks),
-                                      bounded.STREAM_PIECE_BYTES)
-            return Loaded(trec.read_stream(path, TREC_KIND[chosen.name], cut, ranks), chosen, [])
-        if chosen.name in _STREAMED and path != "<stdin>" and (kind is None
-                                                              or kind in chosen.kinds):
-            loaded = _read_streamed(path, chosen, itertools.chain([head], chunks), kind)
-            if loaded is not None:
-                return loaded
-            path, data = bounded.read_all(source)  # read again, whole, to name the line
-        else:
-            data = head + b"".join(chunks)
+                                      _piece_bytes(chosen))
+            if chosen.name in _READ_AHEAD:
+                cut = _read_ahead(cut)
+            notes: list[str] = []
+            return Loaded(_BY_PIECES[chosen.name](path, cut, kind, ranks, notes), chosen, notes)
+        data = head + b"".join(chunks)
     return read_data(path, data, kind, fmt, ranks)
 
 
-def _read_streamed(path: str, chosen: Format, pieces, kind: str | None) -> Loaded | None:
-    """A table Arrow parses as it is decompressed; None if it needs the whole text."""
-    notes: list[str] = []
-    try:
-        data = _STREAMED[chosen.name](path, bounded.TextPieces(pieces), kind, notes)
-    except bounded.Fallback:
-        return None
-    return Loaded(data, chosen, notes)
+def _piece_bytes(chosen: Format) -> int:
+    """Text parsed at a time: a table's pieces are smaller, its Arrow table being several
+    times its text (a piece's memory is the peak's fixed part, issue 12 C.17)."""
+    return tables.PIECE_BYTES if chosen.name in _SMALL_PIECES else bounded.STREAM_PIECE_BYTES
 
 
-TREC_KIND = {"trec-run": "run", "trec-qrels": "qrels"}
-_STREAMED = {  # line-oriented tables: Arrow reads the decompressed pieces as they come
-    "csv": lambda path, text, kind, notes: tables.read_delimited_stream(path, text, ",", kind,
-                                                                        notes),
-    "tsv": lambda path, text, kind, notes: tables.read_delimited_stream(path, text, "\t", kind,
-                                                                        notes),
-    "jsonl": lambda path, text, kind, notes: json_tables.read_jsonl_stream(path, text, kind,
+_SMALL_PIECES = ("csv", "tsv", "jsonl", "msmarco-run", "qrels-3col")
+
+
+_READ_AHEAD = ("csv", "tsv", "jsonl", "msmarco-run", "qrels-3col")
+
+
+def _read_ahead(cut):
+    """The pieces of ``cut``, the next one read and decompressed on a second thread while
+    this one is parsed (zlib and file reads release the GIL, so the two overlap: JSON Lines
+    read 15% slower without). An error cutting a piece is raised here, in its turn."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as pool:
+        ahead = pool.submit(next, cut, None)
+        while True:
+            piece = ahead.result()
+            if piece is None:
+                return
+            ahead = pool.submit(next, cut, None)
+            yield piece
+
+
+def _read_3col_stream(path: str, kind: str, cut, notes: list[str]) -> Qrels | Run:
+    """3-column qrels or an MS MARCO run (``kind``) from pieces cut at line ends, each
+    parsed by the 3-column reader and dropped (as ``trec.read_stream`` reads TREC)."""
+    from . import pieces
+    from ..model.columns import Encoded
+    names = trec.QRELS_3COL_FIELDS if kind == "qrels" else trec.MSMARCO_FIELDS
+
+    def read(piece: bytes) -> tuple:
+        return trec_variants._read_3col(path, trec.trec_text(path, piece)[1], names)
+
+    parts = pieces.read_pieces(path, cut, read) or [(read(b""), 0)]
+    queries, docs, values, numbers = pieces.joined(parts)
+    del parts
+    if kind == "qrels":
+        return trec.make_qrels(queries, Encoded.lazy(docs), values, numbers, path)
+    notes.extend(_MSMARCO_NOTES)
+    ranks = values.astype(np.float64)
+    del values  # the integers are not kept besides the ranks and scores (peak memory)
+    return trec.make_run(queries, Encoded.lazy(docs), -ranks, numbers, path,
+                         Path(path).name.split(".")[0], ranks=ranks)
+
+
+_MSMARCO_NOTES = ("scores: none in the input; each document scores -rank",
+                  "tag: none in the input; the run's tag is the file name")
+_BY_PIECES = {  # line-oriented formats: each read a piece at a time as it comes
+    "trec-run": lambda path, cut, kind, ranks, notes: trec.read_stream(path, "run", cut, ranks),
+    "trec-qrels": lambda path, cut, kind, ranks, notes: trec.read_stream(path, "qrels", cut),
+    "msmarco-run": lambda path, cut, kind, ranks, notes: _read_3col_stream(path, "run", cut,
                                                                            notes),
+    "qrels-3col": lambda path, cut, kind, ranks, notes: _read_3col_stream(path, "qrels", cut,
+                                                                          notes),
+    "csv": lambda path, cut, kind, ranks, notes: tables.read_delimited_pieces(path, cut, ",",
+                                                                              kind, notes),
+    "tsv": lambda path, cut, kind, ranks, notes: tables.read_delimited_pieces(path, cut, "\t",
+                                                                              kind, notes),
+    "jsonl": lambda path, cut, kind, ranks, notes: json_tables.read_jsonl_pieces(path, cut, kind,
+                                                                                 notes),
 }
 
 
@@ -204,13 +171,12 @@ def _read_data(path: str, data: bytes, kind: str | None, fmt: str | None,
                ranks: bool) -> Loaded:
     chosen = named(fmt) or recognise(path, data, kind)
     if kind is not None and kind not in chosen.kinds:
-        raise UsageError(f"{path}: {chosen} holds {_kinds(chosen)}, not {_kinds(kind)}")
+        raise UsageError(f"{path}: {chosen} holds {kinds_text(chosen)}, not {kinds_text(kind)}")
     notes: list[str] = []
     if chosen.name == "trec-run" and ranks:
         return Loaded(trec.parse_run(*trec.trec_text(path, data), ranks=True), chosen, notes)
     if chosen.name == "msmarco-run":
-        notes.append("scores: none in the input; each document scores -rank")
-        notes.append("tag: none in the input; the run's tag is the file name")
+        notes.extend(_MSMARCO_NOTES)
     return Loaded(_READERS[chosen.name](path, data, kind, notes), chosen, notes)
 
 
@@ -235,7 +201,7 @@ _READERS = {
     "tsv": _read_table(tables, "read_delimited", "\t"),
     "jsonl": _read_table(json_tables, "read_jsonl"),
     "json": _read_table(json_tables, "read_json"),
-    "parquet": _read_table(tables, "read_parquet"),
+    "parquet": _read_table(frames, "read_parquet"),
 }
 
 
@@ -299,122 +265,3 @@ def _by_fields(path: str, data: bytes, kind: str | None) -> Format:
         return BY_NAME["trec-run"]
     raise UsageError(f"{path}: cannot tell the format from the content: say --from "
                      f"({', '.join(NAMES)}) or --kind")
-
-
-# ---- writing -----------------------------------------------------------------------------------
-
-def target_format(target: str, kind: str, fmt: str | None) -> Format:
-    """The format to write: ``fmt``, else the target's extension (``.txt``: TREC)."""
-    chosen = named(fmt)
-    if chosen is None:
-        ext = extension(target)
-        if ext == ".txt":
-            chosen = BY_NAME[TREC_OF[kind]]
-        else:
-            chosen = next((f for f in FORMATS if ext in f.extensions and kind in f.kinds), None)
-    if chosen is None:
-        candidates = ", ".join(f.name for f in FORMATS if kind in f.kinds)
-        where = "standard output" if target == "-" else repr(target)
-        raise UsageError(f"cannot tell which format to write to {where}: say --to "
-                         f"({candidates}) or use a known extension")
-    if kind not in chosen.kinds:
-        others = ", ".join(f.name for f in FORMATS if kind in f.kinds)
-        raise UsageError(f"{chosen} holds {_kinds(chosen)}, not {_kinds(kind)}: for "
-                         f"{_kinds(kind)} choose {others}")
-    return chosen
-
-
-def _kinds(what: Format | str) -> str:
-    kinds = what.kinds if isinstance(what, Format) else (what,)
-    return " or ".join("qrels" if k == "qrels" else "a run" for k in kinds)
-
-
-def render(data: Qrels | Run, fmt: Format, rows: tuple[np.ndarray, np.ndarray] | None = None
-           ) -> tuple[bytes, list[str]]:
-    """The bytes of ``data`` in ``fmt``, and what ``fmt`` could not hold. A run is written in
-    ``rows`` (its order and ranks: ``ranking.canonical_rows``; writers do not rank)."""
-    if isinstance(data, Qrels):
-        _refuse_unwritable_ids(data, fmt)
-        table = tables.arrow_table(data)
-        return _QRELS_WRITERS[fmt.name](data, table), []
-    if rows is None:
-        raise TypeError("a run is written in an order: pass rows=ranking.canonical_rows(run)")
-    order, ranks = rows
-    dropped = []
-    if "score" not in fmt.keeps:
-        dropped.append("scores (an MS MARCO run holds ranks; read back, each document scores "
-                       "-rank)")
-    if "tag" not in fmt.keeps:
-        dropped.append(f"tag {data.tag!r} ({fmt} holds no run tag)")
-    if data.empty_queries and fmt.name != "json":
-        dropped.append(f"queries with an empty ranking ({', '.join(data.empty_queries)}): "
-                       f"{fmt} holds one row per document (json holds them as {{}})")
-    _refuse_unwritable_ids(data, fmt)
-    if fmt.name in ("trec-run", "msmarco-run"):
-        return trec_writers.run_text(data, order, ranks, fmt.name == "msmarco-run"), dropped
-    table = tables.arrow_table(data, order, ranks)
-    if fmt.name == "json":
-        return json_tables.json_bytes(table, "score", data.empty_queries), dropped
-    return _TABLE_WRITERS[fmt.name](table, "score"), dropped
-
-
-_TABLE_WRITERS = {
-    "csv": lambda table, value: tables.delimited_bytes(table, ","),
-    "tsv": lambda table, value: tables.delimited_bytes(table, "\t"),
-    "jsonl": lambda table, value: json_tables.jsonl_bytes(table),
-    "json": lambda table, value: json_tables.json_bytes(table, value),
-    "parquet": lambda table, value: tables.parquet_bytes(table),
-}
-_QRELS_WRITERS = {
-    "trec-qrels": lambda qrels, table: trec_writers.qrels_text(qrels),
-    "qrels-3col": lambda qrels, table: trec_writers.qrels_text(qrels, columns=3),
-    **{name: (lambda write: lambda qrels, table: write(table, "relevance"))(write)
-       for name, write in _TABLE_WRITERS.items()},
-}
-_WHITESPACE_OR_COMMENT = r"[ \t\n\r\f\v]|^#"
-
-
-def _refuse_unwritable_ids(data: Qrels | Run, fmt: Format) -> None:
-    """Whitespace-separated formats cannot hold ids with whitespace, or starting with #."""
-    if fmt.name not in ("trec-qrels", "trec-run", "qrels-3col", "msmarco-run"):
-        return
-    import pyarrow.compute as pc
-    columns = [("query_id", data.query), ("doc_id", data.doc)]
-    if isinstance(data, Run):
-        columns.append(("tag", Encoded(np.zeros(1, dtype=np.int64),
-                                       pa.array([data.tag], type=pa.string()))))
-    for role, column in columns:
-        bad = pc.match_substring_regex(column.vocabulary, _WHITESPACE_OR_COMMENT)
-        if pc.any(bad).as_py():
-            value = column.vocabulary.filter(bad)[0].as_py()
-            raise UsageError(f"{fmt} cannot hold {role} {value!r}: its fields are separated by "
-                             "whitespace and a leading # makes a comment; choose csv, tsv, "
-                             "jsonl, json or parquet")
-
-
-def write_bytes(target: str, data: bytes, stdout: BinaryIO | None = None) -> None:
-    """``data`` to ``target`` (``-``: the stream ``stdout``, which only the CLI has),
-    gzip-compressed when it ends in ``.gz``; written to a temporary name and renamed, so
-    never half-written."""
-    if target == "-":
-        if stdout is None:
-            raise UsageError("'-' is the command line's standard output: give a file name")
-        stdout.write(data)
-        stdout.flush()
-        return
-    if target.lower().endswith(".gz"):
-        data = gzip.compress(data, mtime=0)
-    from .output import write_file
-    write_file(target, data)
-
-
-def write(data: Qrels | Run, target: str, fmt: str | None = None,
-          rows: tuple[np.ndarray, np.ndarray] | None = None,
-          stdout: BinaryIO | None = None) -> list[str]:
-    """Write ``data`` to ``target`` (a run in ``rows``, see ``render``); returns what the
-    format could not hold."""
-    kind = "qrels" if isinstance(data, Qrels) else "run"
-    chosen = target_format(str(target), kind, fmt)
-    payload, dropped = render(data, chosen, rows)
-    write_bytes(str(target), payload, stdout)
-    return dropped

@@ -1,0 +1,53 @@
+"""The columns a table format writes (qrels as read, a run ranked) and their CSV/TSV,
+Parquet and DataFrame forms."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..model import Qrels, Run
+
+
+def arrow_table(data: Qrels | Run, order: np.ndarray | None = None,
+                ranks: np.ndarray | None = None) -> pa.Table:
+    """The columns a table format writes: qrels as read; a run's rows in ``order``, ranked."""
+    if isinstance(data, Qrels):
+        return pa.table({"query_id": data.query.values(), "doc_id": data.doc.values(),
+                         "relevance": pa.array(data.relevance, type=pa.int64())})
+    take = pa.array(order)
+    return pa.table({"query_id": data.query.values().take(take),
+                     "doc_id": data.doc.values().take(take),
+                     "score": pa.array(data.scores[order], type=pa.float64()),
+                     "rank": pa.array(ranks, type=pa.int64()),
+                     "tag": pa.array([data.tag] * len(order), type=pa.string())})
+
+
+def delimited_bytes(table: pa.Table, delimiter: str) -> bytes:
+    """CSV/TSV with a header; values are quoted only if some value needs quotes."""
+    import pyarrow.csv as pacsv
+    special = "[" + re.escape(delimiter + '"') + "\r\n]"
+    needs = any(pc.any(pc.match_substring_regex(pc.unique(table.column(name)), special)).as_py()
+                for name in table.column_names if pa.types.is_string(table.schema.field(name).type))
+    sink = io.BytesIO()
+    sink.write((delimiter.join(table.column_names) + "\n").encode())  # Arrow quotes names
+    pacsv.write_csv(table, sink, write_options=pacsv.WriteOptions(
+        include_header=False, delimiter=delimiter, quoting_style="needed" if needs else "none"))
+    return sink.getvalue()
+
+
+def parquet_bytes(table: pa.Table) -> bytes:
+    import pyarrow.parquet as pq
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
+def to_dataframe(table: pa.Table) -> Any:
+    """A pandas DataFrame of the columns (ids as text)."""
+    return table.to_pandas()
