@@ -99,23 +99,25 @@ def _read_ahead(cut):
 
 def _read_3col_stream(path: str, kind: str, cut, notes: list[str]) -> Qrels | Run:
     """3-column qrels or an MS MARCO run (``kind``) from pieces cut at line ends, each
-    parsed by the 3-column reader and dropped (as ``trec.read_stream`` reads TREC)."""
+    parsed by the one TREC grammar's reader (its 3-column layouts) and dropped (as
+    ``trec.read_stream`` reads TREC)."""
     from . import pieces
     from ..model.columns import Encoded
-    names = trec.QRELS_3COL_FIELDS if kind == "qrels" else trec.MSMARCO_FIELDS
+    from .trec_grammar import MSMARCO_RUN, QRELS_3COL
+    layout = QRELS_3COL if kind == "qrels" else MSMARCO_RUN
 
-    def read(piece: bytes) -> tuple:
-        return trec_variants._read_3col(path, trec.trec_text(path, piece)[1], names)
+    def read(piece: bytes) -> dict:
+        return trec.read_columns(path, trec.trec_text(path, piece)[1], layout, layout.kept)
 
     parts = pieces.read_pieces(path, cut, read) or [(read(b""), 0)]
-    queries, docs, values, numbers = pieces.joined(parts)
+    columns = pieces.joined(parts)
     del parts
+    queries, docs = pieces.as_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"])
     if kind == "qrels":
-        return trec.make_qrels(queries, Encoded.lazy(docs), values, numbers, path)
+        return trec.make_qrels(queries, docs, columns["relevance"], columns["line"], path)
     notes.extend(_MSMARCO_NOTES)
-    ranks = values.astype(np.float64)
-    del values  # the integers are not kept besides the ranks and scores (peak memory)
-    return trec.make_run(queries, Encoded.lazy(docs), -ranks, numbers, path,
+    ranks = np.asarray(columns.pop("rank"), dtype=np.float64)  # the integers are not kept
+    return trec.make_run(queries, docs, -ranks, columns["line"], path,
                          Path(path).name.split(".")[0], ranks=ranks)
 
 
