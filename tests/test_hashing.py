@@ -1,6 +1,7 @@
-"""fast/hashing.py: hashes of string columns, repeat finding, byte comparisons and byte
-order, each checked against a plain Python reference; and, with a degenerate hash, that a
-collision never changes what the public API reads or computes."""
+"""fast/hashing.py: hashes of string columns, repeat finding, byte comparisons, and
+ranking's byte order of tied ids, each checked against a plain Python reference; and, with
+a degenerate hash, that a collision never changes what the public API reads or computes.
+The piece and two-core paths are reached with inputs above ``cores.PIECE_ROWS``."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from hypothesis import strategies as st
 import searcheval
 from searcheval.errors import FormatError
 from searcheval.fast import hashing
-from searcheval.fast.hashing import (descending_order, equal_pairs, hashes_and_repeats,
-                                     same_strings, string_hashes)
+from searcheval.fast.cores import PIECE_ROWS
+from searcheval.fast.hashing import equal_pairs, hashes_and_repeats, same_strings, string_hashes
 from searcheval.io.trec import read_qrels, read_run
+from searcheval.ranking import descending_order
 
 TREC_EVAL = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 
@@ -76,19 +78,32 @@ def assert_equal_strings_equal_hashes(pairs) -> None:
 # --- string_hashes ------------------------------------------------------------------------
 
 @settings(max_examples=50, derandomize=True, deadline=None)
-@given(st.data(), st.lists(ID, max_size=30), st.sampled_from([3, 1 << 17]))
-def test_equal_strings_get_equal_hashes_whatever_the_layout(data, strings, chunk_rows):
+@given(st.data(), st.lists(ID, max_size=30))
+def test_equal_strings_get_equal_hashes_whatever_the_layout(data, strings):
     """A hash depends on the string's bytes only: not on chunks, slices, offset width, the
     bytes around it in the buffer, or the buffer ending right after it."""
     strings = strings + [s[:k] for s in strings[:3] for k in (0, 1, 7, 8, 9, 16, 17)]
     pairs = []
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(hashing, "_CHUNK_ROWS", chunk_rows)  # 3: several parts, on two threads
-        for column in data.draw(layouts(strings)):
-            hashes = string_hashes(column)
-            assert hashes.dtype == np.uint64 and len(hashes) == len(strings)
-            pairs += zip(strings, hashes)
+    for column in data.draw(layouts(strings)):
+        hashes = string_hashes(column)
+        assert hashes.dtype == np.uint64 and len(hashes) == len(strings)
+        pairs += zip(strings, hashes)
     assert_equal_strings_equal_hashes(pairs)
+
+
+def test_hashes_of_a_column_of_several_pieces():
+    """Above the piece size (hashed in pieces, on both cores), in chunks that end inside
+    pieces: each id hashes as it does alone in a small column."""
+    rng = np.random.default_rng(8)
+    ids = [f"{'clueweb09-en' if i % 3 else 'D'}{int(x)}" for i, x in
+           enumerate(rng.integers(0, 10**9, size=2 * PIECE_ROWS + 999))]
+    cuts = [0, 5, PIECE_ROWS + 1, len(ids)]
+    column = pa.chunked_array([pa.array(ids[a:b]) for a, b in zip(cuts, cuts[1:])])
+    hashes = string_hashes(column)
+    sample = rng.choice(len(ids), size=500, replace=False)
+    alone = string_hashes(pa.array([ids[i] for i in sample]))
+    assert hashes[sample].tolist() == alone.tolist()
+    assert string_hashes(pa.array(ids)).tolist() == hashes.tolist()  # one chunk, same pieces
 
 
 def test_hash_of_a_string_at_the_end_of_its_buffer():
@@ -130,8 +145,11 @@ def test_distinct_ids_get_distinct_hashes():
 
 # --- equal_pairs --------------------------------------------------------------------------
 
-def check_equal_pairs(groups: np.ndarray, keys: np.ndarray) -> None:
-    first, second = equal_pairs(groups, keys)
+EVERY_ROUND_COLLIDES = [np.uint64(0)] * 8  # every key of a group in one slot, each round
+
+
+def check_equal_pairs(groups: np.ndarray, keys: np.ndarray, multipliers=hashing.ROUNDS) -> None:
+    first, second = equal_pairs(groups, keys, multipliers)
     assert len(first) == len(second)
     pairs = list(zip(first.tolist(), second.tolist()))
     for a, b in pairs:
@@ -175,10 +193,7 @@ def test_equal_pairs_against_brute_force(case, slot_collisions):
     With all multipliers 0 every row of a group fights for one slot, and the rows left after
     the last round go through the final sort."""
     groups, keys = case
-    with pytest.MonkeyPatch.context() as mp:
-        if slot_collisions:
-            mp.setattr(hashing, "_ROUNDS", [np.uint64(0)] * 8)
-        check_equal_pairs(groups, keys)
+    check_equal_pairs(groups, keys, EVERY_ROUND_COLLIDES if slot_collisions else hashing.ROUNDS)
 
 
 @settings(max_examples=40, derandomize=True, deadline=None)
@@ -189,19 +204,16 @@ def test_equal_pairs_with_uneven_groups(case, slot_collisions):
     counts = np.bincount(groups)
     bits = int(2 * counts.max() - 1).bit_length()
     assert len(counts) << bits > 4 * len(keys) + 4096  # the variable-region branch
-    with pytest.MonkeyPatch.context() as mp:
-        if slot_collisions:
-            mp.setattr(hashing, "_ROUNDS", [np.uint64(0)] * 8)
-        check_equal_pairs(groups, keys)
+    check_equal_pairs(groups, keys, EVERY_ROUND_COLLIDES if slot_collisions else hashing.ROUNDS)
 
 
-def test_equal_pairs_after_every_round_collides(monkeypatch):
+def test_equal_pairs_after_every_round_collides():
     """Every row in one slot each round: one key settled per round, the rest by the sort."""
-    monkeypatch.setattr(hashing, "_ROUNDS", [np.uint64(0)] * 8)
     keys = np.array(list(range(12)) * 2 + [99], dtype=np.uint64)
     groups = np.zeros(len(keys), dtype=np.int32)
-    check_equal_pairs(groups, keys)
-    check_equal_pairs(np.concatenate((groups, groups + 1)), np.concatenate((keys, keys[::-1])))
+    check_equal_pairs(groups, keys, EVERY_ROUND_COLLIDES)
+    check_equal_pairs(np.concatenate((groups, groups + 1)), np.concatenate((keys, keys[::-1])),
+                      EVERY_ROUND_COLLIDES)
 
 
 def test_equal_pairs_when_nothing_repeats():
@@ -246,32 +258,59 @@ def runs(draw):
 
 @settings(max_examples=120, derandomize=True, deadline=None)
 @given(st.data(), runs(), st.booleans())
-def test_repeats_piecewise(data, run, interleave):
-    """Pieces of whole queries (7 rows each here, a query may span several) on two threads,
-    or all at once when the queries are interleaved: the same repeated (query, doc) pairs
-    as Python finds."""
+def test_repeats_of_small_runs(data, run, interleave):
+    """Runs below one piece, grouped by query or interleaved, in every column layout: the
+    same repeated (query, doc) pairs as Python finds."""
     codes, docs = run
     if interleave:
         order = data.draw(st.permutations(range(len(codes))))
         codes, docs = codes[list(order)], [docs[i] for i in order]
     column = data.draw(layouts(docs))[data.draw(st.integers(0, 7))]
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(hashing, "_PIECE_ROWS", 7)
-        check_repeats(codes, docs, column)
+    check_repeats(codes, docs, column)
 
 
-def test_repeats_piecewise_one_long_query(monkeypatch):
+def large_run(seed: int) -> tuple[np.ndarray, list[str]]:
+    """About 2.5 pieces of rows: queries of 1 to 3,000 documents and one longer than a
+    piece, so pieces end inside queries and a query spans several; a few planted repeats
+    (a document again, later in its query), one at each end."""
+    rng = np.random.default_rng(seed)
+    sizes = list(rng.integers(1, 3000, size=150)) + [PIECE_ROWS + 5] + [2, 1]
+    labels = rng.permutation(len(sizes))  # codes in no particular order
+    codes = np.repeat(labels, sizes).astype(np.int32)
+    docs = [f"d{i}" for i in range(len(codes))]
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    for query in rng.choice(len(sizes) - 2, size=20, replace=False).tolist() + [len(sizes) - 3]:
+        first, last = int(starts[query]), int(starts[query + 1]) - 1
+        if last > first:
+            docs[last] = docs[first]
+    return codes, docs
+
+
+@pytest.mark.parametrize("interleave", [False, True], ids=["in pieces", "whole"])
+def test_repeats_of_a_large_run(interleave):
+    """Above the piece size: pieces of whole queries on both cores (grouped), or all at
+    once (interleaved), in a chunked column whose chunks end inside pieces."""
+    codes, docs = large_run(seed=4)
+    if interleave:
+        order = np.random.default_rng(5).permutation(len(codes))
+        codes, docs = codes[order], [docs[i] for i in order]
+    assert len(codes) > 2 * PIECE_ROWS
+    cuts = [0, 1000, PIECE_ROWS + 17, 2 * PIECE_ROWS - 3, len(docs)]
+    column = pa.chunked_array([pa.array(docs[a:b]) for a, b in zip(cuts, cuts[1:])])
+    check_repeats(codes, docs, column)
+
+
+def test_repeats_of_one_query_longer_than_two_pieces():
     """A last query holding a multiple of the piece size past its first row (once an
-    IndexError): a single query of 8 rows, pieces of 7."""
-    monkeypatch.setattr(hashing, "_PIECE_ROWS", 7)
-    docs = [f"d{i % 6}" for i in range(8)]
-    check_repeats(np.zeros(8, dtype=np.int32), docs, pa.array(docs))
+    IndexError): a single query of 2 pieces + 1 rows."""
+    docs = [f"d{i % 100_000}" for i in range(2 * PIECE_ROWS + 1)]
+    check_repeats(np.zeros(len(docs), dtype=np.int32), docs, pa.array(docs))
 
 
 def test_reading_a_run_of_one_long_query(tmp_path):
     """End to end, at the real piece size: one query retrieving 2**17 + 1 documents."""
     path = tmp_path / "run"
-    n = hashing._PIECE_ROWS + 1
+    n = PIECE_ROWS + 1
     path.write_text("".join(f"q1 Q0 doc{i} {i} {-i} r\n" for i in range(n)))
     assert len(read_run(path).doc.values()) == n
 
@@ -473,16 +512,16 @@ def test_a_collision_does_not_change_measures(monkeypatch, name):
 @given(st.sampled_from([60, 64, 65, 70, 130]),
        st.lists(st.text(alphabet="ab\u00e9", max_size=6), min_size=1, max_size=30, unique=True),
        st.data())
-def test_ids_longer_than_the_compared_prefix(prefix, tails, data):
-    """Past 64 bytes ids finish in Python: ids that share a long prefix must still be
-    ordered (strcmp, descending) and compared exactly."""
+def test_ids_sharing_a_long_prefix(prefix, tails, data):
+    """Ids that share a prefix of 60 to 130 bytes (past the 64 an earlier byte kernel
+    compared in numpy) must still be ordered (strcmp, descending) and compared exactly."""
     values = ["p" * prefix + tail for tail in tails]
     n = len(values)
     column = pa.chunked_array([pa.array(values[:n // 2], pa.string()),
                                pa.array(values[n // 2:], pa.string())], pa.string())
     rows = np.array(data.draw(st.permutations(range(n))), dtype=np.int64)
     groups = np.sort(np.array(data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))))
-    got = hashing.descending_order(groups, column, rows)
+    got = descending_order(groups, column, rows)
     keys = [(int(groups[i]), values[rows[i]].encode()) for i in range(n)]
     want = sorted(range(n), key=lambda i: (keys[i][0], [-b for b in keys[i][1]] + [1]))
     assert [keys[i] for i in got] == [keys[i] for i in want]

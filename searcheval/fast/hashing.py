@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from .cores import on_both_cores
+from .cores import PIECE_ROWS, on_both_cores
 
 
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -21,10 +22,8 @@ _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
 # _FIRST_BYTES[k]: the mask keeping the first k bytes of a little-endian word (k <= 8)
 _FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
-_CHUNK_ROWS = 1 << 17  # small enough for every temporary to stay in cache
-_PIECE_ROWS = 1 << 17  # rows of whole queries handled together by hashes_and_repeats
 # equal_pairs' multipliers, one a round: a row that lost its slot tries other key bits
-_ROUNDS = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+ROUNDS = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
                                   0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53,
                                   0x94D049BB133111EB, 0xBF58476D1CE4E5B9)]
 
@@ -37,10 +36,10 @@ def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
     n = len(query_codes)
     starts = np.flatnonzero(np.concatenate(([n > 0], query_codes[1:] != query_codes[:-1])))
     distinct = np.count_nonzero(np.bincount(query_codes[starts])) if len(starts) else 0
-    if len(starts) != distinct or n <= _PIECE_ROWS:
+    if len(starts) != distinct or n <= PIECE_ROWS:
         hashes = string_hashes(docs)
         return (hashes, *equal_pairs(query_codes, hashes))
-    at = np.searchsorted(starts, np.arange(0, n, _PIECE_ROWS))  # the query starting at or after
+    at = np.searchsorted(starts, np.arange(0, n, PIECE_ROWS))  # the query starting at or after
     cuts = starts[at[at < len(starts)]]  # each multiple (none after the last query)
     cuts = cuts[np.concatenate(([True], cuts[1:] != cuts[:-1]))]  # sorted: drop repeats
     bounds = list(zip(cuts.tolist(), np.append(cuts[1:], n).tolist()))
@@ -72,7 +71,7 @@ def string_hashes(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
         parts = column.chunks
     else:
         parts = [column]
-    parts = [p.slice(i, _CHUNK_ROWS) for p in parts for i in range(0, len(p), _CHUNK_ROWS)]
+    parts = [p.slice(i, PIECE_ROWS) for p in parts for i in range(0, len(p), PIECE_ROWS)]
     if not parts:
         return np.zeros(0, dtype=np.uint64)
     if len(parts) == 1:
@@ -129,7 +128,7 @@ def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, words: "_Words", h:
     with np.errstate(over="ignore"):
         x = length.astype(np.uint64) * _LENGTH
         if w == 1:
-            x = _mix(x, words.at(start, ascending=True) & _FIRST_BYTES[length])
+            x = _mix(x, words.at(start) & _FIRST_BYTES[length])
         elif w == _LONG:
             x = _mix(x, words.view[start])
             last = end - 8
@@ -160,21 +159,14 @@ class _Words:
         self.view = (np.ndarray((self.safe + 1,), dtype="<u8", buffer=data, strides=(1,))
                      if self.safe >= 0 else None)
 
-    def at(self, offsets: np.ndarray, ascending: bool = False) -> np.ndarray:
-        """The words at ``offsets`` (``ascending``: they are sorted, so those too near the
-        end to read a whole word, if any, come last)."""
-        if self.view is not None and ascending:
-            whole = int(np.searchsorted(offsets, self.safe, side="right"))
-            out = np.empty(len(offsets), dtype=np.uint64)
-            out[:whole] = self.view[offsets[:whole]]
-            near_end = range(whole, len(offsets))
-        elif self.view is not None:
-            out = self.view[np.minimum(offsets, self.safe)]  # a copy: writable
-            near_end = np.flatnonzero(offsets > self.safe)
-        else:
-            out = np.zeros(len(offsets), dtype=np.uint64)
-            near_end = np.arange(len(offsets))
-        for row in near_end:  # the last few ids of the buffer: 8 bytes, zero past its end
+    def at(self, offsets: np.ndarray) -> np.ndarray:
+        """The words at ``offsets``, sorted (so those too near the end to read a whole word,
+        if any, come last)."""
+        out = np.zeros(len(offsets), dtype=np.uint64)
+        whole = (int(np.searchsorted(offsets, self.safe, side="right"))
+                 if self.view is not None else 0)
+        out[:whole] = self.view[offsets[:whole]] if whole else 0
+        for row in range(whole, len(offsets)):  # the last few ids: 8 bytes, zero past the end
             begin = int(offsets[row])
             word = bytes(self.data[begin:begin + 8])
             out[row] = int.from_bytes(word + bytes(8 - len(word)), "little")
@@ -191,7 +183,8 @@ def pair_keys(query_codes: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
     return keys
 
 
-def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def equal_pairs(groups: np.ndarray, keys: np.ndarray, multipliers: list[np.uint64] = ROUNDS
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Pairs of rows with the same group (a small non-negative int, e.g. a query code) and
     the same uint64 key (e.g. a doc id's hash). Every row that shares both with another row
     is paired with one such row; empty arrays when no two rows do.
@@ -199,7 +192,9 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     Each group gets its own region of a table, at least twice its row count. Rows scatter
     into their group's region, so a run grouped by query writes and reads the table almost
     sequentially; a row that loses its slot to a row with another key tries again next round
-    (other key bits). No sort of millions of keys is needed.
+    (other key bits). No sort of millions of keys is needed. ``multipliers``: one per
+    round; any give the same pairs (rows still sharing slots after the last round are
+    sorted), only the time differs.
     """
     if len(keys) < 2:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -217,7 +212,7 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     owner = np.empty(size, dtype=index)
     rows = None  # all rows: np.arange, made lazily
     firsts, seconds = [], []
-    for multiplier in _ROUNDS:
+    for multiplier in multipliers:
         every = rows is None
         if not every and len(rows) < 2:
             break
@@ -254,127 +249,32 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.concatenate(firsts).astype(np.int64), np.concatenate(seconds).astype(np.int64)
 
 
-_PREFIX_WORDS = 8  # bytes of an id compared in numpy (8 words); longer ids finish in Python
-
-
-def descending_order(groups: np.ndarray, column: pa.Array | pa.ChunkedArray,
-                     rows: np.ndarray) -> np.ndarray:
-    """The order of ``rows`` by group (ascending), then by their strings in ``column``
-    descending, comparing bytes as C's ``strcmp`` does (ids hold no NUL byte).
-
-    Each row becomes one fixed-width byte string, the group (big-endian) then its id's
-    first 64 bytes inverted (so ascending byte order is descending id order; the zero
-    padding past a short id turns into 0xFF, after every longer id it is a prefix of), and
-    numpy sorts those with plain byte comparisons. Rows whose group and first 64 bytes are
-    equal (long ids sharing a prefix) are then put in order by their whole ids.
-    """
-    spans = _Spans(column, rows)
-    words = min(max((int(spans.length.max(initial=0)) + 7) // 8, 1), _PREFIX_WORDS)
-    packed = np.empty((len(rows), 4 + 8 * words), dtype=np.uint8)
-    packed[:, :4] = groups.astype(">u4").view(np.uint8).reshape(-1, 4)
-    for j in range(words):
-        packed[:, 4 + 8 * j:12 + 8 * j] = (~spans.raw(8 * j)).view(np.uint8).reshape(-1, 8)
-    keys = packed.view(f"S{packed.shape[1]}").ravel()
-    order = np.argsort(keys, kind="stable")
-    if int(spans.length.max(initial=0)) > 8 * words:  # some ids are longer than the prefix
-        ordered = keys[order]
-        same = np.flatnonzero(ordered[1:] == ordered[:-1])
-        for start, end in _runs(same):  # rows start..end of ``order`` share a key
-            block = order[start:end + 1]
-            ids = [column[int(rows[i])].as_py().encode() for i in block]
-            order[start:end + 1] = block[sorted(range(len(block)), key=lambda i: ids[i],
-                                                reverse=True)]
-    return order
-
-
-def _runs(pairs: np.ndarray) -> list[tuple[int, int]]:
-    """Runs of consecutive positions from the starts of equal neighbour pairs: (first, last)."""
-    runs: list[tuple[int, int]] = []
-    for i in pairs.tolist():
-        if runs and runs[-1][1] == i:
-            runs[-1] = (runs[-1][0], i + 1)
-        else:
-            runs.append((i, i + 1))
-    return runs
-
-
 def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
-                 right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray,
-                 threads: bool = True) -> np.ndarray:
-    """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes
-    (compared 8 bytes at a time where they lie, nothing copied out, on both cores unless
-    the caller is one of several threads already; ids longer than 64 bytes that agree
-    that far finish in Python)."""
-    n = len(left_rows)
-    if n < 2 * _CHUNK_ROWS or not threads:
-        return _same_strings(left, left_rows, right, right_rows)
-    halves = (slice(0, n // 2), slice(n // 2, n))
-    return np.concatenate(on_both_cores(
-        lambda half: _same_strings(left, left_rows[half], right, right_rows[half]), halves))
+                 right: pa.Array | pa.ChunkedArray, right_rows: np.ndarray) -> np.ndarray:
+    """Per pair, whether ``left[left_rows[i]]`` and ``right[right_rows[i]]`` are equal bytes.
+
+    Arrow's comparison of the two taken columns: on the 560k matches of the judgment join
+    at 7M lines it took 0.17 s where comparing 8 bytes at a time in place took 0.37 s."""
+    equal = pc.equal(take_strings(left, left_rows), take_strings(right, right_rows))
+    return equal.to_numpy(zero_copy_only=False).astype(bool, copy=False)
 
 
-def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) -> np.ndarray:
-    a, b = _Spans(left, left_rows), _Spans(right, right_rows)
-    equal = a.length == b.length
-    longest = int(a.length.max(initial=0))
-    for j in range(0, min(longest, 8 * _PREFIX_WORDS), 8):
-        differ = a.raw(j, masked=False) ^ b.raw(j, masked=False)
-        differ &= _FIRST_BYTES[np.clip(a.length - j, 0, 8)]  # equal lengths: one mask for both
-        equal &= differ == 0
-    for i in np.flatnonzero(equal & (a.length > 8 * _PREFIX_WORDS)).tolist():
-        equal[i] = left[int(left_rows[i])].as_py() == right[int(right_rows[i])].as_py()
-    return equal
-
-
-class _Spans:
-    """Where the bytes of some rows of a string column are, chunk by chunk: for each chunk
-    holding some of the rows, their positions among ``rows`` (a slice when the rows come
-    chunk by chunk), their starts and lengths in the chunk's data, and which of them end
-    within a word of the data's end (those few are read in Python)."""
-
-    def __init__(self, column: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> None:
-        chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-        sizes = np.array([len(c) for c in chunks], dtype=np.int64)
-        first_row = np.concatenate(([0], np.cumsum(sizes)))
-        rows = np.asarray(rows, dtype=np.int64)
-        self.size = len(rows)
-        if len(chunks) == 1:
-            which, in_order, order = None, True, None
-            bounds = np.array([0, len(rows)])
-        else:
-            which = np.searchsorted(first_row, rows, side="right") - 1
-            in_order = bool(np.all(which[1:] >= which[:-1]))  # rows grouped by chunk already
-            order = None if in_order else np.argsort(which, kind="stable")
-            bounds = np.searchsorted(which if in_order else which[order],
-                                     np.arange(len(chunks) + 1))
-        self.parts = []  # (positions, starts, lengths, words, those near the data's end)
-        self.length = np.zeros(len(rows), dtype=np.int64)
-        for c, chunk in enumerate(chunks):
-            if bounds[c] == bounds[c + 1]:
-                continue
-            part = (slice(int(bounds[c]), int(bounds[c + 1])) if in_order
-                    else order[bounds[c]:bounds[c + 1]])
-            offsets, data = _string_buffers(chunk)
-            local = rows[part] - first_row[c]
-            start = offsets[local].astype(np.int64)
-            length = offsets[local + 1] - start
-            self.length[part] = length
-            words = _Words(data)
-            near = np.flatnonzero(start + length > words.safe)  # a word read would pass the end
-            self.parts.append((part, start, length, words, near))
-
-    def raw(self, j: int, masked: bool = True) -> np.ndarray:
-        """Per row, its bytes j..j+7 as a little-endian word (memory order), zero past the
-        string's end; with ``masked=False``, whatever bytes follow it in memory instead."""
-        out = np.empty(self.size, dtype=np.uint64)
-        for part, start, length, words, near in self.parts:
-            if words.view is None:
-                word = np.zeros(len(start), dtype=np.uint64)
-            else:
-                word = words.view[np.minimum(start + j, words.safe)]
-            if len(near):
-                word[near] = words.at(start[near] + j)
-            if masked:
-                word &= _FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 once the string has ended
-            out[part] = word
-        return out
+def take_strings(column: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """``column``'s strings at ``rows``, as one array, taken chunk by chunk: Arrow's take
+    of a chunked column may first join its chunks, which a column of more than 2 GiB of
+    bytes cannot be."""
+    rows = np.asarray(rows, dtype=np.int64)
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    if len(chunks) == 1:
+        return chunks[0].take(pa.array(rows))
+    if not chunks:
+        return pa.array([], type=column.type)
+    first_row = np.cumsum([0] + [len(c) for c in chunks])
+    which = np.searchsorted(first_row, rows, side="right") - 1
+    order = np.argsort(which, kind="stable")
+    bounds = np.searchsorted(which[order], np.arange(len(chunks) + 1))
+    parts = [chunks[c].take(pa.array(rows[order[bounds[c]:bounds[c + 1]]] - first_row[c]))
+             for c in range(len(chunks))]
+    inverse = np.empty(len(rows), dtype=np.int64)
+    inverse[order] = np.arange(len(rows))
+    return pa.concat_arrays(parts).take(pa.array(inverse))
