@@ -32,12 +32,11 @@ def on_both_cores(function: Callable[[Piece], Value], pieces: Sequence[Piece]) -
         return list(pool.map(function, pieces))
 
 
-def row_pieces(size: int, piece_rows: int = PIECE_ROWS) -> list[slice]:
-    """``range(size)`` in consecutive slices of ``piece_rows`` rows (the last shorter)."""
-    return [slice(begin, min(begin + piece_rows, size)) for begin in range(0, size, piece_rows)]
+def row_pieces(size: int) -> list[slice]:
+    """``range(size)`` in consecutive slices of ``PIECE_ROWS`` rows (the last shorter)."""
+    return [slice(begin, min(begin + PIECE_ROWS, size)) for begin in range(0, size, PIECE_ROWS)]
 
 
-def in_pieces(function: Callable[[slice], Value], size: int,
-              piece_rows: int = PIECE_ROWS) -> list[Value]:
-    """``function`` of each slice of ``row_pieces(size, piece_rows)``, on both cores."""
-    return on_both_cores(function, row_pieces(size, piece_rows))
+def in_pieces(function: Callable[[slice], Value], size: int) -> list[Value]:
+    """``function`` of each slice of ``row_pieces(size)``, on both cores."""
+    return on_both_cores(function, row_pieces(size))
