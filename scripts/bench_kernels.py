@@ -4,11 +4,12 @@ data of scripts/bench_data.py (the run and qrels as searcheval reads them), in o
 
 Each line: the kernel, the plain alternative, their median times over ``--repeat`` runs,
 and plain / kernel (above 1: the kernel pays). Both sides are checked to give the same
-answer before they are timed. The kernels these measurements removed from the package
-(byte order and byte equality of doc ids, ranking in two halves, per-row ranks in pieces,
-measures on two threads) were timed by this file's first version; the README's speed
-section keeps their numbers. For the measures the package's way is now the plain one,
-timed against the two-thread variant it replaced.
+answer before they are timed. The plain ways of the byte kernels need pyarrow.compute,
+whose import (30-50 ms) evaluate otherwise never pays: it is not in these times. The
+kernels these measurements removed from the package (ranking in two halves, per-row ranks
+in pieces, measures on two threads) were timed by this file's first version; the README's
+speed section keeps their numbers. For the measures the package's way is now the plain
+one, timed against the two-thread variant it replaced.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ def kernels_table(qrels_path, run_path, repeat: int) -> list[tuple]:
             "index_in + searchsorted (join._exact_judgments)",
             lambda: join.judgments(qrels, judged_qc, run),
             lambda: join._exact_judgments(qrels, judged_qc, run, codes))
+    _byte_kernels(qrels, run, judged_qc, measure)
     starts = np.searchsorted(codes, np.arange(int(codes.max(initial=0)) + 2))
     for label, bounds in (("this run's queries", starts),
                           ("queries of 10 rows", np.arange(0, len(codes) + 1, 10))):
@@ -82,6 +84,51 @@ def kernels_table(qrels_path, run_path, repeat: int) -> list[tuple]:
                 lambda: _on_two_cores(_fresh(ranked), measures, kernels),
                 lambda: native._compute(_fresh(ranked), measures, kernels)[0])
     return rows
+
+
+def _byte_kernels(qrels, run, judged_qc, measure) -> None:
+    """Byte order of the tied rows ranking compares, byte equality of the join's matches."""
+    from searcheval import ranking
+
+    docs, codes = run.doc.values(), run.query.codes
+    held = ranking.comparable_scores(run.scores, 9)
+    positions, group = _mixed_ties(codes, held, join.judgments(qrels, judged_qc, run))
+    measure(f"tie order by doc-id bytes, descending, {len(positions):,} tied rows of mixed "
+            "grades (hashing.descending_order)", "pc.sort_indices (group, doc descending)",
+            lambda: hashing.descending_order(group, docs, positions),
+            lambda: _descending_plainly(group, docs, positions))
+    wanted = np.flatnonzero(judged_qc >= 0)
+    table = join._KeyTable(judged_qc[wanted], join._doc_hashes(qrels)[wanted],
+                           len(run.query.vocabulary))
+    found, at = table.find(codes, run.doc_hash)
+    judged, judged_docs = wanted[at], qrels.doc.values()
+    measure(f"byte equality of the join's {len(found):,} matches (hashing.same_strings)",
+            "pc.equal(take, take)",
+            lambda: hashing.same_strings(docs, found, judged_docs, judged),
+            lambda: pc.equal(docs.take(found), judged_docs.take(judged)).to_numpy(
+                zero_copy_only=False))
+
+
+def _mixed_ties(q: np.ndarray, s: np.ndarray, rel: np.ndarray):
+    """(positions, group) of the tied rows whose group holds different grades, as
+    ranking._tie_moves finds them in a run in (query, score) order."""
+    from searcheval import ranking
+
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    tied = np.zeros(len(q), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    positions = np.flatnonzero(tied)
+    starts_group = np.ones(len(positions), dtype=bool)
+    starts_group[1:] = ~same[positions[1:] - 1]
+    return ranking._mixed_groups(positions, np.cumsum(starts_group, dtype=np.int32),
+                                 rel[positions])
+
+
+def _descending_plainly(group: np.ndarray, docs, rows: np.ndarray) -> np.ndarray:
+    table = pa.Table.from_arrays([pa.array(group), docs.take(pa.array(rows))], ["g", "d"])
+    return pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]
+                           ).to_numpy()
 
 
 def _median(function: Callable, repeat: int) -> float:

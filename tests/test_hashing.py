@@ -1,7 +1,7 @@
-"""fast/hashing.py: hashes of string columns, repeat finding, byte comparisons, and
-ranking's byte order of tied ids, each checked against a plain Python reference; and, with
-a degenerate hash, that a collision never changes what the public API reads or computes.
-The piece and two-core paths are reached with inputs above ``cores.PIECE_ROWS``."""
+"""fast/hashing.py: hashes of string columns, repeat finding, byte comparisons and byte
+order, each checked against a plain Python reference; and, with a degenerate hash, that a
+collision never changes what the public API reads or computes. The piece and two-core
+paths are reached with inputs above ``cores.PIECE_ROWS``."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ import searcheval
 from searcheval.errors import FormatError
 from searcheval.fast import hashing
 from searcheval.fast.cores import PIECE_ROWS
-from searcheval.fast.hashing import equal_pairs, hashes_and_repeats, same_strings, string_hashes
+from searcheval.fast.hashing import (descending_order, equal_pairs, hashes_and_repeats,
+                                     same_strings, string_hashes)
 from searcheval.io.trec import read_qrels, read_run
-from searcheval.ranking import descending_order
 
 TREC_EVAL = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 
@@ -334,6 +334,19 @@ def test_same_strings_against_python(data, left, right):
     assert got.tolist() == [left[a] == right[b] for a, b in pairs]
 
 
+def test_same_strings_of_several_pieces_of_pairs():
+    """Above the piece size the pairs are compared in pieces, on both cores: each pair as
+    Python compares it, across chunks that end inside pieces."""
+    rng = np.random.default_rng(9)
+    ids = [f"clueweb09-en{int(x):010d}" for x in rng.integers(0, 50_000, size=2 * PIECE_ROWS)]
+    cuts = [0, 7, PIECE_ROWS + 3, len(ids)]
+    column = pa.chunked_array([pa.array(ids[a:b]) for a, b in zip(cuts, cuts[1:])])
+    left = rng.integers(0, len(ids), size=2 * PIECE_ROWS + 5)
+    right = np.where(rng.random(len(left)) < 0.5, left, rng.integers(0, len(ids), len(left)))
+    got = same_strings(column, left, pa.array(ids), right)
+    assert got.tolist() == [ids[a] == ids[b] for a, b in zip(left.tolist(), right.tolist())]
+
+
 def test_same_strings_one_byte_apart_and_prefixes():
     """Equal lengths with one differing byte at each position, and prefixes of each other,
     against strings at the end of their buffers and in other chunks."""
@@ -512,16 +525,16 @@ def test_a_collision_does_not_change_measures(monkeypatch, name):
 @given(st.sampled_from([60, 64, 65, 70, 130]),
        st.lists(st.text(alphabet="ab\u00e9", max_size=6), min_size=1, max_size=30, unique=True),
        st.data())
-def test_ids_sharing_a_long_prefix(prefix, tails, data):
-    """Ids that share a prefix of 60 to 130 bytes (past the 64 an earlier byte kernel
-    compared in numpy) must still be ordered (strcmp, descending) and compared exactly."""
+def test_ids_longer_than_the_compared_prefix(prefix, tails, data):
+    """Past 64 bytes ids finish in Python: ids that share a long prefix must still be
+    ordered (strcmp, descending) and compared exactly."""
     values = ["p" * prefix + tail for tail in tails]
     n = len(values)
     column = pa.chunked_array([pa.array(values[:n // 2], pa.string()),
                                pa.array(values[n // 2:], pa.string())], pa.string())
     rows = np.array(data.draw(st.permutations(range(n))), dtype=np.int64)
     groups = np.sort(np.array(data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))))
-    got = descending_order(groups, column, rows)
+    got = hashing.descending_order(groups, column, rows)
     keys = [(int(groups[i]), values[rows[i]].encode()) for i in range(n)]
     want = sorted(range(n), key=lambda i: (keys[i][0], [-b for b in keys[i][1]] + [1]))
     assert [keys[i] for i in got] == [keys[i] for i in want]

@@ -50,7 +50,7 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
         rel[part] = NONPOOL
         rel[begin + rows] = grades[judged]
         return bool(same_strings(docs.slice(begin, part.stop - begin), rows, judged_docs,
-                                 judged).all())
+                                 judged, threads=False).all())  # already on both cores
 
     confirmed = all(in_pieces(piece, len(run_qc)))  # small temporaries, both cores
     if not confirmed:
