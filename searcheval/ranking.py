@@ -98,7 +98,7 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
     have their doc ids compared. ``rel``: per row, its judgment; a group of ties whose
     rows all hold the same judgment scores the same in any order, so it is left as it is.
     (Splitting a run already in that order in two halves of whole queries, one on each
-    core, saved nothing: 1.05x at 7M lines, ``scripts/bench.py --kernels``.)
+    core, saved nothing: 1.05x at 7M lines; README, "Speed, measured".)
     """
     held = comparable_scores(scores, compat)
     nothing = np.zeros(0, dtype=np.int64)
@@ -145,7 +145,6 @@ def _tie_moves(q: np.ndarray, s: np.ndarray, docs, judged: np.ndarray | None,
     rows = positions if base is None else base[positions]
     by_doc = descending_order(group, docs, rows)  # doc ids compared by bytes, descending
     return positions, positions[by_doc]
-
 
 
 def _mixed_groups(positions: np.ndarray, group: np.ndarray, judged: np.ndarray):

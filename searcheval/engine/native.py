@@ -64,8 +64,7 @@ def _kernel(measure: Measure, ties: str):
 def _compute(ranked: Ranked, measures: list[Measure], kernels: list
              ) -> tuple[np.ndarray, tuple[int, int]]:
     """(each measure's value per query, ``tie_counts``), one measure after the other (on
-    two threads they saved nothing measurable: 0.99x for the five measures of
-    ``scripts/bench.py`` at 7M lines, ``--kernels``)."""
+    two threads they saved nothing measurable: ``scripts/bench.py --kernels``)."""
     values = np.zeros((len(measures), ranked.num_queries))
     for i, (measure, kernel) in enumerate(zip(measures, kernels)):
         values[i] = kernel(ranked, measure)
