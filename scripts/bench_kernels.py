@@ -7,9 +7,9 @@ and plain / kernel (above 1: the kernel pays). Both sides are checked to give th
 answer before they are timed. The plain ways of the byte kernels need pyarrow.compute,
 whose import (30-50 ms) evaluate otherwise never pays: it is not in these times. The
 kernels these measurements removed from the package (ranking in two halves, per-row ranks
-in pieces, measures on two threads) were timed by this file's first version; the README's
-speed section keeps their numbers. For the measures the package's way is now the plain
-one, timed against the two-thread variant it replaced.
+in pieces, the hash table of equal_pairs) were timed by this file's earlier versions; the
+README's speed section keeps their numbers. For the doc-id hashes and the measures the
+package's way is now the plain one, timed against the two-thread variant it replaced.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from searcheval.engine import native
 from searcheval.engine.context import prepare
 from searcheval.fast import cores, hashing, join, segments
 from searcheval.fast.cores import PIECE_ROWS
-from searcheval.fast.hashing import equal_pairs, hashes_and_repeats, pair_keys, string_hashes
+from searcheval.fast.hashing import equal_pairs, hashes_and_repeats, string_hashes
 from searcheval.io.inputs import as_qrels, as_run
 from searcheval.measures import parse_measures
 from searcheval.model.columns import vocabulary_maps
@@ -51,15 +51,16 @@ def kernels_table(qrels_path, run_path, repeat: int) -> list[tuple]:
             lambda: len(hashes_and_repeats(codes, docs)[1]) > 0,
             lambda: _repeats_plainly(codes, docs), same=lambda a, b: a == b)
     hashes = string_hashes(docs)
-    measure("repeats among the hashes, by hash table (equal_pairs)",
-            "np.sort of (query, doc hash) keys",
-            lambda: len(equal_pairs(codes, hashes)[0]) > 0,
-            lambda: _repeats_by_sort(codes, hashes), same=lambda a, b: a == b)
+    measure("repeat check in pieces of whole queries on two cores (hashes_and_repeats)",
+            "hashes, then equal_pairs on the whole run, one thread",
+            lambda: len(hashes_and_repeats(codes, docs)[1]),
+            lambda: len(equal_pairs(codes, string_hashes(docs))[0]), same=lambda a, b: a == b)
     chunks = docs.chunks if isinstance(docs, pa.ChunkedArray) else [docs]
     parts = [c.slice(i, PIECE_ROWS) for c in chunks for i in range(0, len(c), PIECE_ROWS)]
-    measure("doc-id hashes on two cores (string_hashes)", "the same hashes, one thread",
-            lambda: string_hashes(docs),
-            lambda: np.concatenate([hashing._hash_array(p) for p in parts]))
+    measure("doc-id hashes on two cores (the variant removed)",
+            "one thread (string_hashes)",
+            lambda: np.concatenate(cores.on_both_cores(hashing._hash_array, parts)),
+            lambda: string_hashes(docs))
     judged_qc = _judged_codes(qrels, run)
     run.doc_hash = hashes  # as the reader leaves it (the repeat check's hashes)
     measure("judgment join: hash table + byte check (fast.join.judgments)",
@@ -149,11 +150,6 @@ def _repeats_plainly(codes: np.ndarray, docs: pa.Array | pa.ChunkedArray) -> boo
     doc = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in chunks]
                          ).astype(np.int64) if chunks else np.zeros(0, np.int64)
     keys = np.sort(codes.astype(np.int64) * (int(doc.max(initial=0)) + 1) + doc)
-    return bool(np.any(keys[1:] == keys[:-1]))
-
-
-def _repeats_by_sort(codes: np.ndarray, hashes: np.ndarray) -> bool:
-    keys = np.sort(pair_keys(codes, hashes))
     return bool(np.any(keys[1:] == keys[:-1]))
 
 

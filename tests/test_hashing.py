@@ -145,11 +145,8 @@ def test_distinct_ids_get_distinct_hashes():
 
 # --- equal_pairs --------------------------------------------------------------------------
 
-EVERY_ROUND_COLLIDES = [np.uint64(0)] * 8  # every key of a group in one slot, each round
-
-
-def check_equal_pairs(groups: np.ndarray, keys: np.ndarray, multipliers=hashing.ROUNDS) -> None:
-    first, second = equal_pairs(groups, keys, multipliers)
+def check_equal_pairs(groups: np.ndarray, keys: np.ndarray) -> None:
+    first, second = equal_pairs(groups, keys)
     assert len(first) == len(second)
     pairs = list(zip(first.tolist(), second.tolist()))
     for a, b in pairs:
@@ -160,7 +157,7 @@ def check_equal_pairs(groups: np.ndarray, keys: np.ndarray, multipliers=hashing.
 
 
 KEY_POOL = [0, 1, 2, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15, 12345678901234567, 3, 4, 5, 6, 7,
-            2**32]  # more keys than rounds: with every multiplier 0, some rows reach the sort
+            2**32]
 
 
 @st.composite
@@ -187,33 +184,26 @@ def uneven_groups(draw):
 
 
 @settings(max_examples=120, derandomize=True, deadline=None)
-@given(grouped_keys(), st.booleans())
-def test_equal_pairs_against_brute_force(case, slot_collisions):
-    """Every pair shares group and key; every row sharing both with another is paired.
-    With all multipliers 0 every row of a group fights for one slot, and the rows left after
-    the last round go through the final sort."""
+@given(grouped_keys())
+def test_equal_pairs_against_brute_force(case):
+    """Every pair shares group and key; every row sharing both with another is paired."""
     groups, keys = case
-    check_equal_pairs(groups, keys, EVERY_ROUND_COLLIDES if slot_collisions else hashing.ROUNDS)
+    check_equal_pairs(groups, keys)
 
 
 @settings(max_examples=40, derandomize=True, deadline=None)
-@given(uneven_groups(), st.booleans())
-def test_equal_pairs_with_uneven_groups(case, slot_collisions):
-    """One region size per group (the big group would make one size for all too large)."""
-    groups, keys = case
-    counts = np.bincount(groups)
-    bits = int(2 * counts.max() - 1).bit_length()
-    assert len(counts) << bits > 4 * len(keys) + 4096  # the variable-region branch
-    check_equal_pairs(groups, keys, EVERY_ROUND_COLLIDES if slot_collisions else hashing.ROUNDS)
+@given(uneven_groups())
+def test_equal_pairs_with_uneven_groups(case):
+    """One big group, many groups of one row."""
+    check_equal_pairs(*case)
 
 
-def test_equal_pairs_after_every_round_collides():
-    """Every row in one slot each round: one key settled per round, the rest by the sort."""
+def test_equal_pairs_of_many_copies():
+    """Keys repeated many times in a group, and the same keys in another group."""
     keys = np.array(list(range(12)) * 2 + [99], dtype=np.uint64)
     groups = np.zeros(len(keys), dtype=np.int32)
-    check_equal_pairs(groups, keys, EVERY_ROUND_COLLIDES)
-    check_equal_pairs(np.concatenate((groups, groups + 1)), np.concatenate((keys, keys[::-1])),
-                      EVERY_ROUND_COLLIDES)
+    check_equal_pairs(groups, keys)
+    check_equal_pairs(np.concatenate((groups, groups + 1)), np.concatenate((keys, keys[::-1])))
 
 
 def test_equal_pairs_when_nothing_repeats():

@@ -21,10 +21,6 @@ _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
 # _FIRST_BYTES[k]: the mask keeping the first k bytes of a little-endian word (k <= 8)
 _FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
-# equal_pairs' multipliers, one a round: a row that lost its slot tries other key bits
-ROUNDS = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
-                                  0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53,
-                                  0x94D049BB133111EB, 0xBF58476D1CE4E5B9)]
 
 
 def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
@@ -65,17 +61,13 @@ def _hash_chunks(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
 
 
 def string_hashes(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """A uint64 hash of each string of an Arrow string column (equal strings, equal hash)."""
-    if isinstance(column, pa.ChunkedArray):
-        parts = column.chunks
-    else:
-        parts = [column]
+    """A uint64 hash of each string of an Arrow string column (equal strings, equal hash),
+    on one thread (on two it saved nothing: ``bench.py --kernels``), in pieces of
+    ``PIECE_ROWS`` strings so every temporary stays small."""
+    parts = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
     parts = [p.slice(i, PIECE_ROWS) for p in parts for i in range(0, len(p), PIECE_ROWS)]
-    if not parts:
-        return np.zeros(0, dtype=np.uint64)
-    if len(parts) == 1:
-        return _hash_array(parts[0])
-    return np.concatenate(on_both_cores(_hash_array, parts))
+    hashed = [_hash_array(p) for p in parts if len(p)]
+    return np.concatenate(hashed) if hashed else np.zeros(0, dtype=np.uint64)
 
 
 def _string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -189,70 +181,26 @@ def pair_keys(query_codes: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
     return keys
 
 
-def equal_pairs(groups: np.ndarray, keys: np.ndarray, multipliers: list[np.uint64] = ROUNDS
-                ) -> tuple[np.ndarray, np.ndarray]:
+def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pairs of rows with the same group (a small non-negative int, e.g. a query code) and
     the same uint64 key (e.g. a doc id's hash). Every row that shares both with another row
     is paired with one such row; empty arrays when no two rows do.
 
-    Each group gets its own region of a table, at least twice its row count. Rows scatter
-    into their group's region, so a run grouped by query writes and reads the table almost
-    sequentially; a row that loses its slot to a row with another key tries again next round
-    (other key bits). No sort of millions of keys is needed. ``multipliers``: one per
-    round; any give the same pairs (rows still sharing slots after the last round are
-    sorted), only the time differs.
+    numpy's sort of one 64-bit mix of (group, key) per row, neighbours compared: twice as
+    fast as the hash table with a region per group it replaced (``bench.py --kernels``).
+    Equal (group, key) give equal mixes, so no equal neighbours means no pair (the usual
+    case: a repeat is an error); otherwise the rows are sorted by (group, key) themselves.
     """
+    none = np.zeros(0, np.int64), np.zeros(0, np.int64)
     if len(keys) < 2:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    index = np.int32 if 8 * len(keys) < 2**31 else np.int64
-    counts = np.bincount(groups)
-    region_bits = max(int(2 * counts.max() - 1).bit_length(), 1)
-    if len(counts) << region_bits <= 4 * len(keys) + 4096:
-        bits = np.uint64(region_bits)  # one region size fits all: fewer passes
-        base = None
-        size = len(counts) << region_bits
-    else:
-        bits = np.maximum(np.ceil(np.log2(np.maximum(2 * counts, 2))), 1).astype(np.uint64)
-        base = np.concatenate(([0], np.cumsum(np.left_shift(1, bits.astype(np.int64)))[:-1]))
-        size = int(base[-1] + (1 << int(bits[-1])))
-    owner = np.empty(size, dtype=index)
-    rows = None  # all rows: np.arange, made lazily
-    firsts, seconds = [], []
-    for multiplier in multipliers:
-        every = rows is None
-        if not every and len(rows) < 2:
-            break
-        group = groups if every else groups[rows]
-        key = keys if every else keys[rows]
-        with np.errstate(over="ignore"):  # multiplicative hashing into the group's region
-            slots = key * multiplier
-            if base is None:
-                slots >>= np.uint64(64) - bits
-                slots = slots.view(np.int64)
-                slots |= group.astype(np.int64) << np.int64(bits)
-            else:
-                slots >>= np.uint64(64) - bits[group]
-                slots = slots.view(np.int64)
-                slots += base[group]
-        if every:
-            rows = np.arange(len(keys), dtype=index)
-        owner[slots] = rows  # one row of each slot wins it
-        other = owner[slots]
-        del slots
-        lost = np.flatnonzero(other != rows)
-        other = other[lost]
-        same = keys[other] == key[lost]
-        firsts.append(other[same])
-        seconds.append(rows[lost[same]])
-        rows = rows[lost[~same]]  # lost to another key: they may still repeat each other
-    if len(rows) > 1:  # rows that kept sharing slots (never, in practice): sort the few left
-        order = np.lexsort((keys[rows], groups[rows]))
-        ordered = rows[order]
-        same = ((keys[ordered[1:]] == keys[ordered[:-1]])
-                & (groups[ordered[1:]] == groups[ordered[:-1]]))
-        firsts.append(ordered[:-1][same])
-        seconds.append(ordered[1:][same])
-    return np.concatenate(firsts).astype(np.int64), np.concatenate(seconds).astype(np.int64)
+        return none
+    mixed = np.sort(pair_keys(groups, keys))
+    if not np.any(mixed[1:] == mixed[:-1]):
+        return none
+    order = np.lexsort((keys, groups))
+    first, second = order[:-1], order[1:]
+    same = (groups[first] == groups[second]) & (keys[first] == keys[second])
+    return first[same].astype(np.int64), second[same].astype(np.int64)
 
 
 _PREFIX_WORDS = 8  # bytes of an id compared in numpy (8 words); longer ids finish in Python
