@@ -1,6 +1,6 @@
-"""Large runs take other paths: the reader's repeat check, the doc-id hashes and the
-judgment join work in pieces of ``cores.PIECE_ROWS`` rows on both cores. The inputs here
-are above that size (no private size is patched):
+"""Large runs take other paths: the reader's repeat check (doc-id hashes and repeats) and
+the judgment join work in pieces of ``cores.PIECE_ROWS`` rows on both cores. The inputs
+here are above that size (no private size is patched):
 every measure must still equal trec_eval's (through pytrec_eval), the tie counts what
 Python counts in the files, and --ties average the mean over every order of the tied
 documents."""
