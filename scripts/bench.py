@@ -4,6 +4,7 @@
     pip install -e .[bench]
     python scripts/bench.py                      # 1M and 7M lines, 5 runs each
     python scripts/bench.py --scale 1m --repeat 3 --data ~/.cache/searcheval-bench
+    python scripts/bench.py --kernels            # each kernel against the plain way
 
 Generates deterministic synthetic qrels and runs (scripts/bench_data.py), then times each
 installed tool (scripts/bench_tools.py) in fresh processes, taking turns round-robin (in
@@ -54,6 +55,8 @@ class Row:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.kernels:
+        return bench_kernels(args)
     known = tools(args.trec_eval)
     chosen = _chosen(known, args.tools)
     bench_report.header(known)
@@ -69,6 +72,21 @@ def main(argv: list[str] | None = None) -> int:
         seed = bench_seed_fixture(args.seed_repeat, args.timeout) if args.seed_repeat else {}
     bench_report.targets(summaries, seed)
     return 0 if ok else 1
+
+
+def bench_kernels(args: argparse.Namespace) -> int:
+    """--kernels: each hand-written kernel against the plain pyarrow/numpy way, in-process
+    (scripts/bench_kernels.py), at each scale."""
+    import bench_kernels as kernels
+
+    with tempfile.TemporaryDirectory(prefix="searcheval-bench-") as scratch:
+        data = Path(args.data) if args.data else Path(scratch)
+        for name in args.scale or ["1m", "7m"]:
+            scale = bench_data.SCALES[name]
+            qrels, run = bench_data.dataset(scale, data, args.seed)
+            kernels.print_table(name, scale.lines, kernels.kernels_table(qrels, run, args.repeat),
+                                args.repeat)
+    return 0
 
 
 COMPILE = ("import compileall, os, searcheval; "
@@ -99,6 +117,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--tools", metavar="KEYS",
                         help="comma-separated subset: floor,searcheval,all_trec,pytrec_eval,"
                              "ir_measures,trectools,ranx,ranx_cold,trec_eval")
+    parser.add_argument("--kernels", action="store_true",
+                        help="time each hand-written kernel against the plain pyarrow/numpy "
+                             "way instead of the tools (--repeat runs each)")
     parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary to time too")
     parser.add_argument("--seed", type=int, default=6, help="data seed (default 6)")
     parser.add_argument("--timeout", type=float, default=1800, metavar="SECONDS",

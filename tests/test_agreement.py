@@ -116,3 +116,53 @@ def test_native_agrees_with_pytrec_eval(case):
             if math.isnan(want):  # pytrec_eval: NaN where trec_eval prints 0 (empty ranking)
                 want = 0.0
             assert got == pytest.approx(want, abs=1e-9), (query, str(measure), options)
+
+
+# --- through real files, above one Arrow block and above one file piece -------------------
+
+BLOCK_BYTES = 1 << 22  # the block size io/trec.py gives Arrow's CSV reader
+
+
+def check_files_against_pytrec_eval(tmp_path, queries: int, depth: int, above: int) -> None:
+    """The files written by the test, read by the production readers (``evaluate`` on the
+    paths); the reference is pytrec_eval given the dicts the files were written from.
+    Every (query, measure) agrees to 1e-12."""
+    from large_collections import collection, write
+
+    qrels, run = collection(queries, depth, seed=queries)
+    qrels_path, run_path = write(tmp_path, qrels, run)
+    assert run_path.stat().st_size > above
+    results = searcheval.evaluate(qrels_path, run_path, [str(m) for m in MEASURES],
+                                  missing="zero")
+    options = {"missing": "zero", "relevance_level": 1, "depth": None, "judged_only": False}
+    # queries without a ranking go to pytrec_eval one measure at a time (``reference``):
+    # with their own judgments only, or each call would index all of them again
+    unranked = {q: qrels[q] for q in qrels if q not in run}
+    expected = reference({q: qrels[q] for q in qrels if q in run}, run, options)
+    expected.update(reference(unranked, {}, options))
+    assert sorted(results.query_ids) == sorted(expected)
+    compared = 0
+    for i, measure in enumerate(results.measures):
+        for j, query in enumerate(results.query_ids):
+            want = expected[query][measure.trec_name]
+            got = results.values[i, j]
+            if measure.spec.geometric:  # pytrec_eval returns log(max(x, 1e-5)) per query
+                want, got = math.exp(want), max(got, 1e-5)
+            if math.isnan(want):  # pytrec_eval: NaN where trec_eval prints 0 (empty ranking)
+                want = 0.0
+            assert got == pytest.approx(want, rel=0, abs=1e-12), (query, str(measure))
+            compared += 1
+    assert compared == len(MEASURES) * len(expected)
+
+
+def test_files_above_one_arrow_block_agree_with_pytrec_eval(tmp_path):
+    """A 5.5 MiB run (144k lines: more than one piece of rows, cores.PIECE_ROWS)."""
+    check_files_against_pytrec_eval(tmp_path, queries=320, depth=500, above=BLOCK_BYTES)
+
+
+@pytest.mark.slow
+def test_files_above_one_file_piece_agree_with_pytrec_eval(tmp_path):
+    """A 70 MiB run: read in two pieces (io.pieces.PIECE_BYTES), each of many blocks."""
+    from searcheval.io.pieces import PIECE_BYTES
+
+    check_files_against_pytrec_eval(tmp_path, queries=4000, depth=500, above=PIECE_BYTES)

@@ -45,6 +45,21 @@ def test_bench_prints_tables_and_agreement(tmp_path):
                                                            "bench-tiny-seed6-v1.run"]
 
 
+def test_bench_kernels_times_each_kernel_and_its_plain_alternative(tmp_path):
+    """--kernels: a row per kernel, both sides checked to agree before they are timed (the
+    script stops at the first kernel whose answer differs from the plain way's)."""
+    out = subprocess.run(
+        [sys.executable, str(SCRIPTS / "bench.py"), "--kernels", "--scale", "tiny",
+         "--repeat", "1", "--data", str(tmp_path)],
+        capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr + out.stdout
+    lines = out.stdout.splitlines()
+    assert "| kernel | plain alternative | kernel s | plain s | plain / kernel |" in lines
+    rows = [line for line in lines if line.startswith("| ")][1:]  # after the header
+    assert len(rows) == 10
+    assert any("(fast.join.judgments)" in row for row in rows)
+
+
 def test_data_is_deterministic_and_awkward(bench_data):
     scale = bench_data.SCALES["tiny"]
     run, qrels = bench_data.generate(scale, seed=6)

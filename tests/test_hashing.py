@@ -1,6 +1,7 @@
 """fast/hashing.py: hashes of string columns, repeat finding, byte comparisons and byte
 order, each checked against a plain Python reference; and, with a degenerate hash, that a
-collision never changes what the public API reads or computes."""
+collision never changes what the public API reads or computes. The piece and two-core
+paths are reached with inputs above ``cores.PIECE_ROWS``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 import searcheval
 from searcheval.errors import FormatError
 from searcheval.fast import hashing
+from searcheval.fast.cores import PIECE_ROWS
 from searcheval.fast.hashing import (descending_order, equal_pairs, hashes_and_repeats,
                                      same_strings, string_hashes)
 from searcheval.io.trec import read_qrels, read_run
@@ -76,19 +78,32 @@ def assert_equal_strings_equal_hashes(pairs) -> None:
 # --- string_hashes ------------------------------------------------------------------------
 
 @settings(max_examples=50, derandomize=True, deadline=None)
-@given(st.data(), st.lists(ID, max_size=30), st.sampled_from([3, 1 << 17]))
-def test_equal_strings_get_equal_hashes_whatever_the_layout(data, strings, chunk_rows):
+@given(st.data(), st.lists(ID, max_size=30))
+def test_equal_strings_get_equal_hashes_whatever_the_layout(data, strings):
     """A hash depends on the string's bytes only: not on chunks, slices, offset width, the
     bytes around it in the buffer, or the buffer ending right after it."""
     strings = strings + [s[:k] for s in strings[:3] for k in (0, 1, 7, 8, 9, 16, 17)]
     pairs = []
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(hashing, "_CHUNK_ROWS", chunk_rows)  # 3: several parts, on two threads
-        for column in data.draw(layouts(strings)):
-            hashes = string_hashes(column)
-            assert hashes.dtype == np.uint64 and len(hashes) == len(strings)
-            pairs += zip(strings, hashes)
+    for column in data.draw(layouts(strings)):
+        hashes = string_hashes(column)
+        assert hashes.dtype == np.uint64 and len(hashes) == len(strings)
+        pairs += zip(strings, hashes)
     assert_equal_strings_equal_hashes(pairs)
+
+
+def test_hashes_of_a_column_of_several_pieces():
+    """Above the piece size (hashed in pieces, on both cores), in chunks that end inside
+    pieces: each id hashes as it does alone in a small column."""
+    rng = np.random.default_rng(8)
+    ids = [f"{'clueweb09-en' if i % 3 else 'D'}{int(x)}" for i, x in
+           enumerate(rng.integers(0, 10**9, size=2 * PIECE_ROWS + 999))]
+    cuts = [0, 5, PIECE_ROWS + 1, len(ids)]
+    column = pa.chunked_array([pa.array(ids[a:b]) for a, b in zip(cuts, cuts[1:])])
+    hashes = string_hashes(column)
+    sample = rng.choice(len(ids), size=500, replace=False)
+    alone = string_hashes(pa.array([ids[i] for i in sample]))
+    assert hashes[sample].tolist() == alone.tolist()
+    assert string_hashes(pa.array(ids)).tolist() == hashes.tolist()  # one chunk, same pieces
 
 
 def test_hash_of_a_string_at_the_end_of_its_buffer():
@@ -142,7 +157,7 @@ def check_equal_pairs(groups: np.ndarray, keys: np.ndarray) -> None:
 
 
 KEY_POOL = [0, 1, 2, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15, 12345678901234567, 3, 4, 5, 6, 7,
-            2**32]  # more keys than rounds: with every multiplier 0, some rows reach the sort
+            2**32]
 
 
 @st.composite
@@ -169,35 +184,22 @@ def uneven_groups(draw):
 
 
 @settings(max_examples=120, derandomize=True, deadline=None)
-@given(grouped_keys(), st.booleans())
-def test_equal_pairs_against_brute_force(case, slot_collisions):
-    """Every pair shares group and key; every row sharing both with another is paired.
-    With all multipliers 0 every row of a group fights for one slot, and the rows left after
-    the last round go through the final sort."""
+@given(grouped_keys())
+def test_equal_pairs_against_brute_force(case):
+    """Every pair shares group and key; every row sharing both with another is paired."""
     groups, keys = case
-    with pytest.MonkeyPatch.context() as mp:
-        if slot_collisions:
-            mp.setattr(hashing, "_ROUNDS", [np.uint64(0)] * 8)
-        check_equal_pairs(groups, keys)
+    check_equal_pairs(groups, keys)
 
 
 @settings(max_examples=40, derandomize=True, deadline=None)
-@given(uneven_groups(), st.booleans())
-def test_equal_pairs_with_uneven_groups(case, slot_collisions):
-    """One region size per group (the big group would make one size for all too large)."""
-    groups, keys = case
-    counts = np.bincount(groups)
-    bits = int(2 * counts.max() - 1).bit_length()
-    assert len(counts) << bits > 4 * len(keys) + 4096  # the variable-region branch
-    with pytest.MonkeyPatch.context() as mp:
-        if slot_collisions:
-            mp.setattr(hashing, "_ROUNDS", [np.uint64(0)] * 8)
-        check_equal_pairs(groups, keys)
+@given(uneven_groups())
+def test_equal_pairs_with_uneven_groups(case):
+    """One big group, many groups of one row."""
+    check_equal_pairs(*case)
 
 
-def test_equal_pairs_after_every_round_collides(monkeypatch):
-    """Every row in one slot each round: one key settled per round, the rest by the sort."""
-    monkeypatch.setattr(hashing, "_ROUNDS", [np.uint64(0)] * 8)
+def test_equal_pairs_of_many_copies():
+    """Keys repeated many times in a group, and the same keys in another group."""
     keys = np.array(list(range(12)) * 2 + [99], dtype=np.uint64)
     groups = np.zeros(len(keys), dtype=np.int32)
     check_equal_pairs(groups, keys)
@@ -246,32 +248,59 @@ def runs(draw):
 
 @settings(max_examples=120, derandomize=True, deadline=None)
 @given(st.data(), runs(), st.booleans())
-def test_repeats_piecewise(data, run, interleave):
-    """Pieces of whole queries (7 rows each here, a query may span several) on two threads,
-    or all at once when the queries are interleaved: the same repeated (query, doc) pairs
-    as Python finds."""
+def test_repeats_of_small_runs(data, run, interleave):
+    """Runs below one piece, grouped by query or interleaved, in every column layout: the
+    same repeated (query, doc) pairs as Python finds."""
     codes, docs = run
     if interleave:
         order = data.draw(st.permutations(range(len(codes))))
         codes, docs = codes[list(order)], [docs[i] for i in order]
     column = data.draw(layouts(docs))[data.draw(st.integers(0, 7))]
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(hashing, "_PIECE_ROWS", 7)
-        check_repeats(codes, docs, column)
+    check_repeats(codes, docs, column)
 
 
-def test_repeats_piecewise_one_long_query(monkeypatch):
+def large_run(seed: int) -> tuple[np.ndarray, list[str]]:
+    """About 2.5 pieces of rows: queries of 1 to 3,000 documents and one longer than a
+    piece, so pieces end inside queries and a query spans several; a few planted repeats
+    (a document again, later in its query), one at each end."""
+    rng = np.random.default_rng(seed)
+    sizes = list(rng.integers(1, 3000, size=150)) + [PIECE_ROWS + 5] + [2, 1]
+    labels = rng.permutation(len(sizes))  # codes in no particular order
+    codes = np.repeat(labels, sizes).astype(np.int32)
+    docs = [f"d{i}" for i in range(len(codes))]
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    for query in rng.choice(len(sizes) - 2, size=20, replace=False).tolist() + [len(sizes) - 3]:
+        first, last = int(starts[query]), int(starts[query + 1]) - 1
+        if last > first:
+            docs[last] = docs[first]
+    return codes, docs
+
+
+@pytest.mark.parametrize("interleave", [False, True], ids=["in pieces", "whole"])
+def test_repeats_of_a_large_run(interleave):
+    """Above the piece size: pieces of whole queries on both cores (grouped), or all at
+    once (interleaved), in a chunked column whose chunks end inside pieces."""
+    codes, docs = large_run(seed=4)
+    if interleave:
+        order = np.random.default_rng(5).permutation(len(codes))
+        codes, docs = codes[order], [docs[i] for i in order]
+    assert len(codes) > 2 * PIECE_ROWS
+    cuts = [0, 1000, PIECE_ROWS + 17, 2 * PIECE_ROWS - 3, len(docs)]
+    column = pa.chunked_array([pa.array(docs[a:b]) for a, b in zip(cuts, cuts[1:])])
+    check_repeats(codes, docs, column)
+
+
+def test_repeats_of_one_query_longer_than_two_pieces():
     """A last query holding a multiple of the piece size past its first row (once an
-    IndexError): a single query of 8 rows, pieces of 7."""
-    monkeypatch.setattr(hashing, "_PIECE_ROWS", 7)
-    docs = [f"d{i % 6}" for i in range(8)]
-    check_repeats(np.zeros(8, dtype=np.int32), docs, pa.array(docs))
+    IndexError): a single query of 2 pieces + 1 rows."""
+    docs = [f"d{i % 100_000}" for i in range(2 * PIECE_ROWS + 1)]
+    check_repeats(np.zeros(len(docs), dtype=np.int32), docs, pa.array(docs))
 
 
 def test_reading_a_run_of_one_long_query(tmp_path):
     """End to end, at the real piece size: one query retrieving 2**17 + 1 documents."""
     path = tmp_path / "run"
-    n = hashing._PIECE_ROWS + 1
+    n = PIECE_ROWS + 1
     path.write_text("".join(f"q1 Q0 doc{i} {i} {-i} r\n" for i in range(n)))
     assert len(read_run(path).doc.values()) == n
 
@@ -293,6 +322,19 @@ def test_same_strings_against_python(data, left, right):
     right_column = data.draw(layouts(right))[data.draw(st.integers(0, 7))]
     got = same_strings(left_column, left_rows, right_column, right_rows)
     assert got.tolist() == [left[a] == right[b] for a, b in pairs]
+
+
+def test_same_strings_of_several_pieces_of_pairs():
+    """Above the piece size the pairs are compared in pieces, on both cores: each pair as
+    Python compares it, across chunks that end inside pieces."""
+    rng = np.random.default_rng(9)
+    ids = [f"clueweb09-en{int(x):010d}" for x in rng.integers(0, 50_000, size=2 * PIECE_ROWS)]
+    cuts = [0, 7, PIECE_ROWS + 3, len(ids)]
+    column = pa.chunked_array([pa.array(ids[a:b]) for a, b in zip(cuts, cuts[1:])])
+    left = rng.integers(0, len(ids), size=2 * PIECE_ROWS + 5)
+    right = np.where(rng.random(len(left)) < 0.5, left, rng.integers(0, len(ids), len(left)))
+    got = same_strings(column, left, pa.array(ids), right)
+    assert got.tolist() == [ids[a] == ids[b] for a, b in zip(left.tolist(), right.tolist())]
 
 
 def test_same_strings_one_byte_apart_and_prefixes():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,8 @@ from click.testing import CliRunner
 
 import searcheval
 from searcheval.cli import main
+from searcheval.engine import expected
+from searcheval.engine.kernels import kernel_of
 from searcheval.errors import SpecError, UsageError
 from searcheval.measures import (REFUSED, Kind, Measure, Spec, parse_measures, register,
                                  registered, unregister)
@@ -176,12 +179,20 @@ def _one_of(spec: Spec) -> str:
 
 def test_every_registered_spec_has_a_kernel(files) -> None:
     """Each family is computed by the kernel its spec names (a name the engine lacked would
-    raise SpecError here), and under --ties average by the one it declares, unless refused."""
+    raise SpecError here), and under --ties average by the one it declares, or refused with
+    the error naming it when its spec says "refused"."""
     for spec in registered():
         name = _one_of(spec)
         results = searcheval.evaluate(*files, [name])
         assert len(results.values[0]) == 3, name
-        if spec.average != REFUSED:
+        assert callable(kernel_of(spec)), name
+        measure = parse_measures([name])[0]
+        if spec.average == REFUSED:  # refused, with the error naming the measure
+            with pytest.raises(UsageError, match=re.escape(
+                    f"--ties average is not defined for {measure}: it is for ")):
+                searcheval.evaluate(*files, [name], ties="average")
+        else:
+            assert callable(expected.kernel(measure)), name
             searcheval.evaluate(*files, [name], ties="average")
 
 

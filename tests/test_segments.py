@@ -67,3 +67,31 @@ def test_rr_and_success_under_tie_averaging_on_a_long_tie(tmp_path):
     assert abs(values["long"][1] - 1 / 300) < 1e-12
     for i in range(40):  # relevant first or second with probability 1/2 each
         assert abs(values[f"q{i}"][0] - 0.75) < 1e-12 and abs(values[f"q{i}"][1] - 0.5) < 1e-12
+
+
+def looped_sums(values: list[float], lengths: list[int]) -> list[float]:
+    out, at = [], 0
+    for length in lengths:
+        running = 0.0
+        for value in values[at:at + length]:
+            running += value
+            out.append(running)
+        at += length
+    return out
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(st.lists(st.integers(0, 400), min_size=1, max_size=30), st.integers(0, 2**32 - 1))
+def test_running_sums_are_the_loops_bits(lengths, seed):
+    """Float running sums restarting at each segment equal a Python loop's bit for bit,
+    for long segments (each accumulated alone) and short ones (the padded matrices)."""
+    from searcheval.fast.segments import segment_cumsum
+
+    rng = np.random.default_rng(seed)
+    for shape in (lengths, [length % 7 for length in lengths] * 20):  # long, then short
+        values = (rng.random(sum(shape)) / np.log2(rng.integers(2, 1000, sum(shape)))).tolist()
+        starts = np.concatenate(([0], np.cumsum(shape))).astype(np.int64)
+        got = segment_cumsum(np.array(values), starts)
+        assert got.tolist() == looped_sums(values, shape)
+        products = segment_cumprod(np.array(values) + 0.5, starts)
+        np.testing.assert_array_equal(products, looped([v + 0.5 for v in values], shape))

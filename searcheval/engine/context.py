@@ -20,12 +20,9 @@ from ..errors import UsageError
 from ..model import Qrels, Run
 from ..model.columns import encode, vocabulary_maps
 from ..errors import FormatError
-from ..fast.cores import on_both_cores
 from ..fast.join import NONPOOL, UNJUDGED, judgments
 from ..ranking import comparable_scores, ranking
 from ..settings import Settings
-
-_PIECE_ROWS = 1 << 18  # run rows placed at a time (small temporaries, both cores)
 
 
 @dataclass
@@ -276,17 +273,8 @@ def query_starts(q: np.ndarray, num_queries: int) -> np.ndarray:
 
 
 def _positions(q: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Per row, its 0-based rank in its query (made a piece at a time, on both cores: no big
-    temporary)."""
-    starts = starts.astype(np.int32)
-    pos = np.empty(len(q), dtype=np.int32)
-
-    def piece(begin: int) -> None:
-        end = min(begin + _PIECE_ROWS, len(q))
-        np.subtract(np.arange(begin, end, dtype=np.int32), starts[q[begin:end]], out=pos[begin:end])
-
-    if len(q) <= _PIECE_ROWS:
-        piece(0)
-        return pos
-    on_both_cores(piece, range(0, len(q), _PIECE_ROWS))
+    """Per row, its 0-based rank in its query (one numpy expression: made in pieces on both
+    cores it saved nothing; README, "Speed, measured")."""
+    pos = np.arange(len(q), dtype=np.int32)
+    pos -= starts.astype(np.int32)[q]
     return pos

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -64,29 +63,14 @@ def _kernel(measure: Measure, ties: str):
     return kernel_of(measure.spec)
 
 
-_THREADED_ROWS = 1 << 16  # runs from this many rows on compute on both cores
-
-
 def _compute(ranked: Ranked, measures: list[Measure], kernels: list
              ) -> tuple[np.ndarray, tuple[int, int]]:
-    """(each measure's value per query, ``tie_counts``), the measures and the tie counts
-    computed side by side on both cores for large runs (numpy releases the GIL; the views
-    the kernels share are built once, ``Ranked.cached``)."""
+    """(each measure's value per query, ``tie_counts``), one measure after the other (on
+    two threads they saved nothing measurable: ``scripts/bench.py --kernels``)."""
     values = np.zeros((len(measures), ranked.num_queries))
-
-    def fill(columns) -> np.ndarray:
-        for i, column in enumerate(columns):
-            values[i] = column
-        return values
-
-    def value(measure: Measure, kernel) -> np.ndarray:
-        return kernel(ranked, measure)
-
-    if len(ranked.q) < _THREADED_ROWS:
-        return fill(map(value, measures, kernels)), tie_counts(ranked)
-    with ThreadPoolExecutor(2) as pool:
-        ties = pool.submit(tie_counts, ranked)
-        return fill(pool.map(value, measures, kernels)), ties.result()
+    for i, (measure, kernel) in enumerate(zip(measures, kernels)):
+        values[i] = kernel(ranked, measure)
+    return values, tie_counts(ranked)
 
 
 def tie_counts(ranked: Ranked) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from .cores import on_both_cores
+from .cores import PIECE_ROWS, in_pieces, on_both_cores
 
 
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -21,12 +21,6 @@ _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
 # _FIRST_BYTES[k]: the mask keeping the first k bytes of a little-endian word (k <= 8)
 _FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
-_CHUNK_ROWS = 1 << 17  # small enough for every temporary to stay in cache
-_PIECE_ROWS = 1 << 17  # rows of whole queries handled together by hashes_and_repeats
-# equal_pairs' multipliers, one a round: a row that lost its slot tries other key bits
-_ROUNDS = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
-                                  0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53,
-                                  0x94D049BB133111EB, 0xBF58476D1CE4E5B9)]
 
 
 def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
@@ -37,10 +31,10 @@ def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
     n = len(query_codes)
     starts = np.flatnonzero(np.concatenate(([n > 0], query_codes[1:] != query_codes[:-1])))
     distinct = np.count_nonzero(np.bincount(query_codes[starts])) if len(starts) else 0
-    if len(starts) != distinct or n <= _PIECE_ROWS:
+    if len(starts) != distinct or n <= PIECE_ROWS:
         hashes = string_hashes(docs)
         return (hashes, *equal_pairs(query_codes, hashes))
-    at = np.searchsorted(starts, np.arange(0, n, _PIECE_ROWS))  # the query starting at or after
+    at = np.searchsorted(starts, np.arange(0, n, PIECE_ROWS))  # the query starting at or after
     cuts = starts[at[at < len(starts)]]  # each multiple (none after the last query)
     cuts = cuts[np.concatenate(([True], cuts[1:] != cuts[:-1]))]  # sorted: drop repeats
     bounds = list(zip(cuts.tolist(), np.append(cuts[1:], n).tolist()))
@@ -67,17 +61,13 @@ def _hash_chunks(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
 
 
 def string_hashes(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """A uint64 hash of each string of an Arrow string column (equal strings, equal hash)."""
-    if isinstance(column, pa.ChunkedArray):
-        parts = column.chunks
-    else:
-        parts = [column]
-    parts = [p.slice(i, _CHUNK_ROWS) for p in parts for i in range(0, len(p), _CHUNK_ROWS)]
-    if not parts:
-        return np.zeros(0, dtype=np.uint64)
-    if len(parts) == 1:
-        return _hash_array(parts[0])
-    return np.concatenate(on_both_cores(_hash_array, parts))
+    """A uint64 hash of each string of an Arrow string column (equal strings, equal hash),
+    on one thread (on two it saved nothing: ``bench.py --kernels``), in pieces of
+    ``PIECE_ROWS`` strings so every temporary stays small."""
+    parts = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    parts = [p.slice(i, PIECE_ROWS) for p in parts for i in range(0, len(p), PIECE_ROWS)]
+    hashed = [_hash_array(p) for p in parts if len(p)]
+    return np.concatenate(hashed) if hashed else np.zeros(0, dtype=np.uint64)
 
 
 def _string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -196,62 +186,21 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     the same uint64 key (e.g. a doc id's hash). Every row that shares both with another row
     is paired with one such row; empty arrays when no two rows do.
 
-    Each group gets its own region of a table, at least twice its row count. Rows scatter
-    into their group's region, so a run grouped by query writes and reads the table almost
-    sequentially; a row that loses its slot to a row with another key tries again next round
-    (other key bits). No sort of millions of keys is needed.
+    numpy's sort of one 64-bit mix of (group, key) per row, neighbours compared: twice as
+    fast as the hash table with a region per group it replaced (``bench.py --kernels``).
+    Equal (group, key) give equal mixes, so no equal neighbours means no pair (the usual
+    case: a repeat is an error); otherwise the rows are sorted by (group, key) themselves.
     """
+    none = np.zeros(0, np.int64), np.zeros(0, np.int64)
     if len(keys) < 2:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    index = np.int32 if 8 * len(keys) < 2**31 else np.int64
-    counts = np.bincount(groups)
-    region_bits = max(int(2 * counts.max() - 1).bit_length(), 1)
-    if len(counts) << region_bits <= 4 * len(keys) + 4096:
-        bits = np.uint64(region_bits)  # one region size fits all: fewer passes
-        base = None
-        size = len(counts) << region_bits
-    else:
-        bits = np.maximum(np.ceil(np.log2(np.maximum(2 * counts, 2))), 1).astype(np.uint64)
-        base = np.concatenate(([0], np.cumsum(np.left_shift(1, bits.astype(np.int64)))[:-1]))
-        size = int(base[-1] + (1 << int(bits[-1])))
-    owner = np.empty(size, dtype=index)
-    rows = None  # all rows: np.arange, made lazily
-    firsts, seconds = [], []
-    for multiplier in _ROUNDS:
-        every = rows is None
-        if not every and len(rows) < 2:
-            break
-        group = groups if every else groups[rows]
-        key = keys if every else keys[rows]
-        with np.errstate(over="ignore"):  # multiplicative hashing into the group's region
-            slots = key * multiplier
-            if base is None:
-                slots >>= np.uint64(64) - bits
-                slots = slots.view(np.int64)
-                slots |= group.astype(np.int64) << np.int64(bits)
-            else:
-                slots >>= np.uint64(64) - bits[group]
-                slots = slots.view(np.int64)
-                slots += base[group]
-        if every:
-            rows = np.arange(len(keys), dtype=index)
-        owner[slots] = rows  # one row of each slot wins it
-        other = owner[slots]
-        del slots
-        lost = np.flatnonzero(other != rows)
-        other = other[lost]
-        same = keys[other] == key[lost]
-        firsts.append(other[same])
-        seconds.append(rows[lost[same]])
-        rows = rows[lost[~same]]  # lost to another key: they may still repeat each other
-    if len(rows) > 1:  # rows that kept sharing slots (never, in practice): sort the few left
-        order = np.lexsort((keys[rows], groups[rows]))
-        ordered = rows[order]
-        same = ((keys[ordered[1:]] == keys[ordered[:-1]])
-                & (groups[ordered[1:]] == groups[ordered[:-1]]))
-        firsts.append(ordered[:-1][same])
-        seconds.append(ordered[1:][same])
-    return np.concatenate(firsts).astype(np.int64), np.concatenate(seconds).astype(np.int64)
+        return none
+    mixed = np.sort(pair_keys(groups, keys))
+    if not np.any(mixed[1:] == mixed[:-1]):
+        return none
+    order = np.lexsort((keys, groups))
+    first, second = order[:-1], order[1:]
+    same = (groups[first] == groups[second]) & (keys[first] == keys[second])
+    return first[same].astype(np.int64), second[same].astype(np.int64)
 
 
 _PREFIX_WORDS = 8  # bytes of an id compared in numpy (8 words); longer ids finish in Python
@@ -305,12 +254,11 @@ def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
     (compared 8 bytes at a time where they lie, nothing copied out, on both cores unless
     the caller is one of several threads already; ids longer than 64 bytes that agree
     that far finish in Python)."""
-    n = len(left_rows)
-    if n < 2 * _CHUNK_ROWS or not threads:
+    if len(left_rows) <= PIECE_ROWS or not threads:
         return _same_strings(left, left_rows, right, right_rows)
-    halves = (slice(0, n // 2), slice(n // 2, n))
-    return np.concatenate(on_both_cores(
-        lambda half: _same_strings(left, left_rows[half], right, right_rows[half]), halves))
+    return np.concatenate(in_pieces(
+        lambda part: _same_strings(left, left_rows[part], right, right_rows[part]),
+        len(left_rows)))
 
 
 def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) -> np.ndarray:

@@ -15,11 +15,10 @@ import numpy as np
 
 from ..model import Qrels, Run
 from ..model.arrow import numbers
-from .cores import on_both_cores
+from .cores import in_pieces
 from .hashing import pair_keys, same_strings, string_hashes
 
 NONPOOL = -1
-_PIECE_ROWS = 1 << 18  # run rows looked up at a time (small temporaries, both cores)
 UNJUDGED = -2
 
 
@@ -43,17 +42,17 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     grades = np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
     rel = np.empty(len(run_qc), dtype=np.int32)
 
-    def piece(begin: int) -> bool:
+    def piece(part: slice) -> bool:
         """Look a piece of rows up, write its judgments, and confirm its matches' bytes."""
-        end = min(begin + _PIECE_ROWS, len(run_qc))
-        rows, at = table.find(run_qc[begin:end], hashes[begin:end])
+        begin = part.start
+        rows, at = table.find(run_qc[part], hashes[part])
         judged = wanted[at]
-        rel[begin:end] = NONPOOL
+        rel[part] = NONPOOL
         rel[begin + rows] = grades[judged]
-        return bool(same_strings(docs.slice(begin, end - begin), rows, judged_docs, judged,
-                                 threads=False).all())
+        return bool(same_strings(docs.slice(begin, part.stop - begin), rows, judged_docs,
+                                 judged, threads=False).all())  # already on both cores
 
-    confirmed = all(on_both_cores(piece, range(0, len(run_qc), _PIECE_ROWS)))
+    confirmed = all(in_pieces(piece, len(run_qc)))  # small temporaries, both cores
     if not confirmed:
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     return rel

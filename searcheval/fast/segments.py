@@ -38,15 +38,26 @@ def segment_cumprod(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return _running(values, starts, np.cumprod, 1.0)
 
 
+_LONG_SEGMENTS = 64  # rows per segment, on average, from which each is accumulated alone
+
+
 def _running(values: np.ndarray, starts: np.ndarray, accumulate, neutral: float) -> np.ndarray:
     """``accumulate`` (np.cumsum or np.cumprod) along each segment, in order.
 
-    Segments are laid along the rows of padded matrices, one matrix per band of lengths
-    (up to twice as wide as the shortest segment in it), so padding never costs more than
-    the values and each row is accumulated sequentially.
+    Long segments (TREC runs: hundreds of documents per query) are accumulated one numpy
+    call each: 0.05 s at 7M lines where the padded matrices below took 0.5 s. Short ones
+    would make that a Python loop of millions of calls (60x slower at 10 rows each), so
+    they are laid along the rows of padded matrices, one matrix per band of lengths (up to
+    twice as wide as the shortest segment in it), so padding never costs more than the
+    values. Either way each segment is accumulated sequentially, to the same bits.
     """
     lengths = np.diff(starts)
     out = np.empty(len(values), dtype=np.float64)
+    if len(values) >= _LONG_SEGMENTS * len(lengths):
+        values = values.astype(np.float64, copy=False)
+        for begin, end in zip(starts[:-1].tolist(), starts[1:].tolist()):
+            accumulate(values[begin:end], out=out[begin:end])
+        return out
     used = np.flatnonzero(lengths)
     band = np.ceil(np.log2(lengths[used])).astype(np.int64)  # width 2**band
     for b in sorted(set(band.tolist())):  # not np.unique: it imports numpy.ma

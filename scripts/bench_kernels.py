@@ -1,0 +1,191 @@
+"""`scripts/bench.py --kernels`: each hand-written kernel of searcheval.fast (and the
+two-core splits) against the plain pyarrow/numpy way of computing the same thing, on the
+data of scripts/bench_data.py (the run and qrels as searcheval reads them), in one process.
+
+Each line: the kernel, the plain alternative, their median times over ``--repeat`` runs,
+and plain / kernel (above 1: the kernel pays). Both sides are checked to give the same
+answer before they are timed. The plain ways of the byte kernels need pyarrow.compute,
+whose import (30-50 ms) evaluate otherwise never pays: it is not in these times. The
+kernels these measurements removed from the package (ranking in two halves, per-row ranks
+in pieces, the hash table of equal_pairs) were timed by this file's earlier versions; the
+README's speed section keeps their numbers. For the doc-id hashes and the measures the
+package's way is now the plain one, timed against the two-thread variant it replaced.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from searcheval.engine import native
+from searcheval.engine.context import prepare
+from searcheval.fast import cores, hashing, join, segments
+from searcheval.fast.cores import PIECE_ROWS
+from searcheval.fast.hashing import equal_pairs, hashes_and_repeats, string_hashes
+from searcheval.io.inputs import as_qrels, as_run
+from searcheval.measures import parse_measures
+from searcheval.model.columns import vocabulary_maps
+from searcheval.settings import Settings
+
+FIVE = ["ndcg_cut_10", "map", "P_10", "recip_rank", "recall_100"]  # scripts/bench.py's
+
+
+def kernels_table(qrels_path, run_path, repeat: int) -> list[tuple]:
+    """(name, plain alternative, kernel seconds, plain seconds) per kernel."""
+    qrels, run = as_qrels(str(qrels_path)), as_run(str(run_path))
+    docs, codes = run.doc.values(), run.query.codes
+    rows = []
+
+    def measure(name: str, plain_name: str, kernel: Callable, plain: Callable,
+                same: Callable = np.array_equal) -> None:
+        assert same(kernel(), plain()), name
+        rows.append((name, plain_name, _median(kernel, repeat), _median(plain, repeat)))
+
+    measure("repeat check: doc-id hashes, repeats by hash table (hashes_and_repeats)",
+            "dictionary_encode + sort of (query, doc code)",
+            lambda: len(hashes_and_repeats(codes, docs)[1]) > 0,
+            lambda: _repeats_plainly(codes, docs), same=lambda a, b: a == b)
+    hashes = string_hashes(docs)
+    measure("repeat check in pieces of whole queries on two cores (hashes_and_repeats)",
+            "hashes, then equal_pairs on the whole run, one thread",
+            lambda: len(hashes_and_repeats(codes, docs)[1]),
+            lambda: len(equal_pairs(codes, string_hashes(docs))[0]), same=lambda a, b: a == b)
+    chunks = docs.chunks if isinstance(docs, pa.ChunkedArray) else [docs]
+    parts = [c.slice(i, PIECE_ROWS) for c in chunks for i in range(0, len(c), PIECE_ROWS)]
+    measure("doc-id hashes on two cores (the variant removed)",
+            "one thread (string_hashes)",
+            lambda: np.concatenate(cores.on_both_cores(hashing._hash_array, parts)),
+            lambda: string_hashes(docs))
+    judged_qc = _judged_codes(qrels, run)
+    run.doc_hash = hashes  # as the reader leaves it (the repeat check's hashes)
+    measure("judgment join: hash table + byte check (fast.join.judgments)",
+            "index_in + searchsorted (join._exact_judgments)",
+            lambda: join.judgments(qrels, judged_qc, run),
+            lambda: join._exact_judgments(qrels, judged_qc, run, codes))
+    _byte_kernels(qrels, run, judged_qc, measure)
+    starts = np.searchsorted(codes, np.arange(int(codes.max(initial=0)) + 2))
+    for label, bounds in (("this run's queries", starts),
+                          ("queries of 10 rows", np.arange(0, len(codes) + 1, 10))):
+        values = np.random.default_rng(1).random(int(bounds[-1]))
+        measure(f"running sums per query, floats, {label} (segment_cumsum)",
+                "np.cumsum per query in a Python loop",
+                lambda: segments.segment_cumsum(values, bounds),
+                lambda: _cumsum_per_query(values, bounds))
+    ranked = prepare(qrels, run, Settings())
+    for names in (FIVE, ["all_trec"]):
+        measures = parse_measures(names)
+        kernels = [native._kernel(m, "trec_eval") for m in measures]
+        measure(f"{len(measures)} measures on two threads (the variant removed)",
+                "one after the other (engine.native._compute)",
+                lambda: _on_two_cores(_fresh(ranked), measures, kernels),
+                lambda: native._compute(_fresh(ranked), measures, kernels)[0])
+    return rows
+
+
+def _byte_kernels(qrels, run, judged_qc, measure) -> None:
+    """Byte order of the tied rows ranking compares, byte equality of the join's matches."""
+    from searcheval import ranking
+
+    docs, codes = run.doc.values(), run.query.codes
+    held = ranking.comparable_scores(run.scores, 9)
+    positions, group = _mixed_ties(codes, held, join.judgments(qrels, judged_qc, run))
+    measure(f"tie order by doc-id bytes, descending, {len(positions):,} tied rows of mixed "
+            "grades (hashing.descending_order)", "pc.sort_indices (group, doc descending)",
+            lambda: hashing.descending_order(group, docs, positions),
+            lambda: _descending_plainly(group, docs, positions))
+    wanted = np.flatnonzero(judged_qc >= 0)
+    table = join._KeyTable(judged_qc[wanted], join._doc_hashes(qrels)[wanted],
+                           len(run.query.vocabulary))
+    found, at = table.find(codes, run.doc_hash)
+    judged, judged_docs = wanted[at], qrels.doc.values()
+    measure(f"byte equality of the join's {len(found):,} matches (hashing.same_strings)",
+            "pc.equal(take, take)",
+            lambda: hashing.same_strings(docs, found, judged_docs, judged),
+            lambda: pc.equal(docs.take(found), judged_docs.take(judged)).to_numpy(
+                zero_copy_only=False))
+
+
+def _mixed_ties(q: np.ndarray, s: np.ndarray, rel: np.ndarray):
+    """(positions, group) of the tied rows whose group holds different grades, as
+    ranking._tie_moves finds them in a run in (query, score) order."""
+    from searcheval import ranking
+
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    tied = np.zeros(len(q), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    positions = np.flatnonzero(tied)
+    starts_group = np.ones(len(positions), dtype=bool)
+    starts_group[1:] = ~same[positions[1:] - 1]
+    return ranking._mixed_groups(positions, np.cumsum(starts_group, dtype=np.int32),
+                                 rel[positions])
+
+
+def _descending_plainly(group: np.ndarray, docs, rows: np.ndarray) -> np.ndarray:
+    table = pa.Table.from_arrays([pa.array(group), docs.take(pa.array(rows))], ["g", "d"])
+    return pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]
+                           ).to_numpy()
+
+
+def _median(function: Callable, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def _repeats_plainly(codes: np.ndarray, docs: pa.Array | pa.ChunkedArray) -> bool:
+    encoded = pc.dictionary_encode(docs)
+    if isinstance(encoded, pa.ChunkedArray):  # one dictionary for the whole column
+        chunks = encoded.unify_dictionaries().chunks
+    else:
+        chunks = [encoded]
+    doc = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in chunks]
+                         ).astype(np.int64) if chunks else np.zeros(0, np.int64)
+    keys = np.sort(codes.astype(np.int64) * (int(doc.max(initial=0)) + 1) + doc)
+    return bool(np.any(keys[1:] == keys[:-1]))
+
+
+def _cumsum_per_query(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    return np.concatenate([np.cumsum(values[a:b]) for a, b in
+                           zip(starts[:-1].tolist(), starts[1:].tolist())])
+
+
+def _judged_codes(qrels, run) -> np.ndarray:
+    """Per judgment, its query's code in the run (-1: not in the run), as prepare has it."""
+    _, (qrels_map, run_map) = vocabulary_maps(qrels.query, run.query, ordered=True)
+    local = np.full(int(max(qrels_map.max(initial=0), run_map.max(initial=0))) + 1, -1,
+                    dtype=np.int32)
+    local[run_map] = np.arange(len(run_map), dtype=np.int32)
+    return local[qrels_map[qrels.query.codes]]
+
+
+def _on_two_cores(ranked, measures, kernels) -> np.ndarray:
+    """The measures side by side on two threads, as engine.native computed them before."""
+    tasks = [lambda m=m, k=k: k(ranked, m) for m, k in zip(measures, kernels)]
+    columns = cores.on_both_cores(lambda task: task(), tasks + [lambda: native.tie_counts(ranked)])
+    values = np.zeros((len(measures), ranked.num_queries))
+    for i, column in enumerate(columns[:-1]):
+        values[i] = column
+    return values
+
+
+def _fresh(ranked):
+    """The ranked rows without the views an earlier timing built (each run builds its own)."""
+    ranked.cache.clear()
+    return ranked
+
+
+def print_table(scale_name: str, lines: int, rows: list[tuple], repeat: int) -> None:
+    print(f"\n### kernels at {scale_name} ({lines:,} run lines; median of {repeat})\n")
+    print("| kernel | plain alternative | kernel s | plain s | plain / kernel |")
+    print("|---|---|---:|---:|---:|")
+    for name, plain_name, kernel, plain in rows:
+        print(f"| {name} | {plain_name} | {kernel:.3f} | {plain:.3f} | {plain / kernel:.2f} |")
