@@ -43,10 +43,11 @@ def random_runs(seed: int, num_runs: int = 3, queries: int = 8, pool: int = 25,
     return runs
 
 
-def ranx_fused(runs, method: str, norm: str | None) -> dict[str, dict[str, float]]:
+def ranx_fused(runs, method: str, norm: str | None, weights: list[float] = WEIGHTS
+               ) -> dict[str, dict[str, float]]:
     params = dict(PARAMS.get(method, {}))
     if METHODS[method].weighted:
-        params["weights"] = WEIGHTS[:len(runs)]
+        params["weights"] = weights[:len(runs)]
     fused = ranx.fuse([ranx.Run(run) for run in runs], norm=norm, method=method, params=params)
     return {q: dict(docs) for q, docs in fused.to_dict().items()}
 
@@ -134,3 +135,103 @@ def test_rrf_worked_by_hand():
         "q Q0 d4 3 0.016129032258064516 method=rrf,norm=none,k=60",
         "q Q0 d2 4 0.016129032258064516 method=rrf,norm=none,k=60",
     ]
+
+
+@pytest.mark.parametrize("method,norm", [("rrf", None), ("sum", "min-max"), ("mnz", "zmuv"),
+                                         ("wsum", "max"), ("bordafuse", None),
+                                         ("med", "borda"), ("w_condorcet", None)])
+def test_query_missing_from_some_runs_is_fused_from_the_runs_that_have_it(method, norm):
+    """ranx refuses runs whose queries differ; each query's reference here is ranx fusing
+    only the runs that have it (with their weights)."""
+    runs = random_runs(seed=3, pool=6, full=True)
+    del runs[0]["q2"], runs[1]["q5"], runs[2]["q5"]  # q5 is in run 0 only
+    fusion = fuse(runs, method, norm, WEIGHTS if METHODS[method].weighted else None,
+                  **PARAMS.get(method, {}))
+    assert fusion.partial_queries == ("q2", "q5")
+    assert "missing_from_some_runs=2" in fusion.header()
+    got, compared = ours(runs, method, norm), []
+    for q in [f"q{i}" for i in (1, 2, 3, 4, 6, 7, 8)]:
+        having = [i for i, run in enumerate(runs) if q in run]
+        sub, weights = [{q: runs[i][q]} for i in having], [WEIGHTS[i] for i in having]
+        if method == "w_condorcet" and not majority_is_an_order(sub, q, weights):
+            continue
+        expected = ranx_fused(sub, method, norm, weights)
+        assert_same_scores({q: got[q]}, expected)
+        compared.append(q)
+    assert "q2" in compared or method == "w_condorcet"
+    assert len(compared) >= 3
+    if (method, norm) == ("sum", "min-max"):  # one run: its own min-max scores
+        scores = runs[0]["q5"]
+        low, high = min(scores.values()), max(scores.values())
+        assert_same_scores({"q5": got["q5"]},
+                           {"q5": {d: (s - low) / (high - low) for d, s in scores.items()}})
+
+
+def write_run(path, run: dict[str, dict[str, float]], tag: str) -> None:
+    lines = [f"{q} Q0 {d} {rank} {score!r} {tag}"
+             for q, docs in run.items()
+             for rank, (d, score) in enumerate(sorted(docs.items(), key=lambda x: -x[1]), 1)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_command_writes_a_run_searcheval_reads_back(tmp_path):
+    """Through real files: the output's scores are ranx's, at full precision (read back as
+    the same doubles), in trec_eval's order, the method in the tag and the header."""
+    runs = random_runs(seed=11)
+    paths = []
+    for i, run in enumerate(runs):
+        paths.append(tmp_path / f"run{i}.txt")
+        write_run(paths[-1], run, f"sys{i}")
+    out = tmp_path / "fused.txt"
+    result = cli("fuse", *paths, "-o", out, "--method", "CombMNZ", "--norm", "z-score")
+    assert result.exit_code == 0, result.output
+    assert "every query is in every run" in result.output
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("# searcheval fuse method=mnz norm=zmuv runs=3 ")
+    assert len(lines[0].split()) >= 6  # trec_eval reads it as a result of query '#'
+    fused = read_run(out)
+    assert fused.tag == "method=mnz,norm=zmuv"
+    back: dict[str, dict[str, float]] = {}
+    for q, d, s in zip(fused.query_ids, fused.doc_ids, fused.scores.tolist()):
+        back.setdefault(q, {})[d] = s
+    expected = ranx_fused(runs, "mnz", "zmuv")
+    assert_same_scores(back, expected)
+    assert back == ours(runs, "mnz", "zmuv")  # every digit written
+    rows = [line.split() for line in lines[1:]]
+    for q in expected:  # score descending, doc id descending on ties; ranks 1, 2, ...
+        mine = [r for r in rows if r[0] == q]
+        keys = [(-float(r[4]), [-b for b in r[2].encode()]) for r in mine]
+        assert keys == sorted(keys)
+        assert [int(r[3]) for r in mine] == list(range(1, len(mine) + 1))
+
+
+@pytest.mark.parametrize("arguments,message", [
+    (["--method", "nope"], "unknown fusion method 'nope': expected one of rrf, sum, mnz"),
+    (["--method", "wsum"], "wsum weighs the runs: give one weight per run (2) with --weights"),
+    (["--method", "wsum", "--weights", "1"],
+     "--weights: expected one weight per run (2), found 1"),
+    (["--method", "rrf", "--weights", "1,2"], "rrf takes no weights"),
+    (["--method", "rbc"], "rbc needs its parameter phi (--phi VALUE)"),
+    (["--method", "rbc", "--phi", "1.5"], "rbc's phi is a persistence in (0, 1), found 1.5"),
+    (["--method", "sum", "--norm", "l2"], "unknown normalisation 'l2': expected one of none"),
+])
+def test_error_usage(tmp_path, arguments, message):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    write_run(a, {"q1": {"d1": 1.0}}, "a")
+    write_run(b, {"q1": {"d2": 1.0}}, "b")
+    out = tmp_path / "out.txt"
+    result = cli("fuse", a, b, "-o", out, *arguments)
+    assert result.exit_code == 2
+    assert result.output.startswith(message) and result.output.count("\n") == 1
+    assert not out.exists()
+
+
+def test_error_bad_run_line_names_file_and_line(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    write_run(a, {"q1": {"d1": 1.0}}, "a")
+    b.write_text("q1 Q0 d1 1 2.5 b\nq1 Q0 d2 2 high b\n")
+    out = tmp_path / "out.txt"
+    result = cli("fuse", a, b, "-o", out, "--method", "rrf")
+    assert result.exit_code == 2
+    assert result.output == f"{b}:2: score must be a number, found 'high'\n"
+    assert not out.exists()

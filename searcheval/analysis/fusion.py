@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..io.inputs import as_run
+from ..io.run_labels import run_labels
 from ..model import Run, natural_key
 from ..model.columns import Encoded
 from .fusion_methods import combine
@@ -114,8 +115,9 @@ def describe(method: str, norm: str, params: dict[str, float],
     """``method=rrf norm=none k=60``: the method and every parameter."""
     parts = [f"method={method}", f"norm={norm}"]
     parts += [f"{name}={_number(value)}" for name, value in params.items()]
-    if weights is not None:
-        parts.append("weights=" + ",".join(_number(w) for w in weights))
+    if weights is not None:  # in a tag, whose fields are joined by commas, weights by ':'
+        parts.append("weights=" + ("," if separator == " " else ":").join(
+            _number(w) for w in weights))
     return separator.join(parts)
 
 
@@ -139,7 +141,7 @@ def fuse(runs: Sequence[Any], method: str, norm: str | None = "min-max",
     weight_array = _weights(chosen, weights, len(loaded))
     entries, queries, docs = entries_of(loaded)
     pairs, scores = combine(normalise(entries, norm), chosen.name, params, weight_array)
-    names = tuple(labels) if labels is not None else tuple(run.name for run in loaded)
+    names = tuple(labels) if labels is not None else tuple(run_labels(loaded))
     tag = describe(chosen.name, norm, params, None if weights is None else weight_array,
                    separator=",")
     run = Run(Encoded(pairs.keys // entries.num_docs, queries),
