@@ -101,9 +101,10 @@ class Fusion:
         return (self.header() + "\n").encode() + run_text(self.run, order, ranks)
 
     def header(self) -> str:
-        """One comment line. It has at least six fields: trec_eval (which does not skip
-        comments) then reads it as a result for a query named ``#``, which no qrels
-        holds, so it changes nothing there; searcheval's reader skips it."""
+        """One comment line. searcheval's reader and trec_eval 10.0 skip it; trec_eval
+        9.0.8 does not skip comments, and it has at least six fields so that 9.0.8 reads
+        it as a result for a query named ``#`` (later fields ignored), which no qrels
+        holds: it changes nothing there either (five fields would be a malformed line)."""
         queries = len(self.run.query.vocabulary)
         return (f"# searcheval fuse {describe(self.method, self.norm, self.params, self.weights)}"
                 f" runs={len(self.labels)} ({' '.join(self.labels)}) queries={queries}"
