@@ -142,6 +142,9 @@ def fuse(runs: Sequence[Any], method: str, norm: str | None = "min-max",
     weight_array = _weights(chosen, weights, len(loaded))
     entries, queries, docs = entries_of(loaded)
     pairs, scores = combine(normalise(entries, norm), chosen.name, params, weight_array)
+    if not np.all(np.isfinite(scores)):  # sums of scores near the largest double
+        raise UsageError(f"{chosen.name} gives scores beyond the range of a double: "
+                         "normalise the runs (--norm) or scale their scores down")
     names = tuple(labels) if labels is not None else tuple(run_labels(loaded))
     tag = describe(chosen.name, norm, params, None if weights is None else weight_array,
                    separator=",")
@@ -167,6 +170,11 @@ def _parameters(method: Method, given: dict[str, float | None]) -> dict[str, flo
         params[name] = float(value)
     if method.name == "rbc" and not 0 < params["phi"] < 1:
         raise UsageError(f"rbc's phi is a persistence in (0, 1), found {_number(params['phi'])}")
+    if method.name == "rrf" and not params["k"] >= 0:  # k = -1 would divide by 0 at rank 1
+        raise UsageError(f"rrf's k is a number >= 0, found {_number(params['k'])}")
+    if not all(np.isfinite(list(params.values()))):
+        raise UsageError(f"{method.name}'s parameters must be finite numbers, found "
+                         + ", ".join(f"{n}={v!r}" for n, v in params.items()))
     return params
 
 

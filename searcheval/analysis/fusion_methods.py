@@ -53,6 +53,9 @@ def pairs_of(entries: Entries) -> Pairs:
 def combine(entries: Entries, method: str, params: dict[str, float],
             weights: np.ndarray) -> tuple[Pairs, np.ndarray]:
     """(pairs, fused score of each pair) by ``method`` (a canonical name)."""
+    if not len(entries):  # empty runs fuse into an empty run
+        nothing = np.zeros(0, dtype=np.int64)
+        return Pairs(nothing, nothing), np.zeros(0)
     if method in ("bordafuse", "w_bordafuse"):
         entries = _borda_points(entries)
     pairs = pairs_of(entries)
@@ -66,11 +69,10 @@ def combine(entries: Entries, method: str, params: dict[str, float],
     if method in ("max", "min", "med"):
         return pairs, _order_statistic(pairs, s, method)
     p = entries.positions().astype(np.float64)
-    rank_score = _RANK_SCORES[method](p, params)
-    n = pairs.count()
-    factor = {"isr": n, "log_isr": np.log(n), "logn_isr": np.log(n + params.get("sigma", 0))}
-    total = pairs.total(rank_score)
-    return pairs, total * factor[method] if method in factor else total
+    total = pairs.total(_RANK_SCORES[method](p, params))
+    if method in _BY_COUNT:  # ranx's ISR family: CombMNZ-like factors of n
+        return pairs, total * _BY_COUNT[method](pairs.count(), params)
+    return pairs, total
 
 
 _SCORE_METHODS = {
@@ -91,6 +93,13 @@ _RANK_SCORES = {
     "isr": lambda p, params: 1 / (p + 1) ** 2,
     "log_isr": lambda p, params: 1 / (p + 1) ** 2,
     "logn_isr": lambda p, params: 1 / (p + 1) ** 2,
+}
+
+
+_BY_COUNT = {
+    "isr": lambda n, params: n,
+    "log_isr": lambda n, params: np.log(n),
+    "logn_isr": lambda n, params: np.log(n + params["sigma"]),
 }
 
 
