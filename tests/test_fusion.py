@@ -11,7 +11,9 @@ from __future__ import annotations
 import itertools
 import random
 
+import numpy as np
 import pytest
+import pytrec_eval
 import ranx
 
 from searcheval.analysis.fusion import METHODS, fuse
@@ -279,3 +281,117 @@ def test_cranfield_runs_against_ranx(cranfield, method, norm):
     expected = ranx_scores(common, method, norm, weights)
     expected.update(ranx_scores(alone, method, norm, weights and weights[:2]))
     assert_same_scores(as_dict(fusion.run), expected)
+
+
+def trec_ndcg(qrels, run) -> float:
+    """trec_eval's ndcg (pytrec_eval), mean over the qrels' queries: ties in the fused
+    scores (a weight of 0 scores many documents 0) ordered as trec_eval orders them, which
+    ranx's own evaluation does not do."""
+    values = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"}).evaluate(
+        {q: dict(docs) for q, docs in run.items()})
+    return float(np.mean([values[q]["ndcg"] if q in values else 0.0 for q in qrels]))
+
+
+def random_qrels(runs, seed: int) -> dict[str, dict[str, int]]:
+    rng = random.Random(seed)
+    return {q: {d: rng.choice([1, 2]) for d in rng.sample(sorted({d for r in runs for d in r[q]}), 6)}
+            for q in runs[0]}
+
+
+# The score-based methods: their fused scores hold no ties on these runs, so ranx's
+# evaluation and searcheval's rank the same way. (A rank-based method ties documents at
+# the same ranks of different runs, which ranx and trec_eval order differently: the nDCG
+# of a candidate then differs, and so may the choice.)
+@pytest.mark.parametrize("method", ["wsum", "wmnz", "mixed", "gmnz"])
+def test_optimize_chooses_what_ranx_optimize_fusion_chooses(method):
+    from searcheval.analysis.fusion_optimize import optimise
+
+    runs = random_runs(seed=5, queries=12)
+    qrels = random_qrels(runs, seed=1)
+    got = optimise(runs, qrels, method, "min-max", "nDCG")
+    expected = ranx.optimize_fusion(ranx.Qrels(qrels), [ranx.Run(r) for r in runs],
+                                    norm="min-max", method=method, metric="ndcg",
+                                    show_progress=False)
+    if METHODS[method].weighted:
+        assert got.weights == tuple(float(w) for w in expected["weights"])
+    else:
+        assert got.params == {"gamma": float(expected["gamma"])}
+    fused = ranx.fuse([ranx.Run(r) for r in runs], norm="min-max", method=method,
+                      params=dict(expected))
+    assert got.score == pytest.approx(trec_ndcg(qrels, fused.to_dict()), rel=REL)
+
+
+def test_optimize_held_out_score_is_ranx_choosing_on_the_other_folds():
+    """Reference: for each fold, ranx.optimize_fusion on the other folds' queries, then
+    trec_eval's ndcg (pytrec_eval) of ranx's fusion with those weights on the fold
+    (queries in natural order, query i in fold i mod 3); the held-out score is the mean
+    over all queries."""
+    from searcheval.analysis.fusion_optimize import optimise
+
+    runs = random_runs(seed=8, queries=9)
+    qrels = random_qrels(runs, seed=2)
+    got = optimise(runs, qrels, "wsum", "min-max", "nDCG", folds=3)
+    queries = sorted(qrels, key=lambda q: int(q[1:]))
+    per_query = []
+    for fold in range(3):
+        test = set(queries[fold::3])
+        train = [q for q in queries if q not in test]
+
+        def only(run, keep):
+            return ranx.Run({q: run[q] for q in keep})
+        chosen = ranx.optimize_fusion(ranx.Qrels({q: qrels[q] for q in train}),
+                                      [only(r, train) for r in runs], norm="min-max",
+                                      method="wsum", metric="ndcg", show_progress=False)
+        fused = ranx.fuse([only(r, sorted(test)) for r in runs], norm="min-max",
+                          method="wsum", params=chosen)
+        held = {q: qrels[q] for q in sorted(test)}
+        assert got.folds[fold][1] == tuple(float(w) for w in chosen["weights"])
+        assert got.folds[fold][2] == pytest.approx(trec_ndcg(held, fused.to_dict()), rel=REL)
+        per_query.extend([trec_ndcg({q: qrels[q]}, fused.to_dict()) for q in held])
+    assert got.held_out == pytest.approx(float(np.mean(per_query)), rel=REL)
+
+
+def test_command_optimize_reports_and_fuses_with_the_chosen_weights(tmp_path):
+    runs = random_runs(seed=5, queries=12)
+    qrels = random_qrels(runs, seed=1)
+    paths = []
+    for i, run in enumerate(runs):
+        paths.append(tmp_path / f"run{i}.txt")
+        write_run(paths[-1], run, f"sys{i}")
+    qrels_path = tmp_path / "qrels.txt"
+    qrels_path.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items()
+                                  for d, g in docs.items()))
+    out = tmp_path / "fused.txt"
+    result = cli("fuse", *paths, "-o", out, "--method", "wsum", "--optimize",
+                 "--train-qrels", qrels_path, "--folds", "3")
+    assert result.exit_code == 0, result.output
+    expected = ranx.optimize_fusion(ranx.Qrels(qrels), [ranx.Run(r) for r in runs],
+                                    norm="min-max", method="wsum", metric="ndcg",
+                                    show_progress=False)["weights"]
+    shown = ",".join(f"{w:g}" for w in expected)
+    assert result.output.startswith(f"optimised method=wsum norm=min-max weights={shown} by "
+                                    "nDCG over 12 training queries (62 candidates): nDCG ")
+    assert "held out (3 folds): nDCG " in result.output
+    assert read_run(out).tag == "method=wsum,norm=min-max,weights=" + shown.replace(",", ":")
+
+
+@pytest.mark.parametrize("arguments,message", [
+    (["--method", "wsum", "--optimize"],
+     "searcheval: --optimize needs --train-qrels QRELS (the judgments to score with)"),
+    (["--method", "wsum", "--folds", "3"], "searcheval: --train-qrels and --folds go with --optimize"),
+    (["--method", "sum", "--optimize", "--train-qrels", "QRELS"],
+     "sum has no parameter to optimise (those that have: rrf, rbc, gmnz, logn_isr and the "
+     "weighted methods)"),
+    (["--method", "wsum", "--optimize", "--train-qrels", "QRELS", "--weights", "1,2"],
+     "searcheval: --optimize chooses the parameters: give no --weights"),
+])
+def test_error_optimize_usage(tmp_path, arguments, message):
+    a, b, q = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "q.txt"
+    write_run(a, {"q1": {"d1": 1.0}}, "a")
+    write_run(b, {"q1": {"d2": 1.0}}, "b")
+    q.write_text("q1 0 d1 1\n")
+    out = tmp_path / "out.txt"
+    result = cli("fuse", a, b, "-o", out, *[str(q) if x == "QRELS" else x for x in arguments])
+    assert result.exit_code == 2
+    assert result.output.startswith(message) and result.output.count("\n") == 1
+    assert not out.exists()

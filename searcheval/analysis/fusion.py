@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
+import pyarrow as pa
 
 from ..errors import UsageError
 from ..io.inputs import as_run
@@ -24,7 +25,7 @@ from ..io.run_labels import run_labels
 from ..model import Run, natural_key
 from ..model.columns import Encoded
 from .fusion_methods import combine
-from .fusion_norms import NORM_ALIASES, NORMS, entries_of, normalise
+from .fusion_norms import NORM_ALIASES, NORMS, Entries, entries_of, normalise
 
 
 @dataclass(frozen=True)
@@ -140,20 +141,42 @@ def fuse(runs: Sequence[Any], method: str, norm: str | None = "min-max",
         raise UsageError(f"fusion needs at least two runs, found {len(loaded)}")
     params = _parameters(chosen, {"k": k, "phi": phi, "gamma": gamma, "sigma": sigma})
     weight_array = _weights(chosen, weights, len(loaded))
-    entries, queries, docs = entries_of(loaded)
-    pairs, scores = combine(normalise(entries, norm), chosen.name, params, weight_array)
-    if not np.all(np.isfinite(scores)):  # sums of scores near the largest double
-        raise UsageError(f"{chosen.name} gives scores beyond the range of a double: "
-                         "normalise the runs (--norm) or scale their scores down")
+    prepared = prepare(loaded, norm)
+    run = fused_run(prepared, chosen.name, params, None if weights is None else weight_array)
     names = tuple(labels) if labels is not None else tuple(run_labels(loaded))
-    tag = describe(chosen.name, norm, params, None if weights is None else weight_array,
-                   separator=",")
-    run = Run(Encoded(pairs.keys // entries.num_docs, queries),
-              Encoded(pairs.keys % entries.num_docs, docs, ordered=True), scores, None,
-              "<fused>", tag)
     return Fusion(run, chosen.name, norm, params,
                   None if weights is None else tuple(float(w) for w in weight_array), names,
-                  _partial_queries(entries, queries))
+                  _partial_queries(prepared.entries, prepared.queries))
+
+
+@dataclass
+class Prepared:
+    """Runs read into entries and normalised: what every fusion of them starts from."""
+
+    entries: Entries
+    queries: pa.Array
+    docs: pa.Array
+    norm: str
+
+
+def prepare(runs: list[Run], norm: str) -> Prepared:
+    entries, queries, docs = entries_of(runs)
+    return Prepared(normalise(entries, norm), queries, docs, norm)
+
+
+def fused_run(prepared: Prepared, method: str, params: dict[str, float],
+              weights: np.ndarray | None) -> Run:
+    """The fused Run (``method`` canonical, ``params`` complete), its tag naming both."""
+    entries = prepared.entries
+    given = np.ones(entries.num_runs) if weights is None else np.asarray(weights, dtype=float)
+    pairs, scores = combine(entries, method, params, given)
+    if not np.all(np.isfinite(scores)):  # sums of scores near the largest double
+        raise UsageError(f"{method} gives scores beyond the range of a double: "
+                         "normalise the runs (--norm) or scale their scores down")
+    tag = describe(method, prepared.norm, params, weights, separator=",")
+    return Run(Encoded(pairs.keys // entries.num_docs, prepared.queries),
+               Encoded(pairs.keys % entries.num_docs, prepared.docs, ordered=True), scores,
+               None, "<fused>", tag)
 
 
 def _parameters(method: Method, given: dict[str, float | None]) -> dict[str, float]:
