@@ -294,8 +294,8 @@ def trec_ndcg(qrels, run) -> float:
 
 def random_qrels(runs, seed: int) -> dict[str, dict[str, int]]:
     rng = random.Random(seed)
-    return {q: {d: rng.choice([1, 2]) for d in rng.sample(sorted({d for r in runs for d in r[q]}), 6)}
-            for q in runs[0]}
+    listed = {q: sorted({d for run in runs for d in run[q]}) for q in runs[0]}
+    return {q: {d: rng.choice([1, 2]) for d in rng.sample(docs, 6)} for q, docs in listed.items()}
 
 
 # The score-based methods: their fused scores hold no ties on these runs, so ranx's
@@ -378,7 +378,8 @@ def test_command_optimize_reports_and_fuses_with_the_chosen_weights(tmp_path):
 @pytest.mark.parametrize("arguments,message", [
     (["--method", "wsum", "--optimize"],
      "searcheval: --optimize needs --train-qrels QRELS (the judgments to score with)"),
-    (["--method", "wsum", "--folds", "3"], "searcheval: --train-qrels and --folds go with --optimize"),
+    (["--method", "wsum", "--folds", "3"],
+     "searcheval: --train-qrels and --folds go with --optimize"),
     (["--method", "sum", "--optimize", "--train-qrels", "QRELS"],
      "sum has no parameter to optimise (those that have: rrf, rbc, gmnz, logn_isr and the "
      "weighted methods)"),
