@@ -3,7 +3,8 @@
 ``fuse(runs, method, norm=..., weights=..., k=..., phi=..., gamma=..., sigma=...)``
 normalises each run's scores per query (``fusion_norms``), fuses them per (query, doc)
 (``fusion_methods``, ``fusion_condorcet``) and returns a ``Fusion``, whose ``run`` is the
-fused Run and ``text()`` its TREC run file.
+fused Run and ``text()`` its TREC run file. ``fusion_optimize`` chooses the parameters on
+training judgments, as ranx's ``optimize_fusion`` does.
 
 Where this differs from ranx: a query missing from some runs is fused from the runs that
 have it (ranx refuses runs whose query sets differ), and ``Fusion.partial_queries`` names
