@@ -3,7 +3,7 @@ reference (``ranx.fuse`` with the same method, norm and parameters), a hand-work
 example, queries missing from some runs, and the command through real files.
 
 ranx compiles its kernels with numba on first use (cached afterwards): it is imported
-once, here.
+once for the module, by the fixture below.
 """
 
 from __future__ import annotations
@@ -14,12 +14,25 @@ import random
 import numpy as np
 import pytest
 import pytrec_eval
-import ranx
 
 from searcheval.analysis.fusion import METHODS, fuse
 from searcheval.analysis.fusion_norms import NORMS
 from searcheval.io.trec import read_run
 from tests.cli_runner import cli
+
+ranx = None  # the module, imported by ranx_module
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ranx_module(irds_home):
+    """ranx imports ir_datasets, which reads IR_DATASETS_HOME once, when imported: ranx is
+    imported after the session has set its private home (conftest.irds_home); imported
+    while this file was collected, it sent every later ir_datasets test to ~/.ir_datasets."""
+    global ranx
+    import ranx as module
+    ranx = module
+    return module
+
 
 REL, ABS = 1e-9, 1e-12  # ABS only for values that should be 0 (a z-score of a mean score)
 RANK_METHODS = {"rrf", "isr", "log_isr", "logn_isr", "rbc", "bordafuse", "w_bordafuse",
@@ -251,7 +264,7 @@ def as_dict(run) -> dict[str, dict[str, float]]:
 
 
 @pytest.fixture(scope="module")
-def cranfield():
+def cranfield(ranx_module):
     """Three real Lucene runs; the boolean one lacks a query (224 of 225) and ties its
     scores, so only the methods and norms no tie can change are compared with ranx. The
     references: ranx on the 224 common queries, and on the other query with the two runs
