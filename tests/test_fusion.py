@@ -409,3 +409,15 @@ def test_error_optimize_usage(tmp_path, arguments, message):
     assert result.exit_code == 2
     assert result.output.startswith(message) and result.output.count("\n") == 1
     assert not out.exists()
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_weight_grid_is_ranxs(count):
+    from ranx.fusion_optimization.optimize_weights import get_possible_weights, get_trial_configs
+
+    from searcheval.analysis.fusion_optimize import weight_grid
+
+    expected = get_trial_configs(get_possible_weights(0.1), count)
+    assert weight_grid(count) == expected
+    if count == 3:  # the float sum 0.7 + 0.2 + 0.1 is 0.9999999999999999: ranx skips it
+        assert len(expected) == 62 and (0.7, 0.2, 0.1) not in expected

@@ -2,8 +2,8 @@
 (``ranx/fusion_optimization/``), with k-fold cross-validation for a held-out score.
 
 The grids are ranx's: for the weighted methods every vector of weights from 0 to 1 in
-steps of 0.1 whose sum is 1.0 (ranx compares the float sum with 1.0, so (0.1, 0.2, 0.7),
-whose sum is 1.0000000000000002, is not tried: neither is it here); RRF's k from 10 to 100
+steps of 0.1 whose sum is 1.0 (ranx compares the float sum with 1.0, so (0.7, 0.2, 0.1),
+whose sum is 0.9999999999999999, is not tried: neither is it here); RRF's k from 10 to 100
 in steps of 10; gmnz's gamma and logn_isr's sigma from 0.01 to 1 in steps of 0.01; RBC's
 phi the same but below 1 (phi = 1 scores every document 0). Each candidate is scored by
 the mean of one measure over the training queries, evaluated as ``evaluate`` does with
