@@ -2,14 +2,18 @@
 reference (``ranx.fuse`` with the same method, norm and parameters), a hand-worked RRF
 example, queries missing from some runs, and the command through real files.
 
-ranx compiles its kernels with numba on first use (cached afterwards): it is imported
-once for the module, by the fixture below.
+ranx runs in one child process for the module (tests/ranx_worker.py, which says why);
+it compiles its kernels with numba on first use (cached afterwards).
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,18 +24,43 @@ from searcheval.analysis.fusion_norms import NORMS
 from searcheval.io.trec import read_run
 from tests.cli_runner import cli
 
-ranx = None  # the module, imported by ranx_module
+class Ranx:
+    """ranx in its child process: ``ranx("fuse", runs=..., ...)`` is one request."""
+
+    def __init__(self) -> None:
+        worker = Path(__file__).with_name("ranx_worker.py")
+        self.process = subprocess.Popen([sys.executable, str(worker)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        text=True)
+
+    def __call__(self, op: str, **request):
+        self.process.stdin.write(json.dumps(dict(request, op=op)) + "\n")
+        self.process.stdin.flush()
+        reply = json.loads(self.process.stdout.readline())
+        assert "error" not in reply, reply.get("error")
+        return reply["ok"]
+
+    def fuse(self, runs, method: str, norm: str | None, params: dict):
+        return self("fuse", runs=runs, method=method, norm=norm, params=params)
+
+    def optimize(self, qrels, runs, method: str):
+        return self("optimize", qrels=qrels, runs=runs, norm="min-max", method=method,
+                    metric="ndcg")
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+ranx: Ranx = None  # the module's worker (fixture below)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def ranx_module(irds_home):
-    """ranx imports ir_datasets, which reads IR_DATASETS_HOME once, when imported: ranx is
-    imported after the session has set its private home (conftest.irds_home); imported
-    while this file was collected, it sent every later ir_datasets test to ~/.ir_datasets."""
+def ranx_worker():
     global ranx
-    import ranx as module
-    ranx = module
-    return module
+    ranx = Ranx()
+    yield ranx
+    ranx.close()
 
 
 REL, ABS = 1e-9, 1e-12  # ABS only for values that should be 0 (a z-score of a mean score)
@@ -63,8 +92,7 @@ def ranx_fused(runs, method: str, norm: str | None, weights: list[float] = WEIGH
     params = dict(PARAMS.get(method, {}))
     if METHODS[method].weighted:
         params["weights"] = weights[:len(runs)]
-    fused = ranx.fuse([ranx.Run(run) for run in runs], norm=norm, method=method, params=params)
-    return {q: dict(docs) for q, docs in fused.to_dict().items()}
+    return ranx.fuse(runs, method, norm, params)
 
 
 def ours(runs, method: str, norm: str | None) -> dict[str, dict[str, float]]:
@@ -264,7 +292,7 @@ def as_dict(run) -> dict[str, dict[str, float]]:
 
 
 @pytest.fixture(scope="module")
-def cranfield(ranx_module):
+def cranfield():
     """Three real Lucene runs; the boolean one lacks a query (224 of 225) and ties its
     scores, so only the methods and norms no tie can change are compared with ranx. The
     references: ranx on the 224 common queries, and on the other query with the two runs
@@ -273,15 +301,14 @@ def cranfield(ranx_module):
             for name in ("standard_bm25", "english_classic", "custom_boolean")]
     dicts = [as_dict(run) for run in runs]
     [missing] = set(dicts[0]) - set(dicts[2])
-    common = [ranx.Run({q: docs for q, docs in run.items() if q != missing}) for run in dicts]
-    alone = [ranx.Run({missing: run[missing]}) for run in dicts[:2]]
+    common = [{q: docs for q, docs in run.items() if q != missing} for run in dicts]
+    alone = [{missing: run[missing]} for run in dicts[:2]]
     return runs, missing, common, alone
 
 
 def ranx_scores(runs, method, norm, weights) -> dict[str, dict[str, float]]:
     params = dict(PARAMS.get(method, {}), **({"weights": weights} if weights else {}))
-    fused = ranx.fuse(runs, norm=norm, method=method, params=params)
-    return {q: dict(docs) for q, docs in fused.to_dict().items()}
+    return ranx.fuse(runs, method, norm, params)
 
 
 @pytest.mark.parametrize("method", SCORE_METHODS)
@@ -322,16 +349,13 @@ def test_optimize_chooses_what_ranx_optimize_fusion_chooses(method):
     runs = random_runs(seed=5, queries=12)
     qrels = random_qrels(runs, seed=1)
     got = optimise(runs, qrels, method, "min-max", "nDCG")
-    expected = ranx.optimize_fusion(ranx.Qrels(qrels), [ranx.Run(r) for r in runs],
-                                    norm="min-max", method=method, metric="ndcg",
-                                    show_progress=False)
+    expected = ranx.optimize(qrels, runs, method)
     if METHODS[method].weighted:
         assert got.weights == tuple(float(w) for w in expected["weights"])
     else:
         assert got.params == {"gamma": float(expected["gamma"])}
-    fused = ranx.fuse([ranx.Run(r) for r in runs], norm="min-max", method=method,
-                      params=dict(expected))
-    assert got.score == pytest.approx(trec_ndcg(qrels, fused.to_dict()), rel=REL)
+    fused = ranx.fuse(runs, method, "min-max", dict(expected))
+    assert got.score == pytest.approx(trec_ndcg(qrels, fused), rel=REL)
 
 
 def test_optimize_held_out_score_is_ranx_choosing_on_the_other_folds():
@@ -351,16 +375,14 @@ def test_optimize_held_out_score_is_ranx_choosing_on_the_other_folds():
         train = [q for q in queries if q not in test]
 
         def only(run, keep):
-            return ranx.Run({q: run[q] for q in keep})
-        chosen = ranx.optimize_fusion(ranx.Qrels({q: qrels[q] for q in train}),
-                                      [only(r, train) for r in runs], norm="min-max",
-                                      method="wsum", metric="ndcg", show_progress=False)
-        fused = ranx.fuse([only(r, sorted(test)) for r in runs], norm="min-max",
-                          method="wsum", params=chosen)
+            return {q: run[q] for q in keep}
+        chosen = ranx.optimize({q: qrels[q] for q in train}, [only(r, train) for r in runs],
+                               "wsum")
+        fused = ranx.fuse([only(r, sorted(test)) for r in runs], "wsum", "min-max", chosen)
         held = {q: qrels[q] for q in sorted(test)}
         assert got.folds[fold][1] == tuple(float(w) for w in chosen["weights"])
-        assert got.folds[fold][2] == pytest.approx(trec_ndcg(held, fused.to_dict()), rel=REL)
-        per_query.extend([trec_ndcg({q: qrels[q]}, fused.to_dict()) for q in held])
+        assert got.folds[fold][2] == pytest.approx(trec_ndcg(held, fused), rel=REL)
+        per_query.extend([trec_ndcg({q: qrels[q]}, fused) for q in held])
     assert got.held_out == pytest.approx(float(np.mean(per_query)), rel=REL)
 
 
@@ -378,9 +400,7 @@ def test_command_optimize_reports_and_fuses_with_the_chosen_weights(tmp_path):
     result = cli("fuse", *paths, "-o", out, "--method", "wsum", "--optimize",
                  "--train-qrels", qrels_path, "--folds", "3")
     assert result.exit_code == 0, result.output
-    expected = ranx.optimize_fusion(ranx.Qrels(qrels), [ranx.Run(r) for r in runs],
-                                    norm="min-max", method="wsum", metric="ndcg",
-                                    show_progress=False)["weights"]
+    expected = ranx.optimize(qrels, runs, "wsum")["weights"]
     shown = ",".join(f"{w:g}" for w in expected)
     assert result.output.startswith(f"optimised method=wsum norm=min-max weights={shown} by "
                                     "nDCG over 12 training queries (62 candidates): nDCG ")
@@ -413,11 +433,9 @@ def test_error_optimize_usage(tmp_path, arguments, message):
 
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_weight_grid_is_ranxs(count):
-    from ranx.fusion_optimization.optimize_weights import get_possible_weights, get_trial_configs
-
     from searcheval.analysis.fusion_optimize import weight_grid
 
-    expected = get_trial_configs(get_possible_weights(0.1), count)
-    assert weight_grid(count) == expected
+    expected = ranx("grid", count=count)  # ranx's get_trial_configs
+    assert [list(weights) for weights in weight_grid(count)] == expected
     if count == 3:  # the float sum 0.7 + 0.2 + 0.1 is 0.9999999999999999: ranx skips it
-        assert len(expected) == 62 and (0.7, 0.2, 0.1) not in expected
+        assert len(expected) == 62 and [0.7, 0.2, 0.1] not in expected
