@@ -1,6 +1,7 @@
 """searcheval: how good is this ranking? trec_eval's measures, exactly, in Python."""
 
 from .analysis.compare import Comparison, compare
+from .analysis.fusion import Fusion, fuse
 from .errors import FormatError, MeasureError, SearchevalError
 from .io.trec import read_qrels, read_run
 from .measures import Measure, parse_measures
@@ -8,5 +9,5 @@ from .model import Qrels, Run
 from .results import Results, evaluate
 from .settings import __version__
 
-__all__ = ["Comparison", "FormatError", "Measure", "MeasureError", "Qrels", "Results", "Run", "SearchevalError",
-           "compare", "evaluate", "parse_measures", "read_qrels", "read_run", "__version__"]
+__all__ = ["Comparison", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results", "Run", "SearchevalError",
+           "compare", "evaluate", "fuse", "parse_measures", "read_qrels", "read_run", "__version__"]

@@ -191,4 +191,5 @@ LAZY_COMMANDS = {
     "pool": "searcheval.cli.pool:pool_command",
     "judgments": "searcheval.cli.judgments:judgments_command",
     "misses": "searcheval.cli.misses:misses_command",
+    "fuse": "searcheval.cli.fuse:fuse_command",
 }
