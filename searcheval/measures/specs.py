@@ -68,6 +68,10 @@ class Spec:
     ``grades_only`` it declares that it depends on nothing but the sequence of those
     grade vectors (ranking then leaves tied rows in any order only when they are one
     judged document or all unjudged).
+    ``groups``: the family is trec_eval's average over judgment groups (``-R qrels_jg``,
+    ``Qrels.form`` "qrels_jg": one user's judgments per group): its kernel runs once per
+    judgment group of a query, with that group's judgments alone, and the query's value
+    is the mean over its groups (``engine.judgment_groups``).
     ``collection_default``: a default parameter computed from the judgments of all the
     evaluated queries (blocks then compute every candidate). ``pytrec``: the family
     pytrec_eval is asked for (``None``: it has none). ``per_query``: trec_eval prints a
@@ -102,6 +106,7 @@ class Spec:
     order_free: bool = False
     grades_only: bool = True
     subtopics: bool = False
+    groups: bool = False
     collection_default: bool = False
     pytrec: str | None = None
     per_query: bool = True
