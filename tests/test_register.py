@@ -180,7 +180,8 @@ def test_every_registered_spec_has_a_kernel(files) -> None:
     for spec in registered():
         name = _one_of(spec)
         # a family of another form of judgments reads the same file as that form
-        form = "qrels_jg" if spec.groups else "diversity" if spec.subtopics else "trec"
+        form = ("qrels_jg" if spec.groups else "diversity" if spec.subtopics
+                else "qrels_prefs" if spec.preferences else "trec")
         qrels = searcheval.read_qrels(files[0], form=form)
         results = searcheval.evaluate(qrels, files[1], [name])
         assert len(results.values[0]) == 3, name

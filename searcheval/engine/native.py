@@ -23,6 +23,9 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     refuse_unfit(qrels, measures)  # a measure the judgments' form cannot feed: before any work
     if qrels.form == "qrels_jg":
         return judgment_groups.evaluate(qrels, run, measures, settings, _evaluate)
+    if qrels.form in ("prefs", "qrels_prefs"):
+        from . import prefs  # plain Python per query: only for preference judgments
+        return prefs.evaluate(qrels, run, measures, settings, _evaluate)
     outcome = _evaluate(qrels, run, measures, settings)
     outcome.notes.extend(form_notes(qrels, measures))
     return outcome

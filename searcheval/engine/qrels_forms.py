@@ -17,7 +17,9 @@ from ..measures import Measure
 
 # What each form is called on the command line and in Python.
 _HOW = {"diversity": "-R diversity; in Python read_qrels(path, form='diversity')",
-        "qrels_jg": "-R qrels_jg; in Python read_qrels(path, form='qrels_jg')"}
+        "qrels_jg": "-R qrels_jg; in Python read_qrels(path, form='qrels_jg')",
+        "prefs": "-R prefs or -R qrels_prefs; in Python read_qrels(path, form='prefs')"}
+PREFERENCE_FORMS = ("prefs", "qrels_prefs")
 
 
 def refuse_unfit(qrels: Qrels, measures: list[Measure]) -> None:
@@ -32,6 +34,13 @@ def refuse_unfit(qrels: Qrels, measures: list[Measure]) -> None:
             raise UsageError(f"{measure} averages over judgment groups, and {qrels.path} was "
                              f"read as {qrels.form} qrels: read it as qrels_jg qrels, whose "
                              f"second field is the judgment group ({_HOW['qrels_jg']})")
+        if spec.preferences and qrels.form not in PREFERENCE_FORMS:
+            raise UsageError(f"{measure} reads preferences, and {qrels.path} was read as "
+                             f"{qrels.form} qrels: read it as preferences ({_HOW['prefs']})")
+        if qrels.form in PREFERENCE_FORMS and not spec.preferences and spec.trec != "num_q":
+            raise UsageError(f"{measure} reads one judgment per document, and {qrels.path} "
+                             f"holds preferences (-R {qrels.form}): ask for the preference "
+                             "measures (-m all_prefs), or read the qrels with -R trec")
         if qrels.form == "qrels_jg" and not spec.groups and spec.trec != "num_q":
             raise UsageError(f"{measure} reads one judgment per document, and {qrels.path} "
                              "holds one per judgment group (-R qrels_jg): ask for the "

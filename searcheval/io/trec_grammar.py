@@ -68,7 +68,15 @@ QRELS_3COL = Layout("qrels-3col", (("query_id", TEXT), ("doc_id", TEXT), ("relev
 # MS MARCO runs have no score: the rank is the value (each document scores -rank)
 MSMARCO_RUN = Layout("msmarco-run", (("query_id", TEXT), ("doc_id", TEXT), ("rank", INTEGER)),
                      kept=("query_id", "doc_id", "rank"))
-LAYOUTS = {layout.name: layout for layout in (TREC_QRELS, TREC_RUN, QRELS_3COL, MSMARCO_RUN)}
+# trec_eval's -R prefs files (get_prefs.c): a user's judgment group, a subgroup within it
+# whose documents are ordered by their level, and the level, a number (atof; 0 is judged
+# non-relevant). A level that is not a number is refused here (atof reads it as 0).
+PREFS = Layout("prefs",
+               (("query_id", TEXT), ("group", TEXT), ("subgroup", TEXT), ("doc_id", TEXT),
+                ("rel_level", SCORE)),
+               kept=("query_id", "group", "subgroup", "doc_id", "rel_level"))
+LAYOUTS = {layout.name: layout for layout in (TREC_QRELS, TREC_RUN, QRELS_3COL, MSMARCO_RUN,
+                                              PREFS)}
 
 
 # ---- reading one field's text -------------------------------------------------------------
