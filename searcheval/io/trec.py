@@ -206,11 +206,12 @@ def _prefs(path: str, columns: dict) -> Qrels:
     """The checked Qrels of a prefs file's columns: a level > 0 is relevant
     (form_prefs_counts.c), a document is ranked once per (group, subgroup)."""
     from ..model import forms
-    if len(columns["line"]) == 0:
-        raise FormatError(path, 0, "no judgments found (the prefs file is empty)")
     level = np.asarray(columns["rel_level"], dtype=np.float64)
+    if len(level) == 0:
+        raise FormatError(path, 0, "no judgments found (the prefs file is empty)")
+    lines = None if columns["line"] is None else np.asarray(columns["line"])
     qrels = Qrels(pieces.as_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"]),
-                  (level > 0).astype(np.int64), np.asarray(columns["line"]), path,
+                  (level > 0).astype(np.int64), lines, path,
                   form="prefs", group=pieces.as_encoded(columns["group"]),
                   subgroup=pieces.as_encoded(columns["subgroup"]), preference=level)
     return forms.checked(qrels)
