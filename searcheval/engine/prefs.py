@@ -37,19 +37,21 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     for j, (query, in_run) in enumerate(zip(outcome.query_ids, outcome.in_run)):
         if not in_run and settings.compat == 9:
             continue  # 9.0.8 does not evaluate a query the run lacks (-c): zeros
-        counted = count_query(query, rankings.get(query, []), judgments.get(query, []))
+        counted = count_query(query, rankings.get(query, []), judgments.get(query, []),
+                              qrels.path)
         for i in rows:
             values[i, j] = MEASURES[measures[i].family](counted)
     return replace(outcome, values=values)
 
 
 def _judgments(qrels: Qrels) -> dict[str, list[tuple]]:
-    """Per query, its (group, subgroup, level, doc) judgments."""
+    """Per query, its (group, subgroup, level, doc, line) judgments."""
     out: dict[str, list[tuple]] = {}
     columns = zip(_strings(qrels.query), _strings(qrels.group), _strings(qrels.subgroup),
-                  qrels.preference.tolist(), qrels.doc.values().to_pylist())
-    for query, group, subgroup, level, doc in columns:
-        out.setdefault(query, []).append((group, subgroup, level, doc))
+                  qrels.preference.tolist(), qrels.doc.values().to_pylist(),
+                  np.asarray(qrels.lines).tolist())
+    for query, group, subgroup, level, doc, line in columns:
+        out.setdefault(query, []).append((group, subgroup, level, doc, line))
     return out
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import FormatError
 
 
 @dataclass
@@ -55,10 +55,12 @@ class QueryPrefs:
     counts: np.ndarray = field(repr=False)
 
 
-def count_query(query: str, ranked_docs: list[str], rows: list[tuple]) -> QueryPrefs:
+def count_query(query: str, ranked_docs: list[str], rows: list[tuple],
+                path: str = "<prefs>") -> QueryPrefs:
     """The preference counts of one query: ``ranked_docs`` in ranking order (already cut
-    at -M), ``rows`` its (group, subgroup, level, doc) judgments."""
-    judged = sorted({doc for *_, doc in rows}, key=str.encode)
+    at -M), ``rows`` its (group, subgroup, level, doc, line) judgments; ``path`` names the
+    file in the FormatError of judgments trec_eval refuses."""
+    judged = sorted({row[3] for row in rows}, key=str.encode)
     judged_set = set(judged)
     retrieved = [doc for doc in ranked_docs if doc in judged_set]
     rank = {doc: i for i, doc in enumerate(retrieved)}
@@ -66,22 +68,22 @@ def count_query(query: str, ranked_docs: list[str], rows: list[tuple]) -> QueryP
         rank.setdefault(doc, len(rank))
     size, njr = len(judged), len(retrieved)
     counts = np.zeros((size, size), dtype=np.int32)
-    ordered = sorted(((g.encode(), s.encode(), -level, rank[doc], doc)
-                      for g, s, level, doc in rows))
+    ordered = sorted(((g.encode(), s.encode(), -level, rank[doc], doc, line)
+                      for g, s, level, doc, line in rows))
     groups = []
     start = 0
     while start < len(ordered):
         end = start
         while end < len(ordered) and ordered[end][0] == ordered[start][0]:
             end += 1
-        group = _group(query, ordered[start:end], size, njr)
+        group = _group(path, query, ordered[start:end], size, njr)
         counts += group.prefs
         groups.append(group)
         start = end
     return QueryPrefs(groups, size, njr, counts)
 
 
-def _group(query: str, rows: list[tuple], size: int, njr: int) -> Group:
+def _group(path: str, query: str, rows: list[tuple], size: int, njr: int) -> Group:
     subgroups = sorted({row[1] for row in rows})
     levels = np.full(size, -1.0)
     if len(subgroups) == 1:
@@ -90,12 +92,12 @@ def _group(query: str, rows: list[tuple], size: int, njr: int) -> Group:
         for k, higher in enumerate(classes):
             for lower in classes[k + 1:]:
                 prefs[np.ix_(higher, lower)] = True
-        for _, _, negated, r, _ in rows:
-            levels[r] = -negated
+        for row in rows:
+            levels[row[3]] = -row[2]
         group = Group(prefs, classes, levels)
         _class_totals(group, rows, njr)
     else:
-        prefs = _subgroup_prefs(query, rows, levels, subgroups, size)
+        prefs = _subgroup_prefs(path, query, rows, levels, subgroups, size)
         group = Group(prefs, None, levels)
         _array_totals(group, njr)
     _areas(group, njr)
@@ -106,7 +108,7 @@ def _classes(rows: list[tuple]) -> list[np.ndarray]:
     """The docid ranks of each level, highest level first, each ascending (the rows are
     sorted by level descending, then rank)."""
     classes, current, last = [], [], None
-    for _, _, negated, r, _ in rows:
+    for _, _, negated, r, *_ in rows:
         if last is not None and negated != last:
             classes.append(np.array(current, dtype=np.int64))
             current = []
@@ -133,21 +135,25 @@ def _class_levels(rows: list[tuple]) -> list[float]:
     return [-negated for negated in dict.fromkeys(row[2] for row in rows)]
 
 
-def _subgroup_prefs(query: str, rows: list[tuple], levels: np.ndarray,
+def _subgroup_prefs(path: str, query: str, rows: list[tuple], levels: np.ndarray,
                     subgroups: list[bytes], size: int) -> np.ndarray:
     """form_jg_pa: each subgroup's preferences, then the transitive ones (add_transitives);
     a document at level 0 in one subgroup and above 0 in another, or two documents each
     preferred to the other, is refused (trec_eval stops, or aborts)."""
     prefs = np.zeros((size, size), dtype=bool)
-    for _, _, negated, r, doc in rows:
+    line_of: dict[int, int] = {}
+    for group, _, negated, r, doc, line in rows:
         level = -negated
         if (levels[r] > 0.0 and level == 0.0) or (levels[r] == 0.0 and level > 0.0):
-            raise UsageError(f"query {query!r}: document {doc!r} has both level 0 and a "
-                             "level above 0 in one judgment group (trec_eval refuses it)")
-        levels[r] = level
+            raise FormatError(path, line, f"query {query!r} judgment group "
+                              f"{group.decode()!r}: document {doc!r} has level "
+                              f"{_number(level)} here and {_number(levels[r])} on line "
+                              f"{line_of[r]}: 0 (non-relevant) and above 0 (relevant) in one "
+                              "judgment group contradict each other (trec_eval refuses it)")
+        levels[r], line_of[r] = level, line
     for subgroup in subgroups:
-        ranks = np.array([r for _, s, _, r, _ in rows if s == subgroup], dtype=np.int64)
-        its = np.array([-n for _, s, n, _, _ in rows if s == subgroup])
+        ranks = np.array([row[3] for row in rows if row[1] == subgroup], dtype=np.int64)
+        its = np.array([-row[2] for row in rows if row[1] == subgroup])
         prefs[np.ix_(ranks, ranks)] |= its[:, None] > its[None, :]
     closure = prefs | np.eye(size, dtype=bool)
     while True:  # the reflexive transitive closure, by squaring (its result is unique)
@@ -158,10 +164,18 @@ def _subgroup_prefs(query: str, rows: list[tuple], levels: np.ndarray,
     np.fill_diagonal(closure, False)
     both = closure & closure.T
     if both.any():
-        raise UsageError(f"query {query!r}: the preferences of one judgment group contradict "
-                         f"each other (two documents each preferred to the other, with "
-                         "the transitive preferences; trec_eval aborts)")
+        i, j = (int(v) for v in np.argwhere(both)[0])
+        docs = {row[3]: (row[4], row[5]) for row in rows}
+        lines = sorted(docs[i][1:] + docs[j][1:])
+        raise FormatError(path, lines[-1], f"query {query!r} judgment group "
+                          f"{rows[0][0].decode()!r}: documents {docs[i][0]!r} and "
+                          f"{docs[j][0]!r} are each preferred to the other (through its "
+                          "subgroups and the preferences they imply; trec_eval aborts)")
     return closure
+
+
+def _number(level: float) -> str:
+    return str(int(level)) if float(level).is_integer() else repr(float(level))
 
 
 def _array_totals(group: Group, njr: int) -> None:
