@@ -158,3 +158,29 @@ def test_diversity_qrels_with_one_subtopic_everywhere_warn(tmp_path):
                  tmp_path / "run")
     assert result.exit_code == 0
     assert "warning:" in result.stderr and "one subtopic" in result.stderr
+
+
+def test_check_reads_the_form_and_names_a_repeat_within_its_key(tmp_path, groups):
+    (tmp_path / "twice").write_text(GROUPS_QRELS + "q1 B d2 0\n")
+    result = cli("check", "-R", "qrels_jg", tmp_path / "twice", groups[1])
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[0] == (
+        f"{tmp_path / 'twice'}:5: error: query 'q1' judgment group 'B' judges document 'd2' "
+        "twice (lines 3 and 5)")
+    # the same lines are one judgment per group: clean with -R qrels_jg (4 lines, 3 pairs:
+    # d2 is judged by groups A and B), refused as plain qrels (d2 twice in q1)
+    result = cli("check", "-R", "qrels_jg", groups[0], groups[1])
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.splitlines()[0] == (f"{groups[0]}: qrels_jg qrels: 3 judged "
+                                             "(query, doc) pairs read, 2 queries")
+    assert cli("check", groups[0], groups[1]).exit_code == 2
+
+
+def test_check_names_contradicting_preferences_with_their_lines(tmp_path, groups):
+    (tmp_path / "prefs").write_text("q1 g a d1 2\nq1 g a d2 1\nq1 g b d2 2\nq1 g b d1 1\n")
+    result = cli("check", "-R", "prefs", tmp_path / "prefs", groups[1])
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[0] == (
+        f"{tmp_path / 'prefs'}:4: error: query 'q1' judgment group 'g': documents 'd1' and "
+        "'d2' are each preferred to the other (through its subgroups and the preferences "
+        "they imply; trec_eval aborts)")

@@ -44,6 +44,13 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     return replace(outcome, values=values)
 
 
+def refuse_contradictions(qrels: Qrels) -> None:
+    """The FormatError of the first judgment group trec_eval refuses (``prefs_counts``:
+    level 0 and above 0 for one document, documents each preferred to the other)."""
+    for query, rows in _judgments(qrels).items():
+        count_query(query, [], rows, qrels.path)
+
+
 def _judgments(qrels: Qrels) -> dict[str, list[tuple]]:
     """Per query, its (group, subgroup, level, doc, line) judgments."""
     out: dict[str, list[tuple]] = {}
