@@ -24,7 +24,7 @@ def _prefs(trec: str, canonical: str, about: str, kind: Kind = Kind.SCALAR) -> S
                 uses_rel=False, since=9, **facts)
 
 
-_ALL = "all of a preference's forms: one not retrieved at all fails it"
+_ALL = "every preference counts, failed when neither document is retrieved"
 _RET = "preferences between two retrieved documents only"
 _IMP = "preferences with at least one retrieved document"
 PREFS_SPECS: tuple[Spec, ...] = (
