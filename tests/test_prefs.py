@@ -146,3 +146,14 @@ def test_preference_measures_need_preferences_and_say_so(files):
     assert result.exit_code == 2 and "-m all_prefs" in result.stderr
     with pytest.raises(UsageError):
         searcheval.evaluate(SUITE / "qrels.test", SUITE / "results.test", ["PrefSimp"])
+
+
+def test_cross_check_says_why_preferences_are_not_cross_checked():
+    """pytrec_eval reads plain qrels: num_q is compared (its judged pairs), the preference
+    measures are listed with the reason."""
+    result = cli("evaluate", "-R", "prefs", "-m", "prefs", "--cross-check",
+                 SUITE / "prefs.test", SUITE / "prefs.results.test")
+    assert result.exit_code == 0, result.stderr
+    assert "25 values compared, 0 differ" in result.stdout  # num_q: 24 queries and all
+    assert ("not cross-checked: NumPrefsPoss, NumPrefsFul, NumPrefsFulRet, PrefSimp, "
+            "PrefPair, PrefAvgJG (pytrec_eval reads plain qrels only") in result.stdout
