@@ -157,3 +157,10 @@ def test_cross_check_says_why_preferences_are_not_cross_checked():
     assert "25 values compared, 0 differ" in result.stdout  # num_q: 24 queries and all
     assert ("not cross-checked: NumPrefsPoss, NumPrefsFul, NumPrefsFulRet, PrefSimp, "
             "PrefPair, PrefAvgJG (pytrec_eval reads plain qrels only") in result.stdout
+
+
+def test_another_tie_policy_is_refused_for_preferences(files):
+    """form_prefs_counts.c orders ties by doc id ascending, whatever else is asked: q4's
+    tie would decide the value, so --ties input is refused rather than ignored."""
+    result = cli("evaluate", "-R", "prefs", "-m", "prefs_simp", "--ties", "input", *files)
+    assert result.exit_code == 2 and "leave --ties out" in result.stderr

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..errors import UsageError
 from ..measures import Measure
 from ..model import Qrels, Run
 from ..ranking import comparable_scores
@@ -27,6 +28,10 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
              plain_evaluate) -> Outcome:
     """The Outcome of ``measures`` on preference judgments (form prefs or qrels_prefs);
     ``plain_evaluate`` is the native engine's evaluate of plain qrels."""
+    if settings.ties != "trec_eval" and any(m.spec.preferences for m in measures):
+        raise UsageError(f"--ties {settings.ties}: the preference measures order tied scores "
+                         "as trec_eval's form_prefs_counts.c does (doc id ascending) only; "
+                         "leave --ties out")
     outcome = plain_evaluate(qrels.by_document(), run, measures, settings)
     rows = [i for i, m in enumerate(measures) if m.spec.preferences]
     if not rows:
