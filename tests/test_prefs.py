@@ -20,7 +20,8 @@ from searcheval.errors import UsageError
 from cli_runner import cli
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
-CASES = [("prefs", "prefs.test", "prefs.results.test", "out.test.prefs", v) for v in "9 10".split()]
+CASES = [("prefs", "prefs.test", "prefs.results.test", "out.test.prefs", v)
+         for v in "9 10".split()]
 CASES += [("prefs", "prefs.comment.test", "prefs.results.test", "out.test.prefs", "10")]
 CASES += [("qrels_prefs", "qrels.test", "results.test", "out.test.qrels_prefs", v)
           for v in "9 10".split()]
@@ -136,7 +137,8 @@ def test_a_bad_level_is_named_with_its_line(tmp_path, files):
     (tmp_path / "bad").write_text("q1 g a d1 2\nq1 g a d2 high\n")
     result = cli("evaluate", "-R", "prefs", "-m", "prefs_simp", tmp_path / "bad", files[1])
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"{tmp_path / 'bad'}:2: ")
+    assert result.stderr.strip() == (f"{tmp_path / 'bad'}:2: rel_level must be a number, "
+                                     "found 'high'")
 
 
 def test_preference_measures_need_preferences_and_say_so(files):

@@ -53,8 +53,9 @@ def _qrels_of_form(source: Any, form: str) -> Qrels:
     from ..model.forms import form_of
     form_of(form)  # an unknown form: a UsageError naming the forms
     if not isinstance(source, (str, Path)) or is_irds(source):
-        raise UsageError(f"{form} qrels are read from TREC text files ({form_of(form).fields}),"
-                         f" not from {type(source).__name__ if not isinstance(source, str) else source}")
+        given = source if isinstance(source, str) else type(source).__name__
+        raise UsageError(f"{form} qrels are read from TREC text files "
+                         f"({form_of(form).fields}), not from {given}")
     from .trec import read_qrels
     return read_qrels(source, form=form)
 

@@ -101,17 +101,17 @@ def _in_ascii(text: str) -> str:
     return " in ASCII digits" if any(c.isdigit() for c in text if not c.isascii()) else ""
 
 
-def score(path: str, number: int, text: str) -> float:
-    """A score as C's strtod reads it, refused unless finite."""
+def score(path: str, number: int, text: str, name: str = "score") -> float:
+    """A score (or a prefs level: ``name``) as C's strtod reads it, refused unless finite."""
     try:
         if "_" in text or not text.isascii():  # Python reads 1_000 and '\uff11'; C's
             raise ValueError(text)  # strtod (and trec_eval) does not
         value = float(text)
     except ValueError:
-        raise FormatError(path, number, f"score must be a number{_in_ascii(text)}, "
+        raise FormatError(path, number, f"{name} must be a number{_in_ascii(text)}, "
                           f"found {text!r}") from None
     if not math.isfinite(value):
-        raise FormatError(path, number, f"score must be a finite number, found {text!r}")
+        raise FormatError(path, number, f"{name} must be a finite number, found {text!r}")
     return value
 
 
@@ -130,5 +130,5 @@ def value(path: str, number: int, text: str, name: str, kind: str):
     if kind == INTEGER:
         return integer(path, number, text, name)
     if kind == SCORE:
-        return score(path, number, text)
+        return score(path, number, text, name)
     return float_or_nan(text)
