@@ -184,3 +184,16 @@ def test_check_names_contradicting_preferences_with_their_lines(tmp_path, groups
         f"{tmp_path / 'prefs'}:4: error: query 'q1' judgment group 'g': documents 'd1' and "
         "'d2' are each preferred to the other (through its subgroups and the preferences "
         "they imply; trec_eval aborts)")
+
+
+def test_compare_and_batch_warn_of_one_subtopic_everywhere_too(tmp_path):
+    (tmp_path / "qrels").write_text(ONE_SUBTOPIC)
+    (tmp_path / "run").write_text(RUN)
+    (tmp_path / "run2").write_text("q1 Q0 d2 1 2.0 u\n")
+    compared = cli("compare", "-R", "diversity", "-m", "P.1", tmp_path / "qrels",
+                   tmp_path / "run", tmp_path / "run2")
+    batch = cli("batch", "-R", "diversity", "-m", "P.1", "-o", tmp_path / "out",
+                tmp_path / "qrels", tmp_path / "run")
+    for result in (compared, batch):
+        assert result.exit_code == 0, result.stderr
+        assert "warning:" in result.stderr and "every query has one subtopic" in result.stderr

@@ -43,6 +43,9 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
         from ..scale.distributed import require_dask
         require_dask()
     qrels = load_qrels(qrels_source, job.qrels_form)  # bad qrels stop the batch here, before any run or folder
+    from ..engine.qrels_forms import form_warnings
+    for warning in form_warnings(qrels):
+        click.echo(f"searcheval: warning: {warning}", err=True)
     if is_irds(qrels_source):  # the id stays when the dataset's judgments change
         job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
     refuse_what_every_run_would_fail(qrels, job)  # once, not once per run

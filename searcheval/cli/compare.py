@@ -70,6 +70,9 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline])
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
         judged = as_qrels(qrels, qrels_format)
+        from ..engine.qrels_forms import form_warnings
+        for warning in form_warnings(judged):
+            click.echo(f"searcheval: warning: {warning}", err=True)
         baseline = _baseline_path(baseline, list(runs))
         paths = list(runs) + ([baseline] if baseline and baseline not in runs else [])
         read = {path: as_run(path, ranks=ties == "rank") for path in paths}  # all before writing
