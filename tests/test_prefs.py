@@ -166,3 +166,18 @@ def test_another_tie_policy_is_refused_for_preferences(files):
     tie would decide the value, so --ties input is refused rather than ignored."""
     result = cli("evaluate", "-R", "prefs", "-m", "prefs_simp", "--ties", "input", *files)
     assert result.exit_code == 2 and "leave --ties out" in result.stderr
+
+
+@pytest.mark.parametrize("form,qrels,run", [("prefs", "prefs.test", "prefs.results.test"),
+                                            ("qrels_jg", "qrels.123", "results.test")])
+def test_streamed_blocks_keep_the_judgments_form(tmp_path, form, qrels, run):
+    """batch --chunk-queries evaluates blocks of 2 queries, each with its queries'
+    judgments cut from the qrels: the groups, subgroups and levels go with them, so the
+    leaderboard is the one of the whole run (whose values trec_eval's outputs check)."""
+    measure = "all_prefs" if form == "prefs" else "qrels_jg"
+    whole, streamed = tmp_path / "whole", tmp_path / "streamed"
+    for out, extra in ((whole, ()), (streamed, ("--chunk-queries", "2"))):
+        result = cli("batch", "-R", form, "-m", measure, *extra, "-o", out, SUITE / qrels,
+                     SUITE / run)
+        assert result.exit_code == 0, result.stderr
+    assert (streamed / "summary.csv").read_text() == (whole / "summary.csv").read_text()
