@@ -57,11 +57,14 @@ def _listed(ids: list[str]) -> str:
 
 
 def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
-          compat: int = 9, max_errors: int = 20, max_unjudged: float = 0.5) -> tuple[Report, list]:
-    """Check qrels and runs; returns the report and each run's Scan (for ``fix``)."""
+          compat: int = 9, max_errors: int = 20, max_unjudged: float = 0.5,
+          qrels_format: str = "trec") -> tuple[Report, list]:
+    """Check qrels and runs; returns the report and each run's Scan (for ``fix``).
+    ``qrels_format`` (-R): the kind of judgments the qrels hold (``model.forms``)."""
     report = Report()
-    qrels = scan(qrels_path, "qrels", max_errors)
-    _file(report, qrels, "judgment")
+    qrels = (scan(qrels_path, "qrels", max_errors) if qrels_format == "trec"
+             else _scan_form(qrels_path, qrels_format))
+    _file(report, qrels, "judgment" if qrels_format == "trec" else "judged (query, doc) pair")
     relevant = _check_qrels(report, qrels, relevance_level)
     runs = []
     for path in run_paths:
@@ -73,6 +76,27 @@ def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
                 _against_qrels(report, run, qrels, relevant, compat, max_unjudged)
         runs.append(run)
     return report, runs
+
+
+def _scan_form(path: str, form: str) -> Scan:
+    """Qrels of another form, read as evaluation reads them: the first bad line, a
+    document judged twice within its key (subtopic, judgment group, subgroup) and, for
+    preferences, judgments trec_eval refuses (a level 0 and above 0 in one group, two
+    documents each preferred to the other) are errors with their lines. The rest of the
+    checks see each (query, doc) once, with its largest grade."""
+    from ..errors import SearchevalError
+    from ..io.inputs import as_qrels
+    from ..io.scan import _unreadable
+    try:
+        qrels = as_qrels(path, form)
+        if form in ("prefs", "qrels_prefs"):
+            from ..engine.prefs import refuse_contradictions
+            refuse_contradictions(qrels)
+    except SearchevalError as exc:
+        return _unreadable(path, "qrels", form, exc)
+    whole = qrels.by_document()
+    return Scan(qrels.path, "qrels", f"{form} qrels", whole.query, whole.doc, whole.relevance,
+                whole.lines)
 
 
 def _file(report: Report, found: Scan, rows: str) -> None:
@@ -270,6 +294,6 @@ def fix_and_recheck(qrels: str, run: Scan, target: str, fmt: str | None,
     with tempfile.TemporaryDirectory() as folder:
         written = Path(folder) / ("fixed" + (registry.BY_NAME[name].extensions or ("",))[0])
         written.write_bytes(payload)
-        again, _ = check(qrels, [str(written)], **options)
+        again, _ = check(qrels, [str(written)], **options)  # options hold qrels_format
     registry.write_bytes(target, payload, stdout)
     return changes, again

@@ -118,7 +118,11 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     by_design = _design_differences(as_9, results, tolerance) if as_9 is not results else []
     check = CrossCheck(results, [], not_checked, by_design, tolerance=tolerance)
     try:
-        reference = Results.of(pytrec.evaluate(qrels, run, measures, settings))
+        # pytrec_eval reads plain qrels only: judgment groups and preferences go to it as
+        # judged (query, doc) pairs, for the measures it has (num_q); theirs are not checked
+        plain = qrels.by_document() if qrels.form in ("qrels_jg", "qrels_prefs", "prefs") \
+            else qrels
+        reference = Results.of(pytrec.evaluate(plain, run, measures, settings))
     except pytrec.ReferenceEngineCrash as crash:
         check.reference_crashed = str(crash)
         return check

@@ -20,7 +20,7 @@ from .memory import reuse_freed_memory
 from ..errors import ReferenceEngineCrash, SearchevalError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
-NICKNAME_NAMES = ("official", "all_trec", "set")
+NICKNAME_NAMES = ("official", "all_trec", "set", "qrels_jg", "all_prefs", "prefs")  # print runid
 
 
 class LazyGroup(click.Group):
@@ -142,8 +142,8 @@ def _fail(message: str, code: int = 2) -> None:
               help="Also write PNG and SVG plots into DIR: precision-recall curves, "
                    "distributions over queries.")
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
-             judged_only, ties, engine, cross_check, compat, num_docs, results_format, zscores,
-             no_summary, fmt, output, plot_dir) -> None:
+             judged_only, ties, engine, cross_check, compat, num_docs, results_format,
+             qrels_format, zscores, no_summary, fmt, output, plot_dir) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
@@ -157,7 +157,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             missing=missing, relevance_level=relevance_level, depth=depth,
                             judged_only=judged_only, ties=ties, engine=engine,
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
-                            summary=not no_summary,
+                            summary=not no_summary, qrels_format=qrels_format,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures))
     except ReferenceEngineCrash as exc:  # done, but look: exit 1

@@ -42,7 +42,10 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     if dask is not None:
         from ..scale.distributed import require_dask
         require_dask()
-    qrels = load_qrels(qrels_source)  # bad qrels stop the batch here, before any run or folder
+    qrels = load_qrels(qrels_source, job.qrels_form)  # bad qrels stop the batch here, before any run or folder
+    from ..engine.qrels_forms import form_warnings
+    for warning in form_warnings(qrels):
+        click.echo(f"searcheval: warning: {warning}", err=True)
     if is_irds(qrels_source):  # the id stays when the dataset's judgments change
         job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
     refuse_what_every_run_would_fail(qrels, job)  # once, not once per run
@@ -85,7 +88,7 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(qrels_source, os.getpid()))
+                               initializer=_start_worker, initargs=(qrels_source, os.getpid(), job.qrels_form))
     try:
         futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
                    for path in paths]
@@ -104,10 +107,10 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
     pool.shutdown(wait=True)
 
 
-def _start_worker(qrels_source: str, parent: int) -> None:
+def _start_worker(qrels_source: str, parent: int, form: str = "trec") -> None:
     """Each worker parses the qrels once, leaves Ctrl-C to the parent, and dies with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    load_qrels(qrels_source)
+    load_qrels(qrels_source, form)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -190,7 +193,8 @@ def _human(number: float) -> str:
               help="Run on a Dask cluster: a scheduler address, or local[:N] for N local "
                    "worker processes (pip install \"searcheval[dask]\").")
 def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
-                  judged_only, ties, compat, num_docs, results_format, sort_by, jobs, stream,
+                  judged_only, ties, compat, num_docs, results_format, qrels_format, sort_by,
+                  jobs, stream,
                   chunk_queries, block_size, dask) -> None:
     """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
 
@@ -206,6 +210,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
             depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs), sort_by, stream,
             chunk_queries,
             parse_size(block_size))
+        job = replace(job, qrels_form=qrels_format)
         outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
     except WorkerDied as exc:
         _fail(str(exc), 1)

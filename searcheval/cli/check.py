@@ -9,6 +9,7 @@ import click
 from ..errors import SearchevalError
 from ..io import registry
 from ..analysis.check import _count, check, fix_and_recheck
+from .options import QRELS_FORMATS
 
 
 @click.command("check", context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,8 +28,10 @@ from ..analysis.check import _count, check, fix_and_recheck
               help="Errors listed per file (all are counted).")
 @click.option("--max-unjudged", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="Warn when more than this share of the top-10 documents is unjudged.")
+@click.option("-R", "--qrels-format", type=click.Choice(QRELS_FORMATS), default="trec",
+              show_default=True, help="The kind of judgments in QRELS, as for evaluate.")
 def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, max_errors,
-                  max_unjudged) -> None:
+                  max_unjudged, qrels_format) -> None:
     """Check QRELS and RUN(s): every format error (with its line), duplicates, ties, queries
     in one file only, unjudged documents. Exit 0 clean, 1 warnings, 2 errors; with --fix,
     the status of the corrected run (2 only if nothing was written)."""
@@ -36,7 +39,7 @@ def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, m
     if fix_target is not None and len(runs) != 1:
         _fail("searcheval check: --fix corrects one run: give exactly one RUN")
     options = dict(relevance_level=relevance_level, compat=int(compat), max_errors=max_errors,
-                   max_unjudged=max_unjudged)
+                   max_unjudged=max_unjudged, qrels_format=qrels_format)
     echo = lambda text: click.echo(text, nl=False, err=fix_target == "-")  # noqa: E731
     try:
         from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice

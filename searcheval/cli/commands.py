@@ -14,6 +14,7 @@ from ..measures import NICKNAMES, Measure, parse_measure
 from ..measures.grammar import split_names
 from .output import write_text
 from ..results import Results
+from ..engine.qrels_forms import form_warnings, refuse_unfit
 from ..io.run_labels import refuse_repeated_paths, run_labels
 
 NOTELESS = ("csv", "wide-csv", "trec")  # formats with no place for notes: those go to stderr
@@ -24,7 +25,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  judged_only: bool, ties: str, engine: str, cross_check: bool, compat: int,
                  fmt: str,
                  output: str | None, runid: bool, plot_dir: str | None = None,
-                 num_docs: int = 0, zscores: str | None = None, summary: bool = True) -> int:
+                 num_docs: int = 0, zscores: str | None = None, summary: bool = True,
+                 qrels_format: str = "trec") -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measure_names, runid_asked = without_runid(measure_names)
@@ -41,7 +43,10 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     measures, first_notes = first_parameters_only(
         names or ([] if runid_asked else ["official"]), measures, compat, fmt == "trec")
     notes = notes + first_notes
-    qrels = as_qrels(qrels_path)
+    qrels = as_qrels(qrels_path, qrels_format)
+    refuse_unfit(qrels, measures)  # before reading the runs
+    for warning in form_warnings(qrels):
+        click.echo(f"searcheval: warning: {warning}", err=True)
     runs = [as_run(path, ranks=ties == "rank") for path in run_paths]  # all read before writing
     table = None
     if zscores is not None:

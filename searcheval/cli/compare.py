@@ -46,7 +46,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
                    "precision-recall curves, distributions.")
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
-                    num_docs, results_format, fmt, output, plot_dir) -> None:
+                    num_docs, results_format, qrels_format, fmt, output, plot_dir) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -69,7 +69,10 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline])
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
-        judged = as_qrels(qrels)
+        judged = as_qrels(qrels, qrels_format)
+        from ..engine.qrels_forms import form_warnings
+        for warning in form_warnings(judged):
+            click.echo(f"searcheval: warning: {warning}", err=True)
         baseline = _baseline_path(baseline, list(runs))
         paths = list(runs) + ([baseline] if baseline and baseline not in runs else [])
         read = {path: as_run(path, ranks=ties == "rank") for path in paths}  # all before writing

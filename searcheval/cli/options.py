@@ -29,6 +29,8 @@ QUERY_AND_RANKING_OPTIONS = [
 ]
 
 
+QRELS_FORMATS = ["trec", "prefs", "qrels_prefs", "qrels_jg", "diversity"]  # model.forms
+
 # trec_eval's flags that every command evaluating runs takes (evaluate, compare, batch).
 TREC_EVAL_OPTIONS = [
     click.option("-N", "--num-docs", type=click.IntRange(min=0), default=0,
@@ -38,11 +40,17 @@ TREC_EVAL_OPTIONS = [
                  default="trec_results", show_default=True,
                  help="trec_eval -T: the run format; trec_results is trec_eval's only one "
                       "(runs in other formats are recognised without it)."),
+    click.option("-R", "--qrels-format", type=click.Choice(QRELS_FORMATS), default="trec",
+                 show_default=True,
+                 help="The kind of judgments in QRELS (trec_eval -R, plus diversity): trec "
+                      "(query iteration doc grade), qrels_jg (query judgment_group doc "
+                      "grade), qrels_prefs and prefs (preferences), diversity (query "
+                      "subtopic doc grade, TREC Web track)."),
 ]
 
 
 def trec_eval_options(command: Callable) -> Callable:
-    """-N and -T, as trec_eval spells them."""
+    """-N, -T and -R, as trec_eval spells them."""
     for option in reversed(TREC_EVAL_OPTIONS):
         command = option(command)
     return command

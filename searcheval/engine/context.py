@@ -200,8 +200,10 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
 def _by_document(qrels: Qrels) -> tuple[Qrels, np.ndarray | None]:
     """(the qrels by document, per judgment its pair there or None for trec qrels)."""
     if qrels.form not in ("trec", "diversity"):
-        raise UsageError(f"{qrels.path}: qrels of form {qrels.form!r} are held, but no "
-                         "measure of searcheval reads them yet")
+        raise UsageError(f"{qrels.path}: qrels of form {qrels.form!r} are read only by "
+                         "the measures of their form" + (
+                             " (-m qrels_jg), which pytrec_eval does not compute"
+                             if qrels.form == "qrels_jg" else ": none exists yet"))
     return qrels.by_document_rows()
 
 

@@ -13,10 +13,24 @@ from .context import Ranked, prepare
 from ..settings import Settings
 from . import missing
 from .kernels import kernel_of
+from . import judgment_groups
+from .qrels_forms import form_notes, refuse_unfit
 from .texts import text_values
 
 
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
+    refuse_unfit(qrels, measures)  # a measure the judgments' form cannot feed: before any work
+    if qrels.form == "qrels_jg":
+        return judgment_groups.evaluate(qrels, run, measures, settings, _evaluate)
+    if qrels.form in ("prefs", "qrels_prefs"):
+        from . import prefs  # plain Python per query: only for preference judgments
+        return prefs.evaluate(qrels, run, measures, settings, _evaluate)
+    outcome = _evaluate(qrels, run, measures, settings)
+    outcome.notes.extend(form_notes(qrels, measures))
+    return outcome
+
+
+def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
     # The tie shortcut of ranking only for measures that see nothing but the grades.
     grades_only = all(m.spec.grades_only for m in measures)

@@ -80,6 +80,8 @@ def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_ev
         return "pytrec_eval scores one order of tied documents, not their average"
     if measure.spec.text:
         return "a string per query, which pytrec_eval cannot return: it gives 0.0"
+    if measure.spec.groups or measure.spec.preferences:
+        return "pytrec_eval reads plain qrels only (no trec_eval -R qrels_jg, prefs, qrels_prefs)"
     if route(measure.spec) is None:
         if measure.spec.since == 0:
             return "not a trec_eval measure"

@@ -18,10 +18,15 @@ from .registry import read, read_path
 from .trec import make_qrels, make_run
 
 
-def as_qrels(source: Any) -> Qrels:
-    """A Qrels from a path, a DataFrame (query_id, doc_id, relevance) or a nested dict."""
+def as_qrels(source: Any, form: str = "trec") -> Qrels:
+    """A Qrels from a path, a DataFrame (query_id, doc_id, relevance) or a nested dict.
+
+    ``form`` (``model.forms``; the command line's -R): a path is then read as TREC lines of
+    that kind of judgments (diversity, qrels_jg, qrels_prefs, prefs)."""
     if isinstance(source, Qrels):
         return source
+    if form != "trec":
+        return _qrels_of_form(source, form)
     if is_irds(source):
         from .irds import load_irds_qrels  # imports ir_datasets: only when asked
         return load_irds_qrels(source)
@@ -41,6 +46,18 @@ def as_qrels(source: Any) -> Qrels:
     q, d, v = zip(*out)
     return make_qrels(encode(q), encode(d), np.array(v, dtype=np.int64),
                       np.arange(1, len(out) + 1), "<qrels>", unit="rows")
+
+
+def _qrels_of_form(source: Any, form: str) -> Qrels:
+    """Qrels read as ``form``: TREC text files only (the other formats hold plain qrels)."""
+    from ..model.forms import form_of
+    form_of(form)  # an unknown form: a UsageError naming the forms
+    if not isinstance(source, (str, Path)) or is_irds(source):
+        given = source if isinstance(source, str) else type(source).__name__
+        raise UsageError(f"{form} qrels are read from TREC text files "
+                         f"({form_of(form).fields}), not from {given}")
+    from .trec import read_qrels
+    return read_qrels(source, form=form)
 
 
 def as_run(source: Any, name: str = "run", ranks: bool = False) -> Run:

@@ -28,7 +28,7 @@ from ..model.columns import Encoded
 from . import bounded, pieces, trec_exact, trec_fast
 from .pieces import PIECE_BYTES
 from .repeats import make_qrels, make_run  # noqa: F401 (every reader imports them from here)
-from .trec_grammar import MSMARCO_RUN, QRELS_3COL, TREC_QRELS, TREC_RUN, Layout
+from .trec_grammar import MSMARCO_RUN, PREFS, QRELS_3COL, TREC_QRELS, TREC_RUN, Layout
 
 QRELS_3COL_FIELDS = QRELS_3COL.described
 MSMARCO_FIELDS = MSMARCO_RUN.described
@@ -196,8 +196,25 @@ def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES,
                 form: str = "trec") -> Qrels:
     """TREC qrels from the bytes ``read_bytes`` returned. A file Arrow cannot read in one
     go is read in pieces of about ``piece_bytes`` (``pieces``)."""
+    if form == "prefs":  # five fields: trec_eval -R prefs (get_prefs.c)
+        return _prefs(path, read_columns(path, data, PREFS, PREFS.kept, piece_bytes))
     columns = read_columns(path, data, TREC_QRELS, TREC_QRELS.kept, piece_bytes)
     return _built(path, TREC_QRELS, columns, False, form)
+
+
+def _prefs(path: str, columns: dict) -> Qrels:
+    """The checked Qrels of a prefs file's columns: a level > 0 is relevant
+    (form_prefs_counts.c), a document is ranked once per (group, subgroup)."""
+    from ..model import forms
+    level = np.asarray(columns["rel_level"], dtype=np.float64)
+    if len(level) == 0:
+        raise FormatError(path, 0, "no judgments found (the prefs file is empty)")
+    lines = None if columns["line"] is None else np.asarray(columns["line"])
+    qrels = Qrels(pieces.as_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"]),
+                  (level > 0).astype(np.int64), lines, path,
+                  form="prefs", group=pieces.as_encoded(columns["group"]),
+                  subgroup=pieces.as_encoded(columns["subgroup"]), preference=level)
+    return forms.checked(qrels)
 
 
 def read_run(source: str | Path, ranks: bool = False) -> Run:

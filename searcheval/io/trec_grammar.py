@@ -68,7 +68,15 @@ QRELS_3COL = Layout("qrels-3col", (("query_id", TEXT), ("doc_id", TEXT), ("relev
 # MS MARCO runs have no score: the rank is the value (each document scores -rank)
 MSMARCO_RUN = Layout("msmarco-run", (("query_id", TEXT), ("doc_id", TEXT), ("rank", INTEGER)),
                      kept=("query_id", "doc_id", "rank"))
-LAYOUTS = {layout.name: layout for layout in (TREC_QRELS, TREC_RUN, QRELS_3COL, MSMARCO_RUN)}
+# trec_eval's -R prefs files (get_prefs.c): a user's judgment group, a subgroup within it
+# whose documents are ordered by their level, and the level, a number (atof; 0 is judged
+# non-relevant). A level that is not a number is refused here (atof reads it as 0).
+PREFS = Layout("prefs",
+               (("query_id", TEXT), ("group", TEXT), ("subgroup", TEXT), ("doc_id", TEXT),
+                ("rel_level", SCORE)),
+               kept=("query_id", "group", "subgroup", "doc_id", "rel_level"))
+LAYOUTS = {layout.name: layout for layout in (TREC_QRELS, TREC_RUN, QRELS_3COL, MSMARCO_RUN,
+                                              PREFS)}
 
 
 # ---- reading one field's text -------------------------------------------------------------
@@ -93,17 +101,17 @@ def _in_ascii(text: str) -> str:
     return " in ASCII digits" if any(c.isdigit() for c in text if not c.isascii()) else ""
 
 
-def score(path: str, number: int, text: str) -> float:
-    """A score as C's strtod reads it, refused unless finite."""
+def score(path: str, number: int, text: str, name: str = "score") -> float:
+    """A score (or a prefs level: ``name``) as C's strtod reads it, refused unless finite."""
     try:
         if "_" in text or not text.isascii():  # Python reads 1_000 and '\uff11'; C's
             raise ValueError(text)  # strtod (and trec_eval) does not
         value = float(text)
     except ValueError:
-        raise FormatError(path, number, f"score must be a number{_in_ascii(text)}, "
+        raise FormatError(path, number, f"{name} must be a number{_in_ascii(text)}, "
                           f"found {text!r}") from None
     if not math.isfinite(value):
-        raise FormatError(path, number, f"score must be a finite number, found {text!r}")
+        raise FormatError(path, number, f"{name} must be a finite number, found {text!r}")
     return value
 
 
@@ -122,5 +130,5 @@ def value(path: str, number: int, text: str, name: str, kind: str):
     if kind == INTEGER:
         return integer(path, number, text, name)
     if kind == SCORE:
-        return score(path, number, text)
+        return score(path, number, text, name)
     return float_or_nan(text)

@@ -2,6 +2,8 @@
 and their names (grammar)."""
 
 from .builtins import NICKNAMES, SPECS
+from . import judgment_groups as _judgment_groups  # noqa: F401  (registers them)
+from . import preferences as _preferences  # noqa: F401  (registers them)
 from .grammar import parse_measure, parse_measures
 from .measure import Measure
 from .registry import BY_TREC, TREC_ORDER, register, registered, unregister

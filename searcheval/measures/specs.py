@@ -68,6 +68,14 @@ class Spec:
     ``grades_only`` it declares that it depends on nothing but the sequence of those
     grade vectors (ranking then leaves tied rows in any order only when they are one
     judged document or all unjudged).
+    ``groups``: the family is trec_eval's average over judgment groups (``-R qrels_jg``,
+    ``Qrels.form`` "qrels_jg": one user's judgments per group): its kernel runs once per
+    judgment group of a query, with that group's judgments alone, and the query's value
+    is the mean over its groups (``engine.judgment_groups``).
+    ``preferences``: the family reads trec_eval's preference judgments (``-R prefs``,
+    ``-R qrels_prefs``; ``Qrels.form`` "prefs" or "qrels_prefs"), counted per query by
+    ``engine.prefs`` as form_prefs_counts.c counts them; its kernel is never called with
+    other judgments (``engine.qrels_forms`` refuses them first).
     ``collection_default``: a default parameter computed from the judgments of all the
     evaluated queries (blocks then compute every candidate). ``pytrec``: the family
     pytrec_eval is asked for (``None``: it has none). ``per_query``: trec_eval prints a
@@ -102,6 +110,8 @@ class Spec:
     order_free: bool = False
     grades_only: bool = True
     subtopics: bool = False
+    groups: bool = False
+    preferences: bool = False
     collection_default: bool = False
     pytrec: str | None = None
     per_query: bool = True

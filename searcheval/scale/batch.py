@@ -47,6 +47,7 @@ class Job:
     stream: bool | None = None  # None: stream the runs larger than STREAM_ABOVE
     chunk_queries: int | None = None  # streaming blocks of at most this many queries
     block_bytes: int = 32 << 20
+    qrels_form: str = "trec"  # -R: the kind of judgments (model.forms)
 
     def parsed_measures(self) -> list[Measure]:
         return parse_measures(list(self.measures), self.settings.compat)
@@ -57,6 +58,8 @@ class Job:
                  "qrels_sha256": self.qrels_sha256,
                  "run_sha256": run_sha256, "measures": list(self.measures),
                  "settings": asdict(self.settings)}
+        if self.qrels_form != "trec":  # the same file read as another form: other numbers
+            facts["qrels_form"] = self.qrels_form
         return sha256_text(json.dumps(facts, sort_keys=True))
 
     def streams(self, path: str) -> bool:
@@ -294,11 +297,11 @@ _QRELS: Qrels | None = None
 _QRELS_READS = 0
 
 
-def load_qrels(source: str) -> Qrels:
-    """Parse the qrels and keep them for every run this process evaluates."""
+def load_qrels(source: str, form: str = "trec") -> Qrels:
+    """Parse the qrels (as ``form``: -R) and keep them for every run this process evaluates."""
     global _QRELS, _QRELS_READS
     from ..io.inputs import as_qrels
-    _QRELS, _QRELS_READS = as_qrels(source), _QRELS_READS + 1
+    _QRELS, _QRELS_READS = as_qrels(source, form), _QRELS_READS + 1
     return _QRELS
 
 

@@ -92,9 +92,16 @@ def qrels_for(qrels: Qrels, query_ids: pa.Array) -> Qrels:
     """The judgments of ``query_ids`` only (so a block's work is proportional to the block)."""
     wanted = np.asarray(pc.is_in(qrels.query.vocabulary, value_set=query_ids), dtype=bool)
     rows = wanted[qrels.query.codes]
+    def kept(column):  # a form's optional column (model.forms), cut to the same rows
+        return None if column is None else Encoded(np.asarray(column.codes)[rows],
+                                                   column.vocabulary, column.ordered)
+
     return Qrels(compact(qrels.query.codes[rows], qrels.query.vocabulary),
                  compact(qrels.doc.codes[rows], qrels.doc.vocabulary),
-                 qrels.relevance[rows], qrels.lines[rows], qrels.path)
+                 qrels.relevance[rows], qrels.lines[rows], qrels.path, form=qrels.form,
+                 iteration=kept(qrels.iteration), group=kept(qrels.group),
+                 subgroup=kept(qrels.subgroup),
+                 preference=None if qrels.preference is None else qrels.preference[rows])
 
 
 def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Part:

@@ -1,0 +1,76 @@
+"""Which measures read which kind of judgments (``Qrels.form``), checked before any work,
+and what the output says about how a form was read.
+
+Never a silent switch: a measure that reads a grade per subtopic (``Spec.subtopics``)
+needs diversity qrels, a measure averaged over judgment groups (``Spec.groups``) needs
+qrels_jg qrels, and the plain measures read qrels_jg qrels only as trec_eval does, not
+at all (te_form_res_rels refuses a rel_info format other than "qrels").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import UsageError
+from ..model import Qrels
+from ..measures import Measure
+
+# What each form is called on the command line and in Python.
+_HOW = {"diversity": "-R diversity; in Python read_qrels(path, form='diversity')",
+        "qrels_jg": "-R qrels_jg; in Python read_qrels(path, form='qrels_jg')",
+        "prefs": "-R prefs or -R qrels_prefs; in Python read_qrels(path, form='prefs')"}
+PREFERENCE_FORMS = ("prefs", "qrels_prefs")
+
+
+def refuse_unfit(qrels: Qrels, measures: list[Measure]) -> None:
+    """A UsageError naming the first measure that cannot read ``qrels``' form, with the fix."""
+    for measure in measures:
+        spec = measure.spec
+        if spec.subtopics and qrels.form != "diversity":
+            raise UsageError(f"{measure} reads a grade per subtopic, and {qrels.path} was "
+                             f"read as {qrels.form} qrels: read it as diversity qrels, whose "
+                             f"second field is the subtopic ({_HOW['diversity']})")
+        if spec.groups and qrels.form != "qrels_jg":
+            raise UsageError(f"{measure} averages over judgment groups, and {qrels.path} was "
+                             f"read as {qrels.form} qrels: read it as qrels_jg qrels, whose "
+                             f"second field is the judgment group ({_HOW['qrels_jg']})")
+        if spec.preferences and qrels.form not in PREFERENCE_FORMS:
+            raise UsageError(f"{measure} reads preferences, and {qrels.path} was read as "
+                             f"{qrels.form} qrels: read it as preferences ({_HOW['prefs']})")
+        if qrels.form in PREFERENCE_FORMS and not spec.preferences and spec.trec != "num_q":
+            raise UsageError(f"{measure} reads one judgment per document, and {qrels.path} "
+                             f"holds preferences (-R {qrels.form}): ask for the preference "
+                             "measures (-m all_prefs), or read the qrels with -R trec")
+        if qrels.form == "qrels_jg" and not spec.groups and spec.trec != "num_q":
+            raise UsageError(f"{measure} reads one judgment per document, and {qrels.path} "
+                             "holds one per judgment group (-R qrels_jg): ask for the "
+                             "judgment-group measures (-m qrels_jg: map_avgjg, P_avgjg, "
+                             "Rprec_mult_avgjg), or read the qrels with -R trec")
+
+
+def form_notes(qrels: Qrels, measures: list[Measure]) -> list[str]:
+    """What the output says about how diversity qrels were read."""
+    if qrels.form != "diversity":
+        return []
+    plain = [str(m) for m in measures if not m.spec.subtopics and m.spec.trec != "num_q"]
+    if not plain:
+        return []
+    return ["diversity qrels: the measures of one grade per document ("
+            f"{', '.join(plain[:5])}{' ...' if len(plain) > 5 else ''}) use each document's "
+            "largest grade over its subtopics"]
+
+
+def form_warnings(qrels: Qrels) -> list[str]:
+    """Warnings about the judgments' form: diversity qrels with one subtopic everywhere
+    (the second field is probably trec qrels' unused iteration, all 0)."""
+    if qrels.form != "diversity" or qrels.subtopic is None:
+        return []
+    pairs = np.unique(np.asarray(qrels.query.codes, dtype=np.int64)
+                      * max(len(qrels.subtopic.vocabulary), 1)
+                      + np.asarray(qrels.subtopic.codes, dtype=np.int64))
+    queries = np.unique(np.asarray(qrels.query.codes))
+    if len(pairs) != len(queries):
+        return []
+    return [f"{qrels.path}: read with -R diversity, but every query has one subtopic: is the "
+            "second field trec qrels' iteration (unused)? Diversity measures then reduce "
+            "to their one-intent forms"]
