@@ -44,6 +44,18 @@ def test_the_hand_worked_ranking() -> None:
     assert results.per_query()["1"] == pytest.approx(BY_HAND, abs=1e-12)
 
 
+def test_the_readme_example(monkeypatch) -> None:
+    monkeypatch.chdir(FIXTURE.parent.parent)
+    readme = Path("README.md").read_text()
+    section = readme[readme.index("### Diversity: ndeval's intent-aware measures"):]
+    code = section[section.index("```py\n") + 6:section.index("```\n", 10)]
+    namespace: dict = {}
+    exec(code, namespace)  # noqa: S102 - the README's own example
+    summary = namespace["results"].summary()
+    assert summary["alpha_nDCG@20"] == pytest.approx(BY_HAND["alpha_nDCG@5"], abs=1e-12)
+    assert len(summary) == 22  # ndeval's 21 values and alpha_nDCG(alpha=0.25)@10
+
+
 def test_ndeval_names_mean_the_same_measures() -> None:
     ndeval_names = {"ERR-IA@3": "ERR_IA@3", "nERR-IA@3": "nERR_IA@3", "alpha-DCG@3":
                     "alpha_DCG@3", "alpha-nDCG@3": "alpha_nDCG@3", "P-IA@3": "P_IA@3",
@@ -82,6 +94,8 @@ def test_parameters_are_printed_so_that_they_parse_back(name, printed) -> None:
     ("alpha_nDCG(alpha=1.5)@20", "alpha must be between 0 and 1, found 1.5"),
     ("NRBP(beta=-0.1)", "beta must be between 0 and 1, found -0.1"),
     ("NRBP(gamma=0.1)", "NRBP has no parameter 'gamma'"),
+    # read as trec_eval's P with a cutoff "IA" before: "cutoffs must be positive integers"
+    ("P_IA", "P_IA needs a cutoff, e.g. P_IA@10"),
 ])
 def test_parameters_out_of_range_are_refused(name, message) -> None:
     with pytest.raises(MeasureError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -125,8 +139,11 @@ def _searcheval_order(run):
     by_query = {}
     for q, doc, score in run:
         by_query.setdefault(q, []).append((doc, score))
-    return {q: [doc for doc, _ in sorted(docs, key=lambda d: (-d[1], [-b for b in d[0].encode()]))]
-            for q, docs in by_query.items()}
+    def ordered(docs):  # two stable sorts: the second key first ("d10" > "d1" by bytes)
+        by_id = sorted(docs, key=lambda d: d[0].encode(), reverse=True)
+        return [doc for doc, _ in sorted(by_id, key=lambda d: -d[1])]
+
+    return {q: ordered(docs) for q, docs in by_query.items()}
 
 
 def _reference(qrels, order, level, alpha, beta, depth, names):
