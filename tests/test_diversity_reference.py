@@ -166,3 +166,22 @@ def test_the_reference_values_are_pyndevals(tmp_path: Path) -> None:
                              [("2", "e", 0.0), ("2", "a", -1.0)], ["alpha-DCG@1", "nNRBP"])
     assert outcome.values[:, 0].tolist() == [direct["2"]["alpha-DCG@1"], direct["2"]["nNRBP"]]
     assert direct["2"]["alpha-DCG@1"] == 2.0  # e covers both subtopics at rank 1
+
+
+@pytest.mark.parametrize("beta", [0.5, 0.75, 0.95])
+def test_nnrbp_reads_the_ideal_ranking_deep_enough(tmp_path: Path, beta) -> None:
+    """300 relevant documents over 6 subtopics: the greedy stops once beta^rank cannot move
+    nNRBP's sum (64 ranks at beta 0.5), and the value is still pyndeval's (whole ranking)."""
+    rng = __import__("random").Random(3)
+    judgments = [("1", str(s), f"d{d}", int(rng.random() < 0.4)) for d in range(300)
+                 for s in range(1, 7)]
+    ranking = [f"d{d}" for d in rng.sample(range(400), 250)]
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"{q} {s} {d} {g}\n" for q, s, d, g in judgments))
+    run.write_text("".join(f"1 Q0 {d} {i + 1} {1000 - i} t\n" for i, d in enumerate(ranking)))
+    name = f"nNRBP(alpha=0.5,beta={beta})"
+    ours = searcheval.evaluate(searcheval.read_qrels(qrels, form="diversity"), run, [name])
+    reference = pyndeval.ndeval(judgments, [("1", d, -float(i)) for i, d in enumerate(ranking)],
+                                ["nNRBP"], beta=beta)
+    printed = str(parse_measures(name)[0])  # nNRBP at the defaults
+    assert ours.per_query()["1"][printed] == pytest.approx(reference["1"]["nNRBP"], abs=1e-12)

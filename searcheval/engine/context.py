@@ -114,7 +114,9 @@ class Subtopics:
             return codes
         import pyarrow.compute as pc
 
-        order = np.asarray(pc.sort_indices(self.docs.vocabulary))
+        from ..model.arrow import numbers
+
+        order = numbers(pc.sort_indices(self.docs.vocabulary)).astype(np.int64)
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         return rank[codes]

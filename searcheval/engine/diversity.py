@@ -31,6 +31,7 @@ from .diversity_ideal import ideal_gains
 from .views import level_of, subtopic_view
 
 ERR_ALPHA = 0.5  # ndeval's default alpha, which ir_measures' ERR_IA runs
+FULL_DEPTH = 2**62  # the whole ideal ranking
 
 
 class Entries:
@@ -149,7 +150,8 @@ def nrbp(r: Ranked, m: Measure) -> np.ndarray:
 
 def nnrbp(r: Ranked, m: Measure) -> np.ndarray:
     _, raw, alpha, beta = _nrbp_raw(r, m)
-    return divide(raw, _ideal_total(r, m, alpha, lambda pos: beta ** pos, None))
+    depth = nrbp_depth(r, m, beta)
+    return divide(raw, _ideal_total(r, m, alpha, lambda pos: beta ** pos, depth))
 
 
 def p_ia(r: Ranked, m: Measure) -> np.ndarray:
@@ -175,12 +177,23 @@ def ap_ia(r: Ranked, m: Measure) -> np.ndarray:
     return divide(segment_sum(ap, query_of_key, r.num_queries), e.subtopics)
 
 
-def _ideal_total(r: Ranked, m: Measure, alpha: float, weights, cutoff: int | None
-                 ) -> np.ndarray:
-    """Per query, sum over the greedy ideal ranking's first ``cutoff`` ranks (None: all)
-    of its gain times ``weights(rank)``."""
-    gains = ideal_gains(r, level_of(r, m), alpha)
-    width = gains.shape[1] if cutoff is None else min(cutoff, gains.shape[1])
-    if width == 0:
-        return np.zeros(r.num_queries)
-    return gains[:, :width] @ weights(np.arange(width)).astype(np.float64)
+def _ideal_total(r: Ranked, m: Measure, alpha: float, weights, depth: int) -> np.ndarray:
+    """Per query, sum over the greedy ideal ranking's first ``depth`` ranks of its gain
+    times ``weights(rank)``, added rank by rank as ndeval's loops add."""
+    total = np.zeros(r.num_queries)
+    for rank, gains in enumerate(ideal_gains(r, level_of(r, m), alpha, depth)):
+        total += gains * float(weights(np.array([rank]))[0])  # whole-array, per ideal rank
+    return total
+
+
+def nrbp_depth(r: Ranked, m: Measure, beta: float) -> int:
+    """How deep nNRBP reads the ideal ranking: all of it, as ndeval, except the ranks that
+    cannot move the sum. Past rank t the ideal adds at most S beta^t / (1 - beta) (a rank's
+    gain is at most S) to a sum of at least 1 (its first document's gain): once that is
+    below 2^-60, the rest is under a thousandth of the sum's last bit."""
+    most = int(entries(r, m).subtopics.max(initial=0))
+    if beta >= 1.0 or most == 0:
+        return FULL_DEPTH
+    if beta == 0.0:
+        return 1
+    return max(1, math.ceil(math.log(2.0 ** -60 * (1.0 - beta) / most) / math.log(beta)))

@@ -11,11 +11,16 @@ is 0 every later one is too (gains only decay): they add nothing, so only the do
 relevant to some subtopic are placed.
 
 One loop per rank of the ideal ranking, each step whole-array over every query at once
-(not a loop per query): its cost is the number of relevant entries times the most
-relevant documents of a query, ndeval's quadratic greedy vectorised across queries.
+(not a loop per query): a step costs the number of relevant (document, subtopic)
+entries, and the greedy runs only as deep as the measures read (``gains(depth)``):
+alpha-nDCG@k and nERR-IA@k k ranks, nNRBP until beta^rank can no longer move its sum
+(``diversity.nrbp_depth``), ndeval's quadratic greedy cut short and vectorised across
+queries.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -23,45 +28,63 @@ from .context import Ranked
 from .views import subtopic_view
 
 
-def ideal_gains(r: Ranked, level: int, alpha: float) -> np.ndarray:
-    """Queries x ranks: the gain (ndeval's score) at each rank of each query's greedy ideal
-    ranking, 0 past its relevant documents."""
-    return r.cached(("diversity ideal", level, alpha), lambda: _greedy(r, level, alpha))
+def ideal_gains(r: Ranked, level: int, alpha: float, depth: int) -> list[np.ndarray]:
+    """Per rank of the greedy ideal ranking, up to ``depth``: each query's gain there
+    (ndeval's score; 0 past its relevant documents). The greedy runs as deep as asked and
+    no deeper, resuming where an earlier call stopped."""
+    greedy = r.cached(("diversity ideal", level, alpha), lambda: Greedy(r, level, alpha))
+    return greedy.gains(depth)
 
 
-def _greedy(r: Ranked, level: int, alpha: float) -> np.ndarray:
-    view = subtopic_view(r)
-    judged = r.subtopics
-    relevant = view.judged_grade >= level
-    offset = np.concatenate(([0], np.cumsum(view.num_subtopics))).astype(np.int64)
-    q = np.asarray(view.judged_q, dtype=np.int64)[relevant]
-    key = offset[q] + view.judged_subtopic[relevant]
-    pair = np.asarray(judged.pair, dtype=np.int64)[relevant]
-    doc, doc_q, doc_starts = _documents(pair, q, judged.doc_rank(), r.num_queries)
-    # Entries sorted by document, then subtopic: bincount then adds each document's gains
-    # in ndeval's order.
-    order = np.lexsort((key, doc))
-    doc, key = doc[order], key[order]
-    num_docs = len(doc_q)
-    depth = int(np.diff(doc_starts).max(initial=0))
-    out = np.zeros((r.num_queries, depth))
-    gain = np.ones(int(offset[-1]))
-    placed = np.zeros(num_docs, dtype=bool)
-    has_docs = np.flatnonzero(np.diff(doc_starts) > 0)
-    slot = np.repeat(np.arange(len(has_docs)), np.diff(doc_starts)[has_docs])  # per document
-    for rank in range(depth):
-        score = np.bincount(doc, weights=gain[key], minlength=num_docs)
-        score[placed] = -1.0  # below every score (gains are >= 0)
-        best = np.maximum.reduceat(score, doc_starts[has_docs])
+class Greedy:
+    """ndeval's greedy over every query at once, one rank per step, kept between calls."""
+
+    def __init__(self, r: Ranked, level: int, alpha: float) -> None:
+        view = subtopic_view(r)
+        judged = r.subtopics
+        relevant = view.judged_grade >= level
+        offset = np.concatenate(([0], np.cumsum(view.num_subtopics))).astype(np.int64)
+        q = np.asarray(view.judged_q, dtype=np.int64)[relevant]
+        key = offset[q] + view.judged_subtopic[relevant]
+        pair = np.asarray(judged.pair, dtype=np.int64)[relevant]
+        doc, self.doc_q, doc_starts = _documents(pair, q, judged.doc_rank(), r.num_queries)
+        # Entries sorted by document, then subtopic: bincount then adds each document's
+        # gains in ndeval's order.
+        order = np.lexsort((key, doc))
+        self.doc, self.key = doc[order], key[order]
+        self.alpha, self.num_queries = alpha, r.num_queries
+        self.max_depth = int(np.diff(doc_starts).max(initial=0))
+        self.gain = np.ones(int(offset[-1]))
+        self.placed = np.zeros(len(self.doc_q), dtype=bool)
+        self.has_docs = np.flatnonzero(np.diff(doc_starts) > 0)
+        self.first_doc = doc_starts[self.has_docs]
+        self.slot = np.repeat(np.arange(len(self.has_docs)), np.diff(doc_starts)[self.has_docs])
+        self.columns: list[np.ndarray] = []  # per rank done, each query's gain there
+        self._lock = threading.Lock()
+
+    def gains(self, depth: int) -> list[np.ndarray]:
+        """The first ``depth`` ranks (fewer when no query has that many relevant
+        documents: the rest add 0), one array per rank."""
+        with self._lock:  # kernels run on two threads and share one greedy
+            while len(self.columns) < min(depth, self.max_depth):
+                self.columns.append(self._step())
+            return self.columns[:depth]
+
+    def _step(self) -> np.ndarray:
+        score = np.bincount(self.doc, weights=self.gain[self.key], minlength=len(self.doc_q))
+        score[self.placed] = -1.0  # below every score (gains are >= 0)
+        best = np.maximum.reduceat(score, self.first_doc)
         # the first document of its query holding the best score: documents are in
         # descending doc id order within a query, so that is ndeval's tie winner
+        slot = self.slot
         candidate = np.flatnonzero((score == best[slot]) & (best[slot] >= 0))
         winner = candidate[np.r_[True, slot[candidate][1:] != slot[candidate][:-1]]] \
             if len(candidate) else candidate
-        placed[winner] = True
-        out[doc_q[winner], rank] = score[winner]
-        gain[key[_just(winner, doc, num_docs)]] *= 1.0 - alpha
-    return out
+        self.placed[winner] = True
+        column = np.zeros(self.num_queries)
+        column[self.doc_q[winner]] = score[winner]
+        self.gain[self.key[_just(winner, self.doc, len(self.doc_q))]] *= 1.0 - self.alpha
+        return column
 
 
 def _just(winner: np.ndarray, doc: np.ndarray, num_docs: int) -> np.ndarray:
