@@ -176,16 +176,22 @@ def _ours(name: str, level: int, alpha: float, beta: float) -> str:
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(judgment, min_size=1, max_size=30), st.lists(retrieved, max_size=25),
        st.sampled_from([0, 1, 2]), st.sampled_from(ALPHAS), st.sampled_from(BETAS),
-       st.sampled_from([None, 1, 3]), st.sampled_from([1, 2, 3, 5, 20]))
-def test_agrees_with_pyndeval(judgments, run, level, alpha, beta, depth, cutoff) -> None:
+       st.sampled_from([None, 1, 3]), st.sampled_from([1, 2, 3, 5, 20]), st.booleans())
+def test_agrees_with_pyndeval(judgments, run, level, alpha, beta, depth, cutoff,
+                              judged_only) -> None:
     """Documents relevant to several subtopics, subtopics with no relevant document (grade
     0 or -1 only), queries with none at all, ties of scores, doc ids whose byte order is
     not their numeric order, queries only in the qrels (q1: searcheval scores them 0,
-    ndeval leaves them out) or only in the run (q9), -M: every value to 1e-9."""
+    ndeval leaves them out) or only in the run (q9), -M, -J: every value to 1e-9."""
     qrels = _unique(judgments, lambda j: j[:3])
     run = _unique(run, lambda r: r[:2])
     names = [f"{family}@{cutoff}" for family in NDEVAL_TO_OURS] + ["NRBP", "nNRBP", "MAP-IA"]
     order = _searcheval_order(run)
+    if depth is not None:  # -M, then -J (as trec_eval): pyndeval has neither
+        order = {q: docs[:depth] for q, docs in order.items()}
+    if judged_only:  # -J keeps a document with a judgment >= 0 (-1: in the pool, unjudged)
+        judged = {(q, d) for q, _, d, g in qrels if g >= 0}
+        order = {q: [d for d in docs if (q, d) in judged] for q, docs in order.items()}
     # As ir_measures asks pyndeval: alpha and beta for the measures that take them, the
     # defaults for the others (ndeval's ERR-IA reads its global alpha too: ours does not).
     with_alpha = [n for n in names if n.startswith(("alpha", "NRBP", "nNRBP"))]
@@ -200,7 +206,7 @@ def test_agrees_with_pyndeval(judgments, run, level, alpha, beta, depth, cutoff)
         qrels_path.write_text("".join(f"{q} {s} {d} {g}\n" for q, s, d, g in qrels))
         run_path.write_text("".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in run))
         results = searcheval.evaluate(searcheval.read_qrels(qrels_path, form="diversity"),
-                                      run_path, ours, depth=depth)
+                                      run_path, ours, depth=depth, judged_only=judged_only)
     per_query = results.per_query()
     judged_queries = {q for q, *_ in qrels}
     assert set(per_query) == judged_queries  # --missing zero: every qrels query
