@@ -56,6 +56,16 @@ def test_the_readme_example(monkeypatch) -> None:
     assert len(summary) == 22  # ndeval's 21 values and alpha_nDCG(alpha=0.25)@10
 
 
+def test_the_output_says_how_other_measures_read_subtopic_qrels() -> None:
+    results = searcheval.evaluate(_fixture_qrels(), FIXTURE / "run", ["AP", "alpha_nDCG@5"])
+    # by hand: a 1 (relevant to both), b 1, c 0, d 1: b at rank 1, a at rank 3, d missed
+    assert results.per_query()["1"]["AP"] == pytest.approx((1 / 1 + 2 / 3) / 3, abs=1e-12)
+    assert ("diversity qrels: AP read each document's largest grade over its subtopics"
+            in results.notes)
+    plain = searcheval.evaluate(_fixture_qrels(), FIXTURE / "run", ["alpha_nDCG@5"])
+    assert not any("largest grade" in note for note in plain.notes)
+
+
 def test_ndeval_names_mean_the_same_measures() -> None:
     ndeval_names = {"ERR-IA@3": "ERR_IA@3", "nERR-IA@3": "nERR_IA@3", "alpha-DCG@3":
                     "alpha_DCG@3", "alpha-nDCG@3": "alpha_nDCG@3", "P-IA@3": "P_IA@3",

@@ -75,6 +75,15 @@ class Entries:
         return segment_sum(values[inside], self.q[inside], self.num_queries)
 
 
+def by_document_note(form: str, measures: list[Measure]) -> list[str]:
+    """What the output says when measures of one grade per document read subtopic qrels."""
+    plain = [str(m) for m in measures if not m.spec.subtopics]
+    if form != "diversity" or not plain:
+        return []
+    return [f"diversity qrels: {', '.join(plain)} read each document's largest grade over "
+            "its subtopics"]
+
+
 def entries(r: Ranked, m: Measure) -> Entries:
     level = level_of(r, m)
     return r.cached(("diversity", level), lambda: Entries(r, level))

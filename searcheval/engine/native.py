@@ -14,6 +14,7 @@ from .context import Ranked, prepare
 from ..settings import Settings
 from . import missing
 from .kernels import kernel_of
+from .diversity import by_document_note
 from .texts import text_values
 
 
@@ -39,7 +40,8 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
                    notes=refusal_notes(settings, ranked.skipped,
-                                       int(np.count_nonzero(ranked.in_run[ranked.reported]))),
+                                       int(np.count_nonzero(ranked.in_run[ranked.reported])))
+                   + by_document_note(qrels.form, measures),
                    positive_judgments=ranked.positive_judgments, undefined=undefined,
                    texts=text_values(ranked, measures))
 
