@@ -13,13 +13,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..engine import native, pytrec
+from ..engine import native, ndeval, pytrec
 from ..settings import Settings
 from ..model import Qrels, Run
 from ..measures import Measure
 from ..results import Results
 from ..model import natural_key
 
+PYTREC = "pytrec_eval (trec_eval 9.0.8)"
+PYNDEVAL = "pyndeval (NIST ndeval)"  # the diversity measures' reference
 BY_DESIGN = "differs by design (trec_eval 10 rounds recall cut-offs / keeps 64-bit scores)"
 SHOWN = 20
 
@@ -63,6 +65,7 @@ class CrossCheck:
     reference_crashed: str | None = None
     compared: int = 0  # values compared
     tolerance: float = 1e-9
+    references: str = PYTREC  # the reference engines, for people
 
     def ok(self) -> bool:
         """Nothing differs (beyond the tolerance) and the reference engine did not crash."""
@@ -73,7 +76,7 @@ class CrossCheck:
         if self.reference_crashed is not None:
             lines = [f"cross-check: not done, {self.reference_crashed}"]
         else:
-            lines = [f"cross-check against pytrec_eval (trec_eval 9.0.8): {self.compared} values "
+            lines = [f"cross-check against {self.references}: {self.compared} values "
                      f"compared, {len(self.differences)} differ (tolerance {self.tolerance:g})"]
             lines += _difference_lines(self.differences)
         by_reason: dict[str, list[str]] = {}
@@ -113,22 +116,42 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     results = Results.of(native.evaluate(qrels, run, measures, settings))
     as_9 = results if settings.compat == 9 else Results.of(native.evaluate(
         qrels, run, measures, replace(settings, compat=9)))
-    reasons = [pytrec.unsupported(m, settings.relevance_level, settings.ties) for m in measures]
+    reasons = [ndeval.unsupported(m, settings.ties) if ndeval.handles(m)
+               else pytrec.unsupported(m, settings.relevance_level, settings.ties)
+               for m in measures]
     not_checked = [NotChecked(str(m), r) for m, r in zip(measures, reasons) if r is not None]
     by_design = _design_differences(as_9, results, tolerance) if as_9 is not results else []
-    check = CrossCheck(results, [], not_checked, by_design, tolerance=tolerance)
+    check = CrossCheck(results, [], not_checked, by_design, tolerance=tolerance,
+                       references=_references(measures))
     try:
-        # pytrec_eval reads plain qrels only: judgment groups and preferences go to it as
-        # judged (query, doc) pairs, for the measures it has (num_q); theirs are not checked
-        plain = qrels.by_document() if qrels.form in ("qrels_jg", "qrels_prefs", "prefs") \
-            else qrels
-        reference = Results.of(pytrec.evaluate(plain, run, measures, settings))
+        reference = Results.of(_reference(qrels, run, measures, settings))
     except pytrec.ReferenceEngineCrash as crash:
         check.reference_crashed = str(crash)
         return check
     rows = [i for i, reason in enumerate(reasons) if reason is None]
     check.differences, check.compared = _compare(as_9, reference, rows, tolerance)
     return check
+
+
+def _references(measures: list[Measure]) -> str:
+    diversity = [ndeval.handles(m) for m in measures]
+    if all(diversity) and diversity:
+        return PYNDEVAL
+    return f"{PYTREC} and {PYNDEVAL}" if any(diversity) else PYTREC
+
+
+def _reference(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings):
+    """The reference Outcome: pytrec_eval's values, ndeval's measures' from pyndeval.
+    pytrec_eval reads plain qrels only: judgment groups and preferences go to it as judged
+    (query, doc) pairs, for the measures it has (num_q); theirs are not checked."""
+    plain = qrels.by_document() if qrels.form in ("qrels_jg", "qrels_prefs", "prefs") else qrels
+    outcome = pytrec.evaluate(plain, run, measures, settings)
+    rows = [i for i, m in enumerate(measures) if ndeval.handles(m)]
+    if rows:
+        diversity = ndeval.evaluate(qrels, run, measures, settings)
+        outcome.values[rows] = diversity.values[rows]
+        outcome.notes = [n for n in outcome.notes if "not computed by pytrec_eval" not in n]
+    return outcome
 
 
 def _differing(a: np.ndarray, b: np.ndarray, tolerance: float) -> np.ndarray:

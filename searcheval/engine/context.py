@@ -101,6 +101,22 @@ class Subtopics:
     subtopic: np.ndarray  # per judgment: subtopic code, an index into ``names``
     grade: np.ndarray  # per judgment: its grade for that subtopic
     names: pa.Array  # the subtopic ids
+    docs: object = None  # per (query, doc) pair: its doc id (an Encoded column)
+
+    def doc_rank(self) -> np.ndarray:
+        """Per (query, doc) pair, the rank of its doc id in byte order (``strcmp``'s):
+        ndeval's greedy ideal ranking breaks ties by it."""
+        codes = np.asarray(self.docs.codes, dtype=np.int64)
+        if self.docs.ordered:
+            return codes
+        import pyarrow.compute as pc
+
+        from ..model.arrow import numbers
+
+        order = numbers(pc.sort_indices(self.docs.vocabulary)).astype(np.int64)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        return rank[codes]
 
 
 def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True) -> Ranked:
@@ -194,7 +210,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         subtopics=None if pair is None else Subtopics(
             pair_of_judgment, index[qrels_map[subtopic_qrels.query.codes]],
             np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,
-            subtopic_qrels.subtopic.vocabulary))
+            subtopic_qrels.subtopic.vocabulary, qrels.doc))
 
 
 def _by_document(qrels: Qrels) -> tuple[Qrels, np.ndarray | None]:

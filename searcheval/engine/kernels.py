@@ -19,6 +19,8 @@ from ..fast.segments import divide, segment_max, segment_sum
 from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg, ndcg_cut,
                            ndcg_rel, rank_biased_precision, rbp_residual, rndcg, unjudged_at)
 from .views import before_rows, level_of, level_view
+from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: F401
+                        nnrbp, nrbp, p_ia, strec)  # ndeval's measures' kernels
 from .texts import relstring  # noqa: F401  the relstring spec's kernel (NaN: a string measure)
 
 INFAP_EPSILON = 0.00001

@@ -9,6 +9,7 @@ Kernels are named: functions of the engine's kernel modules (``average``: of its
 from __future__ import annotations
 
 from .registry import register
+from .diversity_specs import DIVERSITY_SPECS, NDEVAL_LINE
 from .specs import SAME_KERNEL as SAME, Kind, Spec
 
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -186,7 +187,7 @@ SPECS: tuple[Spec, ...] = (
          found_only=True, ranks_quality=False),  # a rank: lower is better
 )
 
-for _spec in SPECS:
+for _spec in SPECS + DIVERSITY_SPECS:
     register(_spec)
 
 # trec_eval's nicknames (measures.c), minus runid (``--format trec`` prints it, ``runid``).
@@ -198,4 +199,5 @@ NICKNAMES: dict[str, dict[int, tuple[str, ...]]] = {
     "all_trec": {9: _ALL_TREC_9, 10: _ALL_TREC_9 + tuple(s.trec for s in SPECS if s.since == 10)},
     "set": {v: ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
                 "set_relative_P", "set_map", "set_F") for v in (9, 10)},
+    "ndeval": {v: NDEVAL_LINE for v in (9, 10)},  # ndeval's line (diversity qrels)
 }

@@ -13,7 +13,7 @@ import re
 
 from .measure import Measure, format_number
 from .name_checks import (NUMBER, MAX_CUTOFF, check_coeff_count, check_cutoff,
-                          check_persistence, suggest, written)
+                          check_persistence, check_unit_interval, suggest, written)
 from .registry import ALIASES, BY_TREC
 from .specs import Kind
 from .spellings import Problem as _Problem, ir_measures_family, judged_only
@@ -136,7 +136,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         else:
             raise _Problem(cutoff_tok[2], f"cutoff must be a positive integer, found {cutoff_tok[1]!r}")
         check_cutoff(family, cutoff, cutoff_tok[2])
-    rel, params, options = None, (), []
+    rel, params, options, keyed = None, (), [], {}
     words = spec.word_options()
     for key, (value, key_pos) in args.items():
         if key == "rel" and (spec.uses_rel or spec.binary_at_rel):
@@ -150,8 +150,14 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
                 options.append((key, value))
         elif key == spec.param:
             params = _family_params(family, value, key_pos)
+        elif key in spec.param_keys:
+            keyed[key] = _keyed_param(key, value, key_pos)
         else:
             raise _Problem(key_pos, f"{name} has no parameter {key!r} with that value")
+    if keyed:
+        params = tuple(keyed.get(key, default)
+                       for key, default in zip(spec.param_keys, spec.parameter_default()))
+        params = () if params == spec.parameter_default() else params
     if options and params:
         raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
     if spec.spelling_defaults and spec.param not in args:
@@ -177,11 +183,22 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
         raise _Problem(pos, f"{spec.param} takes numbers, found {written(value)}")
     check_coeff_count(family, values, pos)
     check_persistence(family, values, pos)
+    if spec.param == "alpha":  # alpha-DCG's alpha: a gain decays by 1 - alpha
+        check_unit_interval("alpha", values[0], pos)
     if family == "ERR" and not (values[0].is_integer() and values[0] > 0):
         # gdeval.pl's largest grade: R = (2^grade - 1)/2^max_grade is negative below 1.
         raise _Problem(pos, f"max_grade must be a positive whole number, found "
                             f"{format_number(values[0])}")
     return tuple(values) if tuple(values) != spec.parameter_default() else ()
+
+
+def _keyed_param(key: str, value: object, pos: int) -> float:
+    """One of several named parameters (NRBP's alpha and beta): a number in [0, 1], since
+    both are probabilities in ndeval (a gain decays by 1 - alpha, a rank by beta)."""
+    if not isinstance(value, float):
+        raise _Problem(pos, f"{key} takes a number, found {written(value)}")
+    check_unit_interval(key, value, pos)
+    return value
 
 
 def _spelling_default(spec, name: str) -> tuple:

@@ -123,7 +123,12 @@ def parse_measure(text: str, compat: int = 9) -> list[Measure]:
     family = trec_family(text)
     if family is not None:
         rest = text[len(family):]
-        return expand_trec(family, rest[1:] if rest else None, len(family) + 1)
+        try:
+            return expand_trec(family, rest[1:] if rest else None, len(family) + 1)
+        except _Problem:
+            if text.lower() not in ALIASES:  # P_IA is not P with a cutoff "IA"
+                raise
+            return [parse_canonical(text)]
     if text.lower() in ALIASES:
         return [parse_canonical(text)]
     raise _Problem(0, f"unknown measure {text!r}{suggest(text)}")

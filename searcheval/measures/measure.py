@@ -54,7 +54,9 @@ class Measure:
         # A family whose default differs between tools (rbp: 0.9, RBP: 0.8) always writes
         # its parameter, so that a printed name never means two things.
         params = self.coefficients() if spec.spelling_defaults else self.params
-        if params:
+        if params and spec.param_keys:  # NRBP(alpha=0.5,beta=0.25): each under its key
+            args += [f"{key}={format_number(v)}" for key, v in zip(spec.param_keys, params)]
+        elif params:
             key = spec.param
             if spec.kind is Kind.GAINS:
                 pairs = ",".join(f"{lvl}:{format_number(g)}" for lvl, g in params)

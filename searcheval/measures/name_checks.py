@@ -66,6 +66,13 @@ def check_persistence(family: str, values: tuple, pos: int) -> None:
                             f"{format_number(values[0])}")
 
 
+def check_unit_interval(key: str, value: float, pos: int) -> None:
+    """ndeval's alpha and beta are probabilities: outside [0, 1] a gain or a rank weight
+    would turn negative or grow."""
+    if not 0 <= value <= 1:
+        raise _Problem(pos, f"{key} must be between 0 and 1, found {format_number(value)}")
+
+
 def written(value: object) -> str:
     if isinstance(value, tuple):
         return "a bracketed list"

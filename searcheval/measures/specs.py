@@ -122,6 +122,9 @@ class Spec:
     written: tuple[str, ...] = ()  # how the docs write it (default: ``written_forms``)
     trec_written: tuple[str, ...] = ()  # how the docs write it in trec_eval's syntax
     text: bool = False  # a string per query (relstring), not a number
+    # Several numeric parameters, each under its own key, one value each, held in this
+    # order in Measure.params (NRBP(alpha=0.5,beta=0.5)); ``param_default`` their defaults.
+    param_keys: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
