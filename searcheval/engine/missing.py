@@ -35,7 +35,8 @@ def missing_queries_as_9(values: np.ndarray, measures: list[Measure],
                          in_run: np.ndarray) -> np.ndarray:
     """9.0.8: every measure but the counts is 0 for a query the run lacks (an empty
     ranking scores ``utility``'s c*R - d*R, which 9.0.8 never adds)."""
-    rows = [i for i, m in enumerate(measures) if m.spec.kind is not Kind.COUNT]
+    rows = [i for i, m in enumerate(measures)  # a text measure (relstring) has no number
+            if m.spec.kind is not Kind.COUNT and not m.spec.text]
     out = values.copy()
     out[np.ix_(rows, np.flatnonzero(~in_run))] = 0.0
     return out
@@ -55,7 +56,7 @@ def missing_queries_as_10(values: np.ndarray, ranked: Ranked, qrels: Qrels, run:
     # in its order (``absent``'s); the other qrels queries follow, not evaluated
     out = values.copy()
     for i, m in enumerate(measures):
-        if m.trec_name is not None:
+        if m.trec_name is not None and not m.spec.text:  # relstring: no number
             out[i, absent] = 0.0 if _cleaned_up(m) else placed[i]
     return out, zero_over_zero(placeholder, measures, np.arange(len(absent)))
 
