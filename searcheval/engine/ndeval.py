@@ -18,24 +18,18 @@ Cut-offs above 20 are beyond ndeval (its DEPTH): those are not cross-checked.
 
 from __future__ import annotations
 
-import importlib.util
-import io
-import pickle
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import ReferenceEngineCrash, ReferenceEngineError
 from ..measures import Measure
 from ..model import Qrels, Run
 from ..settings import Settings
 from . import ndeval_worker, reference_order
 from .context import prepare
+from .children import run_worker
 from .outcome import Outcome
-from .pytrec import _describe_exit
 
 ENGINE = "pyndeval"
 INSTALL_HINT = "pyndeval is not installed (the diversity reference engine): pip install pyndeval"
@@ -144,15 +138,6 @@ def _judged_pairs(qrels: Qrels) -> set:
 
 def _run_worker(payload: dict, run_name: str) -> list[dict]:
     """pyndeval's answers for each job, computed in a child process."""
-    if importlib.util.find_spec("pyndeval") is None:
-        raise ReferenceEngineError(INSTALL_HINT)
-    buffer = io.BytesIO()
-    pickle.dump(payload, buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    proc = subprocess.run([sys.executable, str(WORKER)], input=buffer.getvalue(),
-                          capture_output=True)
-    if proc.returncode == 0:
-        return pickle.loads(proc.stdout)
-    if proc.returncode == ndeval_worker.NOT_INSTALLED:
-        raise ReferenceEngineError(INSTALL_HINT)
-    raise ReferenceEngineCrash(f"the diversity reference engine (pyndeval) crashed on "
-                               f"{run_name}: {_describe_exit(proc.returncode, proc.stderr)}")
+    return run_worker(WORKER, "pyndeval", payload, engine="diversity reference engine (pyndeval)",
+                      run_name=run_name, install_hint=INSTALL_HINT,
+                      not_installed=ndeval_worker.NOT_INSTALLED)

@@ -19,21 +19,16 @@ floats, verified: 1.00000005 ties with 1.0): with ``compat=10`` the Results say 
 
 from __future__ import annotations
 
-import importlib.util
-import io
-import pickle
-import signal
-import subprocess
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import ReferenceEngineCrash, ReferenceEngineError
+from ..errors import ReferenceEngineCrash, ReferenceEngineError  # noqa: F401 (callers catch them here)
 from ..model.columns import Encoded
 from ..model import Qrels, Run
 from ..measures import Measure, Spec
+from .children import run_worker
 from .outcome import Outcome
 from . import missing, pytrec_worker, reference_order
 from .context import Ranked, prepare
@@ -290,29 +285,5 @@ def _primer_id(qrels: Qrels, run: Run) -> str:
 
 def _run_worker(payload: dict, run_name: str) -> list[dict]:
     """pytrec_eval's answers for each job, computed in a child process."""
-    if importlib.util.find_spec("pytrec_eval_ext") is None:
-        raise ReferenceEngineError(INSTALL_HINT)
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.fast = True  # no memo: 10x faster on a million distinct doc ids; the payload is a tree
-    pickler.dump(payload)
-    proc = subprocess.run([sys.executable, str(WORKER)], input=buffer.getvalue(),
-                          capture_output=True)
-    if proc.returncode == 0:
-        return pickle.loads(proc.stdout)
-    if proc.returncode == pytrec_worker.NOT_INSTALLED:
-        raise ReferenceEngineError(INSTALL_HINT)
-    raise ReferenceEngineCrash(f"the reference engine (pytrec_eval) crashed on {run_name}: "
-                               f"{_describe_exit(proc.returncode, proc.stderr)}")
-
-
-def _describe_exit(code: int, stderr: bytes) -> str:
-    lines = stderr.decode("utf-8", "replace").strip().splitlines()
-    said = f" ({lines[-1].strip()})" if lines else ""
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = "a signal"
-        return f"killed by {name} (signal {-code}){said}"
-    return f"exit code {code}{said}"
+    return run_worker(WORKER, "pytrec_eval_ext", payload, engine="reference engine (pytrec_eval)", run_name=run_name,
+                      install_hint=INSTALL_HINT, not_installed=pytrec_worker.NOT_INSTALLED)
