@@ -174,27 +174,14 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
     starts = query_starts(q, len(internal))
     pos = _positions(q, starts)
     if settings.depth is not None or settings.judged_only:
-        keep = np.ones(len(q), dtype=bool)
-        if settings.depth is not None:
-            keep &= pos < settings.depth
-        if settings.judged_only:
-            keep &= rel >= 0  # trec_eval -J: unjudged documents are dropped, not counted
-        q, rel, held = q[keep], rel[keep], held[keep]
-        pair = None if pair is None else pair[keep]
-        doc_ids = None if doc_ids is None else doc_ids.filter(pa.array(keep))
+        q, rel, held, pair, doc_ids = _cut(settings, pos, q, rel, held, pair, doc_ids)
         starts = query_starts(q, len(internal))
         pos = _positions(q, starts)
         new_group = None
     if new_group is None:
         new_group = np.ones(len(q), dtype=bool)
         new_group[1:] = (q[1:] != q[:-1]) | (held[1:] != held[:-1])
-
-    # Judgments of evaluated queries only: some measures read all of them (ERR's top grade).
-    judged = np.zeros(len(query_vocab), dtype=bool)
-    judged[evaluated] = True
-    judged = judged[judged_qc]
-    if judged.all():
-        judged = slice(None)
+    judged = _of_evaluated(judged_qc, evaluated, len(query_vocab))
     names = np.array(query_vocab.to_pylist(), dtype=object)
     in_run = np.zeros(len(internal), dtype=bool)
     in_run[index[run_queries]] = True
@@ -211,6 +198,26 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
             pair_of_judgment, index[qrels_map[subtopic_qrels.query.codes]],
             np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,
             subtopic_qrels.subtopic.vocabulary, qrels.doc))
+
+def _cut(settings: Settings, pos: np.ndarray, q, rel, held, pair, doc_ids) -> tuple:
+    """The ranked rows within --depth (the first k of each query) and, under
+    -J, the judged ones: trec_eval -J drops unjudged documents, it does not count them."""
+    keep = np.ones(len(q), dtype=bool)
+    if settings.depth is not None:
+        keep &= pos < settings.depth
+    if settings.judged_only:
+        keep &= rel >= 0
+    return (q[keep], rel[keep], held[keep], None if pair is None else pair[keep],
+            None if doc_ids is None else doc_ids.filter(pa.array(keep)))
+
+
+def _of_evaluated(judged_qc: np.ndarray, evaluated: np.ndarray, vocabulary_size: int):
+    """Which qrels rows belong to evaluated queries (a slice when all do): some measures
+    read every judgment of their query (ERR's top grade), none of another's."""
+    judged = np.zeros(vocabulary_size, dtype=bool)
+    judged[evaluated] = True
+    judged = judged[judged_qc]
+    return slice(None) if judged.all() else judged
 
 
 def _by_document(qrels: Qrels) -> tuple[Qrels, np.ndarray | None]:
