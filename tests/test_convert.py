@@ -16,7 +16,7 @@ import pytest
 import searcheval
 from cli_runner import cli
 from searcheval.errors import FormatError, SearchevalError, UsageError
-from searcheval.io import registry
+from searcheval.io import registry, writing
 from searcheval.ranking import canonical_rows
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
@@ -227,9 +227,9 @@ def test_error_ids_a_trec_file_cannot_hold(tmp_path):
 
 def test_evaluate_reads_any_format_with_trec_eval_numbers(tmp_path):
     # trec_eval 9.0.8, out.test.a: map 0.1785, P_10 0.3000 for qrels.test / results.test
-    registry.write(registry.read(SUITE / "qrels.test").data, str(tmp_path / "q.parquet"))
+    writing.write(registry.read(SUITE / "qrels.test").data, str(tmp_path / "q.parquet"))
     run = registry.read(SUITE / "results.test").data
-    registry.write(run, str(tmp_path / "r.jsonl.gz"), rows=canonical_rows(run))
+    writing.write(run, str(tmp_path / "r.jsonl.gz"), rows=canonical_rows(run))
     summary = searcheval.evaluate(tmp_path / "q.parquet", tmp_path / "r.jsonl.gz",
                                   ["AP", "P@10"]).summary()
     assert {k: round(v, 4) for k, v in summary.items()} == {"AP": 0.1785, "P@10": 0.3}
@@ -253,5 +253,5 @@ def test_error_the_library_has_no_standard_output():
     passes its stream), and nothing is written."""
     qrels = registry.read(SUITE / "qrels.test").data
     with pytest.raises(UsageError) as caught:
-        registry.write(qrels, "-", fmt="trec-qrels")
+        writing.write(qrels, "-", fmt="trec-qrels")
     assert str(caught.value) == "'-' is the command line's standard output: give a file name"

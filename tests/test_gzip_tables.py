@@ -117,16 +117,3 @@ def test_gzip_table_read_as_decompressed_holds_no_copy_of_the_text(tmp_path, nam
     decompressed = peak_rss(str(run), "decompressed") - baseline
     whole = peak_rss(str(run), "whole") - baseline
     assert decompressed < whole - size // 2, (decompressed / size, whole / size)
-
-
-@pytest.mark.parametrize("text", [b"a\r\nb\rc", b"a\r\n\r\nb\n", b"\xef\xbb\xbfh\r", b"", b"x"])
-def test_lines_counted_as_decompressed_match_the_whole_text_count(text):
-    # every cut of the text into two pieces, a \r\n cut between them included
-    from searcheval.io.bounded import TextPieces
-    from searcheval.io.trec import line_at
-    whole = text.removeprefix(b"\xef\xbb\xbf")
-    expected = line_at(whole, len(whole)) - (1 if whole.endswith((b"\n", b"\r")) else 0)
-    for cut in range(len(text) + 1):
-        pieces = TextPieces(iter([p for p in (text[:cut], text[cut:]) if p]))
-        assert pieces.read() == whole
-        assert pieces.physical_lines() == expected

@@ -15,7 +15,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ..errors import UsageError
-from ..io import registry
+from ..io import formats, writing
 from ..ranking import canonical_rows
 from ..io.scan import Scan, scan
 from ..model import natural_key
@@ -268,9 +268,9 @@ def fix(run: Scan, target: str, fmt: str | None, compat: int) -> tuple[bytes, st
                          "corrected automatically (the errors above); correct them first")
     ranked = run.run()
     order, ranks = canonical_rows(ranked, compat)
-    known = any(registry.extension(target) in f.extensions for f in registry.FORMATS)
-    chosen = registry.target_format(target, "run", fmt or (None if known else "trec-run"))
-    payload, dropped = registry.render(ranked, chosen, (order, ranks))
+    known = any(formats.extension(target) in f.extensions for f in formats.FORMATS)
+    chosen = writing.target_format(target, "run", fmt or (None if known else "trec-run"))
+    payload, dropped = writing.render(ranked, chosen, (order, ranks))
     moved = int(np.count_nonzero(order != np.arange(len(order))))
     changes = [f"duplicates removed: {_count(run.duplicates, 'line')} (the first of each kept)",
                f"moved into trec_eval's order: {_count(moved, 'line')}"]
@@ -292,8 +292,8 @@ def fix_and_recheck(qrels: str, run: Scan, target: str, fmt: str | None,
     from pathlib import Path
     payload, name, changes = fix(run, target, fmt, options["compat"])
     with tempfile.TemporaryDirectory() as folder:
-        written = Path(folder) / ("fixed" + (registry.BY_NAME[name].extensions or ("",))[0])
+        written = Path(folder) / ("fixed" + (formats.BY_NAME[name].extensions or ("",))[0])
         written.write_bytes(payload)
         again, _ = check(qrels, [str(written)], **options)  # options hold qrels_format
-    registry.write_bytes(target, payload, stdout)
+    writing.write_bytes(target, payload, stdout)
     return changes, again

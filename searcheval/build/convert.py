@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from ..errors import UsageError
-from ..io import registry, trec
+from ..io import formats, registry, trec, writing
 from ..io.irds import is_irds  # ir_datasets itself is imported only for an irds: id
 from ..model import Run
 from ..ranking import canonical_rows
@@ -46,24 +46,24 @@ def convert(source: str | Path, target: str | Path, kind: str | None = None,
         loaded = _from_irds(str(source), kind, from_format, to_format)
     else:
         loaded = _read(source, kind, from_format, to_format)
-    chosen = registry.target_format(target, loaded.kind, to_format)
+    chosen = writing.target_format(target, loaded.kind, to_format)
     rows = canonical_rows(loaded.data, compat) if isinstance(loaded.data, Run) else None
-    payload, dropped = registry.render(loaded.data, chosen, rows)
+    payload, dropped = writing.render(loaded.data, chosen, rows)
     notes = list(loaded.notes)
     if isinstance(loaded.data, Run) and "rank" in chosen.keeps:
         notes.extend(_renumbered(loaded.data, compat))
-    registry.write_bytes(target, payload, stdout)
+    writing.write_bytes(target, payload, stdout)
     return Conversion(loaded.kind, loaded.format.name, chosen.name, len(loaded.data.query),
                       dropped, notes)
 
 
 def _read(source: str | Path, kind: str | None, from_format: str | None,
-          to_format: str | None) -> registry.Loaded:
+          to_format: str | None) -> formats.Loaded:
     path, data = trec.read_raw(source)
     try:
         loaded = registry.read_data(path, data, kind, from_format, ranks=True)
     except UsageError:  # which kind? the output format may say (--to trec-run)
-        kinds = registry.named(to_format).kinds if to_format and kind is None else ()
+        kinds = formats.named(to_format).kinds if to_format and kind is None else ()
         if len(kinds) != 1:
             raise
         loaded = registry.read_data(path, data, kinds[0], from_format, ranks=True)
@@ -72,21 +72,21 @@ def _read(source: str | Path, kind: str | None, from_format: str | None,
     return loaded
 
 
-IRDS = registry.Format("ir_datasets", registry.BOTH, (), ("score", "tag"), "irds:DATASET_ID")
+IRDS = formats.Format("ir_datasets", formats.BOTH, (), ("score", "tag"), "irds:DATASET_ID")
 
 
 def _from_irds(source: str, kind: str | None, from_format: str | None,
-               to_format: str | None) -> registry.Loaded:
+               to_format: str | None) -> formats.Loaded:
     """An ``irds:`` id: its judgments, or with ``--kind run`` (or ``--to`` a run format)
     its scored documents, read by ir_datasets."""
     from ..io.irds import load_irds_qrels, load_irds_run
     if from_format is not None:
         raise UsageError(f"{source}: --from names a file format; an irds: id is read by "
                          "ir_datasets (leave --from out)")
-    if kind is None and to_format is not None and registry.named(to_format).kinds == ("run",):
+    if kind is None and to_format is not None and formats.named(to_format).kinds == ("run",):
         kind = "run"
     data = load_irds_run(source) if kind == "run" else load_irds_qrels(source)
-    return registry.Loaded(data, IRDS)
+    return formats.Loaded(data, IRDS)
 
 
 def _tags(path: str, data: bytes) -> list[str]:
@@ -117,14 +117,14 @@ def _renumbered(run: Run, compat: int) -> list[str]:
 def to_dataframe(data, compat: int = 9):
     """A pandas DataFrame: qrels as ``query_id, doc_id, relevance`` in their order; a run as
     ``query_id, doc_id, score, rank, tag`` in trec_eval's order, ranks from 1."""
-    from ..io import tables
+    from ..io import table_writers
     if isinstance(data, Run):
         order, ranks = canonical_rows(data, compat)
-        return tables.to_dataframe(tables.arrow_table(data, order, ranks))
-    return tables.to_dataframe(tables.arrow_table(data))
+        return table_writers.to_dataframe(table_writers.arrow_table(data, order, ranks))
+    return table_writers.to_dataframe(table_writers.arrow_table(data))
 
 
 def from_dataframe(frame, kind: str):
     """Qrels (``kind="qrels"``) or a Run from a DataFrame; see ``io.tables``."""
-    from ..io.tables import from_dataframe as read_frame
+    from ..io.frames import from_dataframe as read_frame
     return read_frame(frame, kind)

@@ -169,58 +169,6 @@ def read_all(source: str | Path) -> tuple[str, bytes]:
         return path, b"".join(chunks(path, handle))
 
 
-class Fallback(Exception):
-    """The text needs the whole-text reader: it holds a NUL byte, Arrow refused it, or its
-    rows and lines may differ. That reader reads it again and names the line."""
-
-
-class TextPieces:
-    """The text of ``chunks`` as a file Arrow reads (``read(n)``) as it is decompressed:
-    the leading UTF-8 BOM removed, a NUL refused (``Fallback``), physical lines counted
-    (\\n, \\r\\n or a lone \\r end one) so that a reader can check rows against lines."""
-
-    closed = False
-
-    def __init__(self, pieces: Iterator[bytes]) -> None:
-        self._pieces, self._buffer, self.breaks, self._last = pieces, bytearray(), 0, b""
-        while b"\n" not in self._buffer and self._more():
-            pass
-        if self._buffer.startswith(_BOM):
-            del self._buffer[:len(_BOM)]
-        self.head = bytes(self._buffer[:self._buffer.find(b"\n") + 1 or len(self._buffer)])
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> bytes:
-        while (size < 0 or len(self._buffer) < size) and self._more():
-            pass
-        size = len(self._buffer) if size < 0 else min(size, len(self._buffer))
-        with memoryview(self._buffer) as view:
-            out = bytes(view[:size])
-        del self._buffer[:size]
-        return out
-
-    def physical_lines(self) -> int:
-        """Lines of the whole text, a last line break not starting another (all read)."""
-        return self.breaks + 1 - (1 if self._last in (b"\n", b"\r") else 0)
-
-    def _more(self) -> bool:
-        piece = next(self._pieces, b"")
-        if not piece:
-            return False
-        if b"\x00" in piece:
-            raise Fallback("NUL byte")
-        self.breaks += piece.count(b"\n")
-        if b"\r" in piece:
-            self.breaks += piece.count(b"\r") - piece.count(b"\r\n")
-        if self._last == b"\r" and piece.startswith(b"\n"):
-            self.breaks -= 1  # a \r\n cut between two pieces: one line end, counted twice
-        self._last = piece[-1:]
-        self._buffer += piece
-        return True
-
-
 def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int
                 ) -> Iterator[tuple[bytes, int]]:
     """Pieces of about ``piece_bytes`` cut by the one cut rule (``pieces.piece_end``: just

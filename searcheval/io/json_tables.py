@@ -23,7 +23,7 @@ from .column_names import roles
 from .table_checks import array_of, scalar
 from .table_values import Columns, Part, checked, convert, join, physical, table_kind
 from .tables import PIECE_BYTES, physical_lines
-from .trec import text_bytes
+from .trec import LINE_BREAK, refuse_non_utf8, text_bytes
 
 _ARROW_BLOCK = 1 << 20  # a piece split in blocks, on both cores (a longer line: slow path)
 
@@ -76,13 +76,10 @@ def _jsonl_by_arrow(path: str, piece: bytes) -> Columns:
 
 
 def _jsonl_slowly(path: str, data: bytes) -> Columns:
-    from .trec import _LINE_BREAK, _utf8_error
-    error = _utf8_error(path, data)
-    if error:
-        raise error
+    refuse_non_utf8(path, data)
     values: dict[str, list] = {}
     lines = []
-    for number, line in enumerate(_LINE_BREAK.split(data.decode("utf-8")), 1):
+    for number, line in enumerate(LINE_BREAK.split(data.decode("utf-8")), 1):
         if not line.strip():
             continue
         try:
@@ -111,12 +108,9 @@ def read_json(path: str, data: bytes, kind: str | None,
     """``{query_id: {doc_id: value}}``; integer values are qrels or a run (``kind`` decides),
     any fractional value makes it a run."""
     from .bounded import refuse_large_json
-    from .trec import _utf8_error
     refuse_large_json(path, len(data))  # json.loads holds several times its size
     path, data = text_bytes(path, data)
-    error = _utf8_error(path, data)
-    if error:
-        raise error
+    refuse_non_utf8(path, data)
     text = data.decode("utf-8")
     try:
         document = json.loads(text, object_pairs_hook=_no_repeats)

@@ -21,9 +21,8 @@ import numpy as np
 from ..errors import UsageError
 from . import bounded, trec, trec_variants
 from .column_names import roles
-from .formats import (BOTH, BY_NAME, DECIDING, FORMATS, KINDS, NAMES, TREC_OF,  # noqa: F401
-                      Format, Loaded, OnFirstUse, extension, kinds_text, named)
-from .writing import render, target_format, write, write_bytes  # noqa: F401
+from .formats import (BY_NAME, DECIDING, FORMATS, KINDS, NAMES, TREC_OF, Format, Loaded,
+                      OnFirstUse, extension, kinds_text, named)
 from ..model import Qrels, Run
 
 tables = OnFirstUse(".tables")  # imported when first used: TREC files never need them

@@ -32,11 +32,8 @@ from ..model import Qrels, Run
 from . import pieces
 from .column_names import roles
 from .table_values import Columns, Part, convert, join, physical, table_kind
-from .trec import line_at, text_bytes
+from .trec import line_at, refuse_non_utf8, text_bytes
 
-# Re-exported where callers outside io/ found them before the split
-from .frames import from_dataframe  # noqa: F401
-from .table_writers import arrow_table, to_dataframe  # noqa: F401
 
 PIECE_BYTES = 1 << 21  # text converted at a time: 2 MiB (its table is a few times that)
 _ARROW_BLOCK = 1 << 20  # Arrow splits a piece in blocks of this size, on both cores
@@ -153,10 +150,7 @@ def _delimited_slowly(path: str, data: bytes, delimiter: str, header: list[str],
                       wanted: list[str], skip: int) -> Columns:
     """A piece read by Python's csv module, its first ``skip`` lines (the header) skipped;
     a value may span lines, a blank line holds no row."""
-    from .trec import _utf8_error
-    error = _utf8_error(path, data)
-    if error:
-        raise error
+    refuse_non_utf8(path, data)
     index = [header.index(name) for name in wanted]
     rows: list[list[str]] = [[] for _ in wanted]
     lines = []

@@ -33,7 +33,7 @@ from .trec_grammar import MSMARCO_RUN, PREFS, QRELS_3COL, TREC_QRELS, TREC_RUN, 
 QRELS_3COL_FIELDS = QRELS_3COL.described
 MSMARCO_FIELDS = MSMARCO_RUN.described
 # Line ends for the other text readers (tables, JSON Lines), as Arrow and ``trec_exact`` count.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # A \r that neither ends a \r\n nor the text: trec_eval keeps it inside its line.
 _LONE_CR = re.compile(rb"\r(?!\n|\Z)")
 BOM = b"\xef\xbb\xbf"
@@ -91,13 +91,14 @@ def line_at(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + lone_cr + 1
 
 
-def _utf8_error(path: str, data: bytes) -> FormatError | None:
+def refuse_non_utf8(path: str, data: bytes) -> None:
+    """A FormatError at the line of the first byte that is not UTF-8 (the table and JSON
+    readers' slow paths, which decode the whole piece)."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return FormatError(path, line_at(data, exc.start),
-                           f"not UTF-8 text (byte 0x{data[exc.start]:02x})")
-    return None
+        raise FormatError(path, line_at(data, exc.start),
+                          f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
 
 
 def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run | None:
