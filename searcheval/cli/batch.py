@@ -14,13 +14,14 @@ from pathlib import Path
 
 import click
 
-from ..scale.batch import (Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard,
+from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard,
                            load_qrels, process, qrels_content_sha256)
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
 from .options import trec_eval_options
+from .run_args import RunsCommand, name_option
 from .output import write_text
 from ..io.run_labels import path_labels
 
@@ -38,7 +39,8 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     """Evaluate every run, write its outputs and the leaderboard; the outcomes, in input order.
 
     The qrels are read (and checked) here once, then once by each worker process."""
-    paths = expand_runs(run_arguments, outdir)
+    from .run_args import paths_and_names
+    paths, names = paths_and_names(run_arguments, outdir, once=True)
     if dask is not None:
         from ..scale.distributed import require_dask
         require_dask()
@@ -57,7 +59,7 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
                          f"{exc.strerror or exc}") from None
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
         leftover.unlink(missing_ok=True)
-    labels = dict(zip(paths, path_labels(paths)))  # exp1/run.txt, exp2/run.txt: one name each
+    labels = dict(zip(paths, path_labels(paths, names)))  # NAME=PATH; exp1/run.txt, exp2/run.txt: one name each
     remove_relabelled(outdir, labels)  # run.txt, now exp1/run.txt: its old outputs go
     stamps = {path: Outputs(outdir, labels[path]).intact() for path in paths}
     if dask is not None:
@@ -157,9 +159,10 @@ def _human(number: float) -> str:
     return f"{number:.0f}"
 
 
-@click.command("batch", context_settings=CONTEXT)
+@click.command("batch", cls=RunsCommand, context_settings=CONTEXT)
 @click.argument("qrels")
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@name_option
 @click.option("-o", "--output", "outdir", required=True, metavar="OUTDIR",
               help="Folder for runs/NAME.csv, runs/NAME.json and summary.csv/.json.")
 @click.option("-m", "--measure", "measures", multiple=True,
@@ -267,7 +270,8 @@ def _with_progress(qrels: str, runs: list[str], outdir: str, job: Job, sort: str
                    dask: str | None) -> list[Outcome]:
     if not sys.stderr.isatty():
         return run_batch(qrels, runs, outdir, job, sort, jobs, dask)
-    with _Progress(len(expand_runs(runs, outdir))) as progress:
+    from .run_args import run_arguments
+    with _Progress(len(run_arguments(runs, outdir, once=True))) as progress:
         return run_batch(qrels, runs, outdir, job, sort, jobs, dask, progress.update)
 
 

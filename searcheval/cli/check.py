@@ -10,11 +10,13 @@ from ..errors import SearchevalError
 from ..io import registry
 from ..analysis.check import _count, check, fix_and_recheck
 from .options import QRELS_FORMATS
+from .run_args import RunsCommand, name_option
 
 
-@click.command("check", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("check", cls=RunsCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("qrels")
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@name_option
 @click.option("--fix", "fix_target", default=None, metavar="OUT",
               help="Write the run (one RUN only) corrected to OUT ('-': stdout): trec_eval's "
                    "order, ranks 1, 2, ..., the first of repeated documents, one tag.")
@@ -36,6 +38,11 @@ def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, m
     in one file only, unjudged documents. Exit 0 clean, 1 warnings, 2 errors; with --fix,
     the status of the corrected run (2 only if nothing was written)."""
     from . import _fail
+    from .run_args import paths_and_names
+    try:  # check reports each file by its path (path:line), so a name changes nothing
+        runs, _ = paths_and_names(runs)
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
     if fix_target is not None and len(runs) != 1:
         _fail("searcheval check: --fix corrects one run: give exactly one RUN")
     options = dict(relevance_level=relevance_level, compat=int(compat), max_errors=max_errors,

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import click
 
+from .run_args import RunsCommand, name_option
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 _METHODS = ("rrf, sum, mnz, anz, max, min, med, gmnz, isr, log_isr, logn_isr, bordafuse, "
             "w_bordafuse, condorcet, w_condorcet, rbc, mixed, wsum, wmnz")
 _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted"
 
 
-@click.command("fuse", context_settings=CONTEXT)
+@click.command("fuse", cls=RunsCommand, context_settings=CONTEXT)
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@name_option
 @click.option("-o", "--output", required=True, help="The fused run (TREC); '-' for stdout.")
 @click.option("--method", required=True, help=f"ranx's name: {_METHODS} (CombSUM, CombMNZ, "
                                               "... accepted).")
@@ -53,12 +56,16 @@ def fuse_command(runs, output, method, norm, weights, k, phi, gamma, sigma, opti
               "--gamma or --sigma with it")
     given = dict(k=k, phi=phi, gamma=gamma, sigma=sigma)
     tuning = (train_qrels, folds, metric) if optimize else None
-    run_reporting(lambda: _fuse(list(runs), output, method, norm, weights, given, tuning),
+    run_reporting(lambda: _fuse(runs, output, method, norm, weights, given, tuning),
                   output)
 
 
 def _fuse(runs, output, method, norm, weights, given, tuning) -> list[str]:
     from ..analysis.fusion import fuse
+    from ..io.inputs import as_run
+    from ..io.run_labels import run_labels
+    from .run_args import paths_and_names
+    runs, names = paths_and_names(runs)
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
 
@@ -72,7 +79,11 @@ def _fuse(runs, output, method, norm, weights, given, tuning) -> list[str]:
         weights, given = chosen.weights, chosen.params
     else:
         weights = _weights(weights)
-    fusion = fuse(runs, method, norm, weights, **given)
+    if any(names):  # NAME=PATH: the fused run's header and tag name the runs so
+        read = [as_run(path) for path in runs]
+        fusion = fuse(read, method, norm, weights, labels=run_labels(read, names), **given)
+    else:
+        fusion = fuse(runs, method, norm, weights, **given)
     write_text(output, fusion.text().decode("utf-8"))
     return [*report, _summary(fusion, output)]
 
