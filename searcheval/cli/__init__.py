@@ -174,13 +174,31 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
 
 
 @main.command(context_settings=CONTEXT)
-def measures() -> None:
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json", "markdown"]),
+              default="table", show_default=True,
+              help="table for people; csv and json (name, trec_eval, about) for programs; "
+                   "markdown as the README's table.")
+def measures(fmt) -> None:
     """List every measure: how to write it, trec_eval's name, what it is."""
-    from ..measures.listing import text_rows
-    rows = [("name", "trec_eval", "what it measures")] + text_rows()
-    width = [max(len(r[i]) for r in rows) + 2 for i in range(2)]
-    for row in rows:
-        click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")
+    from ..measures.listing import markdown_table, text_rows
+    header = ("name", "trec_eval", "what it measures")
+    rows = text_rows()
+    if fmt == "markdown":
+        click.echo(markdown_table(), nl=False)
+    elif fmt == "csv":
+        import csv
+        import io
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([header, *rows])
+        click.echo(out.getvalue(), nl=False)
+    elif fmt == "json":
+        import json
+        click.echo(json.dumps([dict(zip(("name", "trec_eval", "about"), row)) for row in rows],
+                              indent=1, ensure_ascii=False))
+    else:
+        width = [max(len(r[i]) for r in [header, *rows]) + 2 for i in range(2)]
+        for row in [header, *rows]:
+            click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")
 
 
 # Commands defined in other modules: name -> "module:attribute", imported only when that

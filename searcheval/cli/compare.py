@@ -70,7 +70,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from .run_args import paths_and_names
         measures, runid = _runid_line(list(measures))
         runs, names = paths_and_names(runs)
-        if baseline in names:  # --baseline NAME: the run given that name
+        if baseline is not None and baseline in names:  # --baseline NAME: the run given that name
             baseline = runs[names.index(baseline)]
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline])

@@ -13,10 +13,12 @@ _METHODS = ("rrf, sum, mnz, anz, max, min, med, gmnz, isr, log_isr, logn_isr, bo
 _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted"
 
 
-@click.command("fuse", cls=RunsCommand, context_settings=CONTEXT)
+@click.command("fuse", cls=RunsCommand, context_settings=CONTEXT,
+               renamed={"--metric": "--measure"})
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
 @name_option
-@click.option("-o", "--output", required=True, help="The fused run (TREC); '-' for stdout.")
+@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+              help="The fused run (TREC); '-' for stdout.")
 @click.option("--method", required=True, help=f"ranx's name: {_METHODS} (CombSUM, CombMNZ, "
                                               "... accepted).")
 @click.option("--norm", default="min-max", show_default=True,
@@ -36,8 +38,9 @@ _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted
 @click.option("--folds", type=click.IntRange(min=2), default=None, metavar="K",
               help="With --optimize: also the K-fold held-out score (each fold scored with "
                    "the parameters chosen on the others).")
-@click.option("--metric", default="nDCG", show_default=True,
-              help="The measure --optimize maximises (any evaluate measure name).")
+@click.option("-m", "--measure", "metric", default="nDCG", show_default=True,
+              help="The measure --optimize maximises (any evaluate measure name; --metric "
+                   "before: deprecated).")
 def fuse_command(runs, output, method, norm, weights, k, phi, gamma, sigma, optimize,
                  train_qrels, folds, metric) -> None:
     """Fuse RUN(s) into one TREC run, with ranx's methods and normalisations.

@@ -26,7 +26,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Judgments already made: their documents are left out.")
 @click.option("--max-chars", type=click.IntRange(min=0), default=300, show_default=True,
               help="Document text shown, in characters (0: all of it).")
-@click.option("-o", "--output", required=True, metavar="FILE",
+@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
               help="Sheet to write: CSV (.tsv: tab-separated; .xlsx: an Excel workbook, "
               "needs openpyxl; '-': stdout, CSV).")
 def pool_command(runs, depth, docs, queries, existing, max_chars, output) -> None:

@@ -19,6 +19,7 @@ import click
 
 from ..errors import UsageError
 from ..io.irds import is_irds
+from .vocabulary import VocabularyCommand
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 # ``PATH --name NAME`` becomes one token NAME<MARK>PATH before click parses: a NUL cannot
@@ -34,7 +35,7 @@ class RunArgument:
     name: str | None = None  # None: the run is labelled by its file name (io.run_labels)
 
 
-class RunsCommand(click.Command):
+class RunsCommand(VocabularyCommand):
     """A click command whose ``RUN...`` arguments take ``PATH --name NAME``: the pair is
     folded into the path's token before click parses, and found again by ``run_arguments``."""
 
