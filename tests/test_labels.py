@@ -273,9 +273,8 @@ def test_old_queries_spelling_still_writes_with_a_deprecation_note(tmp_path):
     result = labels(source, "-o", tmp_path / "out.qrels", "--queries", tmp_path / "mine")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "mine").read_text() == "q1\tsecond\n"
-    assert result.stderr == ("searcheval: note: labels --queries FILE is deprecated (pool and "
-                             "misses read query texts with --queries): use --write-queries "
-                             "FILE\n")
+    # the one deprecation line of every renamed flag (README, One vocabulary)
+    assert result.stderr == "searcheval: --queries is deprecated, use --write-queries\n"
     assert result.stdout.splitlines()[-1] == (f"wrote qrels {tmp_path / 'out.qrels'} "
                                               f"(1 judgments), queries {tmp_path / 'mine'} "
                                               "(1 queries)")
