@@ -341,7 +341,7 @@ def test_cli_errors_are_one_line_exit_2(tmp_path):
         (["-o", tmp_path / "x"], "the query ids are made here, so their texts must be "
                                  "written: give --write-queries FILE"),
         (["-o", tmp_path / "x", "--write-queries", tmp_path / "a", "--queries", tmp_path / "b"],
-         "give --write-queries FILE only (--queries is its old spelling)"),
+         "give --write-queries only (--queries is its old spelling)"),
         (["-o", tmp_path / "x", "-r", tmp_path / "r"], f"{path}: no rank or score "
          "column, so no run to write (name one with --rank-col or --score-col)"),
         (["-o", tmp_path / "x", "--label-map", "yes"], "--label-map expects "

@@ -81,7 +81,7 @@ def test_one_name_twice_is_one_line_exit_2_nothing_written(tmp_path):
 def test_name_not_after_a_run_is_refused(tmp_path):
     result = cli("evaluate", QRELS, BM25, "-o", tmp_path / "x", "--name", "bm25")
     assert result.exit_code == 2
-    assert "--name NAME names the run right before it" in result.stderr
+    assert result.stderr == "--name NAME names the run right before it (RUN --name NAME)\n"
     assert not (tmp_path / "x").exists()
 
 

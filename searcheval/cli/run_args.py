@@ -25,6 +25,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 # ``PATH --name NAME`` becomes one token NAME<MARK>PATH before click parses: a NUL cannot
 # come from a command line, so no real argument is ever taken for a named one.
 MARK = "\0name\0"
+NAME_PLACE = "--name NAME names the run right before it (RUN --name NAME)"
 RUNS_HELP = ("RUN: a run file, a folder of runs or a glob ('runs/*.trec'); NAME=PATH names "
              "the run in every output (PATH --name NAME when PATH holds '=').")
 
@@ -39,13 +40,24 @@ class RunsCommand(VocabularyCommand):
     """A click command whose ``RUN...`` arguments take ``PATH --name NAME``: the pair is
     folded into the path's token before click parses, and found again by ``run_arguments``."""
 
+    def rewritten(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            folded = fold_names(args)
+        except UsageError as exc:
+            if ctx.resilient_parsing:
+                return args
+            click.echo(str(exc), err=True)
+            ctx.exit(2)
+        return super().rewritten(ctx, folded)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        rest = super().parse_args(ctx, fold_names(args))
+        rest = super().parse_args(ctx, args)
         for param, value in ctx.params.items():
             values = value if isinstance(value, (tuple, list)) else [value]
-            if param not in ("runs", "run") and any(isinstance(v, str) and MARK in v for v in values):
-                raise click.UsageError("--name NAME names the run right before it "
-                                       "(RUN --name NAME)", ctx)
+            if param not in ("runs", "run") and any(isinstance(v, str) and MARK in v
+                                                   for v in values):
+                click.echo(NAME_PLACE, err=True)
+                ctx.exit(2)
         return rest
 
 
@@ -73,12 +85,12 @@ def fold_names(args: list[str]) -> list[str]:
             continue
         if token == "--name":
             if i + 1 >= len(args):
-                raise click.UsageError("--name needs a NAME (RUN --name NAME)")
+                raise UsageError("--name needs a NAME (RUN --name NAME)")
             name, i = args[i + 1], i + 2
         else:
             name, i = token[len("--name="):], i + 1
         if not out or (out[-1].startswith("-") and out[-1] != "-") or MARK in out[-1]:
-            raise click.UsageError("--name NAME names the run right before it (RUN --name NAME)")
+            raise UsageError(NAME_PLACE)
         out[-1] = f"{_checked_name(name)}{MARK}{out[-1]}"
     return out
 

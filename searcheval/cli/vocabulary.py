@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import click
 
+from ..errors import UsageError
+
 
 class VocabularyCommand(click.Command):
     """A click command with ``renamed = {old flag: new flag}``: the old flags still work,
@@ -19,14 +21,28 @@ class VocabularyCommand(click.Command):
         self.renamed = dict(renamed or {})
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        return super().parse_args(ctx, renamed_flags(args, self.renamed,
-                                                     note=not ctx.resilient_parsing))
+        return super().parse_args(ctx, self.rewritten(ctx, args))
+
+    def rewritten(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """The arguments click is to parse; a refusal is one line, exit 2 (completion,
+        which parses half-typed lines, gets them as they are)."""
+        try:
+            return renamed_flags(args, self.renamed, note=not ctx.resilient_parsing)
+        except UsageError as exc:
+            if ctx.resilient_parsing:
+                return args
+            click.echo(str(exc), err=True)
+            ctx.exit(2)
 
 
 def renamed_flags(args: list[str], renamed: dict[str, str], note: bool = True) -> list[str]:
     """``args`` with each old flag (``-k 5``, ``-k5``, ``--old=5``) in its new spelling."""
     out: list[str] = []
     told: set[str] = set()
+    given = {token.partition("=")[0] for token in args}
+    for old, new in renamed.items():
+        if old in given and new in given:  # which one is meant? the later would win silently
+            raise UsageError(f"give {new} only ({old} is its old spelling)")
     for i, token in enumerate(args):
         if token == "--":
             return out + args[i:]
