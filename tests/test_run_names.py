@@ -175,3 +175,13 @@ def test_api_names():
         searcheval.compare(QRELS, [str(BM25)], ["AP"], names=["x", "y"], baseline=str(CLASSIC))
     results = searcheval.evaluate(QRELS, str(BM25), ["AP"], names=["bm25"])
     assert (results.run, f"{results.summary()['AP']:.4f}") == ("bm25", "0.4051")
+
+
+def test_batch_a_name_longer_than_a_file_name_may_be(tmp_path):
+    out, name = tmp_path / "out", "bm25 " + "k1=0.9," * 60  # 425 bytes: no file system's name
+    result = cli("batch", QRELS, BM25, "--name", name, "-o", out, "-m", "AP")  # '=' in NAME
+    assert result.exit_code == 0, result.output
+    files = [p.name for p in (out / "runs").iterdir()]
+    assert len(files) == 3 and all(len(f.encode()) <= 255 for f in files)
+    row, = csv.DictReader(io.StringIO((out / "summary.csv").read_text()))
+    assert (row["run"], f"{float(row['AP']):.4f}") == (name, "0.4051")

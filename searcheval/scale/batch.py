@@ -178,6 +178,7 @@ def _own_outputs(outdir: str | None) -> Callable[[str], bool]:
 # ---- one run -----------------------------------------------------------------------------
 
 _KEPT_IN_NAMES = frozenset("._-+=,@#~()[] ")
+_LONGEST_NAME = 200  # bytes, leaving room for .json, .done and the temporary files' marks
 
 
 def output_name(label: str) -> str:
@@ -193,7 +194,11 @@ def output_name(label: str) -> str:
             out.append(char)
         else:
             out.append("".join(f"%{byte:02X}" for byte in char.encode("utf-8")))
-    return "".join(out)
+    name = "".join(out)
+    if len(name.encode("utf-8")) > _LONGEST_NAME:  # file systems stop at 255 bytes
+        digest = hashlib.sha256(label.encode("utf-8")).hexdigest()[:16]
+        name = name.encode("utf-8")[:_LONGEST_NAME - 17].decode("utf-8", "ignore") + "~" + digest
+    return name
 
 
 class Outputs:
