@@ -14,7 +14,7 @@ import sys
 import click
 
 from .options import query_and_ranking_options, trec_eval_options
-from .run_args import RUNS_HELP, RunsCommand, name_option
+from .run_args import RunsCommand, name_option
 
 from ..settings import __version__
 from .memory import reuse_freed_memory
