@@ -37,7 +37,8 @@ MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000", "Found@10", "FirstRel"]
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m searcheval.cli.baselines",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("collection", nargs="?", help="irds:DATASET_ID: docs, queries and qrels")
     parser.add_argument("--docs", help="documents (TSV, CSV, JSON Lines or irds:)")
     parser.add_argument("--queries", help="queries (TSV, CSV, JSON Lines or irds:)")

@@ -44,7 +44,8 @@ def natural_key(text: str) -> list:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m searcheval.cli.export_per_query",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("qrels", help="TREC qrels file")
     parser.add_argument("run_dir", help="directory holding the runs")
     parser.add_argument("-o", "--output", required=True, help="directory to write into")
