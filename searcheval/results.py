@@ -216,7 +216,8 @@ ENGINES = ("native", "pytrec_eval")
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
-             ties: str = "trec_eval", num_docs: int = 0) -> Results:
+             ties: str = "trec_eval", num_docs: int = 0,
+             names: list[str] | None = None) -> Results:
     """Evaluate one run against qrels; returns the Results every output format renders.
 
     ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
@@ -224,8 +225,12 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
     ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
     ordered (``settings.TIE_POLICIES``). ``num_docs``: the documents in the collection
-    (trec_eval -N), which only ``utility``'s fourth coefficient reads.
+    (trec_eval -N), which only ``utility``'s fourth coefficient reads. ``names``: the
+    run's name in every output (``[name]``, as :func:`searcheval.compare` takes a name per
+    run; default: its file name or tag).
     """
+    if names is not None and len(names) != 1:
+        raise UsageError(f"names: {len(names)} names for one run: give one")
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measures, notes = dataset_measures(qrels, measures)
@@ -240,6 +245,8 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     else:
         raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
     results.notes[:0] = notes
+    if names is not None and names[0] is not None:
+        results.run = str(names[0])
     return results
 
 

@@ -273,9 +273,8 @@ def test_old_queries_spelling_still_writes_with_a_deprecation_note(tmp_path):
     result = labels(source, "-o", tmp_path / "out.qrels", "--queries", tmp_path / "mine")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "mine").read_text() == "q1\tsecond\n"
-    assert result.stderr == ("searcheval: note: labels --queries FILE is deprecated (pool and "
-                             "misses read query texts with --queries): use --write-queries "
-                             "FILE\n")
+    # the one deprecation line of every renamed flag (README, One vocabulary)
+    assert result.stderr == "searcheval: --queries is deprecated, use --write-queries\n"
     assert result.stdout.splitlines()[-1] == (f"wrote qrels {tmp_path / 'out.qrels'} "
                                               f"(1 judgments), queries {tmp_path / 'mine'} "
                                               "(1 queries)")
@@ -342,7 +341,7 @@ def test_cli_errors_are_one_line_exit_2(tmp_path):
         (["-o", tmp_path / "x"], "the query ids are made here, so their texts must be "
                                  "written: give --write-queries FILE"),
         (["-o", tmp_path / "x", "--write-queries", tmp_path / "a", "--queries", tmp_path / "b"],
-         "give --write-queries FILE only (--queries is its old spelling)"),
+         "give --write-queries only (--queries is its old spelling)"),
         (["-o", tmp_path / "x", "-r", tmp_path / "r"], f"{path}: no rank or score "
          "column, so no run to write (name one with --rank-col or --score-col)"),
         (["-o", tmp_path / "x", "--label-map", "yes"], "--label-map expects "

@@ -31,8 +31,11 @@ class Report:
     lines: list[str] = field(default_factory=list)
     errors: int = 0
     warnings: int = 0
+    # the same as (path, line or 0, severity or "", message) for check --format json
+    entries: list[tuple[str, int, str, str]] = field(default_factory=list)
 
     def say(self, path: str, severity: str, message: str, line: int = 0) -> None:
+        self.entries.append((path, max(line, 0), severity, message))
         where = f"{path}:{line}" if line > 0 else path
         self.lines.append(f"{where}: {severity}: {message}" if severity else f"{where}: {message}")
         self.errors += severity == "error"

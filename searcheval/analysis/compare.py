@@ -26,7 +26,8 @@ from ..errors import UsageError
 from ..measures import Measure
 from ..results import Results, undefined_note
 from ..model import natural_key
-from ..io.run_labels import path_labels, refuse_repeated_runs, same_file_key, unique_labels
+from ..io.run_labels import (path_labels, refuse_repeated_names, refuse_repeated_runs,
+                             same_file_key, unique_labels)
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
 
@@ -117,11 +118,12 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
             alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
             judged_only: bool = False, compat: int = 9, ties: str = "trec_eval",
-            num_docs: int = 0) -> Comparison:
+            num_docs: int = 0, names: list[str | None] | None = None) -> Comparison:
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in
     a list, or in a ``{name: run}`` dict that names each run in every output.
+    ``names``: a name for each run of a list (None: its file name or tag), as the dict's keys.
     ``baseline``: one of ``runs`` (the same object or path, or a run's name, or its key in
     the dict) or another run, put first. Query options mirror :func:`searcheval.evaluate`.
     """
@@ -139,7 +141,7 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     asked = resolve_measures(measures or list(DEFAULT_MEASURES), compat)
     parsed, notes = _paired_measures(asked)
-    sources, names, base_index = _with_baseline(*named_runs(runs), baseline)
+    sources, names, base_index = _with_baseline(*named_runs(runs, names), baseline)
     judged = as_qrels(qrels)
     read = [as_run(source, name or f"run{i + 1}", ranks=ties == "rank")
             for i, (source, name) in enumerate(zip(sources, names))]
@@ -174,14 +176,25 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
                       floor=floor, whole=whole)
 
 
-def named_runs(runs: Any) -> tuple[list[Any], list[str | None]]:
+def named_runs(runs: Any, names: list[str | None] | None = None
+               ) -> tuple[list[Any], list[str | None]]:
     """(runs, the name given to each or None). ``{name: run}`` names each run by its key,
     whatever the run is (a path, a Run, a DataFrame, a dict); a list names none (paths by
-    their file names, the rest by their tags). A dict of {query_id: {doc_id: score}} is
-    one run, not runs by name: refused, since its keys would be taken for run names."""
+    their file names, the rest by their tags) unless ``names`` does. A dict of
+    {query_id: {doc_id: score}} is one run, not runs by name: refused, since its keys
+    would be taken for run names. Two runs given one name: refused."""
     if not isinstance(runs, Mapping):
         runs = list(runs)
-        return runs, [None] * len(runs)
+        given = [None] * len(runs) if names is None else [
+            None if name is None else str(name) for name in names]
+        if len(given) != len(runs):
+            raise UsageError(f"names: {len(given)} names for {len(runs)} runs: give one "
+                             "name (or None) per run")
+        refuse_repeated_names(given)
+        return runs, given
+    if names is not None:
+        raise UsageError("names= goes with a list of runs; a {name: run} dict names its "
+                         "runs by its keys")
     for name, run in runs.items():
         if isinstance(run, Mapping) and any(not isinstance(v, Mapping) for v in run.values()):
             raise UsageError(f"runs[{name!r}] maps documents to scores: this dict is one run "

@@ -37,8 +37,9 @@ class Misses:
 
 
 def find_misses(qrels, run, k: int, queries: dict[str, str] | None = None,
-                relevance_level: int = 1) -> Misses:
-    """The queries with a relevant document and none of them in the run's top ``k``."""
+                relevance_level: int = 1, name: str | None = None) -> Misses:
+    """The queries with a relevant document and none of them in the run's top ``k``;
+    ``name``: what the output calls the run (default: its file name or tag)."""
     from ..io.inputs import as_qrels, as_run
     from ..results import evaluate
     judged, ranked = as_qrels(qrels), as_run(run)
@@ -56,7 +57,7 @@ def find_misses(qrels, run, k: int, queries: dict[str, str] | None = None,
                                int(results.value("FirstRel", query_id)),
                                sorted(relevant[query_id], key=natural_key)))
     with_relevant = sum(q in relevant for q in results.query_ids)
-    return Misses(k, ranked.name, missed, with_relevant,
+    return Misses(k, name or ranked.name, missed, with_relevant,
                   len(results.query_ids) - with_relevant)
 
 

@@ -69,20 +69,23 @@ class Pool:
     runs: list[str]
 
 
-def run_names(runs: list[Run]) -> list[str]:
-    """Each run's label, as every output names runs (run_labels: exp1/run.txt and
-    exp2/run.txt when file names collide; #2, #3 only for runs no path tells apart)."""
+def run_names(runs: list[Run], given: list[str | None] | None = None) -> list[str]:
+    """Each run's label, as every output names runs (run_labels: a given name; else
+    exp1/run.txt and exp2/run.txt when file names collide; #2, #3 only for runs no path
+    tells apart)."""
     from ..io.run_labels import run_labels
-    return run_labels(runs)
+    return run_labels(runs, given)
 
 
-def pool(runs: list[Run], depth: int, judged: Qrels | None = None) -> Pool:
-    """The depth-``depth`` pool of ``runs``, minus what ``judged`` already judges."""
+def pool(runs: list[Run], depth: int, judged: Qrels | None = None,
+         names: list[str | None] | None = None) -> Pool:
+    """The depth-``depth`` pool of ``runs``, minus what ``judged`` already judges.
+    ``names``: the name given to each run (None: its label, ``run_names``)."""
     from ..ranking import canonical_rows
     if depth < 1:
         raise UsageError(f"--depth must be at least 1, found {depth}")
     known = set(zip(judged.query_ids, judged.doc_ids)) if judged is not None else set()
-    names = run_names(runs)
+    names = run_names(runs, names)
     found: dict[tuple[str, str], Pooled] = {}
     left_out: set[tuple[str, str]] = set()
     for name, run in zip(names, runs):

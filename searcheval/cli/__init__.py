@@ -14,6 +14,7 @@ import sys
 import click
 
 from .options import query_and_ranking_options, trec_eval_options
+from .run_args import RunsCommand, name_option
 
 from ..settings import __version__
 from .memory import reuse_freed_memory
@@ -114,9 +115,10 @@ def _fail(message: str, code: int = 2) -> None:
     sys.exit(code)
 
 
-@main.command(context_settings=CONTEXT)
+@main.command(cls=RunsCommand, context_settings=CONTEXT)
 @click.argument("qrels")
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@name_option
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec) or "
                    "ir_measures names (AP, P@5, nDCG@10, RR). Default: trec_eval's 'official'.")
@@ -153,7 +155,9 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
     missing = missing or "zero"
     try:
         from .commands import run_evaluate
-        code = run_evaluate(qrels, list(runs), list(measures), per_query=per_query,
+        from .run_args import paths_and_names
+        paths, names = paths_and_names(runs)
+        code = run_evaluate(qrels, paths, list(measures), run_names=names, per_query=per_query,
                             missing=missing, relevance_level=relevance_level, depth=depth,
                             judged_only=judged_only, ties=ties, engine=engine,
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
@@ -170,13 +174,31 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
 
 
 @main.command(context_settings=CONTEXT)
-def measures() -> None:
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json", "markdown"]),
+              default="table", show_default=True,
+              help="table for people; csv and json (name, trec_eval, about) for programs; "
+                   "markdown as the README's table.")
+def measures(fmt) -> None:
     """List every measure: how to write it, trec_eval's name, what it is."""
-    from ..measures.listing import text_rows
-    rows = [("name", "trec_eval", "what it measures")] + text_rows()
-    width = [max(len(r[i]) for r in rows) + 2 for i in range(2)]
-    for row in rows:
-        click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")
+    from ..measures.listing import markdown_table, text_rows
+    header = ("name", "trec_eval", "what it measures")
+    rows = text_rows()
+    if fmt == "markdown":
+        click.echo(markdown_table(), nl=False)
+    elif fmt == "csv":
+        import csv
+        import io
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([header, *rows])
+        click.echo(out.getvalue(), nl=False)
+    elif fmt == "json":
+        import json
+        click.echo(json.dumps([dict(zip(("name", "trec_eval", "about"), row)) for row in rows],
+                              indent=1, ensure_ascii=False))
+    else:
+        width = [max(len(r[i]) for r in [header, *rows]) + 2 for i in range(2)]
+        for row in [header, *rows]:
+            click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")
 
 
 # Commands defined in other modules: name -> "module:attribute", imported only when that

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import click
 
-from ..scale.batch import (Job, Outcome, Outputs, expand_runs, file_sha256, leaderboard,
+from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard,
                            load_qrels, process, qrels_content_sha256)
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
-from .options import trec_eval_options
+from .options import query_and_ranking_options, trec_eval_options
+from .run_args import RunsCommand, name_option
 from .output import write_text
 from ..io.run_labels import path_labels
 
@@ -38,7 +39,8 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     """Evaluate every run, write its outputs and the leaderboard; the outcomes, in input order.
 
     The qrels are read (and checked) here once, then once by each worker process."""
-    paths = expand_runs(run_arguments, outdir)
+    from .run_args import paths_and_names
+    paths, names = paths_and_names(run_arguments, outdir, once=True)
     if dask is not None:
         from ..scale.distributed import require_dask
         require_dask()
@@ -57,7 +59,7 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
                          f"{exc.strerror or exc}") from None
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
         leftover.unlink(missing_ok=True)
-    labels = dict(zip(paths, path_labels(paths)))  # exp1/run.txt, exp2/run.txt: one name each
+    labels = dict(zip(paths, path_labels(paths, names)))  # NAME=PATH; exp1/run.txt, exp2/run.txt: one name each
     remove_relabelled(outdir, labels)  # run.txt, now exp1/run.txt: its old outputs go
     stamps = {path: Outputs(outdir, labels[path]).intact() for path in paths}
     if dask is not None:
@@ -157,25 +159,15 @@ def _human(number: float) -> str:
     return f"{number:.0f}"
 
 
-@click.command("batch", context_settings=CONTEXT)
+@click.command("batch", cls=RunsCommand, context_settings=CONTEXT)
 @click.argument("qrels")
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@name_option
 @click.option("-o", "--output", "outdir", required=True, metavar="OUTDIR",
               help="Folder for runs/NAME.csv, runs/NAME.json and summary.csv/.json.")
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: trec_eval's 'official'.")
-@click.option("--missing", type=click.Choice(["zero", "skip"]), default=None,
-              help="zero (default, trec_eval -c) or skip (trec_eval's default).")
-@click.option("-c", "complete", is_flag=True, help="Same as --missing zero.")
-@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
-              help="Grade at or above which a document is relevant (trec_eval -l).")
-@click.option("-M", "--depth", type=click.IntRange(min=1), default=None,
-              help="Evaluate only the first N documents of each query (trec_eval -M).")
-@click.option("-J", "--judged-only", is_flag=True, help="Drop unjudged documents (trec_eval -J).")
-@click.option("--ties", type=click.Choice(["trec_eval", "input", "rank", "average"]),
-              default="trec_eval", show_default=True, help="Order of documents with equal scores.")
-@click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
-              help="trec_eval version to reproduce.")
+@query_and_ranking_options
 @trec_eval_options
 @click.option("--sort", "sort_by", default=None, metavar="MEASURE",
               help="Leaderboard order, best first (default: the first measure that grades "
@@ -192,10 +184,13 @@ def _human(number: float) -> str:
 @click.option("--dask", default=None, metavar="ADDRESS",
               help="Run on a Dask cluster: a scheduler address, or local[:N] for N local "
                    "worker processes (pip install \"searcheval[dask]\").")
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
+              default=None, help="Also print the leaderboard on stdout: table for people, "
+              "csv and json as OUTDIR's summary.csv and summary.json (default: not printed).")
 def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
                   judged_only, ties, compat, num_docs, results_format, qrels_format, sort_by,
                   jobs, stream,
-                  chunk_queries, block_size, dask) -> None:
+                  chunk_queries, block_size, dask, fmt) -> None:
     """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
 
     A rerun skips the runs whose outputs are complete and were made from the same run,
@@ -227,7 +222,32 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
     click.echo(f"searcheval: {len(outcomes)} run{'' if len(outcomes) == 1 else 's'}: " + ", ".join(
         f"{n} {status}" for status, n in counts.items()) +
         f"; leaderboard in {Path(outdir) / 'summary.csv'}, best first by {sort}", err=True)
+    if fmt is not None:
+        click.echo(leaderboard_text(outdir, fmt), nl=False)
     sys.exit(1 if failed else 0)
+
+
+def leaderboard_text(outdir: str, fmt: str) -> str:
+    """The leaderboard batch wrote, as --format asks: csv and json are the files as they
+    are; table aligns summary.csv's columns (numbers at four decimals, as evaluate's table)."""
+    import csv
+    summary = Path(outdir) / ("summary.json" if fmt == "json" else "summary.csv")
+    text = summary.read_text(encoding="utf-8")
+    if fmt != "table":
+        return text
+    rows = list(csv.reader(text.splitlines()))
+    shown = [rows[0]] + [[row[0]] + [_cell(value) for value in row[1:]] for row in rows[1:]]
+    widths = [max(len(row[i]) for row in shown) for i in range(len(shown[0]))]
+    return "".join("  ".join(value.ljust(widths[0]) if i == 0 else value.rjust(widths[i])
+                             for i, value in enumerate(row)).rstrip() + "\n" for row in shown)
+
+
+def _cell(value: str) -> str:
+    try:
+        number = float(value)
+    except ValueError:
+        return value  # a failed run's empty cell, or an error
+    return value if value.isdigit() else f"{number:.4f}"
 
 
 def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str | None = None,
@@ -267,7 +287,8 @@ def _with_progress(qrels: str, runs: list[str], outdir: str, job: Job, sort: str
                    dask: str | None) -> list[Outcome]:
     if not sys.stderr.isatty():
         return run_batch(qrels, runs, outdir, job, sort, jobs, dask)
-    with _Progress(len(expand_runs(runs, outdir))) as progress:
+    from .run_args import run_arguments
+    with _Progress(len(run_arguments(runs, outdir, once=True))) as progress:
         return run_batch(qrels, runs, outdir, job, sort, jobs, dask, progress.update)
 
 

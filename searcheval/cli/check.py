@@ -10,11 +10,13 @@ from ..errors import SearchevalError
 from ..io import registry
 from ..analysis.check import _count, check, fix_and_recheck
 from .options import QRELS_FORMATS
+from .run_args import RunsCommand, name_option
 
 
-@click.command("check", context_settings={"help_option_names": ["-h", "--help"]})
+@click.command("check", cls=RunsCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("qrels")
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@name_option
 @click.option("--fix", "fix_target", default=None, metavar="OUT",
               help="Write the run (one RUN only) corrected to OUT ('-': stdout): trec_eval's "
                    "order, ranks 1, 2, ..., the first of repeated documents, one tag.")
@@ -30,12 +32,20 @@ from .options import QRELS_FORMATS
               help="Warn when more than this share of the top-10 documents is unjudged.")
 @click.option("-R", "--qrels-format", type=click.Choice(QRELS_FORMATS), default="trec",
               show_default=True, help="The kind of judgments in QRELS, as for evaluate.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text: one line per finding (path:line: ...); json: "
+              "the findings, counts and exit status as one JSON object.")
 def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, max_errors,
-                  max_unjudged, qrels_format) -> None:
+                  max_unjudged, qrels_format, fmt) -> None:
     """Check QRELS and RUN(s): every format error (with its line), duplicates, ties, queries
     in one file only, unjudged documents. Exit 0 clean, 1 warnings, 2 errors; with --fix,
     the status of the corrected run (2 only if nothing was written)."""
     from . import _fail
+    from .run_args import paths_and_names
+    try:  # check reports each file by its path (path:line), so a name changes nothing
+        runs, _ = paths_and_names(runs)
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
     if fix_target is not None and len(runs) != 1:
         _fail("searcheval check: --fix corrects one run: give exactly one RUN")
     options = dict(relevance_level=relevance_level, compat=int(compat), max_errors=max_errors,
@@ -46,15 +56,38 @@ def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, m
         refuse_inputs_as_outputs([fix_target], [qrels, *runs])  # "fix in place" loses the run
         refuse_stdin_twice([qrels, *runs])
         report, scans = check(qrels, list(runs), **options)
-        echo(report.text())
+        if fmt == "text":
+            echo(report.text())
         if fix_target is None:
+            if fmt == "json":
+                echo(_json(report))
             sys.exit(report.status)
         changes, again = fix_and_recheck(qrels, scans[0], fix_target, to_format,
                                          sys.stdout.buffer, **options)
     except SearchevalError as exc:
         _fail(str(exc), 2)
     where = "standard output" if fix_target == "-" else fix_target
+    if fmt == "json":
+        echo(_json(report, {"changes": changes, "wrote": where,
+                            "checked_again": _fields(again)}))
+        sys.exit(again.status)
     echo("".join(f"fix: {change}\n" for change in changes) +
          f"fix: wrote {where}; checked again: {_count(again.errors, 'error')}, "
          f"{_count(again.warnings, 'warning')}\n")
     sys.exit(again.status)
+
+
+def _fields(report) -> dict:
+    return {"status": report.status, "errors": report.errors, "warnings": report.warnings,
+            "findings": [{"path": path, "line": line or None, "severity": severity or "info",
+                          "message": message}
+                         for path, line, severity, message in report.entries]}
+
+
+def _json(report, fix: dict | None = None) -> str:
+    """The report as one JSON object (and what --fix did), for programs."""
+    import json
+    fields = _fields(report)
+    if fix is not None:
+        fields["fix"] = fix
+    return json.dumps(fields, indent=1, ensure_ascii=False) + "\n"

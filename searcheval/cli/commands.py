@@ -26,7 +26,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  fmt: str,
                  output: str | None, runid: bool, plot_dir: str | None = None,
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True,
-                 qrels_format: str = "trec") -> int:
+                 qrels_format: str = "trec", run_names: list[str | None] | None = None) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measure_names, runid_asked = without_runid(measure_names)
@@ -52,7 +52,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     if zscores is not None:
         from ..io.zscores import read_zscores
         table = read_zscores(zscores)
-    labels = run_labels(runs)  # exp1/run.txt and exp2/run.txt, not run.txt twice
+    labels = run_labels(runs, run_names)  # NAME=PATH; exp1/run.txt and exp2/run.txt, not run.txt twice
     results_list: list[Results] = []
     code = 0
     for run, label in zip(runs, labels):

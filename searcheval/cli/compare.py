@@ -11,15 +11,17 @@ import sys
 import click
 
 from .options import query_and_ranking_options, trec_eval_options
+from .run_args import RunsCommand, name_option
 
 from ..report.render import FORMATS
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-@click.command("compare", context_settings=CONTEXT)
+@click.command("compare", cls=RunsCommand, context_settings=CONTEXT)
 @click.argument("qrels")
 @click.argument("runs", nargs=-1, required=True, metavar="RUN_A RUN_B [RUN...]")
+@name_option
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: AP, nDCG@10, P@10, RR.")
 @click.option("--baseline", default=None, metavar="RUN",
@@ -65,7 +67,11 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
         from .output import write_text
         from ..io.run_labels import refuse_repeated_paths
+        from .run_args import paths_and_names
         measures, runid = _runid_line(list(measures))
+        runs, names = paths_and_names(runs)
+        if baseline is not None and baseline in names:  # --baseline NAME: the run given that name
+            baseline = runs[names.index(baseline)]
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline])
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
@@ -83,11 +89,12 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              resamples=resamples, missing=missing or "zero",
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
-                             num_docs=num_docs)
+                             num_docs=num_docs, names=names)
         text = render_comparison(comparison, fmt, runid=runid)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
-        files = _plots(judged, comparison, order) if plot_dir else {}
+        named = names if baseline is None or baseline in runs else [None] + names
+        files = _plots(judged, comparison, order, named) if plot_dir else {}
         for results in comparison.results:
             _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"), labelled=True)
         if fmt in ("csv", "wide-csv", "trec"):
@@ -126,12 +133,13 @@ def _baseline_path(baseline: str | None, runs: list[str]) -> str | None:
     return baseline if index is None else runs[index]
 
 
-def _plots(qrels, comparison, runs) -> dict[str, bytes]:
-    """``runs``: the Runs in the order compare() was given them (its labels' order)."""
+def _plots(qrels, comparison, runs, names) -> dict[str, bytes]:
+    """``runs``: the Runs in the order compare() was given them (its labels' order), and
+    the name given to each."""
     from ..report import plots
     from ..io.run_labels import run_labels
     settings = comparison.results[0].settings
-    by_label = dict(zip(run_labels(runs), runs))
+    by_label = dict(zip(run_labels(runs, names), runs))
     curves = plots.iprec_curves(qrels, {label: by_label[label] for label in comparison.runs},
                                 settings, comparison.query_ids)
     return plots.encode(plots.comparison_figures(comparison, curves))

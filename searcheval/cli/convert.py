@@ -13,7 +13,10 @@ from ..build.convert import convert
 
 @click.command("convert", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("source", metavar="IN")
-@click.argument("target", metavar="OUT")
+@click.argument("target", metavar="[OUT]", required=False)
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Where to write ('-': stdout, the default); OUT, the second argument, "
+                   "says the same.")
 @click.option("--kind", type=click.Choice(registry.KINDS), default=None,
               help="qrels or run, when the input does not say (a 3-column file may be either).")
 @click.option("--from", "from_format", type=click.Choice(registry.NAMES), default=None,
@@ -23,8 +26,9 @@ from ..build.convert import convert
 @click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
               help="Tie rule precision for ordering runs: 9 (32-bit scores, trec_eval 9.0.8) "
                    "or 10 (64-bit).")
-def convert_command(source, target, kind, from_format, to_format, compat) -> None:
-    """Convert qrels or a run from IN to OUT ('-': stdin/stdout; .gz anywhere).
+def convert_command(source, target, output, kind, from_format, to_format, compat) -> None:
+    """Convert qrels or a run from IN to OUT or -o FILE ('-': stdin/stdout, the default
+    output; .gz anywhere).
 
     Formats: trec-qrels, trec-run, qrels-3col, msmarco-run, csv, tsv, jsonl, json, parquet.
     Runs are written in trec_eval's order with ranks 1, 2, ...; what OUT's format cannot hold
@@ -32,6 +36,9 @@ def convert_command(source, target, kind, from_format, to_format, compat) -> Non
     """
     from . import _fail
     from ..io.output import refuse_inputs_as_outputs
+    if target is not None and output is not None and target != output:
+        _fail(f"searcheval: two outputs, OUT {target} and -o {output}: give one")
+    target = output or target or "-"
     try:
         refuse_inputs_as_outputs([target], [source])
         done = convert(source, target, kind, from_format, to_format, int(compat),

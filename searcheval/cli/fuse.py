@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import click
 
+from .run_args import RunsCommand, name_option
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 _METHODS = ("rrf, sum, mnz, anz, max, min, med, gmnz, isr, log_isr, logn_isr, bordafuse, "
             "w_bordafuse, condorcet, w_condorcet, rbc, mixed, wsum, wmnz")
 _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted"
 
 
-@click.command("fuse", context_settings=CONTEXT)
+@click.command("fuse", cls=RunsCommand, context_settings=CONTEXT,
+               renamed={"--metric": "--measure"})
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
-@click.option("-o", "--output", required=True, help="The fused run (TREC); '-' for stdout.")
+@name_option
+@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+              help="The fused run (TREC); '-' for stdout.")
 @click.option("--method", required=True, help=f"ranx's name: {_METHODS} (CombSUM, CombMNZ, "
                                               "... accepted).")
 @click.option("--norm", default="min-max", show_default=True,
@@ -33,8 +38,9 @@ _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted
 @click.option("--folds", type=click.IntRange(min=2), default=None, metavar="K",
               help="With --optimize: also the K-fold held-out score (each fold scored with "
                    "the parameters chosen on the others).")
-@click.option("--metric", default="nDCG", show_default=True,
-              help="The measure --optimize maximises (any evaluate measure name).")
+@click.option("-m", "--measure", "metric", default="nDCG", show_default=True,
+              help="The measure --optimize maximises (any evaluate measure name; --metric "
+                   "before: deprecated).")
 def fuse_command(runs, output, method, norm, weights, k, phi, gamma, sigma, optimize,
                  train_qrels, folds, metric) -> None:
     """Fuse RUN(s) into one TREC run, with ranx's methods and normalisations.
@@ -53,12 +59,16 @@ def fuse_command(runs, output, method, norm, weights, k, phi, gamma, sigma, opti
               "--gamma or --sigma with it")
     given = dict(k=k, phi=phi, gamma=gamma, sigma=sigma)
     tuning = (train_qrels, folds, metric) if optimize else None
-    run_reporting(lambda: _fuse(list(runs), output, method, norm, weights, given, tuning),
+    run_reporting(lambda: _fuse(runs, output, method, norm, weights, given, tuning),
                   output)
 
 
 def _fuse(runs, output, method, norm, weights, given, tuning) -> list[str]:
     from ..analysis.fusion import fuse
+    from ..io.inputs import as_run
+    from ..io.run_labels import run_labels
+    from .run_args import paths_and_names
+    runs, names = paths_and_names(runs)
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
 
@@ -72,7 +82,11 @@ def _fuse(runs, output, method, norm, weights, given, tuning) -> list[str]:
         weights, given = chosen.weights, chosen.params
     else:
         weights = _weights(weights)
-    fusion = fuse(runs, method, norm, weights, **given)
+    if any(names):  # NAME=PATH: the fused run's header and tag name the runs so
+        read = [as_run(path) for path in runs]
+        fusion = fuse(read, method, norm, weights, labels=run_labels(read, names), **given)
+    else:
+        fusion = fuse(runs, method, norm, weights, **given)
     write_text(output, fusion.text().decode("utf-8"))
     return [*report, _summary(fusion, output)]
 

@@ -11,7 +11,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 @click.command("judgments", context_settings=CONTEXT)
 @click.argument("sheet_path", metavar="SHEET")
-@click.option("-o", "--output", required=True, metavar="FILE",
+@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
               help="Qrels file to write ('-': stdout).")
 @click.option("--qrels", "existing", default=None, metavar="QRELS",
               help="Judgments already made, kept and merged with the sheet's.")

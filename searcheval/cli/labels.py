@@ -13,18 +13,21 @@ from ..build.votes import AGGREGATES, aggregate, agreement
 from ..build.labels import (COLUMN_OPTIONS, Converted, convert, qrels_text, queries_text,
                             run_text)
 
+from .vocabulary import VocabularyCommand
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-@click.command("labels", context_settings=CONTEXT)
+# --queries names texts to read in pool and misses: labels' output of them is --write-queries
+@click.command("labels", cls=VocabularyCommand, context_settings=CONTEXT,
+               renamed={"--queries": "--write-queries"})
 @click.argument("source", metavar="IN")
-@click.option("-o", "--output", required=True, metavar="FILE", help="Qrels file to write ('-': stdout).")
+@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+              help="Qrels file to write ('-': stdout).")
 @click.option("-r", "--run", "run_output", default=None, metavar="FILE",
               help="Also write the ranked list (a rank or score column) as a TREC run.")
 @click.option("--write-queries", "queries_output", default=None, metavar="FILE",
               help="Also write the query texts (query_id<TAB>text) to FILE ('-': stdout).")
-@click.option("--queries", "old_queries_output", default=None, metavar="FILE", hidden=True,
-              help="Deprecated spelling of --write-queries.")
 @click.option("--aggregate", "how", type=click.Choice(list(AGGREGATES)), default="majority",
               show_default=True, help="How several labels of one (query, doc) become one grade: "
               "majority (ties to the lower grade), mean (rounded half up) or max.")
@@ -44,7 +47,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--annotator-col", default=None, help="Column naming the annotator.")
 @click.option("--rank-col", default=None, help="Column holding ranks (1 = first).")
 @click.option("--score-col", default=None, help="Column holding scores (higher = first).")
-def labels(source, output, run_output, queries_output, old_queries_output, how, label_map,
+def labels(source, output, run_output, queries_output, how, label_map,
            query_ids, fmt, sheet, tag, **column_options) -> None:
     """Turn a labeled file (CSV, TSV, JSONL, XLSX; one judgment per row) into TREC qrels.
 
@@ -55,25 +58,12 @@ def labels(source, output, run_output, queries_output, old_queries_output, how, 
     from . import _fail  # the CLI turns errors into messages and exit codes
     from ..errors import SearchevalError
     try:
-        queries_output = _queries_target(queries_output, old_queries_output)
         columns = {COLUMN_OPTIONS[k]: v for k, v in column_options.items() if v}
         run_labels(source, output, run_output, queries_output, how=how,
                    label_map=_label_map(label_map), query_ids=query_ids, fmt=fmt, sheet=sheet,
                    tag=tag, columns=columns)
     except SearchevalError as exc:
         _fail(str(exc), 2)
-
-
-def _queries_target(new: str | None, old: str | None) -> str | None:
-    """--write-queries FILE, or the old spelling --queries FILE with a note: on pool and
-    misses --queries names texts to read, so an output under that name misleads."""
-    if old is None:
-        return new
-    if new is not None:
-        raise UsageError("give --write-queries FILE only (--queries is its old spelling)")
-    click.echo("searcheval: note: labels --queries FILE is deprecated (pool and misses read "
-               "query texts with --queries): use --write-queries FILE", err=True)
-    return old
 
 
 def _label_map(entries: tuple[str, ...]) -> dict[str, int]:

@@ -6,12 +6,15 @@ import click
 
 from ..analysis.misses import csv_text, find_misses, summary, table_text
 
+from .run_args import RunsCommand, name_option
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-@click.command("misses", context_settings=CONTEXT)
+@click.command("misses", cls=RunsCommand, context_settings=CONTEXT)
 @click.argument("qrels")
 @click.argument("run")
+@name_option
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True,
               help="Top k to look in.")
 @click.option("--queries", default=None, metavar="QUERIES",
@@ -30,14 +33,17 @@ def misses_command(qrels, run, k, queries, relevance_level, fmt, output) -> None
     from ..errors import SearchevalError
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
+    from .run_args import run_arguments
     try:
+        argument = run_arguments([run], single=True)[0]
+        run, name = argument.path, argument.name
         refuse_inputs_as_outputs([output], [qrels, run, queries])
         refuse_stdin_twice([qrels, run, queries])
         texts = None
         if queries:
             from ..io.texts import read_texts
             texts = read_texts(queries, "query")
-        found = find_misses(qrels, run, k, texts, relevance_level)
+        found = find_misses(qrels, run, k, texts, relevance_level, name)
         text = table_text(found) if fmt == "table" else csv_text(found)
         write_text(output, text)
     except SearchevalError as exc:

@@ -8,11 +8,14 @@ from ..model import natural_key
 from ..build.pool import (Pool, missing_texts, pool, require_openpyxl, sheet_format, sheet_text,
                           sheet_xlsx)
 
+from .run_args import RunsCommand, name_option
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-@click.command("pool", context_settings=CONTEXT)
+@click.command("pool", cls=RunsCommand, context_settings=CONTEXT)
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@name_option
 @click.option("--depth", type=click.IntRange(min=1), default=20, show_default=True,
               help="Documents taken from the top of each run, per query.")
 @click.option("--docs", required=True, metavar="DOCS",
@@ -23,7 +26,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Judgments already made: their documents are left out.")
 @click.option("--max-chars", type=click.IntRange(min=0), default=300, show_default=True,
               help="Document text shown, in characters (0: all of it).")
-@click.option("-o", "--output", required=True, metavar="FILE",
+@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
               help="Sheet to write: CSV (.tsv: tab-separated; .xlsx: an Excel workbook, "
               "needs openpyxl; '-': stdout, CSV).")
 def pool_command(runs, depth, docs, queries, existing, max_chars, output) -> None:
@@ -34,7 +37,7 @@ def pool_command(runs, depth, docs, queries, existing, max_chars, output) -> Non
     column. 'searcheval judgments' turns the filled sheet into qrels.
     """
     from . import run_reporting  # the CLI turns errors into messages and exit codes
-    run_reporting(lambda: run_pool(list(runs), depth, docs, queries, existing, max_chars, output), output)
+    run_reporting(lambda: run_pool(runs, depth, docs, queries, existing, max_chars, output), output)
 
 
 def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str | None,
@@ -45,6 +48,8 @@ def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
     from ..io.texts import read_texts
+    from .run_args import paths_and_names
+    runs, names = paths_and_names(runs)
     refuse_inputs_as_outputs([output], [*runs, docs, queries, existing])
     refuse_stdin_twice([*runs, docs, queries, existing])
     fmt = sheet_format(output)
@@ -52,7 +57,7 @@ def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str
         require_openpyxl(output)  # before reading anything: the refusal comes first
     read = [as_run(path) for path in runs]
     judged = as_qrels(existing) if existing else None
-    found = pool(read, depth, judged)
+    found = pool(read, depth, judged, names)
     query_texts = read_texts(queries, "query")
     doc_texts = read_texts(docs, "doc", wanted={e.doc_id for e in found.entries})
     missing_texts(found, query_texts, doc_texts, queries, docs)

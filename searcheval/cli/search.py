@@ -7,18 +7,21 @@ import click
 from ..build.searchers import METHODS, Ranking, ranking_lines, run_text, search
 from ..build.searchers.words import STOP_LISTS
 
+from .vocabulary import VocabularyCommand
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-@click.command("search", context_settings=CONTEXT)
+@click.command("search", cls=VocabularyCommand, context_settings=CONTEXT,
+               renamed={"-k": "--depth"})
 @click.argument("docs")
 @click.argument("queries")
-@click.option("-o", "--output", required=True, metavar="FILE",
+@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
               help="Run file to write ('-': stdout).")
 @click.option("--method", type=click.Choice(list(METHODS)), default="keyword",
               show_default=True, help="keyword: the lesson's word counter; bm25: BM25 (bm25s).")
-@click.option("-k", "depth", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Documents kept per query.")
+@click.option("--depth", "depth", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Documents kept per query (-k before: deprecated).")
 @click.option("--stopwords", multiple=True, metavar="LIST|FILE",
               help=f"Stop words to drop: {', '.join(STOP_LISTS)} (es: the lesson's Spanish "
                    "list, the default; en: Lucene's English list) or a file, one word a line; "

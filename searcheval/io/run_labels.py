@@ -88,15 +88,21 @@ def _numbered(labels: list[str]) -> list[str]:
     return out
 
 
-def run_labels(runs: list[Run]) -> list[str]:
-    """The label of each run (see the module's docstring), all different."""
-    return unique_labels([(None if run.path.startswith("<") else run.path, run.name)
-                          for run in runs])
+def run_labels(runs: list[Run], names: list[str | None] | None = None) -> list[str]:
+    """The label of each run (see the module's docstring), all different. ``names``: the
+    name given to each run (``NAME=PATH``, ``{name: run}``, ``names=[...]``) or None; a
+    given name is the label as it is, and a file of that name is told apart by its path."""
+    names = names or [None] * len(runs)
+    return unique_labels([(None, name) if name is not None else
+                          (None if run.path.startswith("<") else run.path, run.name)
+                          for run, name in zip(runs, names)])
 
 
-def path_labels(paths: list[str]) -> list[str]:
+def path_labels(paths: list[str], names: list[str | None] | None = None) -> list[str]:
     """The labels ``run_labels`` gives the runs read from these files."""
-    return unique_labels([(path, Path(path).name) for path in paths])
+    names = names or [None] * len(paths)
+    return unique_labels([(None, name) if name is not None else (path, Path(path).name)
+                          for path, name in zip(paths, names)])
 
 
 def same_file_key(path: str) -> str:
@@ -127,3 +133,15 @@ def refuse_repeated_runs(runs: list[Run]) -> None:
             raise UsageError(f"the run {shown} is given twice (runs {first[key]} and {i}): "
                              "give each run once")
         first[key] = i
+
+
+def refuse_repeated_names(names: list[str | None]) -> None:
+    """Two runs given one name would show as one run: say which (None: no name given)."""
+    first: dict[str, int] = {}
+    for i, name in enumerate(names, start=1):
+        if name is None:
+            continue
+        if name in first:
+            raise UsageError(f"the run name {name!r} is given twice (runs {first[name]} and "
+                             f"{i}): give each run a name of its own")
+        first[name] = i

@@ -177,11 +177,28 @@ def _own_outputs(outdir: str | None) -> Callable[[str], bool]:
 
 # ---- one run -----------------------------------------------------------------------------
 
+_KEPT_IN_NAMES = frozenset("._-+=,@#~()[] ")
+_LONGEST_NAME = 200  # bytes, leaving room for .json, .done and the temporary files' marks
+
+
 def output_name(label: str) -> str:
     """The file name of a run's outputs: its label, with ``/`` (labels such as
     ``exp1/run.txt`` tell apart runs of one file name) written ``%2F`` and ``%`` written
-    ``%25``, so that two labels never share a file name and every file stays in runs/."""
-    return label.replace("%", "%25").replace("/", "%2F")
+    ``%25``, so that two labels never share a file name and every file stays in runs/.
+    A name given on the command line (``NAME=PATH``) may hold anything: what a file system
+    refuses or hides (``\\ : * ? " < > |``, control characters, a leading dot: ``..``) is
+    written %XX too, byte by byte in UTF-8."""
+    out = []
+    for i, char in enumerate(label):
+        if (char.isalnum() or char in _KEPT_IN_NAMES) and not (i == 0 and char == "."):
+            out.append(char)
+        else:
+            out.append("".join(f"%{byte:02X}" for byte in char.encode("utf-8")))
+    name = "".join(out)
+    if len(name.encode("utf-8")) > _LONGEST_NAME:  # file systems stop at 255 bytes
+        digest = hashlib.sha256(label.encode("utf-8")).hexdigest()[:16]
+        name = name.encode("utf-8")[:_LONGEST_NAME - 17].decode("utf-8", "ignore") + "~" + digest
+    return name
 
 
 class Outputs:
