@@ -104,16 +104,21 @@ class Comparison:
         return [run for run, value in means.items() if value == top]
 
     def correction_text(self) -> str:
+        from .stats import CORRECTION_NAMES
         count = len(self.rows)
         if self.correction == "none":
             return f"p-values not corrected for the {count} comparisons made"
-        name = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg"}
+        if self.correction == "tukey":
+            pairs = len(self.runs) * (len(self.runs) - 1) // 2
+            return (f"p-values from Tukey's HSD, adjusted over the {pairs} pairs of runs of each "
+                    f"measure (family-wise), no further correction; significant: p < {self.alpha:g}")
+        name = CORRECTION_NAMES
         return (f"p-values {name[self.correction]}-corrected over the {count} comparisons "
                 f"made (pairs x measures); significant: corrected p < {self.alpha:g}")
 
 
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,
-            baseline: Any = None, test: str = "t", correction: str = "holm",
+            baseline: Any = None, test: str = "t", correction: str | None = None,
             alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
             judged_only: bool = False, compat: int = 9, ties: str = "trec_eval",
@@ -124,13 +129,13 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     a list, or in a ``{name: run}`` dict that names each run in every output.
     ``baseline``: one of ``runs`` (the same object or path, or a run's name, or its key in
     the dict) or another run, put first. Query options mirror :func:`searcheval.evaluate`.
+    ``correction``: over every comparison made; by default holm, and for Tukey's tests
+    (already adjusted over the pairs of runs of each measure) none.
     """
-    from . import stats  # scipy: only when comparing
+    from . import pair_tests, stats  # scipy: only when comparing
     if test not in stats.TESTS:
         raise UsageError(f"unknown test {test!r}: choose {', '.join(stats.TESTS)}")
-    if correction not in stats.CORRECTIONS:
-        raise UsageError(f"unknown correction {correction!r}: choose "
-                         f"{', '.join(stats.CORRECTIONS)}")
+    correction = _correction_for(test, correction, stats)
     if not 0 < alpha < 1:
         raise UsageError(f"the significance level must be between 0 and 1, found {alpha}")
     if resamples < 1:
@@ -153,9 +158,12 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     pairs = ([(base_index, j) for j in range(len(results)) if j != base_index]
              if base_index is not None else
              [(i, j) for i in range(len(results)) for j in range(i + 1, len(results))])
-    raw = [_row_facts(results[i], results[j], m, query_ids, test, resamples, seed, stats)
-           for i, j in pairs for m in parsed]
-    adjusted = stats.adjust([facts["p"] for facts in raw], correction)
+    values = _paired_values(results, parsed, query_ids)
+    p, ci = pair_tests.pvalues(test, values, pairs, resamples, seed)
+    raw = [_row_facts(results[i], results[j], m, values[i, k], values[j, k], p[n, k], ci[n][k], stats)
+           for n, (i, j) in enumerate(pairs) for k, m in enumerate(parsed)]
+    adjusted = stats.adjust([facts["p"] for facts in raw],  # Tukey's p: adjusted already
+                            "none" if correction == "tukey" else correction)
     rows = [Row(**facts, p_adjusted=p, significant=p < alpha) for facts, p in zip(raw, adjusted)]
     if len(query_ids) < stats.MIN_QUERIES and any(math.isnan(row.p) for row in rows):
         notes.append(f"p not computed: a paired test needs at least {stats.MIN_QUERIES} "
@@ -301,12 +309,29 @@ def _paired(full: list[Results]) -> tuple[list[Results], list[str], list[str]]:
     return cut, sorted(common, key=natural_key), left_out
 
 
-def _row_facts(base: Results, run: Results, measure: Measure, query_ids: list[str], test: str,
-               resamples: int, seed: int, stats) -> dict:
-    a = np.array([base.value(measure, q) for q in query_ids])  # paired by id
-    b = np.array([run.value(measure, q) for q in query_ids])
-    outcome = stats.run_test(test, a, b, resamples, seed)
+def _correction_for(test: str, correction: str | None, stats) -> str:
+    if correction is not None and correction not in stats.CORRECTIONS:
+        raise UsageError(f"unknown correction {correction!r}: choose "
+                         f"{', '.join(stats.CORRECTIONS)}")
+    if test in stats.ALL_SYSTEMS_TESTS:
+        if correction not in (None, "none"):
+            raise UsageError(f"--test {test} adjusts its p-values over every pair of runs "
+                             f"itself (Tukey's HSD): --correction {correction} would correct "
+                             "them twice; leave --correction out")
+        return "tukey"
+    return correction or "holm"
+
+
+def _paired_values(results: list[Results], measures: list[Measure], query_ids: list[str]
+                   ) -> np.ndarray:
+    """(runs, measures, queries): each run's values in the order of ``query_ids``."""
+    return np.array([r.values_for(measures, query_ids) for r in results]).reshape(
+        len(results), len(measures), len(query_ids))
+
+
+def _row_facts(base: Results, run: Results, measure: Measure, a: np.ndarray, b: np.ndarray,
+               p: float, ci, stats) -> dict:
     return {"measure": str(measure), "run": run.run, "baseline": base.run,
             "run_mean": run.summary()[str(measure)], "baseline_mean": base.summary()[str(measure)],
             "wins": int(np.sum(b > a)), "ties": int(np.sum(b == a)), "losses": int(np.sum(b < a)),
-            "p": outcome.p, "effect": stats.cohens_d(a, b), "ci": outcome.ci}
+            "p": float(p), "effect": stats.cohens_d(a, b), "ci": ci}

@@ -25,11 +25,19 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--baseline", default=None, metavar="RUN",
               help="Compare every run with this one (one of the RUNs, or another run file). "
                    "Default: every pair, a later run against an earlier one.")
-@click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap"]),
-              default="t", show_default=True, help="Paired significance test.")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "none"]),
-              default="holm", show_default=True,
-              help="Multiple-testing correction over all the comparisons made.")
+@click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap", "tukey",
+                                           "tukey-topics"]),
+              default="t", show_default=True,
+              help="Significance test: paired per pair of runs (t, wilcoxon, randomization, "
+                   "bootstrap), or Tukey's HSD over all runs at once (tukey: one-way, as ranx; "
+                   "tukey-topics: topics as blocks, as Carterette 2012 recommends).")
+@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "sidak", "hommel",
+                                                 "by", "none"]),
+              default=None,
+              help="Multiple-testing correction over all the comparisons made: holm (default), "
+                   "bonferroni, bh (Benjamini-Hochberg), sidak, hommel, by "
+                   "(Benjamini-Yekutieli), none. Tukey's tests adjust over the pairs "
+                   "themselves and take none.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level (corrected p < alpha).")
 @click.option("--seed", type=int, default=0, show_default=True,

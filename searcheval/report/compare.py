@@ -181,6 +181,7 @@ def to_json(comparison: Comparison) -> str:
                   "summary": r.summary()} for r in comparison.results],
         "baseline": comparison.baseline, "test": comparison.test,
         "test_description": comparison.test_description, "correction": comparison.correction,
+        "correction_description": comparison.correction_text(),
         "alpha": comparison.alpha, "query_ids": comparison.query_ids,
         "left_out": comparison.left_out,
         "comparisons": [{k: _json_number(v) for k, v in zip(ROW_FIELDS, row_values(row))}
