@@ -160,3 +160,13 @@ def test_tukey_refuses_a_second_correction_and_names_itself(tmp_path):
     data = json.loads(result.stdout)
     assert "Carterette 2012" in data["test_description"] and data["correction"] == "tukey"
     assert "adjusted over the 3 pairs of runs" in data["correction_description"]
+
+
+def test_the_benchmark_script_times_the_whole_command():
+    import subprocess
+    import sys
+    script = Path(__file__).resolve().parent.parent / "scripts" / "bench_compare.py"
+    out = subprocess.run([sys.executable, str(script), "--no-ranx", "--repeat", "1",
+                          "--resamples", "200"], capture_output=True, text=True, check=True).stdout
+    assert "15 runs, 105 pairs x 2 measures, 200 resamples" in out
+    assert "searcheval compare --test randomization" in out

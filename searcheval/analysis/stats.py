@@ -2,8 +2,8 @@
 
 Every function takes the per-query values of a baseline ``a`` and a run ``b`` already
 paired by query id (``compare.py`` pairs them; position means nothing here) and looks at
-the differences ``d = b - a``. The distributions come from scipy (imported here, so only
-``compare`` pays for it); this module only chooses the calls and handles the degenerate
+the differences ``d = b - a``. The distributions come from scipy (imported by the tests
+that need it, so only they pay for it); this module only chooses the calls and handles the degenerate
 case scipy leaves undefined: when every difference is 0 there is no evidence of a
 difference at all, and p is 1.
 """
@@ -15,7 +15,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from ..errors import UsageError
 from . import resampling
@@ -30,6 +29,14 @@ DEFAULT_SEED = 0
 DEFAULT_RESAMPLES = 10000
 CONFIDENCE = 0.95
 MIN_QUERIES = 2  # a paired test needs two differences at least
+
+
+def _scipy_stats():
+    """scipy.stats, imported when a test needs it: its import takes longer than a whole
+    randomization test of 15 runs (``resampling`` needs numpy only)."""
+    from scipy import stats
+
+    return stats
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,7 @@ def paired_t(a: np.ndarray, b: np.ndarray) -> Outcome:
         return Outcome(1.0)
     with warnings.catch_warnings():  # differences all alike: scipy warns "precision loss"
         warnings.simplefilter("ignore", RuntimeWarning)  # and answers t = inf, p = 0
-        return Outcome(float(stats.ttest_rel(b, a).pvalue))
+        return Outcome(float(_scipy_stats().ttest_rel(b, a).pvalue))
 
 
 def wilcoxon(a: np.ndarray, b: np.ndarray) -> Outcome:
@@ -62,7 +69,7 @@ def wilcoxon(a: np.ndarray, b: np.ndarray) -> Outcome:
         return Outcome(1.0)
     with warnings.catch_warnings():  # scipy warns when it falls back to the normal approximation
         warnings.simplefilter("ignore")
-        return Outcome(float(stats.wilcoxon(d, zero_method="wilcox").pvalue))
+        return Outcome(float(_scipy_stats().wilcoxon(d, zero_method="wilcox").pvalue))
 
 
 def randomization(a: np.ndarray, b: np.ndarray, resamples: int = DEFAULT_RESAMPLES,
@@ -139,7 +146,7 @@ def _adjust_known(p: np.ndarray, method: str) -> list[float]:
     if method == "sidak":
         return [float(x) for x in -np.expm1(m * np.log1p(-np.minimum(p, 1.0)))]
     if method in ("bh", "by"):
-        return [float(x) for x in stats.false_discovery_control(p, method=method)]
+        return [float(x) for x in _scipy_stats().false_discovery_control(p, method=method)]
     if method == "hommel":
         return [float(x) for x in _hommel(p)]
     if method == "holm":
