@@ -193,4 +193,5 @@ LAZY_COMMANDS = {
     "misses": "searcheval.cli.misses:misses_command",
     "fuse": "searcheval.cli.fuse:fuse_command",
     "overlap": "searcheval.cli.overlap:overlap_command",
+    "agree": "searcheval.cli.agree:agree_command",
 }
