@@ -49,6 +49,7 @@ class Row:
     significant: bool
     effect: float | None
     ci: tuple[float, float] | None
+    group: str | None = None  # --groups: the comparison on one query group's queries only
 
     @property
     def delta(self) -> float:
@@ -79,10 +80,16 @@ class Comparison:
     # per-query values (NumQ, GMAP) alike, on the paired queries: what --format trec
     # prints, as evaluate prints it. Empty: the same as ``results``.
     whole: list[Results] = field(default_factory=list)
+    groups: dict[str, list[str]] = field(default_factory=dict)  # --groups: name -> queries
 
     @property
     def runs(self) -> list[str]:
         return [r.run for r in self.results]
+
+    @property
+    def overall_rows(self) -> list[Row]:
+        """The comparisons on every paired query (not those of one --groups group)."""
+        return [row for row in self.rows if row.group is None]
 
     def mean(self, measure: str, run: str) -> float:
         return self.results[self.runs.index(run)].summary()[measure]
@@ -90,7 +97,7 @@ class Comparison:
     def beaten(self, measure: str, run: str) -> list[str]:
         """The runs ``run`` is significantly better than on ``measure``, in run order."""
         beaten = set()
-        for row in self.rows:
+        for row in self.overall_rows:
             if row.measure == measure and row.significant and row.delta != 0:
                 winner, loser = (row.run, row.baseline) if row.delta > 0 else (row.baseline, row.run)
                 if winner == run:
@@ -110,11 +117,13 @@ class Comparison:
             return f"p-values not corrected for the {count} comparisons made"
         if self.correction == "tukey":
             pairs = len(self.runs) * (len(self.runs) - 1) // 2
+            scope = " and group" if self.groups else ""
             return (f"p-values from Tukey's HSD, adjusted over the {pairs} pairs of runs of each "
-                    f"measure (family-wise), no further correction; significant: p < {self.alpha:g}")
+                    f"measure{scope} (family-wise), no further correction; significant: p < {self.alpha:g}")
         name = CORRECTION_NAMES
+        made = "(overall and per group) x pairs x measures" if self.groups else "(pairs x measures)"
         return (f"p-values {name[self.correction]}-corrected over the {count} comparisons "
-                f"made (pairs x measures); significant: corrected p < {self.alpha:g}")
+                f"made {made}; significant: corrected p < {self.alpha:g}")
 
 
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,
@@ -122,7 +131,7 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
             alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
             judged_only: bool = False, compat: int = 9, ties: str = "trec_eval",
-            num_docs: int = 0) -> Comparison:
+            num_docs: int = 0, groups: dict[str, list[str]] | None = None) -> Comparison:
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in
@@ -131,6 +140,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     the dict) or another run, put first. Query options mirror :func:`searcheval.evaluate`.
     ``correction``: over every comparison made; by default holm, and for Tukey's tests
     (already adjusted over the pairs of runs of each measure) none.
+    ``groups`` (group -> query ids, ``io.groups.read_groups``): every comparison is made
+    again on each group's paired queries, and the correction is taken over all of them.
     """
     from . import pair_tests, stats  # scipy: only when comparing
     if test not in stats.TESTS:
@@ -162,6 +173,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     p, ci = pair_tests.pvalues(test, values, pairs, resamples, seed)
     raw = [_row_facts(results[i], results[j], m, values[i, k], values[j, k], p[n, k], ci[n][k], stats)
            for n, (i, j) in enumerate(pairs) for k, m in enumerate(parsed)]
+    raw += _group_facts(groups or {}, results, parsed, values, query_ids, pairs, test, resamples,
+                        seed, pair_tests, stats)
     adjusted = stats.adjust([facts["p"] for facts in raw],  # Tukey's p: adjusted already
                             "none" if correction == "tukey" else correction)
     rows = [Row(**facts, p_adjusted=p, significant=p < alpha) for facts, p in zip(raw, adjusted)]
@@ -179,7 +192,7 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
                       test=test, test_description=stats.describe(test, resamples, seed,
                                                                  len(query_ids)),
                       correction=correction, alpha=alpha, left_out=left_out, notes=notes,
-                      floor=floor, whole=whole)
+                      floor=floor, whole=whole, groups=dict(groups or {}))
 
 
 def named_runs(runs: Any) -> tuple[list[Any], list[str | None]]:
@@ -329,9 +342,31 @@ def _paired_values(results: list[Results], measures: list[Measure], query_ids: l
         len(results), len(measures), len(query_ids))
 
 
+def _group_facts(groups: dict[str, list[str]], results: list[Results], measures: list[Measure],
+                 values: np.ndarray, query_ids: list[str], pairs: list[tuple[int, int]],
+                 test: str, resamples: int, seed: int, pair_tests, stats) -> list[dict]:
+    """The rows of every group: the same tests on the group's paired queries, with the
+    group's means (``results.aggregate`` over them)."""
+    from ..results import aggregate
+    column = {q: j for j, q in enumerate(query_ids)}
+    facts = []
+    for name, members in groups.items():
+        columns = [column[q] for q in members if q in column]
+        sub = values[:, :, columns]
+        p, ci = pair_tests.pvalues(test, sub, pairs, resamples, seed)
+        for n, (i, j) in enumerate(pairs):
+            for k, m in enumerate(measures):
+                means = (aggregate(m, sub[j, k]), aggregate(m, sub[i, k]))
+                facts.append(_row_facts(results[i], results[j], m, sub[i, k], sub[j, k], p[n, k],
+                                        ci[n][k], stats, means=means, group=name))
+    return facts
+
+
 def _row_facts(base: Results, run: Results, measure: Measure, a: np.ndarray, b: np.ndarray,
-               p: float, ci, stats) -> dict:
-    return {"measure": str(measure), "run": run.run, "baseline": base.run,
-            "run_mean": run.summary()[str(measure)], "baseline_mean": base.summary()[str(measure)],
+               p: float, ci, stats, means: tuple[float, float] | None = None,
+               group: str | None = None) -> dict:
+    run_mean, baseline_mean = means or (run.summary()[str(measure)], base.summary()[str(measure)])
+    return {"measure": str(measure), "run": run.run, "baseline": base.run, "group": group,
+            "run_mean": run_mean, "baseline_mean": baseline_mean,
             "wins": int(np.sum(b > a)), "ties": int(np.sum(b == a)), "losses": int(np.sum(b < a)),
             "p": float(p), "effect": stats.cohens_d(a, b), "ci": ci}

@@ -26,7 +26,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  fmt: str,
                  output: str | None, runid: bool, plot_dir: str | None = None,
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True,
-                 qrels_format: str = "trec") -> int:
+                 qrels_format: str = "trec", groups_path: str | None = None) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measure_names, runid_asked = without_runid(measure_names)
@@ -38,8 +38,9 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
         measures = resolve_measures(names, compat)
     refuse_repeated_paths(run_paths)
-    refuse_inputs_as_outputs([output], [qrels_path, *run_paths, zscores])
+    refuse_inputs_as_outputs([output], [qrels_path, *run_paths, zscores, groups_path])
     refuse_stdin_twice([qrels_path, *run_paths])
+    groups = _groups(groups_path, fmt)
     measures, first_notes = first_parameters_only(
         names or ([] if runid_asked else ["official"]), measures, compat, fmt == "trec")
     notes = notes + first_notes
@@ -76,6 +77,9 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid, summary)
+    if groups is not None:
+        from ..report.groups import with_groups
+        text = with_groups(text, results_list, groups, fmt)
     files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
     if files:  # the plot folder first: a refusal there leaves the -o output unwritten
         from ..report.plots import make_folder
@@ -85,6 +89,16 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         from ..report.plots import write
         write(plot_dir, files)
     return code
+
+
+def _groups(path: str | None, fmt: str) -> dict[str, list[str]] | None:
+    """The query groups of --groups, read (and the format checked) before the runs."""
+    if path is None:
+        return None
+    from ..io.groups import read_groups
+    from ..report.groups import refuse_format
+    refuse_format(fmt)
+    return read_groups(path)
 
 
 RUNID = "runid"  # trec_eval's line naming the run's tag: a -m name, but not a number

@@ -49,12 +49,16 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-f", "--format", "fmt", type=click.Choice(list(FORMATS)), default="table",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+@click.option("--groups", "groups_path", default=None, metavar="FILE",
+              help="Also every comparison per query group: FILE has query_id<TAB>group lines; "
+                   "the correction covers every test printed (groups x pairs x measures).")
 @click.option("--plot", "plot_dir", default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: per-query differences, "
                    "precision-recall curves, distributions.")
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
-                    num_docs, results_format, qrels_format, fmt, output, plot_dir) -> None:
+                    num_docs, results_format, qrels_format, fmt, output, groups_path,
+                    plot_dir) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -75,7 +79,14 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from ..io.run_labels import refuse_repeated_paths
         measures, runid = _runid_line(list(measures))
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
-        refuse_inputs_as_outputs([output], [qrels, *runs, baseline])
+        refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path])
+        groups = None
+        if groups_path is not None:
+            from ..io.groups import read_groups
+            if fmt in ("wide-csv", "trec"):
+                raise SearchevalError(f"--groups: --format {fmt} has no place for the comparisons "
+                                      "per group; use table, csv, json, markdown or latex")
+            groups = read_groups(groups_path)
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
         judged = as_qrels(qrels, qrels_format)
         from ..engine.qrels_forms import form_warnings
@@ -91,7 +102,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              resamples=resamples, missing=missing or "zero",
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
-                             num_docs=num_docs)
+                             num_docs=num_docs, groups=groups)
         text = render_comparison(comparison, fmt, runid=runid)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
