@@ -148,6 +148,10 @@ class Results(Outcome):
         text = self.text(row, column)
         return float(self.values[row, column]) if text is None else text
 
+    def measure_row(self, measure: str | Measure) -> int:
+        """The row of ``measure`` in ``values`` (any spelling); a UsageError if not evaluated."""
+        return self._measure_row(measure)
+
     def values_for(self, measures: list[str | Measure], query_ids: list[str]) -> np.ndarray:
         """(measures, queries) values in the order asked: how ``compare`` pairs runs by id."""
         rows = [self._measure_row(m) for m in measures]

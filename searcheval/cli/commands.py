@@ -26,7 +26,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  fmt: str,
                  output: str | None, runid: bool, plot_dir: str | None = None,
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True,
-                 qrels_format: str = "trec", groups_path: str | None = None) -> int:
+                 qrels_format: str = "trec", groups_path: str | None = None,
+                 plot_how: tuple = ((), None, None)) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measure_names, runid_asked = without_runid(measure_names)
@@ -80,7 +81,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     if groups is not None:
         from ..report.groups import with_groups
         text = with_groups(text, results_list, groups, fmt)
-    files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
+    files = (_plots(qrels, dict(zip(labels, runs)), results_list, settings, plot_how)
+             if plot_dir else {})
     if files:  # the plot folder first: a refusal there leaves the -o output unwritten
         from ..report.plots import make_folder
         make_folder(plot_dir)
@@ -119,12 +121,14 @@ def refuse_runid_alone(fmt: str) -> None:
                          "(trec_eval's runid): use --format trec, json or table")
 
 
-def _plots(qrels, runs: dict, results_list: list[Results], settings: Settings
+def _plots(qrels, runs: dict, results_list: list[Results], settings: Settings, how: tuple
            ) -> dict[str, bytes]:
     """PR curves and distributions, drawn before anything is written (matplotlib: only here)."""
     from ..report import plots
+    from .options import plot_settings
+    options = plot_settings(*how)
     curves = plots.iprec_curves(qrels, runs, settings)
-    return plots.encode(plots.results_figures(results_list, curves))
+    return plots.encode(plots.results_figures(results_list, curves, options))
 
 
 def _engine(name: str):

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options, trec_eval_options
+from .options import plot_options, query_and_ranking_options, trec_eval_options
 
 from ..report.render import FORMATS
 
@@ -55,10 +55,11 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--plot", "plot_dir", default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: per-query differences, "
                    "precision-recall curves, distributions.")
+@plot_options
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
                     num_docs, results_format, qrels_format, fmt, output, groups_path,
-                    plot_dir) -> None:
+                    plot_dir, plot_measures, plot_size, dpi) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -106,7 +107,8 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         text = render_comparison(comparison, fmt, runid=runid)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
-        files = _plots(judged, comparison, order) if plot_dir else {}
+        files = (_plots(judged, comparison, order, (plot_measures, plot_size, dpi))
+                 if plot_dir else {})
         for results in comparison.results:
             _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"), labelled=True)
         if fmt in ("csv", "wide-csv", "trec"):
@@ -145,15 +147,16 @@ def _baseline_path(baseline: str | None, runs: list[str]) -> str | None:
     return baseline if index is None else runs[index]
 
 
-def _plots(qrels, comparison, runs) -> dict[str, bytes]:
+def _plots(qrels, comparison, runs, how: tuple) -> dict[str, bytes]:
     """``runs``: the Runs in the order compare() was given them (its labels' order)."""
     from ..report import plots
     from ..io.run_labels import run_labels
+    from .options import plot_settings
     settings = comparison.results[0].settings
     by_label = dict(zip(run_labels(runs), runs))
     curves = plots.iprec_curves(qrels, {label: by_label[label] for label in comparison.runs},
                                 settings, comparison.query_ids)
-    return plots.encode(plots.comparison_figures(comparison, curves))
+    return plots.encode(plots.comparison_figures(comparison, curves, plot_settings(*how)))
 
 
 def _trec_printed(names: list[str], compat: int, fmt: str) -> tuple[list[str], list[str]]:
