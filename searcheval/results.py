@@ -148,6 +148,15 @@ class Results(Outcome):
         text = self.text(row, column)
         return float(self.values[row, column]) if text is None else text
 
+    def measure_row(self, measure: str | Measure) -> int:
+        """The row of ``measure`` in ``values`` (any spelling); a UsageError if not evaluated."""
+        return self._measure_row(measure)
+
+    def values_for(self, measures: list[str | Measure], query_ids: list[str]) -> np.ndarray:
+        """(measures, queries) values in the order asked: how ``compare`` pairs runs by id."""
+        rows = [self._measure_row(m) for m in measures]
+        return self.values[np.ix_(rows, [self._col[q] for q in query_ids])]
+
     def per_query(self) -> dict[str, dict[str, float | str]]:
         """query_id -> {measure: value (a text measure's string)}, queries in natural order."""
         names = [str(m) for m in self.measures]

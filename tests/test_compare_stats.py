@@ -74,7 +74,7 @@ def test_cohens_d_times_root_n_is_scipys_t_statistic(seed):
     assert stats.cohens_d(a, b) * np.sqrt(len(a)) == pytest.approx(t, rel=1e-9)
 
 
-@pytest.mark.parametrize("test", stats.TESTS)
+@pytest.mark.parametrize("test", stats.PAIRED_TESTS)
 def test_no_difference_at_all_is_p_one(test):
     values = np.array([0.2, 0.5, 1.0, 0.0])
     assert stats.run_test(test, values, values.copy(), 1000, 0).p == 1.0
@@ -96,7 +96,8 @@ P_VALUES = [[0.01, 0.04, 0.03, 0.005], [0.2, 0.2, 0.01], [0.5], [0.001, 0.9, 0.0
 
 @pytest.mark.parametrize("pvalues", P_VALUES)
 @pytest.mark.parametrize("method,theirs", [("holm", "holm"), ("bonferroni", "bonferroni"),
-                                           ("bh", "fdr_bh")])
+                                           ("bh", "fdr_bh"), ("sidak", "sidak"),
+                                           ("hommel", "hommel"), ("by", "fdr_by")])
 def test_corrections_are_statsmodels(pvalues, method, theirs):
     expected = multipletests(pvalues, method=theirs)[1]
     assert stats.adjust(pvalues, method) == pytest.approx(list(expected), rel=1e-12)

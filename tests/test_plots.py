@@ -45,8 +45,16 @@ def plot(command: str, out: Path, *runs: str, measures=LESSON, extra=()) -> None
     assert result.exit_code == 0, result.output
 
 
-def test_the_lessons_before_after_comparison_renders(tmp_path):
+def test_by_default_only_the_plots_a_person_looks_at(tmp_path):
+    """The PR curves, and for the first measure its distribution and the differences."""
     plot("compare", tmp_path, "before.run", "after.run")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"{s}.{ext}" for s in ("pr-curves", "distribution-P@5",
+                               "difference-P@5-after.run-vs-before.run") for ext in ("png", "svg"))
+
+
+def test_the_lessons_before_after_comparison_renders(tmp_path):
+    plot("compare", tmp_path, "before.run", "after.run", extra=("--plot-measures", "all"))
     stems = (["pr-curves"] + [f"distribution-{m}" for m in LESSON]
              + [f"difference-{m}-after.run-vs-before.run" for m in LESSON])
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(

@@ -50,6 +50,7 @@ class Row:
     significant: bool
     effect: float | None
     ci: tuple[float, float] | None
+    group: str | None = None  # --groups: the comparison on one query group's queries only
 
     @property
     def delta(self) -> float:
@@ -80,10 +81,16 @@ class Comparison:
     # per-query values (NumQ, GMAP) alike, on the paired queries: what --format trec
     # prints, as evaluate prints it. Empty: the same as ``results``.
     whole: list[Results] = field(default_factory=list)
+    groups: dict[str, list[str]] = field(default_factory=dict)  # --groups: name -> queries
 
     @property
     def runs(self) -> list[str]:
         return [r.run for r in self.results]
+
+    @property
+    def overall_rows(self) -> list[Row]:
+        """The comparisons on every paired query (not those of one --groups group)."""
+        return [row for row in self.rows if row.group is None]
 
     def mean(self, measure: str, run: str) -> float:
         return self.results[self.runs.index(run)].summary()[measure]
@@ -91,7 +98,7 @@ class Comparison:
     def beaten(self, measure: str, run: str) -> list[str]:
         """The runs ``run`` is significantly better than on ``measure``, in run order."""
         beaten = set()
-        for row in self.rows:
+        for row in self.overall_rows:
             if row.measure == measure and row.significant and row.delta != 0:
                 winner, loser = (row.run, row.baseline) if row.delta > 0 else (row.baseline, row.run)
                 if winner == run:
@@ -105,20 +112,28 @@ class Comparison:
         return [run for run, value in means.items() if value == top]
 
     def correction_text(self) -> str:
+        from .stats import CORRECTION_NAMES
         count = len(self.rows)
         if self.correction == "none":
             return f"p-values not corrected for the {count} comparisons made"
-        name = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg"}
+        if self.correction == "tukey":
+            pairs = len(self.runs) * (len(self.runs) - 1) // 2
+            scope = " and group" if self.groups else ""
+            return (f"p-values from Tukey's HSD, adjusted over the {pairs} pairs of runs of each "
+                    f"measure{scope} (family-wise), no further correction; significant: p < {self.alpha:g}")
+        name = CORRECTION_NAMES
+        made = "(overall and per group) x pairs x measures" if self.groups else "(pairs x measures)"
         return (f"p-values {name[self.correction]}-corrected over the {count} comparisons "
-                f"made (pairs x measures); significant: corrected p < {self.alpha:g}")
+                f"made {made}; significant: corrected p < {self.alpha:g}")
 
 
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,
-            baseline: Any = None, test: str = "t", correction: str = "holm",
+            baseline: Any = None, test: str = "t", correction: str | None = None,
             alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
             judged_only: bool = False, compat: int = 9, ties: str = "trec_eval",
-            num_docs: int = 0, names: list[str | None] | None = None) -> Comparison:
+            num_docs: int = 0, names: list[str | None] | None = None,
+            groups: dict[str, list[str]] | None = None) -> Comparison:
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in
@@ -126,13 +141,15 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     ``names``: a name for each run of a list (None: its file name or tag), as the dict's keys.
     ``baseline``: one of ``runs`` (the same object or path, or a run's name, or its key in
     the dict) or another run, put first. Query options mirror :func:`searcheval.evaluate`.
+    ``correction``: over every comparison made; by default holm, and for Tukey's tests
+    (already adjusted over the pairs of runs of each measure) none.
+    ``groups`` (group -> query ids, ``io.groups.read_groups``): every comparison is made
+    again on each group's paired queries, and the correction is taken over all of them.
     """
-    from . import stats  # scipy: only when comparing
+    from . import pair_tests, stats  # scipy: only when comparing
     if test not in stats.TESTS:
         raise UsageError(f"unknown test {test!r}: choose {', '.join(stats.TESTS)}")
-    if correction not in stats.CORRECTIONS:
-        raise UsageError(f"unknown correction {correction!r}: choose "
-                         f"{', '.join(stats.CORRECTIONS)}")
+    correction = _correction_for(test, correction, stats)
     if not 0 < alpha < 1:
         raise UsageError(f"the significance level must be between 0 and 1, found {alpha}")
     if resamples < 1:
@@ -155,9 +172,14 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     pairs = ([(base_index, j) for j in range(len(results)) if j != base_index]
              if base_index is not None else
              [(i, j) for i in range(len(results)) for j in range(i + 1, len(results))])
-    raw = [_row_facts(results[i], results[j], m, query_ids, test, resamples, seed, stats)
-           for i, j in pairs for m in parsed]
-    adjusted = stats.adjust([facts["p"] for facts in raw], correction)
+    values = _paired_values(results, parsed, query_ids)
+    p, ci = pair_tests.pvalues(test, values, pairs, resamples, seed)
+    raw = [_row_facts(results[i], results[j], m, values[i, k], values[j, k], p[n, k], ci[n][k], stats)
+           for n, (i, j) in enumerate(pairs) for k, m in enumerate(parsed)]
+    raw += _group_facts(groups or {}, results, parsed, values, query_ids, pairs, test, resamples,
+                        seed, pair_tests, stats)
+    adjusted = stats.adjust([facts["p"] for facts in raw],  # Tukey's p: adjusted already
+                            "none" if correction == "tukey" else correction)
     rows = [Row(**facts, p_adjusted=p, significant=p < alpha) for facts, p in zip(raw, adjusted)]
     if len(query_ids) < stats.MIN_QUERIES and any(math.isnan(row.p) for row in rows):
         notes.append(f"p not computed: a paired test needs at least {stats.MIN_QUERIES} "
@@ -173,7 +195,7 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
                       test=test, test_description=stats.describe(test, resamples, seed,
                                                                  len(query_ids)),
                       correction=correction, alpha=alpha, left_out=left_out, notes=notes,
-                      floor=floor, whole=whole)
+                      floor=floor, whole=whole, groups=dict(groups or {}))
 
 
 def named_runs(runs: Any, names: list[str | None] | None = None
@@ -314,12 +336,51 @@ def _paired(full: list[Results]) -> tuple[list[Results], list[str], list[str]]:
     return cut, sorted(common, key=natural_key), left_out
 
 
-def _row_facts(base: Results, run: Results, measure: Measure, query_ids: list[str], test: str,
-               resamples: int, seed: int, stats) -> dict:
-    a = np.array([base.value(measure, q) for q in query_ids])  # paired by id
-    b = np.array([run.value(measure, q) for q in query_ids])
-    outcome = stats.run_test(test, a, b, resamples, seed)
-    return {"measure": str(measure), "run": run.run, "baseline": base.run,
-            "run_mean": run.summary()[str(measure)], "baseline_mean": base.summary()[str(measure)],
+def _correction_for(test: str, correction: str | None, stats) -> str:
+    if correction is not None and correction not in stats.CORRECTIONS:
+        raise UsageError(f"unknown correction {correction!r}: choose "
+                         f"{', '.join(stats.CORRECTIONS)}")
+    if test in stats.ALL_SYSTEMS_TESTS:
+        if correction not in (None, "none"):
+            raise UsageError(f"--test {test} adjusts its p-values over every pair of runs "
+                             f"itself (Tukey's HSD): --correction {correction} would correct "
+                             "them twice; leave --correction out")
+        return "tukey"
+    return correction or "holm"
+
+
+def _paired_values(results: list[Results], measures: list[Measure], query_ids: list[str]
+                   ) -> np.ndarray:
+    """(runs, measures, queries): each run's values in the order of ``query_ids``."""
+    return np.array([r.values_for(measures, query_ids) for r in results]).reshape(
+        len(results), len(measures), len(query_ids))
+
+
+def _group_facts(groups: dict[str, list[str]], results: list[Results], measures: list[Measure],
+                 values: np.ndarray, query_ids: list[str], pairs: list[tuple[int, int]],
+                 test: str, resamples: int, seed: int, pair_tests, stats) -> list[dict]:
+    """The rows of every group: the same tests on the group's paired queries, with the
+    group's means (``results.aggregate`` over them)."""
+    from ..results import aggregate
+    column = {q: j for j, q in enumerate(query_ids)}
+    facts = []
+    for name, members in groups.items():
+        columns = [column[q] for q in members if q in column]
+        sub = values[:, :, columns]
+        p, ci = pair_tests.pvalues(test, sub, pairs, resamples, seed)
+        for n, (i, j) in enumerate(pairs):
+            for k, m in enumerate(measures):
+                means = (aggregate(m, sub[j, k]), aggregate(m, sub[i, k]))
+                facts.append(_row_facts(results[i], results[j], m, sub[i, k], sub[j, k], p[n, k],
+                                        ci[n][k], stats, means=means, group=name))
+    return facts
+
+
+def _row_facts(base: Results, run: Results, measure: Measure, a: np.ndarray, b: np.ndarray,
+               p: float, ci, stats, means: tuple[float, float] | None = None,
+               group: str | None = None) -> dict:
+    run_mean, baseline_mean = means or (run.summary()[str(measure)], base.summary()[str(measure)])
+    return {"measure": str(measure), "run": run.run, "baseline": base.run, "group": group,
+            "run_mean": run_mean, "baseline_mean": baseline_mean,
             "wins": int(np.sum(b > a)), "ties": int(np.sum(b == a)), "losses": int(np.sum(b < a)),
-            "p": outcome.p, "effect": stats.cohens_d(a, b), "ci": outcome.ci}
+            "p": float(p), "effect": stats.cohens_d(a, b), "ci": ci}

@@ -2,8 +2,8 @@
 
 Every function takes the per-query values of a baseline ``a`` and a run ``b`` already
 paired by query id (``compare.py`` pairs them; position means nothing here) and looks at
-the differences ``d = b - a``. The distributions come from scipy (imported here, so only
-``compare`` pays for it); this module only chooses the calls and handles the degenerate
+the differences ``d = b - a``. The distributions come from scipy (imported by the tests
+that need it, so only they pay for it); this module only chooses the calls and handles the degenerate
 case scipy leaves undefined: when every difference is 0 there is no evidence of a
 difference at all, and p is 1.
 """
@@ -15,16 +15,28 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from ..errors import UsageError
+from . import resampling
 
-TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
-CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+PAIRED_TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
+ALL_SYSTEMS_TESTS = ("tukey", "tukey-topics")  # analysis/tukey.py: one test per measure
+TESTS = PAIRED_TESTS + ALL_SYSTEMS_TESTS
+CORRECTIONS = ("holm", "bonferroni", "bh", "sidak", "hommel", "by", "none")
+CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
+                    "sidak": "Sidak", "hommel": "Hommel", "by": "Benjamini-Yekutieli"}
 DEFAULT_SEED = 0
 DEFAULT_RESAMPLES = 10000
 CONFIDENCE = 0.95
 MIN_QUERIES = 2  # a paired test needs two differences at least
+
+
+def _scipy_stats():
+    """scipy.stats, imported when a test needs it: its import takes longer than a whole
+    randomization test of 15 runs (``resampling`` needs numpy only)."""
+    from scipy import stats
+
+    return stats
 
 
 @dataclass(frozen=True)
@@ -42,7 +54,7 @@ def paired_t(a: np.ndarray, b: np.ndarray) -> Outcome:
         return Outcome(1.0)
     with warnings.catch_warnings():  # differences all alike: scipy warns "precision loss"
         warnings.simplefilter("ignore", RuntimeWarning)  # and answers t = inf, p = 0
-        return Outcome(float(stats.ttest_rel(b, a).pvalue))
+        return Outcome(float(_scipy_stats().ttest_rel(b, a).pvalue))
 
 
 def wilcoxon(a: np.ndarray, b: np.ndarray) -> Outcome:
@@ -57,41 +69,28 @@ def wilcoxon(a: np.ndarray, b: np.ndarray) -> Outcome:
         return Outcome(1.0)
     with warnings.catch_warnings():  # scipy warns when it falls back to the normal approximation
         warnings.simplefilter("ignore")
-        return Outcome(float(stats.wilcoxon(d, zero_method="wilcox").pvalue))
+        return Outcome(float(_scipy_stats().wilcoxon(d, zero_method="wilcox").pvalue))
 
 
 def randomization(a: np.ndarray, b: np.ndarray, resamples: int = DEFAULT_RESAMPLES,
                   seed: int = DEFAULT_SEED) -> Outcome:
     """Two-sided paired randomization test: the sign of each query's difference is flipped
-    at random (``scipy.stats.permutation_test``, ``permutation_type="samples"``), statistic
-    mean(d). When 2^n <= ``resamples`` scipy enumerates all 2^n sign flips (exact test);
-    otherwise it draws ``resamples`` flips with ``seed`` and p = (hits + 1) / (resamples + 1).
+    at random, statistic mean(d), with ``scipy.stats.permutation_test``'s draws
+    (``permutation_type="samples"``, ``rng=default_rng(seed)``). When 2^n <= ``resamples``
+    every sign vector is enumerated (exact test); otherwise ``resamples`` flips are drawn
+    and p = (hits + 1) / (resamples + 1). One comparison of ``resampling``'s batch.
     """
-    d = b - a
-    if not d.any():
-        return Outcome(1.0)
-    result = stats.permutation_test((d,), np.mean, permutation_type="samples", vectorized=True,
-                                    n_resamples=resamples, alternative="two-sided",
-                                    rng=np.random.default_rng(seed))
-    return Outcome(float(result.pvalue))
+    return Outcome(float(resampling.randomization_pvalues((b - a)[:, None], resamples, seed)[0]))
 
 
 def bootstrap(a: np.ndarray, b: np.ndarray, resamples: int = DEFAULT_RESAMPLES,
               seed: int = DEFAULT_SEED, confidence: float = CONFIDENCE) -> Outcome:
-    """Percentile bootstrap of mean(d) (``scipy.stats.bootstrap``): its confidence interval,
-    and p = twice the smaller share of bootstrap means on either side of 0 (at most 1), so
-    that p < 1 - confidence exactly when the interval leaves 0 out.
+    """Percentile bootstrap of mean(d) with ``scipy.stats.bootstrap``'s draws: its confidence
+    interval, and p = twice the smaller share of bootstrap means on either side of 0 (at
+    most 1), so that p < 1 - confidence exactly when the interval leaves 0 out.
     """
-    d = b - a
-    if np.all(d == d[0]):  # one value: every resample has the same mean
-        return Outcome(1.0 if d[0] == 0 else 0.0, (float(d[0]), float(d[0])))
-    result = stats.bootstrap((d,), np.mean, n_resamples=resamples, vectorized=True,
-                             confidence_level=confidence, method="percentile",
-                             rng=np.random.default_rng(seed))
-    means = result.bootstrap_distribution
-    p = min(1.0, 2 * min(float(np.mean(means <= 0)), float(np.mean(means >= 0))))
-    low, high = result.confidence_interval
-    return Outcome(p, (float(low), float(high)))
+    p, low, high = resampling.bootstrap_outcomes((b - a)[:, None], resamples, seed, confidence)
+    return Outcome(float(p[0]), (float(low[0]), float(high[0])))
 
 
 def run_test(name: str, a: np.ndarray, b: np.ndarray, resamples: int, seed: int) -> Outcome:
@@ -126,7 +125,10 @@ def adjust(pvalues: list[float], method: str) -> list[float]:
     """p-values adjusted for the number of tests made together.
 
     holm: step-down, the i-th smallest times (m - i + 1), made monotone; bonferroni: each
-    times m; bh: Benjamini-Hochberg (``scipy.stats.false_discovery_control``); all capped at 1.
+    times m; sidak: 1 - (1 - p)^m (single-step); hommel: Hommel's closed procedure (as R's
+    ``p.adjust`` and statsmodels' ``multipletests`` compute it); bh and by:
+    Benjamini-Hochberg and Benjamini-Yekutieli (``scipy.stats.false_discovery_control``);
+    all capped at 1.
     """
     given = np.asarray(pvalues, dtype=float)
     known = ~np.isnan(given)  # p not computed (one query) stays nan, and is not counted
@@ -141,8 +143,12 @@ def _adjust_known(p: np.ndarray, method: str) -> list[float]:
         return [float(x) for x in p]
     if method == "bonferroni":
         return [float(x) for x in np.minimum(p * m, 1.0)]
-    if method == "bh":
-        return [float(x) for x in stats.false_discovery_control(p, method="bh")]
+    if method == "sidak":
+        return [float(x) for x in -np.expm1(m * np.log1p(-np.minimum(p, 1.0)))]
+    if method in ("bh", "by"):
+        return [float(x) for x in _scipy_stats().false_discovery_control(p, method=method)]
+    if method == "hommel":
+        return [float(x) for x in _hommel(p)]
     if method == "holm":
         order = np.argsort(p, kind="stable")
         stepped = np.maximum.accumulate(p[order] * (m - np.arange(m)))
@@ -152,6 +158,25 @@ def _adjust_known(p: np.ndarray, method: str) -> list[float]:
     raise UsageError(f"unknown correction {method!r}: choose {', '.join(CORRECTIONS)}")
 
 
+def _hommel(p: np.ndarray) -> np.ndarray:
+    """Hommel's adjusted p-values, R's ``p.adjust(method="hommel")`` step for step."""
+    n = len(p)
+    order = np.argsort(p, kind="stable")
+    s = p[order]
+    q = pa = np.full(n, np.min(n * s / np.arange(1, n + 1)))
+    for m in range(n - 1, 1, -1):
+        head = np.arange(n - m + 1)  # R's i1, 0-based
+        tail = np.arange(n - m + 1, n)  # R's i2
+        q1 = np.min(m * s[tail] / np.arange(2, m + 1))
+        q = q.copy()
+        q[head] = np.minimum(m * s[head], q1)
+        q[tail] = q[n - m]
+        pa = np.maximum(pa, q)
+    out = np.empty(n)
+    out[order] = np.minimum(np.maximum(pa, s), 1.0)
+    return out
+
+
 def describe(test: str, resamples: int, seed: int, queries: int) -> str:
     """One line saying exactly which test produced the p-values."""
     if test == "t":
@@ -159,6 +184,13 @@ def describe(test: str, resamples: int, seed: int, queries: int) -> str:
     if test == "wilcoxon":
         return ("Wilcoxon signed-rank test (scipy.stats.wilcoxon), two-sided; zero_method=wilcox: "
                 "queries with a zero difference are dropped before ranking")
+    if test == "tukey":
+        return ("Tukey's HSD over all runs at once, per measure (scipy.stats.tukey_hsd, as ranx's "
+                "tukey): one-way, queries not paired; p adjusted over every pair of runs")
+    if test == "tukey-topics":
+        return ("Tukey's HSD with topics as blocks (Carterette 2012): the residual mean square of "
+                "a two-way ANOVA over runs and topics, scipy's studentized range distribution; "
+                "p adjusted over every pair of runs")
     if test == "randomization":
         how = (f"exact: all 2^{queries} sign flips" if 2 ** queries <= resamples
                else f"{resamples} random sign flips, seed {seed}")
@@ -198,14 +230,21 @@ class Floor:
 
     @property
     def together(self) -> int | None:
-        """Benjamini-Hochberg, when some could still be significant together: the fewest
-        comparisons that must all be (k at the floor get m/k times it); else None."""
+        """When some could still be significant together (a step-up correction such as
+        Benjamini-Hochberg): the fewest comparisons that must all be, each at the floor,
+        the others at p 1; else None."""
         if not self.limits or self.smallest_any >= self.alpha:
             return None
-        k = max(1, math.floor(self.smallest_p * self.comparisons / self.alpha))
-        while self.smallest_p * self.comparisons / k >= self.alpha:
-            k += 1
-        return k
+
+        def enough(k: int) -> bool:
+            corrected = adjust([self.smallest_p] * k + [1.0] * (self.comparisons - k), self.correction)
+            return corrected[0] < self.alpha
+
+        low, high = 1, self.comparisons  # enough(high) holds: smallest_any < alpha
+        while low < high:  # more comparisons at the floor never raise their corrected p
+            middle = (low + high) // 2
+            low, high = (low, middle) if enough(middle) else (middle + 1, high)
+        return low
 
 
 def exact_flips(queries: int, resamples: int) -> bool:
@@ -268,7 +307,7 @@ def floor_note(floor: Floor) -> str | None:
     else:
         source = (f"{floor.resamples} random sign flips give no p below "
                   f"2/({floor.resamples} + 1) = {floor.smallest_p:.3g}")
-    name = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg"}
+    name = CORRECTION_NAMES
     if floor.correction == "none":
         effect = f"uncorrected, that is not below alpha {alpha}: no comparison can be significant"
     elif floor.together is None:
@@ -276,7 +315,7 @@ def floor_note(floor: Floor) -> str | None:
                   f"below {floor.smallest_any:.3g}, not below alpha {alpha}: no comparison "
                   "can be significant, whatever the runs")
     else:
-        effect = (f"Benjamini-Hochberg-corrected over {m} one alone gets no p "
+        effect = (f"{name[floor.correction]}-corrected over {m} one alone gets no p "
                   f"below {floor.smallest_alone:.3g}, not below alpha {alpha}: a comparison can "
                   f"be significant only when at least {floor.together} are")
     return f"resampling floor: {source} (two-sided); {effect}; {_remedy(floor)}"

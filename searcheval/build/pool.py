@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 
 from ..errors import UsageError
 from ..model import Qrels, Run
@@ -65,8 +66,11 @@ class Pooled:
 class Pool:
     entries: list[Pooled]
     judged_left_out: int  # pooled documents the existing qrels already judge
-    depth: int
+    depth: int | None  # None: every rank (rrf, rbp without --depth)
     runs: list[str]
+    strategy: str = "depth"
+    unsampled: list[Pooled] = field(default_factory=list)  # uniform-sample: in the pool, not drawn
+    parameters: str = ""  # the strategy's settings, as the report states them
 
 
 def run_names(runs: list[Run], given: list[str | None] | None = None) -> list[str]:
@@ -77,31 +81,60 @@ def run_names(runs: list[Run], given: list[str | None] | None = None) -> list[st
     return run_labels(runs, given)
 
 
-def pool(runs: list[Run], depth: int, judged: Qrels | None = None,
-         names: list[str | None] | None = None) -> Pool:
-    """The depth-``depth`` pool of ``runs``, minus what ``judged`` already judges.
-    ``names``: the name given to each run (None: its label, ``run_names``)."""
+def pool(runs: list[Run], depth: int | None = None, judged: Qrels | None = None,
+         names: list[str | None] | None = None, *, strategy: str = "depth",
+         budget: int | None = None, rate: float | None = None, seed: int = 0,
+         rrf_k: float = 60, rbp_p: float = 0.8) -> Pool:
+    """The pool of ``runs`` by ``strategy`` (``pool_strategies``), minus what ``judged``
+    already judges. ``depth``: the depth pool's depth (default 20); for rrf and rbp the
+    deepest rank considered (default: every rank). ``names``: the name given to each run
+    (None: its label, ``run_names``)."""
     from ..ranking import canonical_rows
-    if depth < 1:
+    from .pool_strategies import DEFAULT_DEPTH, choose
+    if depth is not None and depth < 1:
         raise UsageError(f"--depth must be at least 1, found {depth}")
+    if strategy in ("depth", "uniform-sample") and depth is None:
+        depth = DEFAULT_DEPTH
     known = set(zip(judged.query_ids, judged.doc_ids)) if judged is not None else set()
     names = run_names(runs, names)
     found: dict[tuple[str, str], Pooled] = {}
     left_out: set[tuple[str, str]] = set()
     for name, run in zip(names, runs):
         order, ranks = canonical_rows(run)
-        keep = order[ranks <= depth]
+        kept = ranks <= depth if depth is not None else np.ones(len(ranks), dtype=bool)
+        keep = order[kept]
         queries = run.query.values().take(keep).to_pylist()
         docs = run.doc.values().take(keep).to_pylist()
-        for query_id, doc_id, rank in zip(queries, docs, ranks[ranks <= depth]):
+        for query_id, doc_id, rank in zip(queries, docs, ranks[kept]):
             pair = (query_id, doc_id)
             if pair in known:
                 left_out.add(pair)
                 continue
-            found.setdefault(pair, Pooled(query_id, doc_id)).ranks[name] = int(rank)
-    entries = sorted(found.values(), key=lambda e: (natural_key(e.query_id), e.best,
-                                                    natural_key(e.doc_id), e.doc_id))
-    return Pool(entries, len(left_out), depth, names)
+            found.setdefault(pair, Pooled(query_id, doc_id)).ranks.setdefault(name, int(rank))
+    chosen, unsampled = choose(list(found.values()), strategy, depth=depth, budget=budget,
+                               rate=rate, seed=seed, rrf_k=rrf_k, rbp_p=rbp_p)
+    entries = sorted(chosen, key=_sheet_order)
+    parameters = {"depth": lambda: f"depth {depth}", "rrf": lambda: f"budget {budget}, k {rrf_k:g}",
+                  "rbp": lambda: f"budget {budget}, p {rbp_p:g}",
+                  "uniform-sample": lambda: f"rate {rate:g} of the depth-{depth} pool, seed {seed}",
+                  }[strategy]()
+    return Pool(entries, len(left_out), depth, names, strategy, sorted(unsampled, key=_sheet_order),
+                parameters)
+
+
+def _sheet_order(entry: Pooled) -> tuple:
+    return natural_key(entry.query_id), entry.best, natural_key(entry.doc_id), entry.doc_id
+
+
+def unsampled_qrels(found: Pool) -> str:
+    """The pooled documents a sample left out, as TREC qrels with grade -1: trec_eval's
+    infAP counts them as pooled but not judged."""
+    return "".join(f"{e.query_id} 0 {e.doc_id} -1\n" for e in found.unsampled)
+
+
+def docids_text(found: Pool) -> str:
+    """The pool as a plain list: one ``query_id<TAB>doc_id`` line per document to judge."""
+    return "".join(f"{e.query_id}\t{e.doc_id}\n" for e in found.entries)
 
 
 def trim(text: str, limit: int) -> str:

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options, trec_eval_options
+from .options import plot_options, query_and_ranking_options, trec_eval_options
 from .run_args import RunsCommand, name_option
 
 from ..settings import __version__
@@ -143,9 +143,14 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option("--plot", "plot_dir", default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: precision-recall curves, "
                    "distributions over queries.")
+@plot_options
+@click.option("--groups", "groups_path", default=None, metavar="FILE",
+              help="Also every mean per query group: FILE has query_id<TAB>group lines (a "
+                   "query may be in several groups).")
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
              judged_only, ties, engine, cross_check, compat, num_docs, results_format,
-             qrels_format, zscores, no_summary, fmt, output, plot_dir) -> None:
+             qrels_format, zscores, no_summary, fmt, output, plot_dir, plot_measures, plot_size,
+             dpi, groups_path) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
@@ -163,7 +168,8 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
                             summary=not no_summary, qrels_format=qrels_format,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
-                            runid=not measures or any(m in NICKNAME_NAMES for m in measures))
+                            groups_path=groups_path,
+                            plot_how=(plot_measures, plot_size, dpi), runid=not measures or any(m in NICKNAME_NAMES for m in measures))
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
     except SearchevalError as exc:
@@ -214,4 +220,6 @@ LAZY_COMMANDS = {
     "judgments": "searcheval.cli.judgments:judgments_command",
     "misses": "searcheval.cli.misses:misses_command",
     "fuse": "searcheval.cli.fuse:fuse_command",
+    "overlap": "searcheval.cli.overlap:overlap_command",
+    "agree": "searcheval.cli.agree:agree_command",
 }

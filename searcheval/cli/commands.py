@@ -26,7 +26,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  fmt: str,
                  output: str | None, runid: bool, plot_dir: str | None = None,
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True,
-                 qrels_format: str = "trec", run_names: list[str | None] | None = None) -> int:
+                 qrels_format: str = "trec", run_names: list[str | None] | None = None,
+                 groups_path: str | None = None, plot_how: tuple = ((), None, None)) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measure_names, runid_asked = without_runid(measure_names)
@@ -38,8 +39,9 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
         measures = resolve_measures(names, compat)
     refuse_repeated_paths(run_paths)
-    refuse_inputs_as_outputs([output], [qrels_path, *run_paths, zscores])
+    refuse_inputs_as_outputs([output], [qrels_path, *run_paths, zscores, groups_path])
     refuse_stdin_twice([qrels_path, *run_paths])
+    groups = _groups(groups_path, fmt)
     measures, first_notes = first_parameters_only(
         names or ([] if runid_asked else ["official"]), measures, compat, fmt == "trec")
     notes = notes + first_notes
@@ -76,7 +78,11 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid, summary)
-    files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
+    if groups is not None:
+        from ..report.groups import with_groups
+        text = with_groups(text, results_list, groups, fmt)
+    files = (_plots(qrels, dict(zip(labels, runs)), results_list, settings, plot_how)
+             if plot_dir else {})
     if files:  # the plot folder first: a refusal there leaves the -o output unwritten
         from ..report.plots import make_folder
         make_folder(plot_dir)
@@ -85,6 +91,16 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         from ..report.plots import write
         write(plot_dir, files)
     return code
+
+
+def _groups(path: str | None, fmt: str) -> dict[str, list[str]] | None:
+    """The query groups of --groups, read (and the format checked) before the runs."""
+    if path is None:
+        return None
+    from ..io.groups import read_groups
+    from ..report.groups import refuse_format
+    refuse_format(fmt)
+    return read_groups(path)
 
 
 RUNID = "runid"  # trec_eval's line naming the run's tag: a -m name, but not a number
@@ -105,12 +121,14 @@ def refuse_runid_alone(fmt: str) -> None:
                          "(trec_eval's runid): use --format trec, json or table")
 
 
-def _plots(qrels, runs: dict, results_list: list[Results], settings: Settings
+def _plots(qrels, runs: dict, results_list: list[Results], settings: Settings, how: tuple
            ) -> dict[str, bytes]:
     """PR curves and distributions, drawn before anything is written (matplotlib: only here)."""
     from ..report import plots
+    from .options import plot_settings
+    options = plot_settings(*how)
     curves = plots.iprec_curves(qrels, runs, settings)
-    return plots.encode(plots.results_figures(results_list, curves))
+    return plots.encode(plots.results_figures(results_list, curves, options))
 
 
 def _engine(name: str):

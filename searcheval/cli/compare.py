@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options, trec_eval_options
+from .options import plot_options, query_and_ranking_options, trec_eval_options
 from .run_args import RunsCommand, name_option
 
 from ..report.render import FORMATS
@@ -27,11 +27,19 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--baseline", default=None, metavar="RUN",
               help="Compare every run with this one (one of the RUNs, or another run file). "
                    "Default: every pair, a later run against an earlier one.")
-@click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap"]),
-              default="t", show_default=True, help="Paired significance test.")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "none"]),
-              default="holm", show_default=True,
-              help="Multiple-testing correction over all the comparisons made.")
+@click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap", "tukey",
+                                           "tukey-topics"]),
+              default="t", show_default=True,
+              help="Significance test: paired per pair of runs (t, wilcoxon, randomization, "
+                   "bootstrap), or Tukey's HSD over all runs at once (tukey: one-way, as ranx; "
+                   "tukey-topics: topics as blocks, as Carterette 2012 recommends).")
+@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "sidak", "hommel",
+                                                 "by", "none"]),
+              default=None,
+              help="Multiple-testing correction over all the comparisons made: holm (default), "
+                   "bonferroni, bh (Benjamini-Hochberg), sidak, hommel, by "
+                   "(Benjamini-Yekutieli), none. Tukey's tests adjust over the pairs "
+                   "themselves and take none.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level (corrected p < alpha).")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -43,12 +51,17 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-f", "--format", "fmt", type=click.Choice(list(FORMATS)), default="table",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+@click.option("--groups", "groups_path", default=None, metavar="FILE",
+              help="Also every comparison per query group: FILE has query_id<TAB>group lines; "
+                   "the correction covers every test printed (groups x pairs x measures).")
 @click.option("--plot", "plot_dir", default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: per-query differences, "
                    "precision-recall curves, distributions.")
+@plot_options
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
-                    num_docs, results_format, qrels_format, fmt, output, plot_dir) -> None:
+                    num_docs, results_format, qrels_format, fmt, output, groups_path,
+                    plot_dir, plot_measures, plot_size, dpi) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -73,7 +86,14 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         if baseline is not None and baseline in names:  # --baseline NAME: the run given that name
             baseline = runs[names.index(baseline)]
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
-        refuse_inputs_as_outputs([output], [qrels, *runs, baseline])
+        refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path])
+        groups = None
+        if groups_path is not None:
+            from ..io.groups import read_groups
+            if fmt in ("wide-csv", "trec"):
+                raise SearchevalError(f"--groups: --format {fmt} has no place for the comparisons "
+                                      "per group; use table, csv, json, markdown or latex")
+            groups = read_groups(groups_path)
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
         judged = as_qrels(qrels, qrels_format)
         from ..engine.qrels_forms import form_warnings
@@ -89,12 +109,13 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              resamples=resamples, missing=missing or "zero",
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
-                             num_docs=num_docs, names=names)
+                             num_docs=num_docs, names=names, groups=groups)
         text = render_comparison(comparison, fmt, runid=runid)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
         named = names if baseline is None or baseline in runs else [None] + names
-        files = _plots(judged, comparison, order, named) if plot_dir else {}
+        files = (_plots(judged, comparison, order, named, (plot_measures, plot_size, dpi))
+                 if plot_dir else {})
         for results in comparison.results:
             _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"), labelled=True)
         if fmt in ("csv", "wide-csv", "trec"):
@@ -133,16 +154,17 @@ def _baseline_path(baseline: str | None, runs: list[str]) -> str | None:
     return baseline if index is None else runs[index]
 
 
-def _plots(qrels, comparison, runs, names) -> dict[str, bytes]:
+def _plots(qrels, comparison, runs, names, how: tuple) -> dict[str, bytes]:
     """``runs``: the Runs in the order compare() was given them (its labels' order), and
-    the name given to each."""
+    the name given to each; ``how``: the --plot-measures, --plot-size and --dpi given."""
     from ..report import plots
     from ..io.run_labels import run_labels
+    from .options import plot_settings
     settings = comparison.results[0].settings
     by_label = dict(zip(run_labels(runs, names), runs))
     curves = plots.iprec_curves(qrels, {label: by_label[label] for label in comparison.runs},
                                 settings, comparison.query_ids)
-    return plots.encode(plots.comparison_figures(comparison, curves))
+    return plots.encode(plots.comparison_figures(comparison, curves, plot_settings(*how)))
 
 
 def _trec_printed(names: list[str], compat: int, fmt: str) -> tuple[list[str], list[str]]:

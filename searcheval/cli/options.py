@@ -61,3 +61,39 @@ def query_and_ranking_options(command: Callable) -> Callable:
     for option in reversed(QUERY_AND_RANKING_OPTIONS):
         command = option(command)
     return command
+
+
+def _plot_size(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        width, height = (float(x) for x in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"expected W,H in inches (8,5), found {value!r}") from None
+    if not (1 <= width <= 40 and 1 <= height <= 40):
+        raise click.BadParameter(f"each side between 1 and 40 inches, found {value!r}")
+    return width, height
+
+
+PLOT_OPTIONS = [
+    click.option("--plot-measures", "plot_measures", multiple=True, metavar="M",
+                 help="A measure to plot (repeatable; 'all': every measure that varies). "
+                      "Default: the first measure that varies between queries."),
+    click.option("--plot-size", default=None, metavar="W,H", callback=_plot_size,
+                 help="Figure size in inches. Default: 8,5."),
+    click.option("--dpi", type=click.IntRange(30, 600), default=None,
+                 help="PNG resolution in dots per inch. Default: 100."),
+]
+
+
+def plot_options(command: Callable) -> Callable:
+    """--plot-measures, --plot-size, --dpi: what --plot draws, and how big."""
+    for option in reversed(PLOT_OPTIONS):
+        command = option(command)
+    return command
+
+
+def plot_settings(plot_measures: tuple[str, ...], plot_size, dpi: int | None):
+    """The PlotOptions of those flags (report.plots imports matplotlib: only with --plot)."""
+    from ..report.plots import DPI, HEIGHT, WIDTH, PlotOptions
+    return PlotOptions(tuple(plot_measures) or None, plot_size or (WIDTH, HEIGHT), dpi or DPI)

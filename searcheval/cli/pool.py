@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from ..model import natural_key
-from ..build.pool import (Pool, missing_texts, pool, require_openpyxl, sheet_format, sheet_text,
-                          sheet_xlsx)
+from ..build.pool import (Pool, docids_text, missing_texts, pool, require_openpyxl, sheet_format,
+                          sheet_text, sheet_xlsx, unsampled_qrels)
 
 from .run_args import RunsCommand, name_option
 
@@ -16,11 +16,34 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.command("pool", cls=RunsCommand, context_settings=CONTEXT)
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
 @name_option
-@click.option("--depth", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Documents taken from the top of each run, per query.")
-@click.option("--docs", required=True, metavar="DOCS",
+@click.option("--depth", type=click.IntRange(min=1), default=None,
+              help="Documents taken from the top of each run, per query (default 20; for "
+                   "rrf and rbp: the deepest rank weighed, default every rank).")
+@click.option("--strategy", type=click.Choice(["depth", "rrf", "rbp", "uniform-sample"]),
+              default="depth", show_default=True,
+              help="depth: the top --depth of every run; rrf / rbp: the --budget documents of "
+                   "highest reciprocal-rank-fusion / rank-biased-precision weight; "
+                   "uniform-sample: a --rate share of the depth pool, at random (--seed), for infAP.")
+@click.option("--budget", type=click.IntRange(min=1), default=None,
+              help="rrf and rbp: documents to judge per query.")
+@click.option("--rate", type=float, default=None,
+              help="uniform-sample: the share of the depth pool to judge (0 < R <= 1).")
+@click.option("--seed", type=int, default=0, show_default=True, help="uniform-sample's draw.")
+@click.option("--rrf-k", type=click.FloatRange(min=0), default=60, show_default=True,
+              help="rrf: the k of 1 / (k + rank).")
+@click.option("--rbp-p", type=float, default=0.8, show_default=True,
+              help="rbp: the persistence p of (1 - p) p^(rank - 1).")
+@click.option("--unsampled", default=None, metavar="QRELS",
+              help="uniform-sample (required): write the pooled documents not drawn here, as "
+                   "qrels with grade -1 (infAP's 'pooled, not judged'); merge them with "
+                   "'searcheval judgments --qrels'.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["sheet", "docids"]), default="sheet",
+              show_default=True,
+              help="sheet: the judging sheet (needs --docs and --queries); docids: one "
+                   "query_id<TAB>doc_id line per document, no texts.")
+@click.option("--docs", default=None, metavar="DOCS",
               help="Document texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
-@click.option("--queries", required=True, metavar="QUERIES",
+@click.option("--queries", default=None, metavar="QUERIES",
               help="Query texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
 @click.option("--qrels", "existing", default=None, metavar="QRELS",
               help="Judgments already made: their documents are left out.")
@@ -29,7 +52,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
               help="Sheet to write: CSV (.tsv: tab-separated; .xlsx: an Excel workbook, "
               "needs openpyxl; '-': stdout, CSV).")
-def pool_command(runs, depth, docs, queries, existing, max_chars, output) -> None:
+def pool_command(runs, depth, strategy, budget, rate, seed, rrf_k, rbp_p, unsampled, fmt, docs,
+                 queries, existing, max_chars, output) -> None:
     """Pool the top DEPTH documents of each RUN into a judging sheet (CSV, TSV, XLSX).
 
     One row per (query, document) not yet judged: query id and text, doc id, the
@@ -37,27 +61,44 @@ def pool_command(runs, depth, docs, queries, existing, max_chars, output) -> Non
     column. 'searcheval judgments' turns the filled sheet into qrels.
     """
     from . import run_reporting  # the CLI turns errors into messages and exit codes
-    run_reporting(lambda: run_pool(runs, depth, docs, queries, existing, max_chars, output), output)
+    how = {"strategy": strategy, "budget": budget, "rate": rate, "seed": seed, "rrf_k": rrf_k,
+           "rbp_p": rbp_p}
+    run_reporting(lambda: run_pool(runs, depth, docs, queries, existing, max_chars, output,
+                                   how, unsampled, fmt), output)
 
 
-def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str | None,
-             max_chars: int, output: str) -> list[str]:
-    """Read everything, pool, write the sheet; returns the report."""
+def run_pool(runs: list[str], depth: int | None, docs: str | None, queries: str | None,
+             existing: str | None, max_chars: int, output: str, how: dict | None = None,
+             unsampled: str | None = None, fmt_out: str = "sheet") -> list[str]:
+    """Read everything, pool, write the sheet (or the doc ids); returns the report."""
     from ..io.inputs import as_qrels, as_run
     from ..io.output import write_file
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
     from ..io.texts import read_texts
+    from ..errors import UsageError
     from .run_args import paths_and_names
     runs, names = paths_and_names(runs)
-    refuse_inputs_as_outputs([output], [*runs, docs, queries, existing])
+    how = how or {"strategy": "depth"}
+    refuse_inputs_as_outputs([output, unsampled], [*runs, docs, queries, existing])
     refuse_stdin_twice([*runs, docs, queries, existing])
-    fmt = sheet_format(output)
+    if (how["strategy"] == "uniform-sample") != (unsampled is not None):
+        raise UsageError("--unsampled QRELS goes with --strategy uniform-sample, and it needs it: "
+                         "the pooled documents not drawn must reach the qrels as -1 for infAP")
+    if fmt_out == "sheet" and not (docs and queries):
+        raise UsageError("a judging sheet shows the texts: give --docs and --queries, or "
+                         "--format docids for the bare list")
+    fmt = sheet_format(output) if fmt_out == "sheet" else "docids"
     if fmt == "xlsx":
         require_openpyxl(output)  # before reading anything: the refusal comes first
     read = [as_run(path) for path in runs]
     judged = as_qrels(existing) if existing else None
-    found = pool(read, depth, judged, names)
+    found = pool(read, depth, judged, names, **how)
+    if unsampled is not None:
+        write_text(unsampled, unsampled_qrels(found))
+    if fmt == "docids":
+        write_text(output, docids_text(found))
+        return report(found, {}, existing, output, unsampled)
     query_texts = read_texts(queries, "query")
     doc_texts = read_texts(docs, "doc", wanted={e.doc_id for e in found.entries})
     missing_texts(found, query_texts, doc_texts, queries, docs)
@@ -66,21 +107,29 @@ def run_pool(runs: list[str], depth: int, docs: str, queries: str, existing: str
     else:
         write_text(output, sheet_text(found, query_texts, doc_texts, max_chars,
                                       "\t" if fmt == "tsv" else ","))
-    return report(found, query_texts, existing, output)
+    return report(found, query_texts, existing, output, unsampled)
 
 
 def report(found: Pool, queries: dict[str, str], existing: str | None,
-           output: str) -> list[str]:
+           output: str, unsampled: str | None = None) -> list[str]:
     pooled = {e.query_id for e in found.entries}
+    how = (f"to depth {found.depth}" if found.strategy == "depth"
+           else f"by {found.strategy} ({found.parameters})")
     lines = [f"pooled {len(found.runs)} run{'s' if len(found.runs) != 1 else ''} "
-             f"({', '.join(found.runs)}) to depth {found.depth}: {len(found.entries)} "
+             f"({', '.join(found.runs)}) {how}: {len(found.entries)} "
              f"documents to judge for {len(pooled)} queries"]
+    if unsampled is not None:
+        lines.append(f"wrote {unsampled}: {len(found.unsampled)} pooled documents not drawn, "
+                     "grade -1 (merge with searcheval judgments --qrels)")
     if existing:
         lines.append(f"left out {found.judged_left_out} documents {existing} already judges")
     idle = [q for q in sorted(queries, key=natural_key) if q not in pooled]
     if idle:
         shown = ", ".join(idle[:10]) + (f", ... ({len(idle)} in all)" if len(idle) > 10 else "")
         lines.append(f"nothing to judge for {len(idle)} of the {len(queries)} queries: {shown}")
-    lines.append(f"wrote {'stdout' if output == '-' else output}: fill in the label column "
-                 "(0, 1, 2 ... or relevant / not relevant), then run searcheval judgments")
+    if queries:
+        lines.append(f"wrote {'stdout' if output == '-' else output}: fill in the label column "
+                     "(0, 1, 2 ... or relevant / not relevant), then run searcheval judgments")
+    else:
+        lines.append(f"wrote {'stdout' if output == '-' else output}: query_id<TAB>doc_id per line")
     return lines

@@ -50,7 +50,7 @@ def mark(comparison: Comparison, measure: str, run: str) -> str:
         return "".join(label[r] for r in comparison.beaten(measure, run))
     if run == comparison.baseline:
         return ""
-    row = next(r for r in comparison.rows if r.measure == measure and r.run == run)
+    row = next(r for r in comparison.overall_rows if r.measure == measure and r.run == run)
     if not row.significant or row.delta == 0:
         return ""
     return "†" if row.delta > 0 else "‡"
@@ -79,11 +79,13 @@ def _p(value: float) -> str:
 
 def change_grid(comparison: Comparison) -> tuple[list[Cell], list[list[Cell]]]:
     bootstrap = comparison.test == "bootstrap"
-    header = cells(["measure", "run", "vs", "change", "relative", "W/T/L", "p", "p adj.", "d"]
+    grouped = bool(comparison.groups)  # --groups: which queries each row compares on
+    header = cells((["group"] if grouped else []) +
+                   ["measure", "run", "vs", "change", "relative", "W/T/L", "p", "p adj.", "d"]
                    + (["95% CI"] if bootstrap else []))
     rows = []
     for row in comparison.rows:
-        texts = [row.measure, row.run, row.baseline, f"{row.delta:+.4f}",
+        texts = ([row.group or "all"] if grouped else []) + [row.measure, row.run, row.baseline, f"{row.delta:+.4f}",
                  "n/a" if row.relative is None else f"{row.relative:+.1%}",
                  f"{row.wins}/{row.ties}/{row.losses}", _p(row.p), _p(row.p_adjusted),
                  "n/a" if row.effect is None else f"{row.effect:+.2f}"]
@@ -147,14 +149,23 @@ def row_values(row: Row) -> list:
             row.significant, row.effect, ci[0], ci[1]]
 
 
+def row_fields(comparison: Comparison) -> list[str]:
+    """ROW_FIELDS, and with --groups a last ``group`` column ("all": every paired query)."""
+    return ROW_FIELDS + (["group"] if comparison.groups else [])
+
+
+def row_cells(comparison: Comparison, row: Row) -> list:
+    return row_values(row) + ([row.group or "all"] if comparison.groups else [])
+
+
 def to_csv(comparison: Comparison) -> str:
     """One row per (measure, pair), full precision; empty cells where a value is undefined."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(ROW_FIELDS)
+    writer.writerow(row_fields(comparison))
     for row in comparison.rows:
         writer.writerow(["" if v is None else "true" if v is True else "false" if v is False
-                         else render.csv_value(v) for v in row_values(row)])
+                         else render.csv_value(v) for v in row_cells(comparison, row)])
     return out.getvalue()
 
 
@@ -181,13 +192,16 @@ def to_json(comparison: Comparison) -> str:
                   "summary": r.summary()} for r in comparison.results],
         "baseline": comparison.baseline, "test": comparison.test,
         "test_description": comparison.test_description, "correction": comparison.correction,
+        "correction_description": comparison.correction_text(),
         "alpha": comparison.alpha, "query_ids": comparison.query_ids,
         "left_out": comparison.left_out,
-        "comparisons": [{k: _json_number(v) for k, v in zip(ROW_FIELDS, row_values(row))}
+        "comparisons": [{k: _json_number(v) for k, v in zip(row_fields(comparison),
+                                                             row_cells(comparison, row))}
                         for row in comparison.rows],
         "settings": comparison.results[0].settings_dict(),
         "notes": comparison.notes,
         "resampling_floor": _floor_fields(comparison.floor),
+        "groups": comparison.groups,
         "per_query": {r.run: r.per_query() for r in comparison.results},
     }
     return json.dumps(document, indent=2) + "\n"

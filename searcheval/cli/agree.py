@@ -1,0 +1,60 @@
+"""``searcheval agree QRELS_A QRELS_B [RUN...]``: the command; ``analysis.agreement`` computes."""
+
+from __future__ import annotations
+
+import click
+
+from .run_args import RunsCommand, name_option
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+@click.command("agree", cls=RunsCommand, context_settings=CONTEXT)
+@click.argument("qrels_a")
+@click.argument("qrels_b")
+@click.argument("runs", nargs=-1)
+@name_option
+@click.option("-m", "--measure", "measures", multiple=True,
+              help="Measure(s) of the leaderboards, as for evaluate. Default: AP, nDCG@10.")
+@click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap"]),
+              default="t", show_default=True, help="Test of each swapped pair, as for compare.")
+@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "sidak", "hommel",
+                                                 "by", "none"]),
+              default="holm", show_default=True, help="Over every pair of runs, as for compare.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="Significance level.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="Output format.")
+@click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+def agree_command(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output) -> None:
+    """How far QRELS_B agrees with QRELS_A (the reference): per judgment (Cohen's kappa,
+    Krippendorff's alpha, confusion of grades) and, given runs, per leaderboard (each
+    run's mean under both, Kendall's tau, tau_ap, the pairs of runs whose order swaps)."""
+    from . import _fail
+    from ..analysis.agreement import agree_judgments, agree_leaderboards
+    from ..errors import SearchevalError
+    from ..io.inputs import as_qrels
+    from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
+    from ..io.run_labels import path_labels
+    from ..report.agreement import json_text, table_text
+    from .output import write_text
+    from .run_args import paths_and_names
+    try:
+        runs, names = paths_and_names(runs) if runs else ([], [])
+        refuse_inputs_as_outputs([output], [qrels_a, qrels_b, *runs])
+        refuse_stdin_twice([qrels_a, qrels_b, *runs])
+        if len(runs) == 1:
+            raise SearchevalError("agree compares leaderboards: give two runs or more (or none, "
+                                  "for the judgments alone)")
+        first, second = as_qrels(qrels_a), as_qrels(qrels_b)
+        agreement = agree_judgments(first, second)
+        boards = [agree_leaderboards(first, second, list(runs), m, test=test, correction=correction,
+                                     alpha=alpha, names=names)
+                  for m in (measures or ("AP", "nDCG@10"))] if runs else []
+        names = tuple(path_labels([qrels_a, qrels_b]))
+        text = (table_text if fmt == "table" else json_text)(agreement, boards, names)
+        write_text(output, text)
+    except SearchevalError as exc:
+        _fail(str(exc), 2)
+    except OSError as exc:
+        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)

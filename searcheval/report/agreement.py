@@ -1,0 +1,88 @@
+"""Two qrels' agreement (``analysis.agreement``) as a table or JSON."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from ..analysis.agreement import JudgmentAgreement, LeaderboardAgreement
+
+
+def _number(value: float) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:.4f}"
+
+
+def judgments_lines(agreement: JudgmentAgreement, names: tuple[str, str]) -> list[str]:
+    a, b = names
+    lines = [f"judgments: {agreement.shared} (query, document) pairs judged by both; "
+             f"{agreement.only_a} only in {a} (the reference), {agreement.only_b} only in {b}",
+             f"agreement {_number(agreement.percent)}   Cohen's kappa {_number(agreement.kappa)}   "
+             f"linear weighted kappa {_number(agreement.kappa_linear)}   "
+             f"Krippendorff's alpha (ordinal) {_number(agreement.alpha_ordinal)}",
+             "", f"grades: rows {a}, columns {b}"]
+    width = max(6, *(len(str(x)) for x in agreement.confusion.ravel()))
+    lines.append(" " * 8 + "".join(f"{g:>{width + 2}}" for g in agreement.grades))
+    for grade, row in zip(agreement.grades, agreement.confusion):
+        lines.append(f"{grade:>8}" + "".join(f"{x:>{width + 2}}" for x in row))
+    for side, queries in ((a, agreement.queries_only_a), (b, agreement.queries_only_b)):
+        if queries:
+            lines.append(f"queries judged only in {side} ({len(queries)}): "
+                         + ", ".join(queries[:10]) + (" ..." if len(queries) > 10 else ""))
+    return lines
+
+
+def leaderboard_lines(board: LeaderboardAgreement, names: tuple[str, str]) -> list[str]:
+    a, b = names
+    width = max(len(r) for r in board.runs)
+    lines = ["", f"{board.measure}: Kendall's tau-b {_number(board.tau)}   tau_ap ({a} the "
+             f"reference) {_number(board.tau_ap)}   tau_ap_b {_number(board.tau_ap_b)}",
+             f"{'run':<{width}}  {'under ' + a:>14}  {'under ' + b:>14}"]
+    order = sorted(range(len(board.runs)), key=lambda i: -board.means_a[i])
+    for i in order:
+        lines.append(f"{board.runs[i]:<{width}}  {board.means_a[i]:>14.4f}  {board.means_b[i]:>14.4f}")
+    if not board.swaps:
+        lines.append("no pair of runs changes order")
+    else:
+        lines.append(f"{len(board.swaps)} pairs change order (first: higher under {a}); "
+                     "significant: under each qrels")
+        for s in board.swaps:
+            lines.append(f"  {s.first} > {s.second} under {a} ({s.delta_a:+.4f}, p {s.p_a:.4f}"
+                         f"{' significant' if s.significant_a else ''}), < under {b} "
+                         f"({s.delta_b:+.4f}, p {s.p_b:.4f}{' significant' if s.significant_b else ''})")
+    lines.append(f"test: {board.test}; {board.correction}")
+    return lines
+
+
+def table_text(agreement: JudgmentAgreement, boards: list[LeaderboardAgreement],
+               names: tuple[str, str]) -> str:
+    lines = judgments_lines(agreement, names)
+    for board in boards:
+        lines += leaderboard_lines(board, names)
+    return "\n".join(lines) + "\n"
+
+
+def json_text(agreement: JudgmentAgreement, boards: list[LeaderboardAgreement],
+              names: tuple[str, str]) -> str:
+    def clean(value):
+        return None if isinstance(value, float) and math.isnan(value) else value
+
+    document = {
+        "reference": names[0], "other": names[1],
+        "judgments": {
+            "shared": agreement.shared, "only_reference": agreement.only_a,
+            "only_other": agreement.only_b, "percent_agreement": agreement.percent,
+            "cohens_kappa": clean(agreement.kappa), "cohens_kappa_linear": clean(agreement.kappa_linear),
+            "krippendorff_alpha_ordinal": clean(agreement.alpha_ordinal),
+            "grades": agreement.grades, "confusion": agreement.confusion.tolist(),
+            "queries_only_reference": agreement.queries_only_a,
+            "queries_only_other": agreement.queries_only_b},
+        "leaderboards": [{
+            "measure": b.measure, "runs": b.runs, "means_reference": b.means_a,
+            "means_other": b.means_b, "kendall_tau_b": clean(b.tau), "tau_ap": clean(b.tau_ap),
+            "tau_ap_b": clean(b.tau_ap_b), "test": b.test, "correction": b.correction,
+            "swaps": [{"first": s.first, "second": s.second, "delta_reference": s.delta_a,
+                       "delta_other": s.delta_b, "p_reference": clean(s.p_a), "p_other": clean(s.p_b),
+                       "significant_reference": s.significant_a, "significant_other": s.significant_b}
+                      for s in b.swaps]} for b in boards],
+    }
+    return json.dumps(document, indent=2) + "\n"

@@ -1,0 +1,95 @@
+"""Means per query group (``analysis.groups``) added to evaluate's outputs.
+
+The group means go beside the overall ones in every format that has a place for them:
+a table per run (measure, all, each group; the number of queries in each header) after
+the table, Markdown and LaTeX outputs; a ``"groups"`` object in each run's JSON; and in
+CSV a fifth column ``group``: empty on per-query rows, ``all`` on the overall means, the
+group's name on its means (whose ``query_id`` is ``all`` too). wide-csv (one row per
+query) and trec (trec_eval's text) have no place for them and refuse ``--groups``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from ..analysis.groups import group_means, group_notes
+from ..errors import UsageError
+from ..results import Results, plain_value
+
+NO_PLACE = ("wide-csv", "trec")
+
+
+def refuse_format(fmt: str) -> None:
+    if fmt in NO_PLACE:
+        raise UsageError(f"--groups: --format {fmt} has no place for the means per group; use "
+                         "table, csv, json, markdown or latex")
+
+
+def with_groups(text: str, results_list: list[Results], groups: dict[str, list[str]],
+                fmt: str) -> str:
+    refuse_format(fmt)
+    if fmt == "json":
+        return _json(text, results_list, groups)
+    if fmt == "csv":
+        return _csv(text, results_list, groups)
+    tables = [_table(results, groups, markdown=fmt == "markdown") for results in results_list]
+    if fmt == "latex":
+        tables = ["% " + line for table in tables for line in table.splitlines()]
+        return text.rstrip("\n") + "\n" + "\n".join(tables) + "\n"
+    return text.rstrip("\n") + "\n\n" + "\n\n".join(tables) + "\n"
+
+
+def _cell(value: float, measure) -> str:
+    shown = plain_value(measure, value)
+    return str(shown) if isinstance(shown, int) else f"{shown:.4f}"
+
+
+def _table(results: Results, groups: dict[str, list[str]], markdown: bool) -> str:
+    means = group_means(results, groups)
+    header = ["measure", f"all ({len(results.query_ids)})",
+              *(f"{g.group} ({len(g.queries)})" for g in means)]
+    rows = [[str(m), _cell(results.means[i], m), *(_cell(g.means[str(m)], m) for g in means)]
+            for i, m in enumerate(results.measures) if not m.spec.text]
+    title = f"{results.run}: means per group"
+    notes = group_notes(results, groups)
+    if markdown:
+        lines = [f"**{title}**", "", "| " + " | ".join(header) + " |",
+                 "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+        return "\n".join(lines + [""] + [f"- {n}" for n in notes])
+    widths = [max(len(r[c]) for r in [header] + rows) for c in range(len(header))]
+    lines = [title] + ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
+                                 for c, (cell, w) in enumerate(zip(r, widths))).rstrip()
+                       for r in [header] + rows]
+    return "\n".join(lines + notes)
+
+
+def _json(text: str, results_list: list[Results], groups: dict[str, list[str]]) -> str:
+    documents = json.loads(text)
+    for doc, results in zip(documents if isinstance(documents, list) else [documents], results_list):
+        doc["groups"] = {g.group: {"queries": len(g.queries), "not_evaluated": g.not_evaluated,
+                                   "summary": {name: plain_value(m, g.means[name])
+                                               for m in results.measures if not m.spec.text
+                                               for name in [str(m)]}}
+                         for g in group_means(results, groups)}
+        doc.setdefault("notes", []).extend(group_notes(results, groups))
+    return json.dumps(documents, indent=2) + "\n"
+
+
+def _csv(text: str, results_list: list[Results], groups: dict[str, list[str]]) -> str:
+    rows = list(csv.reader(io.StringIO(text)))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(rows[0] + ["group"])
+    for row in rows[1:]:
+        writer.writerow(row + ["all" if row[1] == "all" else ""])
+    for results in results_list:
+        for g in group_means(results, groups):
+            for m in results.measures:
+                if not m.spec.text:
+                    value = plain_value(m, g.means[str(m)])
+                    writer.writerow([results.run, "all", str(m),
+                                     repr(value) if isinstance(value, float) else value, g.group])
+    return out.getvalue()
