@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options, trec_eval_options
+from .options import measures_from_option, query_and_ranking_options, trec_eval_options
 
 from ..settings import __version__
 from .memory import reuse_freed_memory
@@ -120,6 +120,7 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec) or "
                    "ir_measures names (AP, P@5, nDCG@10, RR). Default: trec_eval's 'official'.")
+@measures_from_option
 @click.option("-q", "--per-query", is_flag=True, help="Also show each query's values.")
 @click.option("--engine", type=click.Choice(["native", "pytrec_eval"]), default="native",
               show_default=True, help="Which code computes the numbers.")
@@ -170,6 +171,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
 
 
 @main.command(context_settings=CONTEXT)
+@measures_from_option
 def measures() -> None:
     """List every measure: how to write it, trec_eval's name, what it is."""
     from ..measures.listing import text_rows

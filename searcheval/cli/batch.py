@@ -20,9 +20,10 @@ from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabe
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
-from .options import trec_eval_options
+from .options import measures_from_option, trec_eval_options
 from .output import write_text
 from ..io.run_labels import path_labels
+from ..measures import user as user_measures
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 SIZE = re.compile(r"(\d+)([kKmMgG]?)$")
@@ -88,7 +89,8 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(qrels_source, os.getpid(), job.qrels_form))
+                               initializer=_start_worker, initargs=(qrels_source, os.getpid(), job.qrels_form,
+                                         tuple(user_measures.LOADED)))
     try:
         futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
                    for path in paths]
@@ -107,9 +109,13 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
     pool.shutdown(wait=True)
 
 
-def _start_worker(qrels_source: str, parent: int, form: str = "trec") -> None:
-    """Each worker parses the qrels once, leaves Ctrl-C to the parent, and dies with it."""
+def _start_worker(qrels_source: str, parent: int, form: str = "trec",
+                  measure_modules: tuple[str, ...] = ()) -> None:
+    """Each worker parses the qrels once, imports the --measures-from modules (a spawned
+    process starts without them), leaves Ctrl-C to the parent, and dies with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for source in measure_modules:
+        user_measures.load(source)
     load_qrels(qrels_source, form)
 
     def watch() -> None:
@@ -164,6 +170,7 @@ def _human(number: float) -> str:
               help="Folder for runs/NAME.csv, runs/NAME.json and summary.csv/.json.")
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: trec_eval's 'official'.")
+@measures_from_option
 @click.option("--missing", type=click.Choice(["zero", "skip"]), default=None,
               help="zero (default, trec_eval -c) or skip (trec_eval's default).")
 @click.option("-c", "complete", is_flag=True, help="Same as --missing zero.")

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options, trec_eval_options
+from .options import measures_from_option, query_and_ranking_options, trec_eval_options
 
 from ..report.render import FORMATS
 
@@ -22,6 +22,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.argument("runs", nargs=-1, required=True, metavar="RUN_A RUN_B [RUN...]")
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: AP, nDCG@10, P@10, RR.")
+@measures_from_option
 @click.option("--baseline", default=None, metavar="RUN",
               help="Compare every run with this one (one of the RUNs, or another run file). "
                    "Default: every pair, a later run against an earlier one.")

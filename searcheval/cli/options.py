@@ -61,3 +61,25 @@ def query_and_ranking_options(command: Callable) -> Callable:
     for option in reversed(QUERY_AND_RANKING_OPTIONS):
         command = option(command)
     return command
+
+
+def _load_measure_modules(ctx: click.Context, param: click.Parameter, sources: tuple) -> None:
+    """Import each --measures-from module before -m is read; a failure is one line, exit 2."""
+    from ..errors import SearchevalError
+    from ..measures.user import load
+
+    for source in sources:
+        try:
+            load(source)
+        except SearchevalError as exc:
+            from . import _fail
+            _fail(str(exc), 2)
+
+
+def measures_from_option(command: Callable) -> Callable:
+    """--measures-from MODULE: measures people define (``searcheval.measures.define``)."""
+    return click.option(
+        "--measures-from", multiple=True, metavar="MODULE", expose_value=False,
+        callback=_load_measure_modules,
+        help="Import MODULE (a module name or a .py file) for the measures it defines with "
+             "searcheval.measures.define; then -m names them. Repeatable.")(command)
