@@ -13,7 +13,8 @@ import sys
 
 import click
 
-from .options import measures_from_option, query_and_ranking_options, trec_eval_options
+from .options import (ci_options, interval_asked, measures_from_option,
+                      query_and_ranking_options, trec_eval_options)
 
 from ..settings import __version__
 from .memory import reuse_freed_memory
@@ -142,9 +143,11 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option("--plot", "plot_dir", default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: precision-recall curves, "
                    "distributions over queries.")
+@ci_options()
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
              judged_only, ties, engine, cross_check, compat, num_docs, results_format,
-             qrels_format, zscores, no_summary, fmt, output, plot_dir) -> None:
+             qrels_format, zscores, no_summary, fmt, output, plot_dir, ci, ci_method,
+             ci_level, seed, resamples) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
@@ -154,13 +157,15 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
     missing = missing or "zero"
     try:
         from .commands import run_evaluate
+        interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
         code = run_evaluate(qrels, list(runs), list(measures), per_query=per_query,
                             missing=missing, relevance_level=relevance_level, depth=depth,
                             judged_only=judged_only, ties=ties, engine=engine,
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
                             summary=not no_summary, qrels_format=qrels_format,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
-                            runid=not measures or any(m in NICKNAME_NAMES for m in measures))
+                            runid=not measures or any(m in NICKNAME_NAMES for m in measures),
+                            interval=interval)
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
     except SearchevalError as exc:

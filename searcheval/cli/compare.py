@@ -10,7 +10,8 @@ import sys
 
 import click
 
-from .options import measures_from_option, query_and_ranking_options, trec_eval_options
+from .options import (ci_options, interval_asked, measures_from_option,
+                      query_and_ranking_options, trec_eval_options)
 
 from ..report.render import FORMATS
 
@@ -45,9 +46,11 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--plot", "plot_dir", default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: per-query differences, "
                    "precision-recall curves, distributions.")
+@ci_options(with_seed=False)
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
-                    num_docs, results_format, qrels_format, fmt, output, plot_dir) -> None:
+                    num_docs, results_format, qrels_format, fmt, output, plot_dir, ci,
+                    ci_method, ci_level) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -67,6 +70,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from .output import write_text
         from ..io.run_labels import refuse_repeated_paths
         measures, runid = _runid_line(list(measures))
+        interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline])
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
@@ -85,6 +89,11 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
                              num_docs=num_docs)
+        if interval is not None:  # --ci: each run's means, over the paired queries
+            from ..analysis.mean_spread import add_spread
+            for results in comparison.results:
+                add_spread(results, interval.level, interval.method, seed=interval.seed,
+                           resamples=interval.resamples)
         text = render_comparison(comparison, fmt, runid=runid)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
