@@ -47,10 +47,14 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Also write PNG and SVG plots into DIR: per-query differences, "
                    "precision-recall curves, distributions.")
 @ci_options(with_seed=False)
+@click.option("--fail-if-worse", is_flag=True,
+              help="A regression gate for CI: exit 3 when a run is significantly worse than "
+                   "--baseline on one of the measures (a lower mean and a corrected p below "
+                   "--alpha), naming the run, measure and p on stderr.")
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
                     num_docs, results_format, qrels_format, fmt, output, plot_dir, ci,
-                    ci_method, ci_level) -> None:
+                    ci_method, ci_level, fail_if_worse) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -70,6 +74,10 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from .output import write_text
         from ..io.run_labels import refuse_repeated_paths
         measures, runid = _runid_line(list(measures))
+        if fail_if_worse and baseline is None:  # before reading anything
+            from ..errors import UsageError
+            raise UsageError("--fail-if-worse compares every run with a baseline: give "
+                             "--baseline RUN")
         interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline])
@@ -111,7 +119,21 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         _fail(str(exc), 2)
     except KeyboardInterrupt:
         _fail("searcheval: interrupted; nothing was written", 130)
-    sys.exit(0)
+    sys.exit(_gate(comparison) if fail_if_worse else 0)
+
+
+def _gate(comparison) -> int:
+    """--fail-if-worse: 3 (DESIGN.md: it wins over 1) when a run is significantly worse
+    than the baseline, each such run and measure named on stderr; else 0."""
+    from ..analysis.regression import describe, ungated, worse_than_baseline
+    skipped = ungated(comparison)
+    if skipped:
+        click.echo(f"searcheval: note: --fail-if-worse does not gate {', '.join(skipped)} "
+                   "(no direction is better)", err=True)
+    worse = worse_than_baseline(comparison)
+    for row in worse:
+        click.echo(f"searcheval: regression: {describe(row, comparison.alpha)}", err=True)
+    return 3 if worse else 0
 
 
 def _runid_line(names: list[str]) -> tuple[list[str], bool]:
