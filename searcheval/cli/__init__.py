@@ -1,7 +1,8 @@
 """The command line. The only place that turns errors into messages and exit codes.
 
 Exit codes: 0 done; 1 done, but look (cross-check difference, reference engine crash);
-2 bad input or usage, nothing written.
+2 bad input or usage, nothing written; 3 done, and ``compare --fail-if-worse`` found a
+run significantly worse than its baseline (wins over 1).
 """
 
 from __future__ import annotations
