@@ -167,3 +167,27 @@ def test_api_spread() -> None:
     assert (found.std, found.low, found.high) == pytest.approx((std, low, high), rel=1e-12)
     assert (found.level, found.method, found.n) == (0.9, "t", 225)
     assert results.spread("NumRet") is None
+
+
+def test_batch_leaderboard_and_outputs_carry_the_spread(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    arguments = ["batch", "--ci", "-m", "AP", "-m", "NumRet", "-o", out, QRELS, BM25, CLASSIC]
+    first = cli(*arguments)
+    assert first.exit_code == 0, first.output
+
+    def leaderboard() -> dict[str, dict[str, str]]:
+        return {row["run"]: row for row in csv.DictReader(io.StringIO((out / "summary.csv").read_text()))}
+
+    rows = leaderboard()
+    for run in (BM25, CLASSIC):
+        values, means = per_query((out / "runs" / f"{run.name}.csv").read_text())
+        expected = scipy_spread(values["AP"])
+        assert [float(rows[run.name][f"AP {f}"]) for f in ("std", "ci_low", "ci_high")] == \
+            pytest.approx(expected, rel=1e-12)
+        assert [float(means["AP"][f]) for f in ("std", "ci_low", "ci_high")] == \
+            pytest.approx(expected, rel=1e-12)
+    assert "NumRet std" not in rows[BM25.name]
+    again = cli(*arguments)  # up to date: the leaderboard keeps the spread from the stamps
+    assert "0 evaluated, 2 up to date" in again.stderr and leaderboard() == rows
+    plain = cli(*[a for a in arguments if a != "--ci"])  # without --ci: other outputs
+    assert "2 evaluated" in plain.stderr and "AP std" not in leaderboard()[BM25.name]

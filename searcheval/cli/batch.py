@@ -20,7 +20,7 @@ from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabe
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
-from .options import measures_from_option, trec_eval_options
+from .options import ci_options, interval_asked, measures_from_option, trec_eval_options
 from .output import write_text
 from ..io.run_labels import path_labels
 from ..measures import user as user_measures
@@ -199,10 +199,12 @@ def _human(number: float) -> str:
 @click.option("--dask", default=None, metavar="ADDRESS",
               help="Run on a Dask cluster: a scheduler address, or local[:N] for N local "
                    "worker processes (pip install \"searcheval[dask]\").")
+@ci_options()
 def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
                   judged_only, ties, compat, num_docs, results_format, qrels_format, sort_by,
                   jobs, stream,
-                  chunk_queries, block_size, dask) -> None:
+                  chunk_queries, block_size, dask, ci, ci_method, ci_level, seed,
+                  resamples) -> None:
     """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
 
     A rerun skips the runs whose outputs are complete and were made from the same run,
@@ -217,7 +219,8 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
             depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs), sort_by, stream,
             chunk_queries,
             parse_size(block_size))
-        job = replace(job, qrels_form=qrels_format)
+        job = replace(job, qrels_form=qrels_format,
+                      interval=interval_asked(ci, ci_method, ci_level, seed, resamples))
         outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
     except WorkerDied as exc:
         _fail(str(exc), 1)
