@@ -233,12 +233,15 @@ def test_defining_again_replaces_and_averages_are_chosen() -> None:
     define("Twice", lambda ranking: 2.0)  # a notebook cell run again
     define("Count", lambda ranking: len(ranking), average="sum")
     define("Geo", lambda ranking: 0.0 if ranking[0].doc_id == "d1" else 1.0, average="geometric")
+    define("Optional", lambda ranking, k=3: k)  # an optional second argument keeps its default
+    names = ["Twice", "Count", "Geo", "Optional"]
     try:
         qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
         run = {"q1": {"d1": 1.0, "d2": 0.5}, "q2": {"d2": 1.0}}
-        summary = searcheval.evaluate(qrels, run, ["Twice", "Count", "Geo"]).summary()
+        summary = searcheval.evaluate(qrels, run, names).summary()
     finally:
-        for name in ("Twice", "Count", "Geo"):
+        for name in names:
             forget(name)
     # Count: 2 + 1 documents; Geo: exp((log(1e-5) + log(1)) / 2) = sqrt(1e-5), gm_map's floor
-    assert summary == pytest.approx({"Twice": 2.0, "Count": 3.0, "Geo": 1e-5 ** 0.5})
+    assert summary == pytest.approx({"Twice": 2.0, "Count": 3.0, "Geo": 1e-5 ** 0.5,
+                                     "Optional": 3.0})

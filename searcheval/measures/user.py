@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from ..errors import SearchevalError, SpecError, UsageError
-from .registry import BY_TREC, register, unregister
+from .registry import register, unregister
 from .specs import Kind, Spec
 
 # How the per-query values become the `all` value: the mean (most measures), the
@@ -96,24 +96,24 @@ def forget(name: str) -> None:
 
 
 def _arity(name: str, fn: Callable) -> bool:
-    """Does ``fn`` take the judgments too (two positional parameters) or not (one)?"""
+    """Does ``fn`` take the judgments too? Yes when it requires two positional arguments
+    (or takes ``*args``); an optional second one (``k=3``) is left to its default."""
     if not callable(fn):
         raise SpecError(f"measure {name!r}: expected a function fn(ranking) or "
                         f"fn(ranking, judgments), found {type(fn).__name__}")
     try:
-        signature = inspect.signature(fn)
+        parameters = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):  # a builtin without a signature: one argument
         return False
-    positional = [p for p in signature.parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     required = [p for p in positional if p.default is p.empty]
-    if any(p.kind is p.VAR_POSITIONAL for p in signature.parameters.values()):
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters) and len(required) <= 2:
         return True
-    if not 1 <= len(required) <= 2 or len(positional) < 1:
+    if not positional or not 1 <= len(required) <= 2:
         raise SpecError(f"measure {name!r}: expected a function fn(ranking) or "
                         f"fn(ranking, judgments), found one taking {len(required)} "
                         "required arguments")
-    return len(positional) >= 2
+    return len(required) == 2
 
 
 def load(source: str) -> list[str]:
