@@ -191,3 +191,17 @@ def test_batch_leaderboard_and_outputs_carry_the_spread(tmp_path: Path) -> None:
     assert "0 evaluated, 2 up to date" in again.stderr and leaderboard() == rows
     plain = cli(*[a for a in arguments if a != "--ci"])  # without --ci: other outputs
     assert "2 evaluated" in plain.stderr and "AP std" not in leaderboard()[BM25.name]
+
+
+def test_error_zscores_refuse_ci(tmp_path: Path) -> None:
+    table = tmp_path / "zscores"
+    table.write_text("".join(f"{q} map 0.4 0.2\n" for q in range(1, 226)))
+    done = cli("evaluate", "--ci", "-Z", table, "-m", "map", QRELS, BM25)
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert done.stderr == ("--ci: the values are z-scores (-Z), already standardised against "
+                           "another collection; an interval of their mean is not what -Z is for\n")
+
+
+def test_no_summary_leaves_the_spread_columns_out() -> None:
+    done = cli("evaluate", "--ci", "-n", "-f", "csv", "-m", "AP", QRELS, BM25)
+    assert done.stdout.splitlines()[0] == "run,query_id,measure,value"

@@ -45,7 +45,7 @@ def to_csv(results_list: list[Results], summary: bool = True) -> str:
     refuse_query_named_all(results_list, "csv")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    spreads = spread_cells.has_spreads(results_list)  # --ci: std, ci_low, ci_high of `all`
+    spreads = summary and spread_cells.has_spreads(results_list)  # --ci: of the `all` rows
     writer.writerow(["run", "query_id", "measure", "value"]
                     + (list(spread_cells.CSV_FIELDS) if spreads else []))
     for results in results_list:
