@@ -67,7 +67,7 @@ def means_grid(comparison: Comparison) -> tuple[list[Cell], list[list[Cell]]]:
         means = {run: comparison.mean(measure, run) for run in comparison.runs}
         best = render.best_runs(means, results_measure)
         rows.append([Cell(measure)] + [
-            Cell(spread_cells.mean_text(results, results._measure_row(measure),  # --ci: ±
+            Cell(spread_cells.mean_cell(results, measure,  # --ci: mean ± half-width
                                         render._format_value(results_measure, means[run])),
                  bold=run in best, mark=mark(comparison, measure, run))
             for run, results in zip(comparison.runs, comparison.results)])

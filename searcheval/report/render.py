@@ -52,16 +52,10 @@ def to_csv(results_list: list[Results], summary: bool = True) -> str:
         rows = long_rows(results)  # the queries' rows, then the `all` rows
         per_query = len(results.query_ids) * len(results.measures)
         for n, row in enumerate(rows if summary else rows[:per_query]):
-            extra = ([] if not spreads else _csv_spread(results, row[2]) if n >= per_query
-                     else [""] * len(spread_cells.CSV_FIELDS))  # the queries' rows: empty
+            extra = spread_cells.csv_cells(results, row[2], n >= per_query) if spreads else []
             writer.writerow(row[:3] + (repr(row[3]) if isinstance(row[3], float) else row[3],)
                             + tuple(extra))
     return out.getvalue()
-
-
-def _csv_spread(results: Results, name: str) -> list[str]:
-    row = next(i for i, m in enumerate(results.measures) if str(m) == name)
-    return ["" if v is None else repr(v) for v in spread_cells.numbers(results, row)]
 
 
 def to_json(results_list: list[Results], per_query: bool = True, summary: bool = True) -> str:
@@ -268,7 +262,7 @@ def to_wide_csv(results_list: list[Results], summary: bool = True) -> str:
     names: list[str] = []
     for results in results_list:
         names += [str(m) for m in results.measures if str(m) not in names]
-    spread_names = _wide_spread_names(results_list) if summary else []
+    spread_names = spread_cells.wide_names(results_list) if summary else []  # --ci
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["run", "query_id"] + names + spread_names)
@@ -285,30 +279,8 @@ def to_wide_csv(results_list: list[Results], summary: bool = True) -> str:
                 value = results.means[i] if query_id == "all" else results.values[i, column[query_id]]
                 return csv_value(_number(results.measures[i], value))
             writer.writerow([results.run, query_id] + [cell(n) for n in names]
-                            + _wide_spread_cells(results, spread_names, query_id == "all"))
+                            + spread_cells.wide_cells(results, spread_names, query_id == "all"))
     return out.getvalue()
-
-
-def _wide_spread_names(results_list: list[Results]) -> list[str]:
-    """--ci: a column ``MEASURE std`` (ci_low, ci_high) per measure with a spread."""
-    names: list[str] = []
-    for results in results_list:
-        for i, m in enumerate(results.measures):
-            if results.spreads is not None and results.spreads.get(str(m)) is not None:
-                names += [f"{m} {field}" for field in spread_cells.CSV_FIELDS
-                          if f"{m} {field}" not in names]
-    return names
-
-
-def _wide_spread_cells(results: Results, spread_names: list[str], mean_row: bool) -> list[str]:
-    """The `all` row's std, ci_low, ci_high cells; the queries' rows leave them empty."""
-    if not mean_row or not spread_names:
-        return [""] * len(spread_names)
-    cells_by_name = {}
-    for i, m in enumerate(results.measures):
-        for field, v in zip(spread_cells.CSV_FIELDS, spread_cells.numbers(results, i)):
-            cells_by_name[f"{m} {field}"] = "" if v is None else repr(v)
-    return [cells_by_name.get(name, "") for name in spread_names]
 
 
 def best_runs(values: dict[str, float], measure: Measure) -> set[str]:
@@ -336,13 +308,12 @@ def summary_grid(results_list: list[Results]) -> tuple[list[Cell], list[list[Cel
     require_unique_labels(results_list)
     header = cells(["measure"] + [r.run for r in results_list])
     rows = []
-    for row, measure in ((i, m) for i, m in enumerate(results_list[0].measures)
-                         if not m.spec.text):
+    for measure in (m for m in results_list[0].measures if not m.spec.text):
         means = [r.summary()[str(measure)] for r in results_list]
         best = best_runs({r.run: mean for r, mean in zip(results_list, means)}, measure)
-        rows.append([Cell(str(measure))] + [
-            Cell(spread_cells.mean_text(r, row, _format_value(measure, mean)), bold=r.run in best)
-            for r, mean in zip(results_list, means)])
+        rows.append([Cell(str(measure))] + [  # --ci: mean ± half-width
+            Cell(spread_cells.mean_cell(r, measure, _format_value(measure, mean)),
+                 bold=r.run in best) for r, mean in zip(results_list, means)])
     return header, rows
 
 

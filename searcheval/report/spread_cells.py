@@ -56,6 +56,11 @@ def mean_text(results: Results, row: int, mean_text: str) -> str:
     return f"{mean_text} [{found.low:.4f}, {found.high:.4f}]"
 
 
+def mean_cell(results: Results, measure, mean_text_: str) -> str:
+    """``mean_text`` for a measure given by itself (or its name), not its row."""
+    return mean_text(results, results._measure_row(measure), mean_text_)
+
+
 def std_text(results: Results, row: int) -> str:
     """The text table's std cell: empty for a sum, n/c for one query."""
     found = _spread(results, row)
@@ -71,6 +76,37 @@ def numbers(results: Results, row: int) -> list[float | None]:
     if found is None:
         return [None, None, None]
     return [None if math.isnan(v) else v for v in (found.std, found.low, found.high)]
+
+
+def csv_cells(results: Results, name: str, mean_row: bool) -> list[str]:
+    """The long csv's std, ci_low, ci_high cells of a row (filled in the `all` rows)."""
+    if not mean_row:
+        return [""] * len(CSV_FIELDS)
+    row = next(i for i, m in enumerate(results.measures) if str(m) == name)
+    return ["" if v is None else repr(v) for v in numbers(results, row)]
+
+
+def wide_names(results_list: list[Results]) -> list[str]:
+    """wide-csv's extra columns: ``MEASURE std``, ``ci_low``, ``ci_high`` per measure
+    with a spread, in first-seen order."""
+    names: list[str] = []
+    for results in results_list:
+        for row, measure in enumerate(results.measures):
+            if _spread(results, row) is not None:
+                names += [f"{measure} {field}" for field in CSV_FIELDS
+                          if f"{measure} {field}" not in names]
+    return names
+
+
+def wide_cells(results: Results, names: list[str], mean_row: bool) -> list[str]:
+    """The cells of ``wide_names`` in one row: filled in the `all` row, else empty."""
+    if not mean_row or not names:
+        return [""] * len(names)
+    by_name = {}
+    for row, measure in enumerate(results.measures):
+        for field, v in zip(CSV_FIELDS, numbers(results, row)):
+            by_name[f"{measure} {field}"] = "" if v is None else repr(v)
+    return [by_name.get(name, "") for name in names]
 
 
 def json_spread(results: Results) -> dict:
