@@ -2,6 +2,7 @@
 
 from .analysis.compare import Comparison, compare
 from .analysis.fusion import Fusion, fuse
+from .analysis.mean_spread import add_spread
 from .errors import FormatError, MeasureError, SearchevalError
 from .io.trec import read_qrels, read_run
 from .measures import Measure, parse_measures
@@ -10,4 +11,4 @@ from .results import Results, evaluate
 from .settings import __version__
 
 __all__ = ["Comparison", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results", "Run", "SearchevalError",
-           "compare", "evaluate", "fuse", "parse_measures", "read_qrels", "read_run", "__version__"]
+           "add_spread", "compare", "evaluate", "fuse", "parse_measures", "read_qrels", "read_run", "__version__"]

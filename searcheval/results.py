@@ -78,9 +78,15 @@ class Results(Outcome):
     A text measure (``Spec.text``: relstring) has a string per query (``texts``), a NaN
     row in ``values`` and no aggregate (a NaN mean, left out of ``summary``).
     ``zscores``: the file of means and standard deviations the values were converted with
-    (trec_eval -Z, ``analysis.zscores``), else None."""
+    (trec_eval -Z, ``analysis.zscores``), else None.
+    ``spreads``: canonical measure name -> the standard deviation and confidence interval
+    of its mean (``analysis.spread.Spread``; None for a sum), made by
+    ``analysis.mean_spread.add_spread`` (``--ci``) with the settings in ``interval``;
+    None when no spread was asked for."""
 
     zscores: str | None = None
+    spreads: dict[str, Any] | None = None
+    interval: Any = None  # analysis.mean_spread.Interval, with ``spreads``
 
     @property
     def tied(self) -> str:
@@ -124,6 +130,15 @@ class Results(Outcome):
         """Canonical measure name -> aggregate over the evaluated queries (a text measure
         has none)."""
         return {str(m): float(v) for m, v in zip(self.measures, self.means) if not m.spec.text}
+
+    def spread(self, measure: str | Measure):
+        """The standard deviation and confidence interval of a measure's mean (a Spread:
+        ``std``, ``low``, ``high``, ``half_width``, ``level``, ``method``, ``n``); None for
+        a sum (NumRet, NumRel...). Made by ``searcheval.add_spread(results)`` (``--ci``)."""
+        if self.spreads is None:
+            raise UsageError("no spread was computed for these results: "
+                             "searcheval.add_spread(results) computes it (the CLI's --ci)")
+        return self.spreads[str(self.measures[self._measure_row(measure)])]
 
     def text(self, row: int, column: int) -> str | None:
         """A text measure's string (row ``row`` of ``measures``) for one query; None for a

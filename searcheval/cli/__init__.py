@@ -1,7 +1,8 @@
 """The command line. The only place that turns errors into messages and exit codes.
 
 Exit codes: 0 done; 1 done, but look (cross-check difference, reference engine crash);
-2 bad input or usage, nothing written.
+2 bad input or usage, nothing written; 3 done, and ``compare --fail-if-worse`` found a
+run significantly worse than its baseline (wins over 1).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import sys
 
 import click
 
-from .options import plot_options, query_and_ranking_options, trec_eval_options
+from .options import (ci_options, interval_asked, measures_from_option, plot_options,
+                      query_and_ranking_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
 from ..settings import __version__
@@ -122,6 +124,7 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec) or "
                    "ir_measures names (AP, P@5, nDCG@10, RR). Default: trec_eval's 'official'.")
+@measures_from_option
 @click.option("-q", "--per-query", is_flag=True, help="Also show each query's values.")
 @click.option("--engine", type=click.Choice(["native", "pytrec_eval"]), default="native",
               show_default=True, help="Which code computes the numbers.")
@@ -147,10 +150,11 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option("--groups", "groups_path", default=None, metavar="FILE",
               help="Also every mean per query group: FILE has query_id<TAB>group lines (a "
                    "query may be in several groups).")
+@ci_options()
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
              judged_only, ties, engine, cross_check, compat, num_docs, results_format,
              qrels_format, zscores, no_summary, fmt, output, plot_dir, plot_measures, plot_size,
-             dpi, groups_path) -> None:
+             dpi, groups_path, ci, ci_method, ci_level, seed, resamples) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
@@ -160,6 +164,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
     missing = missing or "zero"
     try:
         from .commands import run_evaluate
+        interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
         from .run_args import paths_and_names
         paths, names = paths_and_names(runs)
         code = run_evaluate(qrels, paths, list(measures), run_names=names, per_query=per_query,
@@ -168,8 +173,9 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
                             summary=not no_summary, qrels_format=qrels_format,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
-                            groups_path=groups_path,
-                            plot_how=(plot_measures, plot_size, dpi), runid=not measures or any(m in NICKNAME_NAMES for m in measures))
+                            groups_path=groups_path, plot_how=(plot_measures, plot_size, dpi),
+                            runid=not measures or any(m in NICKNAME_NAMES for m in measures),
+                            interval=interval)
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
     except SearchevalError as exc:
@@ -184,6 +190,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
               default="table", show_default=True,
               help="table for people; csv and json (name, trec_eval, about) for programs; "
                    "markdown as the README's table.")
+@measures_from_option
 def measures(fmt) -> None:
     """List every measure: how to write it, trec_eval's name, what it is."""
     from ..measures.listing import markdown_table, text_rows

@@ -20,10 +20,12 @@ from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabe
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
-from .options import query_and_ranking_options, trec_eval_options
+from .options import (ci_options, interval_asked, measures_from_option,
+                      query_and_ranking_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 from .output import write_text
 from ..io.run_labels import path_labels
+from ..measures import user as user_measures
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 SIZE = re.compile(r"(\d+)([kKmMgG]?)$")
@@ -90,7 +92,8 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(qrels_source, os.getpid(), job.qrels_form))
+                               initializer=_start_worker, initargs=(qrels_source, os.getpid(), job.qrels_form,
+                                         tuple(user_measures.LOADED)))
     try:
         futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
                    for path in paths]
@@ -109,9 +112,13 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
     pool.shutdown(wait=True)
 
 
-def _start_worker(qrels_source: str, parent: int, form: str = "trec") -> None:
-    """Each worker parses the qrels once, leaves Ctrl-C to the parent, and dies with it."""
+def _start_worker(qrels_source: str, parent: int, form: str = "trec",
+                  measure_modules: tuple[str, ...] = ()) -> None:
+    """Each worker parses the qrels once, imports the --measures-from modules (a spawned
+    process starts without them), leaves Ctrl-C to the parent, and dies with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for source in measure_modules:
+        user_measures.load(source)
     load_qrels(qrels_source, form)
 
     def watch() -> None:
@@ -167,6 +174,7 @@ def _human(number: float) -> str:
               help="Folder for runs/NAME.csv, runs/NAME.json and summary.csv/.json.")
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: trec_eval's 'official'.")
+@measures_from_option
 @query_and_ranking_options
 @trec_eval_options
 @click.option("--sort", "sort_by", default=None, metavar="MEASURE",
@@ -187,10 +195,12 @@ def _human(number: float) -> str:
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default=None, help="Also print the leaderboard on stdout: table for people, "
               "csv and json as OUTDIR's summary.csv and summary.json (default: not printed).")
+@ci_options()
 def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
                   judged_only, ties, compat, num_docs, results_format, qrels_format, sort_by,
                   jobs, stream,
-                  chunk_queries, block_size, dask, fmt) -> None:
+                  chunk_queries, block_size, dask, fmt, ci, ci_method, ci_level, seed,
+                  resamples) -> None:
     """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
 
     A rerun skips the runs whose outputs are complete and were made from the same run,
@@ -205,7 +215,8 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
             depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs), sort_by, stream,
             chunk_queries,
             parse_size(block_size))
-        job = replace(job, qrels_form=qrels_format)
+        job = replace(job, qrels_form=qrels_format,
+                      interval=interval_asked(ci, ci_method, ci_level, seed, resamples))
         outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
     except WorkerDied as exc:
         _fail(str(exc), 1)

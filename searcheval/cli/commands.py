@@ -27,7 +27,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  output: str | None, runid: bool, plot_dir: str | None = None,
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True,
                  qrels_format: str = "trec", run_names: list[str | None] | None = None,
-                 groups_path: str | None = None, plot_how: tuple = ((), None, None)) -> int:
+                 groups_path: str | None = None, plot_how: tuple = ((), None, None),
+                 interval=None) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measure_names, runid_asked = without_runid(measure_names)
@@ -73,6 +74,10 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         if table is not None:  # after --cross-check, which compares the values themselves
             from ..analysis.zscores import zscored
             results = zscored(results, table)
+        if interval is not None:  # --ci: the spread of every mean, of the values as shown
+            from ..analysis.mean_spread import add_spread
+            add_spread(results, interval.level, interval.method, seed=interval.seed,
+                       resamples=interval.resamples)
         results.run = label
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)

@@ -10,7 +10,8 @@ import sys
 
 import click
 
-from .options import plot_options, query_and_ranking_options, trec_eval_options
+from .options import (ci_options, interval_asked, measures_from_option, plot_options,
+                      query_and_ranking_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
 from ..report.render import FORMATS
@@ -24,6 +25,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @name_option
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: AP, nDCG@10, P@10, RR.")
+@measures_from_option
 @click.option("--baseline", default=None, metavar="RUN",
               help="Compare every run with this one (one of the RUNs, or another run file). "
                    "Default: every pair, a later run against an earlier one.")
@@ -58,10 +60,16 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Also write PNG and SVG plots into DIR: per-query differences, "
                    "precision-recall curves, distributions.")
 @plot_options
+@ci_options(with_seed=False)
+@click.option("--fail-if-worse", is_flag=True,
+              help="A regression gate for CI: exit 3 when a run is significantly worse than "
+                   "--baseline on one of the measures (a lower mean and a corrected p below "
+                   "--alpha), naming the run, measure and p on stderr.")
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
                     num_docs, results_format, qrels_format, fmt, output, groups_path,
-                    plot_dir, plot_measures, plot_size, dpi) -> None:
+                    plot_dir, plot_measures, plot_size, dpi, ci, ci_method, ci_level,
+                    fail_if_worse) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -85,6 +93,11 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         runs, names = paths_and_names(runs)
         if baseline is not None and baseline in names:  # --baseline NAME: the run given that name
             baseline = runs[names.index(baseline)]
+        if fail_if_worse and baseline is None:  # before reading anything
+            from ..errors import UsageError
+            raise UsageError("--fail-if-worse compares every run with a baseline: give "
+                             "--baseline RUN")
+        interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path])
         groups = None
@@ -110,6 +123,11 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
                              num_docs=num_docs, names=names, groups=groups)
+        if interval is not None:  # --ci: each run's means, over the paired queries
+            from ..analysis.mean_spread import add_spread
+            for results in comparison.results:
+                add_spread(results, interval.level, interval.method, seed=interval.seed,
+                           resamples=interval.resamples)
         text = render_comparison(comparison, fmt, runid=runid)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
@@ -129,7 +147,21 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         _fail(str(exc), 2)
     except KeyboardInterrupt:
         _fail("searcheval: interrupted; nothing was written", 130)
-    sys.exit(0)
+    sys.exit(_gate(comparison) if fail_if_worse else 0)
+
+
+def _gate(comparison) -> int:
+    """--fail-if-worse: 3 (DESIGN.md: it wins over 1) when a run is significantly worse
+    than the baseline, each such run and measure named on stderr; else 0."""
+    from ..analysis.regression import describe, ungated, worse_than_baseline
+    skipped = ungated(comparison)
+    if skipped:
+        click.echo(f"searcheval: note: --fail-if-worse does not gate {', '.join(skipped)} "
+                   "(no direction is better)", err=True)
+    worse = worse_than_baseline(comparison)
+    for row in worse:
+        click.echo(f"searcheval: regression: {describe(row, comparison.alpha)}", err=True)
+    return 3 if worse else 0
 
 
 def _runid_line(names: list[str]) -> tuple[list[str], bool]:

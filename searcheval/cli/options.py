@@ -97,3 +97,70 @@ def plot_settings(plot_measures: tuple[str, ...], plot_size, dpi: int | None):
     """The PlotOptions of those flags (report.plots imports matplotlib: only with --plot)."""
     from ..report.plots import DPI, HEIGHT, WIDTH, PlotOptions
     return PlotOptions(tuple(plot_measures) or None, plot_size or (WIDTH, HEIGHT), dpi or DPI)
+
+
+def _load_measure_modules(ctx: click.Context, param: click.Parameter, sources: tuple) -> None:
+    """Import each --measures-from module before -m is read; a failure is one line, exit 2."""
+    from ..errors import SearchevalError
+    from ..measures.user import load
+
+    for source in sources:
+        try:
+            load(source)
+        except SearchevalError as exc:
+            from . import _fail
+            _fail(str(exc), 2)
+
+
+def measures_from_option(command: Callable) -> Callable:
+    """--measures-from MODULE: measures people define (``searcheval.measures.define``)."""
+    return click.option(
+        "--measures-from", multiple=True, metavar="MODULE", expose_value=False,
+        callback=_load_measure_modules,
+        help="Import MODULE (a module name or a .py file) for the measures it defines with "
+             "searcheval.measures.define; then -m names them. Repeatable.")(command)
+
+
+def _ci_options(with_seed: bool) -> list:
+    options = [
+        click.option("--ci", "ci", is_flag=True,
+                     help="Add to every mean its standard deviation over queries and a "
+                          "confidence interval (sums have none; geometric means on the log "
+                          "scale). Not for -f trec."),
+        click.option("--ci-method", type=click.Choice(["t", "bootstrap"]), default=None,
+                     help="How --ci makes the interval: t (default, Student's t) or bootstrap "
+                          "(percentile, seeded by --seed)."),
+        click.option("--ci-level", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                     default=None, help="Confidence level of --ci (default 0.95)."),
+    ]
+    if with_seed:  # compare has its own, shared with its resampling tests
+        options += [
+            click.option("--seed", type=int, default=0, show_default=True,
+                         help="Seed of --ci-method bootstrap."),
+            click.option("--resamples", type=click.IntRange(min=1), default=10000,
+                         show_default=True, help="Resamples of --ci-method bootstrap."),
+        ]
+    return options
+
+
+def ci_options(with_seed: bool = True) -> Callable:
+    """--ci, --ci-method, --ci-level (and --seed, --resamples where the command has none)."""
+    def decorate(command: Callable) -> Callable:
+        for option in reversed(_ci_options(with_seed)):
+            command = option(command)
+        return command
+    return decorate
+
+
+def interval_asked(ci: bool, method: str | None, level: float | None, seed: int,
+                   resamples: int):
+    """The Interval --ci asks for, or None; --ci-method or --ci-level alone is a usage
+    error (they say how, --ci says whether)."""
+    from ..errors import UsageError
+    if not ci:
+        if method is not None or level is not None:
+            raise UsageError("searcheval: --ci-method and --ci-level say how --ci makes its "
+                             "interval: add --ci")
+        return None
+    from ..analysis.mean_spread import Interval
+    return Interval(0.95 if level is None else level, method or "t", seed, resamples)

@@ -51,6 +51,11 @@ class Ranked:
     # per row: its doc id (Arrow strings), only for measures that read more than the
     # grades (``Spec.grades_only`` False; ``prepare(grades_only=False)``), else None
     doc_ids: object = None
+    # With doc_ids: per row its score as the run gives it (float64, not the float32 9.0.8
+    # ranks by), and the evaluated judgments' doc ids (Arrow strings, as judged_q), which
+    # the measures people define read (``engine.user_measures``).
+    scores: np.ndarray | None = None
+    judged_docs: object = None
     # Diversity qrels only (``Qrels.form``): per row, the index of its (query, doc) in the
     # judgments by document (``Qrels.by_document``; -1: not judged), and every subtopic
     # judgment (``views.subtopic_view`` makes a grade per subtopic of each row from them).
@@ -168,13 +173,15 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
     index[internal] = np.arange(len(internal))
 
-    q, rel, held, new_group, doc_ids, pair = _ranked_rows(
+    q, rel, held, new_group, doc_ids, pair, scores = _ranked_rows(
         run, index[run_map][run.query.codes], rel, settings, grades_only, pair)
 
     starts = query_starts(q, len(internal))
     pos = _positions(q, starts)
     if settings.depth is not None or settings.judged_only:
-        q, rel, held, pair, doc_ids = _cut(settings, pos, q, rel, held, pair, doc_ids)
+        kept = _kept(settings, pos, rel)
+        q, rel, held, pair, doc_ids = _cut(kept, q, rel, held, pair, doc_ids)
+        scores = None if scores is None else scores[kept]
         starts = query_starts(q, len(internal))
         pos = _positions(q, starts)
         new_group = None
@@ -193,20 +200,32 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
         ignored=list(names[np.flatnonzero(in_run_codes & ~in_qrels)]), settings=settings,
-        doc_ids=doc_ids, pair=pair,
+        doc_ids=doc_ids, pair=pair, scores=scores,
+        judged_docs=None if grades_only else _judged_docs(qrels, judged),
         subtopics=None if pair is None else Subtopics(
             pair_of_judgment, index[qrels_map[subtopic_qrels.query.codes]],
             np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,
             subtopic_qrels.subtopic.vocabulary, qrels.doc))
 
-def _cut(settings: Settings, pos: np.ndarray, q, rel, held, pair, doc_ids) -> tuple:
+def _judged_docs(qrels: Qrels, judged) -> pa.Array:
+    """The doc ids of the judgments ``judged`` picks (``_of_evaluated``), as judged_q."""
+    docs = qrels.doc.values()
+    return docs if isinstance(judged, slice) else docs.filter(pa.array(judged))
+
+
+def _kept(settings: Settings, pos: np.ndarray, rel: np.ndarray) -> np.ndarray:
     """The ranked rows within --depth (the first k of each query) and, under
     -J, the judged ones: trec_eval -J drops unjudged documents, it does not count them."""
-    keep = np.ones(len(q), dtype=bool)
+    keep = np.ones(len(pos), dtype=bool)
     if settings.depth is not None:
         keep &= pos < settings.depth
     if settings.judged_only:
         keep &= rel >= 0
+    return keep
+
+
+def _cut(keep: np.ndarray, q, rel, held, pair, doc_ids) -> tuple:
+    """The rows ``keep`` says (``_kept``) of each per-row column."""
     return (q[keep], rel[keep], held[keep], None if pair is None else pair[keep],
             None if doc_ids is None else doc_ids.filter(pa.array(keep)))
 
@@ -261,20 +280,23 @@ def _first_appearances(codes: np.ndarray) -> np.ndarray:
 def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings,
                  grades_only: bool, pair: np.ndarray | None = None):
     """(query index, judgment, score as held, new group or None, doc ids or None, judged
-    pair or None) of the run's rows, ranked (``Ordering.new_group``); ties of one grade
-    (of one judged pair, when ``pair`` is given) left as they are when ``grades_only``,
-    else every tie ordered and the doc ids given."""
+    pair or None, the run's own scores or None) of the run's rows, ranked
+    (``Ordering.new_group``); ties of one grade (of one judged pair, when ``pair`` is
+    given) left as they are when ``grades_only``, else every tie ordered and the doc ids
+    and scores given."""
     held = comparable_scores(run.scores, settings.compat)
     ranks = _rank_column(run) if settings.ties == "rank" else None
     lines = run.lines if settings.ties in ("input", "rank") else None  # made on demand
     order = ranking(q, held, run.doc.values(), settings.compat, ties=settings.ties,
                     lines=lines, ranks=ranks,
                     rel=(rel if pair is None else pair) if grades_only else None)
-    doc_ids = None if grades_only else run.doc.values().take(pa.array(order.permutation()))
+    permutation = None if grades_only else order.permutation()
+    doc_ids = None if grades_only else run.doc.values().take(pa.array(permutation))
+    scores = None if grades_only else np.asarray(run.scores, dtype=np.float64)[permutation]
     # Query and score are equal inside a group of ties: only the judgments move there.
     return (order.take(q, ties=False), order.take(rel, in_place=True),  # rel: our own array
             order.take(held, ties=False), order.new_group, doc_ids,
-            None if pair is None else order.take(pair, in_place=True))
+            None if pair is None else order.take(pair, in_place=True), scores)
 
 
 def _rank_column(run: Run) -> np.ndarray:

@@ -22,6 +22,7 @@ from .views import before_rows, level_of, level_view
 from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: F401
                         nnrbp, nrbp, p_ia, strec)  # ndeval's measures' kernels
 from .texts import relstring  # noqa: F401  the relstring spec's kernel (NaN: a string measure)
+from .user_measures import user_measure  # noqa: F401  the kernel of measures.user.define's
 
 INFAP_EPSILON = 0.00001
 

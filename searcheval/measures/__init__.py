@@ -1,5 +1,5 @@
 """Measures: what they are (specs, registered with ``register``), one measure (Measure),
-and their names (grammar)."""
+their names (grammar), and the measures people define (``define``)."""
 
 from .builtins import NICKNAMES, SPECS
 from . import judgment_groups as _judgment_groups  # noqa: F401  (registers them)
@@ -8,7 +8,8 @@ from .grammar import parse_measure, parse_measures
 from .measure import Measure
 from .registry import BY_TREC, TREC_ORDER, register, registered, unregister
 from .specs import REFUSED, SAME_KERNEL, Kind, Spec
+from .user import define, forget
 
 __all__ = ["BY_TREC", "NICKNAMES", "REFUSED", "SAME_KERNEL", "SPECS", "TREC_ORDER", "Kind",
-           "Measure", "Spec", "parse_measure", "parse_measures", "register", "registered",
+           "Measure", "Spec", "define", "forget", "parse_measure", "parse_measures", "register", "registered",
            "unregister"]

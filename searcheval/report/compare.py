@@ -16,7 +16,7 @@ import json
 import math
 import string
 
-from . import render
+from . import render, spread_cells
 from ..analysis.compare import Comparison, Row
 from ..errors import UsageError
 from .grid import Cell, cells, latex_grid, markdown_grid, text_grid
@@ -28,6 +28,7 @@ ROW_FIELDS = ["measure", "run", "baseline", "run_mean", "baseline_mean", "delta"
 
 def render_comparison(comparison: Comparison, fmt: str, runid: bool = False) -> str:
     if fmt == "trec":  # each run as evaluate -f trec prints it, NumQ and GMAP too
+        spread_cells.refuse_trec(comparison.results)
         return render.render_results(comparison.whole or comparison.results, "trec",
                                      runid=runid)
     if fmt == "wide-csv":
@@ -66,8 +67,10 @@ def means_grid(comparison: Comparison) -> tuple[list[Cell], list[list[Cell]]]:
         means = {run: comparison.mean(measure, run) for run in comparison.runs}
         best = render.best_runs(means, results_measure)
         rows.append([Cell(measure)] + [
-            Cell(render._format_value(results_measure, means[run]), bold=run in best,
-                 mark=mark(comparison, measure, run)) for run in comparison.runs])
+            Cell(spread_cells.mean_cell(results, measure,  # --ci: mean ± half-width
+                                        render._format_value(results_measure, means[run])),
+                 bold=run in best, mark=mark(comparison, measure, run))
+            for run, results in zip(comparison.runs, comparison.results)])
     return header, rows
 
 
@@ -158,14 +161,31 @@ def row_cells(comparison: Comparison, row: Row) -> list:
     return row_values(row) + ([row.group or "all"] if comparison.groups else [])
 
 
+SPREAD_FIELDS = [f"{side}_{field}" for side in ("run", "baseline")
+                 for field in spread_cells.CSV_FIELDS]
+
+
+def _row_spreads(comparison: Comparison, row: Row) -> list:
+    """(run_std, run_ci_low, run_ci_high, baseline_std, ...) of a comparison row (--ci)."""
+    out: list = []
+    if row.group is not None:  # a group's means have no spread computed: left empty
+        return [None] * len(SPREAD_FIELDS)
+    for run in (row.run, row.baseline):
+        results = comparison.results[comparison.runs.index(run)]
+        out += spread_cells.numbers(results, results.measure_row(row.measure))
+    return out
+
+
 def to_csv(comparison: Comparison) -> str:
     """One row per (measure, pair), full precision; empty cells where a value is undefined."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(row_fields(comparison))
+    spreads = spread_cells.has_spreads(comparison.results)  # --ci: each mean's spread
+    writer.writerow(row_fields(comparison) + (SPREAD_FIELDS if spreads else []))
     for row in comparison.rows:
+        values = row_cells(comparison, row) + (_row_spreads(comparison, row) if spreads else [])
         writer.writerow(["" if v is None else "true" if v is True else "false" if v is False
-                         else render.csv_value(v) for v in row_cells(comparison, row)])
+                         else render.csv_value(v) for v in values])
     return out.getvalue()
 
 
@@ -189,7 +209,9 @@ def to_json(comparison: Comparison) -> str:
     label = letters(comparison)
     document = {
         "runs": [{"run": r.run, "run_tag": r.run_tag, "letter": label[r.run],
-                  "summary": r.summary()} for r in comparison.results],
+                  "summary": r.summary(),
+                  **({"spread": spread_cells.json_spread(r)} if r.spreads is not None else {})}
+                 for r in comparison.results],
         "baseline": comparison.baseline, "test": comparison.test,
         "test_description": comparison.test_description, "correction": comparison.correction,
         "correction_description": comparison.correction_text(),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                 "^": r"\textasciicircum{}"}
+                 "^": r"\textasciicircum{}", "±": r"$\pm$"}  # ±: --ci's mean ± half-width
 SYMBOLS = {"†": r"\dagger", "‡": r"\ddagger"}
 
 

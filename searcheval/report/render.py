@@ -10,6 +10,7 @@ import math
 
 from ..errors import UsageError
 from ..measures import TREC_ORDER, Kind, Measure
+from . import spread_cells
 from .grid import Cell, cells, latex_grid, markdown_grid
 from ..results import Results, long_rows
 from ..results import is_whole as _whole, plain_value as _number
@@ -44,11 +45,16 @@ def to_csv(results_list: list[Results], summary: bool = True) -> str:
     refuse_query_named_all(results_list, "csv")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["run", "query_id", "measure", "value"])
+    spreads = summary and spread_cells.has_spreads(results_list)  # --ci: of the `all` rows
+    writer.writerow(["run", "query_id", "measure", "value"]
+                    + (list(spread_cells.CSV_FIELDS) if spreads else []))
     for results in results_list:
         rows = long_rows(results)  # the queries' rows, then the `all` rows
-        for row in rows if summary else rows[:len(results.query_ids) * len(results.measures)]:
-            writer.writerow(row[:3] + (repr(row[3]) if isinstance(row[3], float) else row[3],))
+        per_query = len(results.query_ids) * len(results.measures)
+        for n, row in enumerate(rows if summary else rows[:per_query]):
+            extra = spread_cells.csv_cells(results, row[2], n >= per_query) if spreads else []
+            writer.writerow(row[:3] + (repr(row[3]) if isinstance(row[3], float) else row[3],)
+                            + tuple(extra))
     return out.getvalue()
 
 
@@ -62,6 +68,8 @@ def to_json(results_list: list[Results], per_query: bool = True, summary: bool =
         if summary:
             doc["summary"] = {str(m): _json_number(m, v) for m, v in
                               zip(results.measures, results.means) if not m.spec.text}
+        if summary and results.spreads is not None:  # --ci
+            doc["spread"] = spread_cells.json_spread(results)
         if results.notes:
             doc["notes"] = results.notes
         if per_query:
@@ -92,7 +100,8 @@ def _shown(results: Results, row: int, column: int | None) -> str:
     if measure.spec.text:
         return "" if column is None else results.text(row, column) or ""
     value = results.means[row] if column is None else results.values[row, column]
-    return _format_value(measure, value)
+    text = _format_value(measure, value)
+    return spread_cells.mean_text(results, row, text) if column is None else text
 
 
 def _left_out(results: Results) -> str:
@@ -123,17 +132,19 @@ def settings_lines(results: Results) -> list[str]:
     lines.append(f"relevance level: {s['relevance_level']} (grade >= level is relevant)   "
                  f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}"
                  + (f"   collection: {s['num_docs']} documents (-N)" if s["num_docs"] else ""))
-    return lines + results.notes
+    return lines + spread_cells.describe(results) + results.notes
 
 
 def to_table(results_list: list[Results], per_query: bool = False) -> str:
     out = []
     for results in results_list:
         queries = results.natural_query_order() if per_query else []
-        header = ["measure"] + queries + ["all"]
+        std = ["std"] if results.spreads is not None else []  # --ci
+        header = ["measure"] + queries + ["all"] + std
         column = {q: j for j, q in enumerate(results.query_ids)}
         rows = [[str(m)] + [_shown(results, i, column[q]) for q in queries]
-                + [_shown(results, i, None)] for i, m in enumerate(results.measures)]
+                + [_shown(results, i, None)] + [spread_cells.std_text(results, i)][:len(std)]
+                for i, m in enumerate(results.measures)]
         widths = [max(len(r[c]) for r in [header] + rows) for c in range(len(header))]
         for r in [header] + rows:
             out.append("  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
@@ -220,6 +231,7 @@ def render_results(results_list: list[Results], fmt: str, per_query: bool = Fals
         raise UsageError(f"-n (no summary) leaves the {fmt} format nothing to show: it is for "
                          f"-f {', '.join(SUMMARY_OPTIONAL)}")
     if fmt == "trec":
+        spread_cells.refuse_trec(results_list)
         return to_trec_blocks(results_list, per_query=per_query, runid=runid, summary=summary)
     if fmt in ALL_NAMES_THE_MEAN or (per_query and fmt in PER_QUERY_TABLES):
         refuse_query_named_all(results_list, fmt)
@@ -250,9 +262,10 @@ def to_wide_csv(results_list: list[Results], summary: bool = True) -> str:
     names: list[str] = []
     for results in results_list:
         names += [str(m) for m in results.measures if str(m) not in names]
+    spread_names = spread_cells.wide_names(results_list) if summary else []  # --ci
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["run", "query_id"] + names)
+    writer.writerow(["run", "query_id"] + names + spread_names)
     for results in results_list:
         column = {q: j for j, q in enumerate(results.query_ids)}
         index = {str(m): i for i, m in enumerate(results.measures)}
@@ -265,7 +278,8 @@ def to_wide_csv(results_list: list[Results], summary: bool = True) -> str:
                     return "" if query_id == "all" else results.text(i, column[query_id])
                 value = results.means[i] if query_id == "all" else results.values[i, column[query_id]]
                 return csv_value(_number(results.measures[i], value))
-            writer.writerow([results.run, query_id] + [cell(n) for n in names])
+            writer.writerow([results.run, query_id] + [cell(n) for n in names]
+                            + spread_cells.wide_cells(results, spread_names, query_id == "all"))
     return out.getvalue()
 
 
@@ -297,8 +311,9 @@ def summary_grid(results_list: list[Results]) -> tuple[list[Cell], list[list[Cel
     for measure in (m for m in results_list[0].measures if not m.spec.text):
         means = [r.summary()[str(measure)] for r in results_list]
         best = best_runs({r.run: mean for r, mean in zip(results_list, means)}, measure)
-        rows.append([Cell(str(measure))] + [Cell(_format_value(measure, mean), bold=r.run in best)
-                                            for r, mean in zip(results_list, means)])
+        rows.append([Cell(str(measure))] + [  # --ci: mean ± half-width
+            Cell(spread_cells.mean_cell(r, measure, _format_value(measure, mean)),
+                 bold=r.run in best) for r, mean in zip(results_list, means)])
     return header, rows
 
 

@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..settings import __version__
 from ..report import render
@@ -31,6 +32,7 @@ from ..io.output import write_file
 from ..results import Results
 from ..model import natural_key
 from ..io.run_labels import same_file_key
+from . import batch_spread
 
 STREAM_ABOVE = 1 << 30  # runs larger than this are streamed unless told otherwise
 HASH_BLOCK = 1 << 20
@@ -48,6 +50,7 @@ class Job:
     chunk_queries: int | None = None  # streaming blocks of at most this many queries
     block_bytes: int = 32 << 20
     qrels_form: str = "trec"  # -R: the kind of judgments (model.forms)
+    interval: Any = None  # --ci: analysis.mean_spread.Interval (batch_spread)
 
     def parsed_measures(self) -> list[Measure]:
         return parse_measures(list(self.measures), self.settings.compat)
@@ -60,6 +63,7 @@ class Job:
                  "settings": asdict(self.settings)}
         if self.qrels_form != "trec":  # the same file read as another form: other numbers
             facts["qrels_form"] = self.qrels_form
+        facts.update(batch_spread.key_facts(self))
         return sha256_text(json.dumps(facts, sort_keys=True))
 
     def streams(self, path: str) -> bool:
@@ -91,6 +95,7 @@ class Outcome:
     pid: int = 0
     qrels_reads: int = 0  # how many times this process has parsed the qrels
     rss: int = 0  # this process's resident memory after the run, bytes
+    spread: dict | None = None  # --ci: measure -> [std, ci_low, ci_high] (batch_spread)
 
 
 def trec_text(path: str) -> bool:
@@ -238,7 +243,11 @@ def file_identity(path: str) -> str:
 
 
 def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int) -> dict:
-    return {"key": job.key(run_sha256), "searcheval": __version__, "code": code_sha256(),
+    """The stamp of a run's outputs; under --ci the Results get their spread here first
+    (every path that evaluates a run stamps it before writing its outputs)."""
+    batch_spread.add_if_asked(job, results)
+    spread = batch_spread.stamp_spread(results)
+    return {"key": job.key(run_sha256), **({"spread": spread} if spread is not None else {}), "searcheval": __version__, "code": code_sha256(),
             "run": path,
             "run_file": file_identity(path),
             "run_sha256": run_sha256, "qrels": job.qrels, "qrels_sha256": job.qrels_sha256,
@@ -274,7 +283,7 @@ def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels |
         return _failed(path, name, f"{path}: cannot read the file: {exc.strerror or exc}")
     if stamp is not None and stamp.get("key") == job.key(run_sha256):
         return _finish(Outcome(path, name, "up to date", stamp["lines"], stamp["queries"],
-                               stamp["summary"]))
+                               stamp["summary"], spread=stamp.get("spread")))
     try:
         results, lines = evaluate_run(qrels or worker_qrels(), path, job)
         results.run = name
@@ -284,6 +293,7 @@ def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels |
         return _failed(path, name, str(exc))
     outcome = Outcome(path, name, "evaluated", lines, len(results.query_ids), results.summary(),
                       stamp=stamp_for(job, path, run_sha256, results, lines))
+    outcome.spread = outcome.stamp.get("spread")
     if write:
         Outputs(outdir, name).write(results, outcome.stamp)
     else:
@@ -344,16 +354,18 @@ def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]
     done = [o for o in outcomes if o.status != "failed"]
     sign = 1 if sort.split("(")[0] in LOWER_IS_BETTER else -1
     done.sort(key=lambda o: (sign * o.summary[sort], natural_key(o.name)))
-    header = ["run"] + [str(m) for m in measures] + ["queries"]
+    header = ["run"] + [str(m) for m in measures] + ["queries"] + batch_spread.header(job, measures)
     lines = [",".join(header)]
     for o in done:
         lines.append(",".join([_csv_cell(o.name)] + [_number_text(m, o.summary[str(m)])
-                                                      for m in measures] + [str(o.queries)]))
+                                                      for m in measures] + [str(o.queries)]
+                              + batch_spread.cells(job, measures, o.spread)))
     document = {
         "qrels": job.qrels, "qrels_sha256": job.qrels_sha256, "measures": list(job.measures),
         "settings": asdict(job.settings), "sort": sort,
         "runs": [{"run": o.name, "path": o.path, "queries": o.queries,
-                  "summary": {str(m): _number(m, o.summary[str(m)]) for m in measures}}
+                  "summary": {str(m): _number(m, o.summary[str(m)]) for m in measures},
+                  **({"spread": o.spread} if job.interval is not None else {})}
                  for o in done],
         "failed": [{"path": o.path, "error": o.error} for o in outcomes if o.status == "failed"],
     }
