@@ -15,7 +15,7 @@ from .io.irds import is_irds  # the module imports ir_datasets only when used
 from .measures import Kind, Measure, parse_measures
 from .measures.spellings import is_ir_measures_measure
 from .model import natural_key
-from .settings import TIE_POLICIES, Settings
+from .settings import TIE_POLICIES, DocumentCosts, Settings
 
 MIN_GEO_MEAN = 0.00001
 
@@ -216,7 +216,7 @@ ENGINES = ("native", "pytrec_eval")
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
-             ties: str = "trec_eval", num_docs: int = 0) -> Results:
+             ties: str = "trec_eval", num_docs: int = 0, costs: Any = None) -> Results:
     """Evaluate one run against qrels; returns the Results every output format renders.
 
     ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
@@ -224,10 +224,13 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
     ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
     ordered (``settings.TIE_POLICIES``). ``num_docs``: the documents in the collection
-    (trec_eval -N), which only ``utility``'s fourth coefficient reads.
+    (trec_eval -N), which only ``utility``'s fourth coefficient reads. ``costs``: what
+    reading each document costs, for the C/W/L measures: a cost file's path (``doc_id cost``
+    lines, ``--costs``) or a ``{doc_id: cost}`` mapping; unlisted documents cost 1.
     """
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
+                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
+                        costs=document_costs(costs))
     measures, notes = dataset_measures(qrels, measures)
     parsed = resolve_measures(measures, compat)
     judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")
@@ -241,6 +244,17 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
         raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
     results.notes[:0] = notes
     return results
+
+
+def document_costs(costs: Any) -> DocumentCosts | None:
+    """``costs`` as the Settings hold them: None, DocumentCosts, a path, or a mapping."""
+    if costs is None or isinstance(costs, DocumentCosts):
+        return costs
+    if isinstance(costs, dict):
+        return DocumentCosts("<costs>", tuple(map(str, costs)),
+                             tuple(float(v) for v in costs.values()))
+    from .io.costs import read_costs
+    return read_costs(str(costs))
 
 
 def dataset_measures(qrels: Any, measures: list[str] | str | None

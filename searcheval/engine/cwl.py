@@ -89,7 +89,7 @@ def row_costs(r: Ranked) -> np.ndarray | None:
     """Per row, its cost from ``--costs`` (1 for a document not listed, cwl_eval's
     max_cost and min_cost), or None without a cost file (every cost 1)."""
     costs = r.settings.costs
-    if costs is None:
+    if costs is None or not costs.doc_ids:
         return None
     if r.doc_ids is None:  # native.evaluate prepares the doc ids when costs are given
         raise UsageError("the C/W/L costs need the ranking's doc ids")
