@@ -40,7 +40,8 @@ def expected(judged: dict, scores: dict | None, p: float, normalize: bool, depth
                        st.dictionaries(st.sampled_from(DOCS), st.integers(-2, 4), min_size=1),
                        min_size=1),
        st.dictionaries(st.sampled_from(["q1", "q2", "q4"]),
-                       st.dictionaries(st.sampled_from(DOCS), st.sampled_from([-1.0, 0.0, 1.0, 2.5]))),
+                       st.dictionaries(st.sampled_from(DOCS),
+                                       st.sampled_from([-1.0, 0.0, 1.0, 2.5]))),
        st.sampled_from([0.0, 0.5, 0.8, 0.95, 1.0]), st.booleans(),
        st.sampled_from([None, 1, 3]))
 def test_compat_agrees_with_ir_measures(qrels, run, p, normalize, depth) -> None:

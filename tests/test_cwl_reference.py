@@ -112,7 +112,8 @@ def cwl_measures(draw):
                 lambda: cwl_ruler.TBGCWLMetric(h))
     elif family == "U":
         L = draw(st.sampled_from([1.0, 4.0, 1000.0]))
-        made = _graded("U", f"L={L}", None, low, high, value), lambda: cwl_ruler.UMeasureCWLMetric(L)
+        made = (_graded("U", f"L={L}", None, low, high, value),
+                lambda: cwl_ruler.UMeasureCWLMetric(L))
     elif family in ("NERR8", "NERR9", "SDCG"):
         cls = {"NERR8": cwl_ruler.NERReq8CWLMetric, "NERR9": cwl_ruler.NERReq9CWLMetric,
                "SDCG": cwl_ruler.NDCGCWLMetric}[family]
@@ -125,7 +126,8 @@ def cwl_measures(draw):
         made = (_graded("NERR11", f"T={T}", None, low, high, value),
                 lambda: cwl_ruler.NERReq11CWLMetric(T))
     else:  # RBP(rel=N): cwl_eval's EU divides by 1 - p^1000; p <= 0.95 leaves that below 1e-22
-        rel, p = draw(st.integers(min_value=1, max_value=3)), draw(st.sampled_from([0.1, 0.8, 0.95]))
+        rel = draw(st.integers(min_value=1, max_value=3))
+        p = draw(st.sampled_from([0.1, 0.8, 0.95]))
         gains = (rel, None, None)
         made = f"RBP(rel={rel},p={p},value={value})", lambda: cwl_ruler.RBPCWLMetric(p)
     return made[0], gains, made[1]
@@ -155,7 +157,8 @@ def test_a_ranking_longer_than_cwl_evals_1000_ranks_is_cut_there() -> None:
     the ones above it all count (INST's EU, its residual, SDCG@1000's ED)."""
     docs = {f"d{i:04d}": float(2000 - i) for i in range(1005)}
     qrels = {"q1": {"d0000": 1, "d0500": 2, "d1000": 2, "d1003": 1}}
-    names = ["INST(T=2,max_rel=2)", "INST(T=2,max_rel=2,value=ResEU)", "SDCG(max_rel=2,value=ED)@1000"]
+    names = ["INST(T=2,max_rel=2)", "INST(T=2,max_rel=2,value=ResEU)",
+             "SDCG(max_rel=2,value=ED)@1000"]
     results = searcheval.evaluate(qrels, {"q1": docs}, names)
     makers = [lambda: cwl_ruler.INSTCWLMetric(2.0)] * 2 + [lambda: cwl_ruler.NDCGCWLMetric(1000)]
     for i, (make, col) in enumerate(zip(makers, [0, 5, 4])):

@@ -152,7 +152,7 @@ SPECS: tuple[Spec, ...] = (
           "canonical name always writes p. Graded `RBP` (no `rel`) keeps trec_eval 10's scaled "
           "gains: ir_measures' default pipeline has no provider for it, so on graded qrels only "
           "its `RBP(rel=N)` is checked (on binary qrels the two agree, and are checked). "
-          "`value=ETU|EC|ETC|ED|ResEU|...`: cwl_eval's other columns for RBP (see the C/W/L "
+          "`value=ETC` (or ETU, EC, ED, ResEU...): cwl_eval's other columns for RBP (see the C/W/L "
           "measures; `ResEU` its residual over cwl_eval's 1000 ranks)",
           default=(0.9,), coeff_count=1, param="p", trec_prefix="p=",
           words=(("value", CWL_VALUES),),

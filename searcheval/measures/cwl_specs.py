@@ -48,9 +48,9 @@ def check_cwl_params(params: dict) -> str | None:
 
 
 def _about(text: str) -> str:
-    return (text + "; `value=ETU|EC|ETC|ED|ResEU|...` for cwl_eval's other columns; gains "
-            "(clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel), max_rel 1 unless "
-            "given (checked against cwl_eval)")
+    return (text + "; `value=ETC` (or ETU, EC, ED, ResEU and the other residuals) for "
+            "cwl_eval's other columns; gains (clip(grade, min_rel, max_rel) - min_rel) / "
+            "(max_rel - min_rel), max_rel 1 unless given (checked against cwl_eval)")
 
 
 def _cwl(name: str, kind: Kind, kernel: str, about: str, keys: tuple, defaults: tuple,
