@@ -121,7 +121,7 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     not_checked = [NotChecked(str(m), r) for m, r in zip(measures, reasons) if r is not None]
     by_design = _design_differences(as_9, results, tolerance) if as_9 is not results else []
     check = CrossCheck(results, [], not_checked, by_design, tolerance=tolerance,
-                       references=_references(measures))
+                       references=_references(measures, settings.ties))
     try:
         reference = Results.of(_reference(qrels, run, measures, settings))
     except pytrec.ReferenceEngineCrash as crash:
@@ -143,9 +143,11 @@ def _unsupported(measure: Measure, settings: Settings) -> str | None:
     return pytrec.unsupported(measure, settings.relevance_level, settings.ties)
 
 
-def _references(measures: list[Measure]) -> str:
-    """The reference engines of ``measures``, for people: pytrec_eval for the rest."""
-    engines = [PYNDEVAL if ndeval.handles(m) else CWL_EVAL if cwl_eval.handles(m) else PYTREC
+def _references(measures: list[Measure], ties: str) -> str:
+    """The reference engines of ``measures``, for people: pytrec_eval for the rest (cwl_eval
+    only when it checks one: graded RBP, in ``all_trec`` under --compat 10, it cannot)."""
+    engines = [PYNDEVAL if ndeval.handles(m) else CWL_EVAL
+               if cwl_eval.handles(m) and cwl_eval.unsupported(m, ties) is None else PYTREC
                for m in measures]
     named = [engine for engine in (PYTREC, PYNDEVAL, CWL_EVAL) if engine in engines] or [PYTREC]
     return " and ".join(named) if len(named) < 3 else ", ".join(named[:-1]) + " and " + named[-1]

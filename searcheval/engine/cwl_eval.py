@@ -55,8 +55,10 @@ CLASSES = {
 
 
 def handles(measure: Measure) -> bool:
-    """Is ``measure`` one of cwl_eval's (the families this engine is asked for)?"""
-    return measure.family in CLASSES
+    """Is ``measure`` one of cwl_eval's (the families this engine is asked for)? Graded
+    RBP (no ``rel``) is not: cwl_eval's RBP has binary gains, not trec_eval 10's scaled
+    ones (pytrec_eval's reason applies to it: trec_eval 10's, not in 9.0.8)."""
+    return measure.family in CLASSES and not (measure.family == "rbp" and measure.rel is None)
 
 
 def unsupported(measure: Measure, ties: str = "trec_eval") -> str | None:
@@ -65,8 +67,6 @@ def unsupported(measure: Measure, ties: str = "trec_eval") -> str | None:
         return "cwl_eval scores one order of tied documents, not their average"
     if measure.family == "rbp":
         (p,) = measure.coefficients()
-        if measure.rel is None:
-            return "cwl_eval's RBP has binary gains only (rel=N), not trec_eval 10's scaled ones"
         if measure.rel == 0:
             return "rel=0: ir_measures gives cwl_eval a negative grade as 0, relevant at level 0"
         if measure.option("value") == "EU" and p ** HORIZON > 1e-12:
