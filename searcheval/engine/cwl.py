@@ -15,8 +15,6 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import UsageError
 from ..fast.join import NONPOOL
@@ -95,6 +93,9 @@ def row_costs(r: Ranked) -> np.ndarray | None:
         raise UsageError("the C/W/L costs need the ranking's doc ids")
 
     def build() -> np.ndarray:
+        import pyarrow as pa
+        import pyarrow.compute as pc  # ~30 ms to import: only with a cost file
+
         where = pc.index_in(r.doc_ids, value_set=pa.array(costs.doc_ids, pa.string()))
         found = where.is_valid().to_numpy(zero_copy_only=False)
         index = where.fill_null(0).to_numpy(zero_copy_only=False)
