@@ -1,7 +1,7 @@
 """Every C/W/L kernel held to cwl_eval (the ``cwl-eval`` package's own classes, run here
 in-process) on random hostile cases, to 1e-9: tied scores, grades above max_rel and
 negative ones, unjudged documents, empty rankings, queries the run lacks, per-document
-costs, every column cwl_eval prints (EU, ETU, EC, ETC, ED and their residuals).
+costs, -M and -J, every column cwl_eval prints (EU, ETU, EC, ETC, ED and their residuals).
 
 The reference is built here from the inputs alone: each query's documents sorted by
 trec_eval's rule (score descending, then doc id descending: the order searcheval gives
@@ -44,8 +44,10 @@ def cwl_columns(metric, ranking) -> list[float]:
             metric.residual_expected_total_cost, metric.residual_expected_items]
 
 
-def reference(qrels: dict, run: dict, costs: dict, gains: tuple, make_metric) -> dict:
-    """Per qrels query, cwl_eval's ten columns."""
+def reference(qrels: dict, run: dict, costs: dict, gains: tuple, make_metric,
+              depth: int | None = None, judged_only: bool = False) -> dict:
+    """Per qrels query, cwl_eval's ten columns; the ranking cut at ``depth`` (-M), then
+    without the documents that have no judgment >= 0 (``judged_only``, -J), first."""
     handler = IrmQrelHandler(*gains)
     for query, docs in qrels.items():
         for doc, grade in docs.items():
@@ -56,6 +58,9 @@ def reference(qrels: dict, run: dict, costs: dict, gains: tuple, make_metric) ->
             out[query] = [0.0] * len(CWL_VALUES)
             continue
         order = sorted(run[query].items(), key=lambda item: (item[1], item[0]), reverse=True)
+        order = order[:depth]
+        if judged_only:
+            order = [(doc, s) for doc, s in order if qrels[query].get(doc, -1) >= 0]
         maker = RankingMaker(query, handler, costs, max_gain=1.0, min_gain=0.0, max_cost=1.0,
                              min_cost=1.0, max_n=1000)
         for doc, _ in order:
@@ -139,13 +144,16 @@ def close(a: float, b: float) -> bool:
 
 @settings(max_examples=150, deadline=None)
 @given(qrels_strategy, run_strategy, costs_strategy,
-       st.lists(cwl_measures(), min_size=1, max_size=3, unique_by=lambda m: m[0]))
-def test_every_cwl_kernel_agrees_with_cwl_eval(qrels, run, costs, measures) -> None:
+       st.lists(cwl_measures(), min_size=1, max_size=3, unique_by=lambda m: m[0]),
+       st.sampled_from([None, None, 1, 4]), st.booleans())
+def test_every_cwl_kernel_agrees_with_cwl_eval(qrels, run, costs, measures, depth,
+                                               judged_only) -> None:
     names = [name for name, _, _ in measures]
-    results = searcheval.evaluate(qrels, run, names, costs=costs)
+    results = searcheval.evaluate(qrels, run, names, costs=costs, depth=depth,
+                                  judged_only=judged_only)
     assert results.query_ids == sorted(qrels, key=lambda q: int(q[1:]))
     for i, (name, gains, make_metric) in enumerate(measures):
-        expected = reference(qrels, run, costs, gains, make_metric)
+        expected = reference(qrels, run, costs, gains, make_metric, depth, judged_only)
         column = CWL_VALUES.index(name.split("value=")[1].split(")")[0])
         for j, query in enumerate(results.query_ids):
             mine, theirs = float(results.values[i][j]), expected[query][column]

@@ -16,7 +16,7 @@ _N = rf"({NUMBER})"
 _INT = r"(\d+)"
 # cwl_eval's name (cwl/ruler/measures/*.py, each class's name()) -> the canonical text.
 _NAMES = (
-    (rf"RBP@{_N}", "RBP(rel=1,p={0})"),
+    (r"RBP@(0?\.\d+)", "RBP(rel=1,p={0})"),  # a persistence below 1: RBP@10 is not cwl_eval's
     (rf"INST-T={_N}", "INST(T={0})"),
     (rf"INSQ-T={_N}", "INSQ(T={0})"),
     (rf"BPM-Static-T={_N}-K={_INT}", "BPM(T={0})@{1}"),
