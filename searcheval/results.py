@@ -15,7 +15,7 @@ from .io.irds import is_irds  # the module imports ir_datasets only when used
 from .measures import Kind, Measure, parse_measures
 from .measures.spellings import is_ir_measures_measure
 from .model import natural_key
-from .settings import TIE_POLICIES, Settings
+from .settings import TIE_POLICIES, DocumentCosts, Settings
 
 MIN_GEO_MEAN = 0.00001
 
@@ -241,7 +241,7 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
              ties: str = "trec_eval", num_docs: int = 0,
-             names: list[str] | None = None) -> Results:
+             names: list[str] | None = None, costs: Any = None) -> Results:
     """Evaluate one run against qrels; returns the Results every output format renders.
 
     ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
@@ -251,12 +251,15 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     ordered (``settings.TIE_POLICIES``). ``num_docs``: the documents in the collection
     (trec_eval -N), which only ``utility``'s fourth coefficient reads. ``names``: the
     run's name in every output (``[name]``, as :func:`searcheval.compare` takes a name per
-    run; default: its file name or tag).
+    run; default: its file name or tag). ``costs``: what
+    reading each document costs, for the C/W/L measures: a cost file's path (``doc_id cost``
+    lines, ``--costs``) or a ``{doc_id: cost}`` mapping; unlisted documents cost 1.
     """
     if names is not None and len(names) != 1:
         raise UsageError(f"names: {len(names)} names for one run: give one")
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
+                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
+                        costs=document_costs(costs))
     measures, notes = dataset_measures(qrels, measures)
     parsed = resolve_measures(measures, compat)
     judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")
@@ -272,6 +275,17 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     if names is not None and names[0] is not None:
         results.run = str(names[0])
     return results
+
+
+def document_costs(costs: Any) -> DocumentCosts | None:
+    """``costs`` as the Settings hold them: None, DocumentCosts, a path, or a mapping."""
+    if costs is None or isinstance(costs, DocumentCosts):
+        return costs
+    if isinstance(costs, dict):
+        return DocumentCosts("<costs>", tuple(map(str, costs)),
+                             tuple(float(v) for v in costs.values()))
+    from .io.costs import read_costs
+    return read_costs(str(costs))
 
 
 def dataset_measures(qrels: Any, measures: list[str] | str | None

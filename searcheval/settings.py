@@ -24,6 +24,24 @@ TIE_POLICIES = {
 
 
 @dataclass(frozen=True)
+class DocumentCosts:
+    """What reading each document costs a user (``--costs FILE``: one ``doc_id cost`` line
+    each), for the C/W/L measures; a document not listed costs 1, as in cwl_eval."""
+
+    path: str
+    doc_ids: tuple[str, ...]
+    values: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.doc_ids) != len(self.values):
+            raise UsageError(f"{self.path}: {len(self.doc_ids)} documents but "
+                             f"{len(self.values)} costs")
+        bad = [v for v in self.values if not (np.isfinite(v) and v >= 0)]
+        if bad:
+            raise UsageError(f"{self.path}: a cost is a number >= 0, found {bad[0]!r}")
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every option that changes a number."""
 
@@ -34,6 +52,7 @@ class Settings:
     judged_only: bool = False  # -J
     ties: str = "trec_eval"  # trec_eval | input | rank | average (TIE_POLICIES)
     num_docs: int = 0  # -N: documents in the collection; only utility's 4th coefficient reads it
+    costs: DocumentCosts | None = None  # --costs: per-document costs of the C/W/L measures
 
     def __post_init__(self) -> None:
         # Types first: from the API, "2" raised a TypeError, depth 1.5 kept 2 documents,
@@ -53,6 +72,9 @@ class Settings:
                              f"integer >= 0, found {self.num_docs!r}")
         if not isinstance(self.judged_only, (bool, np.bool_)):
             raise UsageError(f"judged_only must be True or False, found {self.judged_only!r}")
+        if self.costs is not None and not isinstance(self.costs, DocumentCosts):
+            raise UsageError(f"costs must be DocumentCosts (read_costs), found "
+                             f"{type(self.costs).__name__}")
         if self.ties not in TIE_POLICIES:
             raise UsageError(f"ties must be one of {', '.join(TIE_POLICIES)}, found {self.ties!r}")
         if self.ties == "average" and self.depth is not None:

@@ -28,7 +28,7 @@ STREAMS = {("sys", "stdout"), ("sys", "stderr")}
 # A program of its own, not a module of the package: the reference engine runs it by path
 # in a child process (so pytrec_eval's C code cannot end searcheval); its stdout is the
 # answer and its exit code the status. Importing it touches nothing (checked below).
-CHILD_PROGRAMS = {"engine/pytrec_worker.py", "engine/ndeval_worker.py"}
+CHILD_PROGRAMS = {"engine/pytrec_worker.py", "engine/ndeval_worker.py", "engine/cwl_worker.py"}
 
 
 def module_name(path: Path, root: Path) -> str:

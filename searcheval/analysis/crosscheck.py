@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..engine import native, ndeval, pytrec
+from ..engine import cwl_eval, native, ndeval, pytrec
 from ..settings import Settings
 from ..model import Qrels, Run
 from ..measures import Measure
@@ -22,6 +22,7 @@ from ..model import natural_key
 
 PYTREC = "pytrec_eval (trec_eval 9.0.8)"
 PYNDEVAL = "pyndeval (NIST ndeval)"  # the diversity measures' reference
+CWL_EVAL = "cwl_eval (C/W/L measures)"  # the C/W/L measures' reference
 BY_DESIGN = "differs by design (trec_eval 10 rounds recall cut-offs / keeps 64-bit scores)"
 SHOWN = 20
 
@@ -116,13 +117,11 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     results = Results.of(native.evaluate(qrels, run, measures, settings))
     as_9 = results if settings.compat == 9 else Results.of(native.evaluate(
         qrels, run, measures, replace(settings, compat=9)))
-    reasons = [ndeval.unsupported(m, settings.ties) if ndeval.handles(m)
-               else pytrec.unsupported(m, settings.relevance_level, settings.ties)
-               for m in measures]
+    reasons = [_unsupported(m, settings) for m in measures]
     not_checked = [NotChecked(str(m), r) for m, r in zip(measures, reasons) if r is not None]
     by_design = _design_differences(as_9, results, tolerance) if as_9 is not results else []
     check = CrossCheck(results, [], not_checked, by_design, tolerance=tolerance,
-                       references=_references(measures))
+                       references=_references(measures, settings.ties))
     try:
         reference = Results.of(_reference(qrels, run, measures, settings))
     except pytrec.ReferenceEngineCrash as crash:
@@ -133,11 +132,25 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     return check
 
 
-def _references(measures: list[Measure]) -> str:
-    diversity = [ndeval.handles(m) for m in measures]
-    if all(diversity) and diversity:
-        return PYNDEVAL
-    return f"{PYTREC} and {PYNDEVAL}" if any(diversity) else PYTREC
+def _unsupported(measure: Measure, settings: Settings) -> str | None:
+    """Why the measure's reference engine cannot check it, or None."""
+    if ndeval.handles(measure):
+        return ndeval.unsupported(measure, settings.ties)
+    if cwl_eval.handles(measure):
+        return cwl_eval.unsupported(measure, settings.ties)
+    if measure.family == "Compat":  # ir_measures computes it in Python: no engine to ask
+        return "ir_measures' own Python code, held to it by the test suite"
+    return pytrec.unsupported(measure, settings.relevance_level, settings.ties)
+
+
+def _references(measures: list[Measure], ties: str) -> str:
+    """The reference engines of ``measures``, for people: pytrec_eval for the rest (cwl_eval
+    only when it checks one: graded RBP, in ``all_trec`` under --compat 10, it cannot)."""
+    engines = [PYNDEVAL if ndeval.handles(m) else CWL_EVAL
+               if cwl_eval.handles(m) and cwl_eval.unsupported(m, ties) is None else PYTREC
+               for m in measures]
+    named = [engine for engine in (PYTREC, PYNDEVAL, CWL_EVAL) if engine in engines] or [PYTREC]
+    return " and ".join(named) if len(named) < 3 else ", ".join(named[:-1]) + " and " + named[-1]
 
 
 def _reference(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings):
@@ -151,6 +164,11 @@ def _reference(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
         diversity = ndeval.evaluate(qrels, run, measures, settings)
         outcome.values[rows] = diversity.values[rows]
         outcome.notes = [n for n in outcome.notes if "not computed by pytrec_eval" not in n]
+    rows = [i for i, m in enumerate(measures)
+            if cwl_eval.handles(m) and cwl_eval.unsupported(m, settings.ties) is None]
+    if rows:
+        user_models = cwl_eval.evaluate(qrels, run, measures, settings)
+        outcome.values[rows] = user_models.values[rows]
     return outcome
 
 

@@ -137,6 +137,10 @@ def _fail(message: str, code: int = 2) -> None:
               help="Print z-scores, (value - mean) / stddev, the mean and stddev of each "
                    "(query, measure) from FILE, lines 'query_id measure mean stddev' with "
                    "trec_eval's measure names (trec_eval -Z); -1000000 where FILE has none.")
+@click.option("--costs", "costs", default=None, metavar="FILE",
+              help="What reading each document costs, for the C/W/L measures (INST, BPM, "
+                   "TBG, U, their ETC...): lines 'doc_id cost'; unlisted documents cost 1 "
+                   "(cwl_eval's -c, keyed by document).")
 @click.option("-n", "--no-summary", is_flag=True,
               help="No summary: leave out the `all` values (trec_eval -n); for -f trec, "
                    "csv, wide-csv and json.")
@@ -153,8 +157,8 @@ def _fail(message: str, code: int = 2) -> None:
 @ci_options()
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
              judged_only, ties, engine, cross_check, compat, num_docs, results_format,
-             qrels_format, zscores, no_summary, fmt, output, plot_dir, plot_measures, plot_size,
-             dpi, groups_path, ci, ci_method, ci_level, seed, resamples) -> None:
+             qrels_format, zscores, costs, no_summary, fmt, output, plot_dir, plot_measures,
+             plot_size, dpi, groups_path, ci, ci_method, ci_level, seed, resamples) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
@@ -171,7 +175,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             missing=missing, relevance_level=relevance_level, depth=depth,
                             judged_only=judged_only, ties=ties, engine=engine,
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
-                            summary=not no_summary, qrels_format=qrels_format,
+                            costs=costs, summary=not no_summary, qrels_format=qrels_format,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
                             groups_path=groups_path, plot_how=(plot_measures, plot_size, dpi),
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures),

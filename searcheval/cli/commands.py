@@ -28,9 +28,11 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True,
                  qrels_format: str = "trec", run_names: list[str | None] | None = None,
                  groups_path: str | None = None, plot_how: tuple = ((), None, None),
-                 interval=None) -> int:
+                 interval=None, costs: str | None = None) -> int:
+    refuse_inputs_as_outputs([output], [costs] if costs else [])
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
+                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
+                        costs=_costs(costs))
     measure_names, runid_asked = without_runid(measure_names)
     runid = runid or runid_asked
     if runid_asked and not measure_names:  # `-m runid` alone: trec_eval prints that line only
@@ -109,6 +111,14 @@ def _groups(path: str | None, fmt: str) -> dict[str, list[str]] | None:
 
 
 RUNID = "runid"  # trec_eval's line naming the run's tag: a -m name, but not a number
+
+
+def _costs(path: str | None):
+    """The --costs file's costs (the C/W/L measures'), or None."""
+    if path is None:
+        return None
+    from ..io.costs import read_costs
+    return read_costs(path)
 
 
 def without_runid(names: list[str]) -> tuple[list[str], bool]:

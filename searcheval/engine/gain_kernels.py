@@ -175,6 +175,9 @@ def rank_biased_precision(r: Ranked, m: Measure) -> np.ndarray:
     query's largest grade when it exceeds 1 (trec_eval 10); with rel=N the gain is 1 for a
     grade >= N, else 0 (ir_measures' RBP(rel=N), which cwl_eval computes)."""
     (p,) = m.coefficients()
+    if m.option("value") != "EU":  # cwl_eval's other columns (ETC, ED, the residual...)
+        from .cwl_kernels import rbp_column
+        return rbp_column(r, m, _largest_grade(r))
     if m.rel is not None:
         gain = (r.rel >= m.rel).astype(np.float64)
     else:

@@ -23,6 +23,10 @@ from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: 
                         nnrbp, nrbp, p_ia, strec)  # ndeval's measures' kernels
 from .texts import relstring  # noqa: F401  the relstring spec's kernel (NaN: a string measure)
 from .user_measures import user_measure  # noqa: F401  the kernel of measures.user.define's
+from .cwl_kernels import (cwl_bpm, cwl_bpm_dynamic, cwl_insq, cwl_inst,  # noqa: F401
+                          cwl_nerr8, cwl_nerr9, cwl_nerr10, cwl_nerr11, cwl_sdcg, cwl_tbg,
+                          cwl_umeasure)  # the C/W/L measures' kernels (cwl_eval's)
+from .compat import compatibility  # noqa: F401  Compat's kernel (ir_measures')
 
 INFAP_EPSILON = 0.00001
 

@@ -33,7 +33,8 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
 def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
     # The tie shortcut of ranking only for measures that see nothing but the grades.
-    grades_only = all(m.spec.grades_only for m in measures)
+    # The C/W/L costs (--costs) are per document: tied rows then need trec_eval's order.
+    grades_only = all(m.spec.grades_only for m in measures) and settings.costs is None
     ranked = prepare(qrels, run, settings, grades_only)
     # A measure asked judged_only (ir_measures' per-measure -J) reads the ranking without
     # its unjudged documents: a second preparation, with the same queries in the same order.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .registry import register
 from .diversity_specs import DIVERSITY_SPECS, NDEVAL_LINE
+from .cwl_specs import CWL_SPECS, CWL_VALUES
 from .specs import SAME_KERNEL as SAME, Kind, Spec
 
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -150,8 +151,11 @@ SPECS: tuple[Spec, ...] = (
           "spelling's tool's: 0.9 for trec_eval's `rbp`, 0.8 for ir_measures' `RBP`; the "
           "canonical name always writes p. Graded `RBP` (no `rel`) keeps trec_eval 10's scaled "
           "gains: ir_measures' default pipeline has no provider for it, so on graded qrels only "
-          "its `RBP(rel=N)` is checked (on binary qrels the two agree, and are checked)",
+          "its `RBP(rel=N)` is checked (on binary qrels the two agree, and are checked). "
+          "`value=ETC` (or ETU, EC, ED, ResEU...): cwl_eval's other columns for RBP (see the C/W/L "
+          "measures; `ResEU` its residual over cwl_eval's 1000 ranks)",
           default=(0.9,), coeff_count=1, param="p", trec_prefix="p=",
+          words=(("value", CWL_VALUES),),
           spelling_defaults=(("RBP", (0.8,)),),
           uses_rel=False, binary_at_rel=True, since=10,
           written=("RBP(p=x)", "RBP(rel=N,p=x)"), trec_written=("rbp", "rbp.p=x")),
@@ -187,7 +191,7 @@ SPECS: tuple[Spec, ...] = (
          found_only=True, ranks_quality=False),  # a rank: lower is better
 )
 
-for _spec in SPECS + DIVERSITY_SPECS:
+for _spec in SPECS + DIVERSITY_SPECS + CWL_SPECS:
     register(_spec)
 
 # trec_eval's nicknames (measures.c), minus runid (``--format trec`` prints it, ``runid``).

@@ -151,14 +151,17 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         elif key == spec.param:
             params = _family_params(family, value, key_pos)
         elif key in spec.param_keys:
-            keyed[key] = _keyed_param(key, value, key_pos)
+            keyed[key] = _keyed_param(key, value, key_pos, spec.param_check is None)
         else:
             raise _Problem(key_pos, f"{name} has no parameter {key!r} with that value")
     if keyed:
         params = tuple(keyed.get(key, default)
                        for key, default in zip(spec.param_keys, spec.parameter_default()))
+        problem = spec.param_check and spec.param_check(dict(zip(spec.param_keys, params)))
+        if problem:  # a family's own limits (C/W/L measures: min_rel below max_rel)
+            raise _Problem(pos, f"{name}: {problem}")
         params = () if params == spec.parameter_default() else params
-    if options and params:
+    if options and params and spec.kind is Kind.GAINS:  # words of other families combine
         raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
     if spec.spelling_defaults and spec.param not in args:
         params = _spelling_default(spec, name)  # RBP is ir_measures': its default persistence
@@ -192,12 +195,14 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
     return tuple(values) if tuple(values) != spec.parameter_default() else ()
 
 
-def _keyed_param(key: str, value: object, pos: int) -> float:
-    """One of several named parameters (NRBP's alpha and beta): a number in [0, 1], since
-    both are probabilities in ndeval (a gain decays by 1 - alpha, a rank by beta)."""
+def _keyed_param(key: str, value: object, pos: int, unit: bool = True) -> float:
+    """One of several named parameters (NRBP's alpha and beta): a number, in [0, 1] when
+    ``unit`` (NRBP's, since both are probabilities in ndeval: a gain decays by 1 - alpha, a
+    rank by beta; a family with its own ``param_check`` checks its own)."""
     if not isinstance(value, float):
         raise _Problem(pos, f"{key} takes a number, found {written(value)}")
-    check_unit_interval(key, value, pos)
+    if unit:
+        check_unit_interval(key, value, pos)
     return value
 
 

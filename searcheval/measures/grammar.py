@@ -29,6 +29,7 @@ from __future__ import annotations
 from ..errors import MeasureError
 from .builtins import NICKNAMES
 from .canonical_syntax import parse_canonical
+from .cwl_names import canonical_text as cwl_eval_name
 from .measure import Measure
 from .name_checks import suggest
 from .registry import ALIASES
@@ -118,6 +119,9 @@ def parse_measure(text: str, compat: int = 9) -> list[Measure]:
     """The measures one name stands for (several for nicknames and trec cutoff lists)."""
     if text in NICKNAMES:
         return [m for fam in NICKNAMES[text][compat] for m in expand_trec(fam, None, 0)]
+    cwl_name = cwl_eval_name(text)  # INST-T=3, RBP@0.8: cwl_eval's names of its measures
+    if cwl_name is not None:
+        return [parse_canonical(cwl_name)]
     if "@" in text or "(" in text:
         return [parse_canonical(text)]
     family = trec_family(text)

@@ -125,6 +125,9 @@ class Spec:
     # Several numeric parameters, each under its own key, one value each, held in this
     # order in Measure.params (NRBP(alpha=0.5,beta=0.5)); ``param_default`` their defaults.
     param_keys: tuple[str, ...] = ()
+    # What is wrong with keyed parameters ({key: value} -> message, or None when they are
+    # fine); without one, each keyed parameter is a number in [0, 1] (NRBP's alpha, beta).
+    param_check: Callable[[dict], str | None] | None = None
 
     @property
     def name(self) -> str:
