@@ -192,4 +192,5 @@ LAZY_COMMANDS = {
     "judgments": "searcheval.cli.judgments:judgments_command",
     "misses": "searcheval.cli.misses:misses_command",
     "fuse": "searcheval.cli.fuse:fuse_command",
+    "report": "searcheval.cli.report:report_command",
 }
