@@ -310,7 +310,44 @@ def test_the_output_may_not_be_an_input(hostile):
 
 def test_the_shown_depth(hostile, tmp_path):
     qrels, run, _, _ = hostile
-    data = blob(write_report(tmp_path / "r.html", qrels, run, "--depth", "2"))
+    out = tmp_path / "r.html"
+    result = cli("report", qrels, run, "--depth", "2", "-o", out)
+    assert result.output == (f"wrote {out}: {out.stat().st_size:,} bytes, 1 run, 1 query, "
+                             "5 measures\n")
+    data = blob(out.read_text(encoding="utf-8"))
     assert data["rankings"] == [{"q<1>": ["d</script>", "d2"]}]
     assert data["judgments"] == {"q<1>": {"d</script>": 1, "d2": 0}}
     assert data["docs"] is None and data["query_texts"] is None and data["significance"] is None
+
+
+def test_curves_are_evaluate_iprec_means(cranfield):
+    data = cranfield[1]
+    names = [f"IPrec@{level / 10!r}" for level in range(11)]
+    result = cli("evaluate", QRELS, RUNS[0], RUNS[4], "-f", "json", *[f"-m{n}" for n in names])
+    for r, doc in zip((0, 4), json.loads(result.stdout)):
+        assert data["pr"]["mean"][r] == [doc["summary"][n] for n in names]
+        assert data["pr"]["per_query"][r][data["queries"].index("7")] == [
+            round(doc["per_query"]["7"][n], 6) for n in names]
+
+
+def test_a_query_a_run_lacks(hostile, tmp_path):
+    """--missing skip: the query is not averaged, and has no value (null) in that run;
+    zero (the default): it is an empty ranking, 0, and listed as zero-filled."""
+    qrels, run, _, _ = hostile
+    qrels.write_text(qrels.read_text() + "q2 0 d9 1\n")
+    skip = blob(write_report(tmp_path / "s.html", qrels, run, "--missing", "skip", "-mP@2"))
+    assert skip["queries"] == ["q<1>"] and skip["runs"][0]["skipped"] == ["q2"]
+    assert skip["summary"] == [[0.5]]
+    zero = blob(write_report(tmp_path / "z.html", qrels, run, "-mP@2"))
+    assert zero["queries"] == ["q2", "q<1>"] and zero["runs"][0]["zero_filled"] == ["q2"]
+    assert zero["per_query"] == [[[0.0, 0.5]]] and zero["summary"] == [[0.25]]
+    assert zero["intervals"][0][0] == pytest.approx(list(stats.t.interval(
+        0.95, 1, loc=0.25, scale=np.std([0.5, 0.0], ddof=1) / math.sqrt(2))), rel=1e-12)
+
+
+def test_a_baseline_alone_is_refused(hostile, tmp_path):
+    qrels, run, _, _ = hostile
+    result = cli("report", qrels, run, "--baseline", run, "-o", tmp_path / "r.html")
+    assert result.exit_code == 2
+    assert result.output == (f"--baseline {run}: no other run to test against it; give the "
+                             "runs to compare with it\n")

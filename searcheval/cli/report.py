@@ -109,9 +109,13 @@ def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names
     text = page(report_data(inputs))
     write_text(output, text)
     where = "stdout" if output == "-" else output
-    return [f"wrote {where}: {len(text.encode()):,} bytes, {len(runs)} runs, "
-            f"{len(set().union(*(r.query_ids for r in results)))} queries, "
-            f"{len(measures)} measures"]
+    queries_shown = len(set().union(*(r.query_ids for r in results)))
+    return [f"wrote {where}: {len(text.encode()):,} bytes, {_count(len(runs), 'run')}, "
+            f"{_count(queries_shown, 'query', 'queries')}, {_count(len(measures), 'measure')}"]
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else many or one + 's'}"
 
 
 def _with_baseline(run_paths: list[str], baseline: str | None) -> tuple[list[str], int | None]:
@@ -120,8 +124,13 @@ def _with_baseline(run_paths: list[str], baseline: str | None) -> tuple[list[str
     if baseline is None:
         return run_paths, None
     from ..analysis.compare import baseline_index
+    from ..errors import UsageError
     index = baseline_index(run_paths, baseline)
-    return (run_paths, index) if index is not None else ([baseline] + run_paths, 0)
+    paths, index = (run_paths, index) if index is not None else ([baseline] + run_paths, 0)
+    if len(paths) < 2:
+        raise UsageError(f"--baseline {baseline}: no other run to test against it; give "
+                         "the runs to compare with it")
+    return paths, index
 
 
 def _measures(names: list[str], compat: int) -> tuple[list, list[str]]:

@@ -18,7 +18,7 @@ import re
 from importlib import resources
 
 ASSETS = "html_assets"
-SCRIPTS = ("report_base.js", "report_views.js")  # in this order: the views use the helpers
+SCRIPTS = ("report_base.js", "report_views.js", "report_query.js")  # in this order
 _PLACEHOLDER = re.compile(r"\{\{([A-Z]+)\}\}")
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
 

@@ -188,7 +188,8 @@ def _curves(results_list: list[Results], queries: list[str]) -> dict:
     queries (as trec_eval's ``iprec_at_recall`` all line) and each query's."""
     mean, per_query = [], []
     for results in results_list:
-        rows = [results.measures.index(m) for m in results.measures if str(m) in IPREC_NAMES]
+        names = [str(m) for m in results.measures]
+        rows = [names.index(name) for name in IPREC_NAMES]  # in recall order, whatever -m says
         block = results.values[rows]  # levels x queries
         column = {q: j for j, q in enumerate(results.query_ids)}
         mean.append([float(results.means[i]) for i in rows])
