@@ -10,6 +10,7 @@ grades, ir_datasets' Cranfield texts, and the CSS colours the report declares.
 from __future__ import annotations
 
 import json
+import re
 import struct
 from pathlib import Path
 
@@ -149,6 +150,9 @@ def test_a_query_s_rankings_show_their_judgments(browser, pages):
     first = columns[3].find_element(By.CSS_SELECTOR, "li.doc")  # results_english_bm25.txt
     first.click()
     assert browser.find_element(By.ID, "doc-text").text == docs[first.get_attribute("data-doc")][:1000].strip()
+    query = browser.find_element(By.ID, "query-text").text.lower()  # the query's words marked
+    marked = {m.text.lower() for m in browser.find_elements(By.CSS_SELECTOR, "#doc-text mark")}
+    assert marked and marked <= set(re.findall(r"\w{3,}", query)) - {"what", "have", "been"}
 
 
 def test_differences_between_two_chosen_runs(browser, pages, evaluated):

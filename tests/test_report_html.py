@@ -351,3 +351,18 @@ def test_a_baseline_alone_is_refused(hostile, tmp_path):
     assert result.exit_code == 2
     assert result.output == (f"--baseline {run}: no other run to test against it; give the "
                              "runs to compare with it\n")
+
+
+def test_ties_average(tmp_path):
+    """--ties average: the means are evaluate's expected values over the tied orders; the
+    curves, which have no expected value, are trec_eval's order, and a note says so."""
+    runs = [RUNS[4], RUNS[3]]  # english_boolean (789 groups of ties), english_bm25
+    data = blob(write_report(tmp_path / "r.html", QRELS, *runs, "--ties", "average", "-mAP",
+                             "-mP@10"))
+    result = cli("evaluate", QRELS, *runs, "--ties", "average", "-f", "json", "-mAP", "-mP@10")
+    assert [dict(zip(("AP", "P@10"), row)) for row in data["summary"]] == [
+        doc["summary"] for doc in json.loads(result.stdout)]
+    trec = cli("evaluate", QRELS, runs[0], "-f", "json", "-mIPrec@0.5")
+    assert data["pr"]["mean"][0][5] == json.loads(trec.stdout)["summary"]["IPrec@0.5"]
+    assert data["notes"] == ["P-R curves under trec_eval's tie order: --ties average has no "
+                             "expected interpolated precision"]

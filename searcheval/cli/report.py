@@ -99,11 +99,12 @@ def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names
     refuse_unfit(qrels, measures)  # before reading the runs
     read = [as_run(path, ranks=settings.ties == "rank") for path in paths]
     runs = dict(zip(run_labels(read), read))
-    results = _evaluated(qrels, runs, measures, settings)
+    results, curves = _evaluated(qrels, runs, measures, settings, notes)
     comparison = None
     if base is not None:
         comparison = _compared(qrels, runs, measures, list(runs)[base], significance, settings)
-    inputs = Inputs(qrels, runs, results, measures, comparison, depth=shown, title=title)
+    inputs = Inputs(qrels, runs, results, measures, curves, comparison, depth=shown,
+                    title=title)
     _texts(inputs, docs, queries, max_chars, notes)
     inputs.notes = tuple(notes)
     text = page(report_data(inputs))
@@ -142,21 +143,30 @@ def _measures(names: list[str], compat: int) -> tuple[list, list[str]]:
     return [m for m in measures if not m.spec.text], notes
 
 
-def _evaluated(qrels, runs: dict, measures: list, settings) -> list:
-    """Each run's Results with the shown measures and the 11 IPrec of the P-R curves."""
+def _evaluated(qrels, runs: dict, measures: list, settings, notes: list[str]
+               ) -> tuple[list, list]:
+    """Each run's Results with the shown measures, and with the 11 IPrec of the P-R curves
+    (under trec_eval's tie order when --ties average: it has no expected IPrec)."""
+    from dataclasses import replace
     from ..engine import native
     from ..measures import parse_measures
     from ..report.html_data import IPREC_NAMES
     from ..results import Results
     from .commands import _warn
-    curves = [m for m in parse_measures(list(IPREC_NAMES), settings.compat) if m not in measures]
-    evaluated = []
+    curves = parse_measures(list(IPREC_NAMES), settings.compat)
+    curve_settings = settings
+    if settings.ties == "average":
+        curve_settings = replace(settings, ties="trec_eval")
+        notes.append("P-R curves under trec_eval's tie order: --ties average has no expected "
+                     "interpolated precision")
+    evaluated, curved = [], []
     for label, run in runs.items():
-        results = Results.of(native.evaluate(qrels, run, measures + curves, settings))
+        results = Results.of(native.evaluate(qrels, run, measures, settings))
         results.run = label
         _warn(results, show_notes=False, labelled=True)  # queries only in the run
         evaluated.append(results)
-    return evaluated
+        curved.append(Results.of(native.evaluate(qrels, run, curves, curve_settings)))
+    return evaluated, curved
 
 
 def _compared(qrels, runs: dict, measures: list, baseline: str, significance: dict, settings):

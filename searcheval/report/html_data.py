@@ -49,13 +49,15 @@ CURVE_DIGITS = 6
 @dataclass
 class Inputs:
     """What a report is made of: the runs by label (in the order given), each run's
-    Results with the shown measures and the 11 IPrec measures, the comparison with the
-    baseline (None without one), and the texts (None when not given)."""
+    Results with the shown measures and with the 11 IPrec measures (``IPREC_NAMES``: its
+    P-R curve), the comparison with the baseline (None without one), and the texts
+    (None when not given)."""
 
     qrels: Qrels
     runs: Mapping[str, Run]
     results: list[Results]
     measures: list[Measure]
+    curves: list[Results]
     comparison: Any = None
     query_texts: Mapping[str, str] | None = None
     doc_texts: Mapping[str, str] | None = None
@@ -112,7 +114,7 @@ def report_data(inputs: Inputs) -> dict:
         "per_query": [[_per_query(m, r, queries) for m in inputs.measures]
                       for r in inputs.results],
         "significance": _significance(inputs.comparison, labels, inputs.measures),
-        "pr": _curves(inputs.results, queries),
+        "pr": _curves(inputs.curves, queries),
         "depth": inputs.depth, "rankings": rankings, "judgments": judgments,
         "relevant": relevant, "relevance_level": settings.relevance_level,
         "query_texts": dict(inputs.query_texts) if inputs.query_texts is not None else None,
@@ -189,7 +191,7 @@ def _curves(results_list: list[Results], queries: list[str]) -> dict:
     mean, per_query = [], []
     for results in results_list:
         names = [str(m) for m in results.measures]
-        rows = [names.index(name) for name in IPREC_NAMES]  # in recall order, whatever -m says
+        rows = [names.index(name) for name in IPREC_NAMES]
         block = results.values[rows]  # levels x queries
         column = {q: j for j, q in enumerate(results.query_ids)}
         mean.append([float(results.means[i]) for i in rows])

@@ -107,8 +107,13 @@ function showDocument(q, doc) {
       el("div", {class: "body-text", id: "doc-text"}, highlighted(text, queryText(q) || "")));
 }
 
+// Lucene's English stop words and the words questions start with: not worth marking
+const UNMARKED = new Set(("a an and are as at be but by for if in into is it no not of on or such that the " +
+  "their then there these they this to was will with what which who whom how why when where do does " +
+  "has have been can any from").split(" "));
+
 function highlighted(text, query) {
-  const words = new Set((query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) || []));
+  const words = new Set((query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) || []).filter(word => !UNMARKED.has(word)));
   return text.split(/([\p{L}\p{N}]+)/u).map(part => words.has(part.toLowerCase()) ? el("mark", {}, part) : part);
 }
 
