@@ -233,4 +233,5 @@ LAZY_COMMANDS = {
     "fuse": "searcheval.cli.fuse:fuse_command",
     "overlap": "searcheval.cli.overlap:overlap_command",
     "agree": "searcheval.cli.agree:agree_command",
+    "report": "searcheval.cli.report:report_command",
 }

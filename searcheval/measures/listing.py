@@ -33,6 +33,11 @@ def text_rows() -> list[tuple[str, str, str]]:
     return rows
 
 
+def plain_about(spec) -> str:
+    """What a family measures, as plain text (the HTML report's definitions)."""
+    return _plain(spec.about)
+
+
 def _code(names: tuple[str, ...]) -> str:
     return ", ".join(f"`{name}`" for name in names)
 

@@ -1,0 +1,213 @@
+"""``searcheval report QRELS RUN... -o report.html``: one self-contained HTML report.
+
+Everything is read and computed before anything is written (the file is written
+atomically); a bad input is one line on stderr and exit 2, as for ``evaluate``, whose
+reading of qrels, runs and measures this command shares.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import click
+
+from .options import QUERY_AND_RANKING_OPTIONS
+from .run_args import RunsCommand, name_option
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@100")
+EVALUATION_DEPTH = "depth"  # -M/--depth of evaluate: here --depth is the rankings shown
+
+
+def ranking_options(command: Callable) -> Callable:
+    """evaluate's --missing, -c, -l, -J, --ties and --compat. Its -M/--depth (documents
+    evaluated) is left out: a report evaluates whole runs, and --depth says how many
+    documents of each ranking it shows."""
+    for option in reversed(QUERY_AND_RANKING_OPTIONS):
+        probe = option(lambda: None)  # which option this decorator adds
+        if probe.__click_params__[-1].name != EVALUATION_DEPTH:
+            command = option(command)
+    return command
+
+
+@click.command("report", cls=RunsCommand, context_settings=CONTEXT)
+@click.argument("qrels")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@name_option
+@click.option("-o", "--output", default="-", metavar="FILE",
+              help="HTML file to write, atomically ('-', the default: stdout).")
+@click.option("-m", "--measure", "measures", multiple=True,
+              help=f"Measure(s), as for evaluate. Default: {', '.join(DEFAULT_MEASURES)}.")
+@click.option("--baseline", default=None, metavar="RUN",
+              help="Test every run against this one (one of the RUNs, or another run file).")
+@click.option("--docs", default=None, metavar="DOCS",
+              help="Document texts, shown beside the rankings: TSV (id<TAB>text), CSV, "
+                   "JSON Lines or irds:DATASET_ID (as for pool).")
+@click.option("--queries", default=None, metavar="QUERIES",
+              help="Query texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
+@click.option("--depth", "shown", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Documents of each ranking shown per query (every document is evaluated).")
+@click.option("--max-chars", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Document text kept, in characters (0: all of it).")
+@click.option("--title", default="searcheval report", show_default=True, help="The page's title.")
+@click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap"]),
+              default="t", show_default=True, help="Paired significance test (with --baseline).")
+@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "sidak", "hommel",
+                                                 "by", "none"]),
+              default="holm", show_default=True,
+              help="Multiple-testing correction over all the comparisons made.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="Significance level (corrected p < alpha).")
+@ranking_options
+def report_command(qrels, runs, output, measures, baseline, docs, queries, shown, max_chars,
+                   title, test, correction, alpha, missing, complete, relevance_level,
+                   judged_only, ties, compat) -> None:
+    """Write one HTML file (no network needed to open it) reporting RUN(s) against QRELS.
+
+    The leaderboard (means, 95% confidence intervals, significance against --baseline),
+    sortable and filterable per-query tables, per-query differences between two runs,
+    each query's rankings side by side with their judgments (and texts, with --docs and
+    --queries), precision-recall curves, and the settings and measures' definitions.
+    """
+    from . import _fail, run_reporting
+    if complete and missing == "skip":
+        _fail("searcheval: -c and --missing skip contradict each other")
+    from ..settings import Settings
+    settings = Settings(compat=int(compat), missing=missing or "zero",
+                        relevance_level=relevance_level, judged_only=judged_only, ties=ties)
+    run_reporting(lambda: run_report(
+        qrels, list(runs), output, list(measures), baseline=baseline, docs=docs,
+        queries=queries, shown=shown, max_chars=max_chars, title=title,
+        significance={"test": test, "correction": correction, "alpha": alpha},
+        settings=settings), output)
+
+
+def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names: list[str], *,
+               baseline: str | None, docs: str | None, queries: str | None, shown: int,
+               max_chars: int, title: str, significance: dict, settings) -> list[str]:
+    """Read, evaluate, compare, write the page; returns the lines said about it."""
+    from ..io.inputs import as_qrels, as_run
+    from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
+    from ..io.run_labels import refuse_repeated_paths, run_labels
+    from ..engine.qrels_forms import refuse_unfit
+    from ..report.html import page
+    from ..report.html_data import Inputs, report_data
+    from .output import write_text
+    from .run_args import paths_and_names
+    run_paths, names = paths_and_names(run_paths)
+    if baseline is not None and baseline in names:  # --baseline NAME: the run given that name
+        baseline = run_paths[names.index(baseline)]
+    refuse_repeated_paths(run_paths)
+    refuse_inputs_as_outputs([output], [qrels_path, *run_paths, baseline, docs, queries])
+    paths, base = _with_baseline(run_paths, baseline)
+    names = names if len(paths) == len(run_paths) else [None] + names  # a baseline from outside
+    refuse_stdin_twice([qrels_path, *paths, docs, queries])
+    measures, notes = _measures(measure_names, settings.compat)
+    qrels = as_qrels(qrels_path)
+    refuse_unfit(qrels, measures)  # before reading the runs
+    read = [as_run(path, ranks=settings.ties == "rank") for path in paths]
+    runs = dict(zip(run_labels(read, names), read))
+    results, curves = _evaluated(qrels, runs, measures, settings, notes)
+    comparison = None
+    if base is not None:
+        comparison = _compared(qrels, runs, measures, list(runs)[base], significance, settings)
+    inputs = Inputs(qrels, runs, results, measures, curves, comparison, depth=shown,
+                    title=title)
+    _texts(inputs, docs, queries, max_chars, notes)
+    inputs.notes = tuple(notes)
+    text = page(report_data(inputs))
+    write_text(output, text)
+    where = "stdout" if output == "-" else output
+    queries_shown = len(set().union(*(r.query_ids for r in results)))
+    return [f"wrote {where}: {len(text.encode()):,} bytes, {_count(len(runs), 'run')}, "
+            f"{_count(queries_shown, 'query', 'queries')}, {_count(len(measures), 'measure')}"]
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else many or one + 's'}"
+
+
+def _with_baseline(run_paths: list[str], baseline: str | None) -> tuple[list[str], int | None]:
+    """(the run files, the baseline's index among them): a baseline that is none of the
+    runs (by path, label or file name, as compare finds it) is read too, and put first."""
+    if baseline is None:
+        return run_paths, None
+    from ..analysis.compare import baseline_index
+    from ..errors import UsageError
+    index = baseline_index(run_paths, baseline)
+    paths, index = (run_paths, index) if index is not None else ([baseline] + run_paths, 0)
+    if len(paths) < 2:
+        raise UsageError(f"--baseline {baseline}: no other run to test against it; give "
+                         "the runs to compare with it")
+    return paths, index
+
+
+def _measures(names: list[str], compat: int) -> tuple[list, list[str]]:
+    """The measures shown; a string per query (relstring) has no place in a table of numbers."""
+    from ..results import resolve_measures
+    measures = resolve_measures(names or list(DEFAULT_MEASURES), compat)
+    strings = [str(m) for m in measures if m.spec.text]
+    notes = [f"left out (a string per query, not a number): {', '.join(strings)}"] if strings else []
+    return [m for m in measures if not m.spec.text], notes
+
+
+def _evaluated(qrels, runs: dict, measures: list, settings, notes: list[str]
+               ) -> tuple[list, list]:
+    """Each run's Results with the shown measures, and with the 11 IPrec of the P-R curves
+    (under trec_eval's tie order when --ties average: it has no expected IPrec)."""
+    from dataclasses import replace
+    from ..engine import native
+    from ..measures import parse_measures
+    from ..report.html_data import IPREC_NAMES
+    from ..results import Results
+    from .commands import _warn
+    curves = parse_measures(list(IPREC_NAMES), settings.compat)
+    curve_settings = settings
+    if settings.ties == "average":
+        curve_settings = replace(settings, ties="trec_eval")
+        notes.append("P-R curves under trec_eval's tie order: --ties average has no expected "
+                     "interpolated precision")
+    evaluated, curved = [], []
+    for label, run in runs.items():
+        results = Results.of(native.evaluate(qrels, run, measures, settings))
+        results.run = label
+        _warn(results, show_notes=False, labelled=True)  # queries only in the run
+        evaluated.append(results)
+        curved.append(Results.of(native.evaluate(qrels, run, curves, curve_settings)))
+    return evaluated, curved
+
+
+def _compared(qrels, runs: dict, measures: list, baseline: str, significance: dict, settings):
+    from ..analysis.compare import compare
+    return compare(qrels, runs, [str(m) for m in measures], baseline=baseline,
+                   missing=settings.missing, relevance_level=settings.relevance_level,
+                   judged_only=settings.judged_only, compat=settings.compat,
+                   ties=settings.ties, **significance)
+
+
+def _texts(inputs, docs: str | None, queries: str | None, max_chars: int,
+           notes: list[str]) -> None:
+    """The query texts and the shown documents' texts (cut to ``max_chars``), and a note
+    for the ones the files lack."""
+    from ..io.texts import read_texts
+    from ..report.html_data import shown_documents, shown_rankings
+    evaluated = set().union(*(r.query_ids for r in inputs.results))
+    if queries is not None:
+        texts = read_texts(queries, "query")
+        inputs.query_texts = {q: t for q, t in texts.items() if q in evaluated}
+        _note_missing(notes, "query", evaluated - set(texts), queries)
+    if docs is not None:
+        inputs.rankings = shown_rankings(inputs.runs, inputs.results[0].settings, inputs.depth)
+        wanted = shown_documents(inputs.rankings)
+        texts = read_texts(docs, "doc", wanted=wanted)
+        inputs.doc_texts = {d: t[:max_chars] if max_chars else t for d, t in texts.items()}
+        _note_missing(notes, "document", wanted - set(texts), docs)
+
+
+def _note_missing(notes: list[str], role: str, missing: set[str], source: str) -> None:
+    if missing:
+        from ..model import natural_key
+        listed = sorted(missing, key=natural_key)
+        notes.append(f"{source} has no text for {len(listed)} of the {role} ids shown: "
+                     f"{', '.join(listed[:10])}"
+                     + (" ..." if len(listed) > 10 else ""))
