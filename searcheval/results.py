@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -14,10 +15,27 @@ from .io.inputs import as_qrels, as_run
 from .io.irds import is_irds  # the module imports ir_datasets only when used
 from .measures import Kind, Measure, parse_measures
 from .measures.spellings import is_ir_measures_measure
+from .io.run_labels import unique_labels
 from .model import natural_key
 from .settings import TIE_POLICIES, Settings
 
 MIN_GEO_MEAN = 0.00001
+
+# The views a Results shows itself with (a notebook's HTML, Markdown, LaTeX) live in
+# report/, the layer after this one: report.views fills this table when the package is
+# imported (searcheval/__init__ imports it), so this layer imports no later one.
+VIEWS: dict[str, Callable[..., str]] = {}
+
+
+def register_view(name: str, function: Callable[..., str]) -> None:
+    VIEWS[name] = function
+
+
+def view(name: str) -> Callable[..., str]:
+    if name not in VIEWS:  # only when searcheval.results is used without the package
+        raise UsageError(f"the {name} view is registered by searcheval.report.views: "
+                         "import searcheval first")
+    return VIEWS[name]
 
 
 def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | None = None,
@@ -171,15 +189,55 @@ class Results(Outcome):
             "zero_filled": self.zero_filled, "skipped": self.skipped, "ignored": self.ignored,
         }
 
-    def to_dataframe(self):
-        """Long table run, query_id, measure, value: per-query rows, then the `all` rows."""
+    def to_dataframe(self, per_query: bool = True, wide: bool = False, means: bool = False):
+        """The values as a DataFrame.
+
+        ``per_query`` True: the queries' values, long (run, query_id, measure, value) or
+        ``wide`` (a row per query, a column per measure); the `all` rows of the means
+        only with ``means=True``, after the queries. ``per_query`` False: the means alone,
+        long (run, measure, value) or wide (one row, indexed by the run)."""
         import pandas as pd
 
-        if "all" in self._col:  # the mean rows' id: report.render.refuse_query_named_all
+        rows = long_rows(self)
+        queries = len(self.query_ids) * len(self.measures)
+        if not per_query:
+            rows = [(run, name, value) for run, _, name, value in rows[queries:]]
+            if wide:
+                return pd.DataFrame([{n: v for _, n, v in rows}],
+                                    index=pd.Index([self.run], name="run"))
+            return pd.DataFrame(rows, columns=["run", "measure", "value"])
+        if means and "all" in self._col:  # the mean rows' id: report.render.refuse_query_named_all
             raise UsageError(f"{self.run}: a query has the id 'all', which the long table also "
                              "gives the mean rows, so the two could not be told apart: use "
-                             "per_query() and summary(), or rename the query")
-        return pd.DataFrame(long_rows(self), columns=["run", "query_id", "measure", "value"])
+                             "means=False and summary(), or rename the query")
+        rows = rows if means else rows[:queries]
+        if not wide:
+            return pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
+        records: dict[str, dict] = {}
+        for run, query_id, name, value in rows:  # queries in natural order, `all` last
+            records.setdefault(query_id, {"run": run, "query_id": query_id})[name] = value
+        return pd.DataFrame(list(records.values()))
+
+    def __repr__(self) -> str:
+        """One line: the run, the queries and the first means (the dataclass's repr
+        printed every value: 6 KB for 225 queries)."""
+        summary = self.summary()
+        shown = ", ".join(f"{name}={value:.4f}" for name, value in list(summary.items())[:6])
+        more = f", ... ({len(summary)} measures)" if len(summary) > 6 else ""
+        return (f"<Results {self.run!r}: {len(self.query_ids)} queries, {shown}{more}; "
+                f"missing={self.settings.missing}, ties={self.settings.ties}>")
+
+    def _repr_html_(self) -> str:
+        return view("html")([self])
+
+    def to_markdown(self, per_query: bool = False, **options: Any) -> str:
+        """Markdown as ``-f markdown``; ``options``: ``report.tables.TableOptions``."""
+        return view("markdown")([self], per_query=per_query, **options)
+
+    def to_latex(self, per_query: bool = False, **options: Any) -> str:
+        """A LaTeX ``table`` as ``-f latex``: ``caption``, ``label``, ``digits``,
+        ``transpose``, ``underline_second``, ``environment`` ("table*")."""
+        return view("latex")([self], per_query=per_query, **options)
 
 
 def is_whole(measure: Measure, value: float) -> bool:
@@ -208,6 +266,39 @@ def long_rows(results: Results) -> list[tuple]:
     return rows
 
 
+class ResultsByRun(dict):
+    """The Results of several runs, by run label (in the order given): what
+    ``evaluate(qrels, [run, ...])`` returns. A dict, so ``results["bm25"]`` is one run's
+    Results; its views show the runs side by side (runs as rows, measures as columns)."""
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        """Run label -> {measure: mean}."""
+        return {run: results.summary() for run, results in self.items()}
+
+    def to_dataframe(self, per_query: bool = False, wide: bool = True, means: bool = False):
+        """The runs' frames (``Results.to_dataframe``) one after the other; the default,
+        the means: a row per run, a column per measure."""
+        import pandas as pd
+
+        return pd.concat([r.to_dataframe(per_query=per_query, wide=wide, means=means)
+                          for r in self.values()], ignore_index=per_query or not wide)
+
+    def __repr__(self) -> str:
+        return ("<ResultsByRun: " + ", ".join(repr(r)[1:-1] for r in self.values()) + ">"
+                if len(self) <= 3 else
+                f"<ResultsByRun: {len(self)} runs ({', '.join(list(self)[:3])}, ...); "
+                "_repr_html_, to_markdown() or to_dataframe() show them>")
+
+    def _repr_html_(self) -> str:
+        return view("html")(list(self.values()))
+
+    def to_markdown(self, per_query: bool = False, **options: Any) -> str:
+        return view("markdown")(list(self.values()), per_query=per_query, **options)
+
+    def to_latex(self, per_query: bool = False, **options: Any) -> str:
+        return view("latex")(list(self.values()), per_query=per_query, **options)
+
+
 # ---- evaluate: input -> engine -> Results -------------------------------------------------
 
 ENGINES = ("native", "pytrec_eval")
@@ -216,8 +307,14 @@ ENGINES = ("native", "pytrec_eval")
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
-             ties: str = "trec_eval", num_docs: int = 0) -> Results:
-    """Evaluate one run against qrels; returns the Results every output format renders.
+             ties: str = "trec_eval", num_docs: int = 0,
+             names: list[str] | None = None) -> Results | ResultsByRun:
+    """Evaluate a run against qrels; returns the Results every output format renders.
+
+    ``run``: one run (a path, a Run, a DataFrame, a {query_id: {doc_id: score}} dict, or
+    ir_measures' ScoredDoc tuples), or several: a list of runs, or a {name: run} dict,
+    for which a ``ResultsByRun`` ({label: Results}) comes back, the qrels read once.
+    ``names``: the labels of the runs of a list, in order (else file names or tags).
 
     ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
     ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
@@ -230,7 +327,28 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measures, notes = dataset_measures(qrels, measures)
     parsed = resolve_measures(measures, compat)
-    judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")
+    judged = as_qrels(rows_as_frame(qrels, "relevance"))
+    if not is_several(run):
+        if names is not None and len(names) != 1:
+            raise UsageError(f"names: one run, {len(names)} names")
+        results = _evaluate_one(judged, as_run(rows_as_frame(run, "score"), ranks=ties == "rank"),
+                                parsed, settings, engine, notes)
+        if names:
+            results.run = str(names[0])
+        return results
+    sources, given = named_runs(run, names)
+    read = [as_run(rows_as_frame(source, "score"), name or f"run{i + 1}", ranks=ties == "rank")
+            for i, (source, name) in enumerate(zip(sources, given))]
+    by_run = ResultsByRun()
+    for ranked, label in zip(read, labels_of(read, given)):
+        results = _evaluate_one(judged, ranked, parsed, settings, engine, list(notes))
+        results.run = label
+        by_run[label] = results
+    return by_run
+
+
+def _evaluate_one(judged: Any, ranked: Any, parsed: list[Measure], settings: Settings,
+                  engine: str, notes: list[str]) -> Results:
     if engine == "native":
         from .engine import native
         results = Results.of(native.evaluate(judged, ranked, parsed, settings))
@@ -241,6 +359,61 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
         raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
     results.notes[:0] = notes
     return results
+
+
+def is_several(run: Any) -> bool:
+    """Several runs: a list of runs, or {name: run}; one run: a path, a Run, a DataFrame,
+    a {query_id: {doc_id: score}} dict (its values map documents to numbers) or a list
+    of ir_measures' ScoredDoc tuples."""
+    if isinstance(run, Mapping):
+        return any(not isinstance(v, Mapping) or any(isinstance(x, Mapping) for x in v.values())
+                   for v in run.values())
+    if isinstance(run, (list, tuple)) and not hasattr(run, "_fields"):
+        return bool(run) and not isinstance(run[0], tuple)
+    return False
+
+
+def named_runs(runs: Any, names: list[str] | None = None) -> tuple[list[Any], list[str | None]]:
+    """(runs, the name given to each or None). ``{name: run}`` names each run by its key,
+    whatever the run is (a path, a Run, a DataFrame, a dict); a list names none (paths by
+    their file names, the rest by their tags) unless ``names`` does. A dict of
+    {query_id: {doc_id: score}} is one run, not runs by name: refused, since its keys
+    would be taken for run names."""
+    if not isinstance(runs, Mapping):
+        runs = list(runs)
+        if names is not None and len(names) != len(runs):
+            raise UsageError(f"names: {len(runs)} runs, {len(names)} names")
+        return runs, [str(n) for n in names] if names is not None else [None] * len(runs)
+    if names is not None:
+        raise UsageError("names: the runs are a {name: run} dict, already named")
+    for name, run in runs.items():
+        if isinstance(run, Mapping) and any(not isinstance(v, Mapping) for v in run.values()):
+            raise UsageError(f"runs[{name!r}] maps documents to scores: this dict is one run "
+                             "({query_id: {doc_id: score}}); compare takes several, as a list "
+                             "or as {name: run}")
+    return list(runs.values()), [str(name) for name in runs]
+
+
+def labels_of(read: list[Any], names: list[str | None]) -> list[str]:
+    """A given name as it is; the other runs as ``run_labels`` shows them (a file whose name
+    is also a given name is shown by more of its path)."""
+    return unique_labels([(None, name) if name is not None else
+                          (None if run.path.startswith("<") else run.path, run.name)
+                          for run, name in zip(read, names)])
+
+
+def rows_as_frame(source: Any, value_column: str) -> Any:
+    """ir_measures' Qrel and ScoredDoc namedtuples (a list, or the generator its readers
+    return) as a DataFrame of their fields; anything else as it is."""
+    if isinstance(source, (str, bytes, Mapping)) or hasattr(source, "columns") \
+            or not hasattr(source, "__iter__") or type(source).__module__.startswith("searcheval"):
+        return source
+    rows = list(source) if not isinstance(source, (list, tuple)) else source
+    fields = getattr(rows[0], "_fields", ()) if rows else ()
+    if not {"query_id", "doc_id", value_column} <= set(fields):
+        return rows  # a generator is read once: what it gave, for the error to name
+    import pandas as pd
+    return pd.DataFrame(rows, columns=list(fields))[["query_id", "doc_id", value_column]]
 
 
 def dataset_measures(qrels: Any, measures: list[str] | str | None

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options, trec_eval_options
+from .options import query_and_ranking_options, table_options, trec_eval_options
 
 from ..settings import __version__
 from .memory import reuse_freed_memory
@@ -141,9 +141,10 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option("--plot", "plot_dir", default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: precision-recall curves, "
                    "distributions over queries.")
+@table_options
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
              judged_only, ties, engine, cross_check, compat, num_docs, results_format,
-             qrels_format, zscores, no_summary, fmt, output, plot_dir) -> None:
+             qrels_format, zscores, no_summary, fmt, output, plot_dir, table) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
@@ -159,7 +160,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
                             summary=not no_summary, qrels_format=qrels_format,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
-                            runid=not measures or any(m in NICKNAME_NAMES for m in measures))
+                            table=table, runid=not measures or any(m in NICKNAME_NAMES for m in measures))
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
     except SearchevalError as exc:

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options, trec_eval_options
+from .options import query_and_ranking_options, table_options, trec_eval_options
 
 from ..report.render import FORMATS
 
@@ -44,9 +44,11 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--plot", "plot_dir", default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: per-query differences, "
                    "precision-recall curves, distributions.")
+@table_options
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
-                    num_docs, results_format, qrels_format, fmt, output, plot_dir) -> None:
+                    num_docs, results_format, qrels_format, fmt, output, plot_dir,
+                    table) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -84,7 +86,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
                              num_docs=num_docs)
-        text = render_comparison(comparison, fmt, runid=runid)
+        text = render_comparison(comparison, fmt, runid=runid, options=table)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
         files = _plots(judged, comparison, order) if plot_dir else {}
