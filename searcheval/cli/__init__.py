@@ -160,7 +160,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
                             summary=not no_summary, qrels_format=qrels_format,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
-                            table=table, runid=not measures or any(m in NICKNAME_NAMES for m in measures))
+                            looks=table, runid=not measures or any(m in NICKNAME_NAMES for m in measures))
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
     except SearchevalError as exc:

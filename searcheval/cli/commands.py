@@ -26,7 +26,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  fmt: str,
                  output: str | None, runid: bool, plot_dir: str | None = None,
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True,
-                 qrels_format: str = "trec", table=None) -> int:
+                 qrels_format: str = "trec", looks=None) -> int:
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
     measure_names, runid_asked = without_runid(measure_names)
@@ -76,7 +76,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid, summary,
-                                 **({"options": table} if table is not None else {}))
+                                 **({"options": looks} if looks is not None else {}))
     files = _plots(qrels, dict(zip(labels, runs)), results_list, settings) if plot_dir else {}
     if files:  # the plot folder first: a refusal there leaves the -o output unwritten
         from ..report.plots import make_folder
