@@ -28,13 +28,14 @@ CELLS = [
     f"QRELS = {str(CRANFIELD / 'qrel')!r}\nRUNS = {[str(r) for r in RUNS]!r}",
     'one = searcheval.evaluate(QRELS, RUNS[0], ["AP", "P@10", "RR"], missing="skip")\none',
     'many = searcheval.evaluate(QRELS, RUNS, ["AP", "P@10", "RR"], missing="skip")\nmany',
-    'searcheval.compare(QRELS, RUNS, ["AP", "P@10", "RR"], baseline=RUNS[0], missing="skip")',
+    'pair = searcheval.compare(QRELS, RUNS, ["AP", "P@10", "RR"], baseline=RUNS[0],\n'
+    '                          missing="skip")\npair',
     'searcheval.experiment(QRELS, RUNS, ["AP", "P@10", "RR"], baseline=0, missing="skip",\n'
     '                      names=["bm25", "classic", "boolean"])',
     "searcheval.evaluate(list(ir_measures.read_trec_qrels(QRELS)),\n"
     "                    ir_measures.read_trec_run(RUNS[0]),\n"
     '                    [ir_measures.AP, ir_measures.P@10, ir_measures.RR], missing="skip")',
-    "print(len(repr(one)), len(repr(many)))",
+    "print(len(repr(one)), len(repr(many)), len(repr(pair)))",
 ]
 
 
@@ -112,7 +113,8 @@ def test_several_runs_side_by_side_with_the_best_in_bold(outputs, full):
     assert [cell for cell, _ in table[0]] == ["run", *TREC]
     for row in table[1:]:
         run = Path(row[0][0])
-        assert {m: cell for m, (cell, _) in zip(TREC, row[1:])} == trec_eval_printed(CRANFIELD / "results" / run)
+        shown = {m: cell for m, (cell, _) in zip(TREC, row[1:])}
+        assert shown == trec_eval_printed(CRANFIELD / "results" / run)
     for column, measure in enumerate(TREC, 1):
         best = max(full.values(), key=lambda summary: summary[measure])[measure]
         bold = {row[0][0] for row in table[1:] if row[column][1]}
@@ -157,5 +159,5 @@ def test_ir_measures_objects_and_tuples(outputs):
 
 def test_reprs_are_short(outputs):
     (stream,) = [o for o in outputs[6] if o["output_type"] == "stream"]
-    one, many = map(int, stream["text"].split())
-    assert one < 300 and many < 600  # were 6 KB and, for a Comparison, 35 KB
+    one, many, pair = map(int, stream["text"].split())
+    assert one < 300 and many < 600 and pair < 400  # were 6 KB and, for a Comparison, 35 KB

@@ -48,12 +48,14 @@ def rows_of(lines: list[str], split) -> dict[str, dict[str, str]]:
 
 
 def from_text(text: str) -> dict[str, dict[str, str]]:
-    return rows_of(text.split("\n\n")[0].splitlines(), lambda l: re.split(r"\s{2,}", l.strip()))
+    return rows_of(text.split("\n\n")[0].splitlines(),
+                   lambda line: re.split(r"\s{2,}", line.strip()))
 
 
 def from_markdown(text: str) -> dict[str, dict[str, str]]:
     lines = text.split("\n\n")[0].splitlines()
-    return rows_of([lines[0]] + lines[2:], lambda l: [c.strip() for c in l.strip("| ").split(" | ")])
+    return rows_of([lines[0]] + lines[2:],
+                   lambda line: [c.strip() for c in line.strip("| ").split(" | ")])
 
 
 def latex_body(text: str) -> list[str]:
@@ -63,7 +65,11 @@ def latex_body(text: str) -> list[str]:
 
 
 def from_latex(text: str) -> dict[str, dict[str, str]]:
-    return rows_of(latex_body(text), lambda l: [c.strip().replace(r"\_", "_") for c in l.split(" & ")])
+    return rows_of(latex_body(text), latex_cells)
+
+
+def latex_cells(line: str) -> list[str]:
+    return [c.strip().replace(r"\_", "_") for c in line.split(" & ")]
 
 
 def number(cell: str) -> str:
@@ -90,7 +96,8 @@ def test_every_table_shows_trec_eval_numbers_for_the_15_runs(fmt, read, full):
 
 
 @pytest.mark.parametrize("fmt,read,bold,under", [
-    ("markdown", from_markdown, r"\*\*", "<u>"), ("latex", from_latex, r"\\textbf\{", r"\\underline\{")])
+    ("markdown", from_markdown, r"\*\*", "<u>"),
+    ("latex", from_latex, r"\\textbf\{", r"\\underline\{")])
 def test_best_bold_second_underlined(fmt, read, bold, under, full):
     shown = read(cli(fmt, "--underline-second"))
     for measure in QUALITY:
@@ -122,8 +129,7 @@ def test_latex_is_a_complete_table_with_caption_label_and_digits(full):
 
 
 def test_transpose_puts_measures_as_rows(full):
-    shown = rows_of(latex_body(cli("latex", "--transpose")),
-                    lambda l: [c.strip().replace(r"\_", "_") for c in l.split(" & ")])
+    shown = rows_of(latex_body(cli("latex", "--transpose")), latex_cells)
     assert list(shown) == list(MEASURES)
     assert {m: plain(shown[m]["results_english_bm25.txt"]) for m in MEASURES} == \
         trec_eval_printed("results_english_bm25.txt")

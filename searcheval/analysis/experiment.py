@@ -102,8 +102,6 @@ def _per_query(results: list[Results]) -> Any:
 def _with_baseline(comparison: Comparison, corrected: bool, round: int | None) -> Any:
     """The means, then per measure pt.Experiment's columns, in its order; the baseline's
     own row has none of them (NaN, and ``reject`` False)."""
-    import pandas as pd
-
     frame = _means(comparison.results, round)
     row_of = {(row.run, row.measure): row for row in comparison.rows}
     for measure in (str(m) for m in comparison.measures):

@@ -19,8 +19,8 @@ import string
 from . import render
 from ..analysis.compare import Comparison, Row
 from ..errors import UsageError
-from .grid import Cell, cells, html_grid, html_notes, latex_escape, latex_table, markdown_grid
-from .grid import text_grid
+from .grid import Cell, cells, html_block, html_grid, html_notes, latex_escape, latex_table
+from .grid import markdown_grid, text_grid
 from .tables import TableOptions, summary_grid
 
 ROW_FIELDS = ["measure", "run", "baseline", "run_mean", "baseline_mean", "delta", "relative",
@@ -157,17 +157,19 @@ def to_latex(comparison: Comparison, options: TableOptions = TableOptions()) -> 
                                                      + legend(comparison)[1] + "."),
                                 label=f"{options.label}-changes" if options.label else "",
                                 environment=options.environment)
-    lines += [""] + [f"% {line}" for line in legend(comparison, options)[2:] + _settings(comparison)]
+    comments = legend(comparison, options)[2:] + _settings(comparison)
+    lines += [""] + [f"% {line}" for line in comments]
     return "\n".join(lines) + "\n"
 
 
 def to_html(comparison: Comparison, options: TableOptions = TableOptions()) -> str:
     """What a notebook shows: the means (marks, best in bold) and the comparisons, the
     legend, the test and the settings folded under them."""
-    return ("<div>" + html_grid(*means_grid(comparison, options))
-            + html_grid(*change_grid(comparison), left=3)
-            + html_notes(legend(comparison, options)[0] + ". Test, settings and notes",
-                         legend(comparison, options)[1:] + _settings(comparison)) + "</div>")
+    lines = legend(comparison, options)
+    return html_block([html_grid(*means_grid(comparison, options)),
+                       html_grid(*change_grid(comparison), left=3),
+                       html_notes(lines[0] + ". Test, settings and notes",
+                                  lines[1:] + _settings(comparison))])
 
 
 def row_values(row: Row) -> list:

@@ -124,3 +124,17 @@ def html_notes(summary: str, lines: list[str]) -> str:
     """Notes folded under a table: ``<details>`` shows ``summary`` until opened."""
     items = "".join(f"<li>{html.escape(line.strip())}</li>" for line in lines if line.strip())
     return f"<details><summary>{html.escape(summary)}</summary><ul>{items}</ul></details>"
+
+
+# Jupyter styles its own tables (.dataframe); these rules only add what a results table
+# needs: aligned digits, a rule under the header, the notes in smaller type.
+HTML_STYLE = ("<style>table.searcheval{border-collapse:collapse;"
+              "font-variant-numeric:tabular-nums;margin-bottom:0.5em}"
+              "table.searcheval th,table.searcheval td{padding:0.2em 0.7em}"
+              "table.searcheval thead th{border-bottom:1px solid currentColor}"
+              "div.searcheval details{font-size:smaller}</style>")
+
+
+def html_block(parts: list[str]) -> str:
+    """Tables and their folded notes in one ``<div>``, with the style they share."""
+    return '<div class="searcheval">' + HTML_STYLE + "".join(parts) + "</div>"

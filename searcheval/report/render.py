@@ -10,9 +10,9 @@ import math
 
 from ..errors import UsageError
 from ..measures import TREC_ORDER, Kind, Measure
-from .grid import Cell, html_grid, html_notes, latex_escape, latex_table, markdown_grid, text_grid
-from .tables import MEAN_ROW, TableOptions, per_query_grid, summary_grid, value_text
-from .tables import best_runs, require_unique_labels  # noqa: F401 - report.compare's, the API's
+from .grid import Cell, html_block, html_grid, html_notes, latex_escape, latex_table
+from .grid import markdown_grid, text_grid
+from .tables import MEAN_ROW, TableOptions, per_query_grid, require_unique_labels, summary_grid
 from ..results import Results, long_rows
 from ..results import plain_value as _number
 
@@ -80,10 +80,6 @@ def _json_number(measure: Measure, value: float | str) -> float | int | str | No
     if isinstance(value, str):
         return value
     return None if isinstance(value, float) and math.isnan(value) else _number(measure, value)
-
-
-def _format_value(measure: Measure, value: float, digits: int = 4) -> str:
-    return value_text(measure, value, digits)
 
 
 def _left_out(results: Results) -> str:
@@ -339,4 +335,4 @@ def to_html(results_list: list[Results], per_query: bool = False,
         parts.append(html_grid(*per_query_grid(results, options)))
     parts.append(html_notes(markdown_legend(options) + " Settings and notes",
                             shared_settings_lines(results_list)))
-    return "<div>" + "".join(parts) + "</div>"
+    return html_block(parts)
