@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from dataclasses import dataclass, fields
 from typing import Any, Callable
 
@@ -16,7 +17,7 @@ from .io.irds import is_irds  # the module imports ir_datasets only when used
 from .measures import Kind, Measure, parse_measures
 from .measures.spellings import is_ir_measures_measure
 from .io.run_labels import unique_labels
-from .model import natural_key
+from .model import Run, natural_key
 from .settings import TIE_POLICIES, Settings
 
 MIN_GEO_MEAN = 0.00001
@@ -365,12 +366,22 @@ def is_several(run: Any) -> bool:
     """Several runs: a list of runs, or {name: run}; one run: a path, a Run, a DataFrame,
     a {query_id: {doc_id: score}} dict (its values map documents to numbers) or a list
     of ir_measures' ScoredDoc tuples."""
-    if isinstance(run, Mapping):
-        return any(not isinstance(v, Mapping) or any(isinstance(x, Mapping) for x in v.values())
-                   for v in run.values())
+    if isinstance(run, Mapping):  # {name: run} when every value is a run, not a ranking
+        return bool(run) and all(_is_a_run(v) for v in run.values())
     if isinstance(run, (list, tuple)) and not hasattr(run, "_fields"):
         return bool(run) and not isinstance(run[0], tuple)
     return False
+
+
+def _is_a_run(value: Any) -> bool:
+    """A value of {name: run}: a path (an existing file, ``-`` or an ``irds:`` id), a Run
+    or DataFrame, or a {query_id: {doc_id: score}} dict (a dict of dicts); a ranking
+    ({doc_id: score}), None or another string is a query of one dict run."""
+    if isinstance(value, Mapping):
+        return bool(value) and all(isinstance(v, Mapping) for v in value.values())
+    if isinstance(value, str):
+        return value == "-" or is_irds(value) or Path(value).exists()
+    return isinstance(value, (Path, Run)) or hasattr(value, "columns")
 
 
 def named_runs(runs: Any, names: list[str] | None = None) -> tuple[list[Any], list[str | None]]:

@@ -12,8 +12,11 @@ from . import compare, render
 from .tables import TableOptions
 
 
-def _results_view(renderer):
+def _results_view(renderer, name: str):
     def show(results_list: list[Results], per_query: bool = False, **options: Any) -> str:
+        render.require_unique_labels(results_list)
+        if per_query:  # a query named `all` beside the mean row: as the CLI refuses it
+            render.refuse_query_named_all(results_list, name)
         return renderer(results_list, per_query=per_query, options=TableOptions(**options))
     return show
 
@@ -25,9 +28,9 @@ def _comparison_view(renderer):
 
 
 def register() -> None:
-    register_view("html", _results_view(render.to_html))
-    register_view("markdown", _results_view(render.to_markdown))
-    register_view("latex", _results_view(render.to_latex))
+    register_view("html", _results_view(render.to_html, "html"))
+    register_view("markdown", _results_view(render.to_markdown, "markdown"))
+    register_view("latex", _results_view(render.to_latex, "latex"))
     register_view("comparison-html", _comparison_view(compare.to_html))
     register_view("comparison-markdown", _comparison_view(compare.to_markdown))
     register_view("comparison-latex", _comparison_view(compare.to_latex))
