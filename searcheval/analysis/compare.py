@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from ..io.inputs import as_qrels, as_run
-from ..results import labels_of, named_runs, resolve_measures, rows_as_frame, view
+from ..io.run_sources import labels_of, named_runs, rows_as_frame
+from ..results import resolve_measures, view
 from ..settings import Settings
 from ..errors import UsageError
 from ..measures import Measure

@@ -23,7 +23,8 @@ from functools import cache
 from typing import Any
 
 from ..errors import UsageError
-from ..results import Results, ResultsByRun, evaluate, named_runs
+from ..io.run_sources import named_runs
+from ..results import Results, ResultsByRun, evaluate
 from ..settings import TIE_POLICIES
 from .compare import Comparison, compare
 
