@@ -80,7 +80,9 @@ def ranked_runs(values: dict[str, float], measure: Measure) -> tuple[set[str], s
     if not distinct:
         return set(), set()
     best = {run for run, v in values.items() if v == distinct[0]}
-    second = {run for run, v in values.items() if len(distinct) > 1 and v == distinct[1]}
+    # of two runs the second best is the worst: only marked among three or more
+    second = {run for run, v in values.items()
+              if len(values) > 2 and len(distinct) > 1 and v == distinct[1]}
     return best, second
 
 
