@@ -158,3 +158,31 @@ def test_markdown_per_query_has_the_queries_as_rows(full):
         assert row[1] == f"{per_query[row[0]]['AP']:.4f}"
         assert int(row[4]) == per_query[row[0]]["NumRel"]
     assert rows[-1][1:4] == [trec_eval_printed("results_english_bm25.txt")[m] for m in QUALITY]
+
+
+def test_compare_latex_marks_what_the_csv_finds_significant():
+    """15 runs against english_bm25: a dagger where -f csv's corrected p is below 0.05 and
+    the run is better, a double dagger where worse; the legend in the caption."""
+    base = str(CRANFIELD / "results" / "results_english_bm25.txt")
+    args = ["compare", str(CRANFIELD / "qrel"), *map(str, RUNS), "--baseline", base,
+            "-m", "AP", "-m", "P@10"]
+    rows = CliRunner().invoke(main, args + ["-f", "csv"]).stdout.splitlines()
+    header, *body = [row.split(",") for row in rows]
+    column = {name: i for i, name in enumerate(header)}
+    expected = {(r[column["run"]], r[column["measure"]]):
+                "" if r[column["significant"]] != "true" else
+                r"$^{\dagger}$" if float(r[column["delta"]]) > 0 else r"$^{\ddagger}$"
+                for r in body}
+    text = CliRunner().invoke(main, args + ["-f", "latex", "--caption", "Cranfield.",
+                                            "--label", "tab:c"]).stdout
+    shown = from_latex(text.split(r"\end{table}")[0])
+    assert set(shown) == set(LABELS)
+    for (run, measure), marks in expected.items():
+        cell = shown[run][measure]
+        assert cell.endswith(marks) if marks else "$^" not in cell, (run, measure)
+    assert any(expected.values())  # the daggers are exercised
+    lines = text.splitlines()
+    assert lines[3].startswith(r"\caption{Cranfield. Mean over the queries averaged;")
+    assert r"$^{\dagger}$ significantly better than the baseline results\_english\_bm25.txt" \
+        in lines[3]
+    assert r"\label{tab:c}" in lines and r"\label{tab:c-changes}" in lines
