@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -14,10 +14,27 @@ from .io.inputs import as_qrels, as_run
 from .io.irds import is_irds  # the module imports ir_datasets only when used
 from .measures import Kind, Measure, parse_measures
 from .measures.spellings import is_ir_measures_measure
+from .io.run_sources import is_several, labels_of, named_runs, rows_as_frame
 from .model import natural_key
 from .settings import TIE_POLICIES, DocumentCosts, Settings
 
 MIN_GEO_MEAN = 0.00001
+
+# The views a Results shows itself with (a notebook's HTML, Markdown, LaTeX) live in
+# report/, the layer after this one: report.views fills this table when the package is
+# imported (searcheval/__init__ imports it), so this layer imports no later one.
+VIEWS: dict[str, Callable[..., str]] = {}
+
+
+def register_view(name: str, function: Callable[..., str]) -> None:
+    VIEWS[name] = function
+
+
+def view(name: str) -> Callable[..., str]:
+    if name not in VIEWS:  # only when searcheval.results is used without the package
+        raise UsageError(f"the {name} view is registered by searcheval.report.views: "
+                         "import searcheval first")
+    return VIEWS[name]
 
 
 def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | None = None,
@@ -195,15 +212,55 @@ class Results(Outcome):
             "zero_filled": self.zero_filled, "skipped": self.skipped, "ignored": self.ignored,
         }
 
-    def to_dataframe(self):
-        """Long table run, query_id, measure, value: per-query rows, then the `all` rows."""
+    def to_dataframe(self, per_query: bool = True, wide: bool = False, means: bool = False):
+        """The values as a DataFrame.
+
+        ``per_query`` True: the queries' values, long (run, query_id, measure, value) or
+        ``wide`` (a row per query, a column per measure); the `all` rows of the means
+        only with ``means=True``, after the queries. ``per_query`` False: the means alone,
+        long (run, measure, value) or wide (one row, indexed by the run)."""
         import pandas as pd
 
-        if "all" in self._col:  # the mean rows' id: report.render.refuse_query_named_all
+        rows = long_rows(self)
+        queries = len(self.query_ids) * len(self.measures)
+        if not per_query:
+            rows = [(run, name, value) for run, _, name, value in rows[queries:]]
+            if wide:
+                return pd.DataFrame([{n: v for _, n, v in rows}],
+                                    index=pd.Index([self.run], name="run"))
+            return pd.DataFrame(rows, columns=["run", "measure", "value"])
+        if means and "all" in self._col:  # the mean rows' id: report.render.refuse_query_named_all
             raise UsageError(f"{self.run}: a query has the id 'all', which the long table also "
                              "gives the mean rows, so the two could not be told apart: use "
-                             "per_query() and summary(), or rename the query")
-        return pd.DataFrame(long_rows(self), columns=["run", "query_id", "measure", "value"])
+                             "means=False and summary(), or rename the query")
+        rows = rows if means else rows[:queries]
+        if not wide:
+            return pd.DataFrame(rows, columns=["run", "query_id", "measure", "value"])
+        records: dict[str, dict] = {}
+        for run, query_id, name, value in rows:  # queries in natural order, `all` last
+            records.setdefault(query_id, {"run": run, "query_id": query_id})[name] = value
+        return pd.DataFrame(list(records.values()))
+
+    def __repr__(self) -> str:
+        """One line: the run, the queries and the first means (the dataclass's repr
+        printed every value: 6 KB for 225 queries)."""
+        summary = self.summary()
+        shown = ", ".join(f"{name}={value:.4f}" for name, value in list(summary.items())[:6])
+        more = f", ... ({len(summary)} measures)" if len(summary) > 6 else ""
+        return (f"<Results {self.run!r}: {len(self.query_ids)} queries, {shown}{more}; "
+                f"missing={self.settings.missing}, ties={self.settings.ties}>")
+
+    def _repr_html_(self) -> str:
+        return view("html")([self])
+
+    def to_markdown(self, per_query: bool = False, **options: Any) -> str:
+        """Markdown as ``-f markdown``; ``options``: ``report.tables.TableOptions``."""
+        return view("markdown")([self], per_query=per_query, **options)
+
+    def to_latex(self, per_query: bool = False, **options: Any) -> str:
+        """A LaTeX ``table`` as ``-f latex``: ``caption``, ``label``, ``digits``,
+        ``transpose``, ``underline_second``, ``environment`` ("table*")."""
+        return view("latex")([self], per_query=per_query, **options)
 
 
 def is_whole(measure: Measure, value: float) -> bool:
@@ -232,6 +289,39 @@ def long_rows(results: Results) -> list[tuple]:
     return rows
 
 
+class ResultsByRun(dict):
+    """The Results of several runs, by run label (in the order given): what
+    ``evaluate(qrels, [run, ...])`` returns. A dict, so ``results["bm25"]`` is one run's
+    Results; its views show the runs side by side (runs as rows, measures as columns)."""
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        """Run label -> {measure: mean}."""
+        return {run: results.summary() for run, results in self.items()}
+
+    def to_dataframe(self, per_query: bool = False, wide: bool = True, means: bool = False):
+        """The runs' frames (``Results.to_dataframe``) one after the other; the default,
+        the means: a row per run, a column per measure."""
+        import pandas as pd
+
+        return pd.concat([r.to_dataframe(per_query=per_query, wide=wide, means=means)
+                          for r in self.values()], ignore_index=per_query or not wide)
+
+    def __repr__(self) -> str:
+        return ("<ResultsByRun: " + ", ".join(repr(r)[1:-1] for r in self.values()) + ">"
+                if len(self) <= 3 else
+                f"<ResultsByRun: {len(self)} runs ({', '.join(list(self)[:3])}, ...); "
+                "_repr_html_, to_markdown() or to_dataframe() show them>")
+
+    def _repr_html_(self) -> str:
+        return view("html")(list(self.values()))
+
+    def to_markdown(self, per_query: bool = False, **options: Any) -> str:
+        return view("markdown")(list(self.values()), per_query=per_query, **options)
+
+    def to_latex(self, per_query: bool = False, **options: Any) -> str:
+        return view("latex")(list(self.values()), per_query=per_query, **options)
+
+
 # ---- evaluate: input -> engine -> Results -------------------------------------------------
 
 ENGINES = ("native", "pytrec_eval")
@@ -241,28 +331,50 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
              ties: str = "trec_eval", num_docs: int = 0,
-             names: list[str] | None = None, costs: Any = None) -> Results:
-    """Evaluate one run against qrels; returns the Results every output format renders.
+             names: list[str] | None = None, costs: Any = None) -> Results | ResultsByRun:
+    """Evaluate a run against qrels; returns the Results every output format renders.
+
+    ``run``: one run (a path, a Run, a DataFrame, a {query_id: {doc_id: score}} dict, or
+    ir_measures' ScoredDoc tuples), or several: a list of runs, or a {name: run} dict,
+    for which a ``ResultsByRun`` ({label: Results}) comes back, the qrels read once.
+    ``names``: the labels of the runs of a list, in order (else file names or tags).
 
     ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
     ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
     documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
     ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
     ordered (``settings.TIE_POLICIES``). ``num_docs``: the documents in the collection
-    (trec_eval -N), which only ``utility``'s fourth coefficient reads. ``names``: the
-    run's name in every output (``[name]``, as :func:`searcheval.compare` takes a name per
-    run; default: its file name or tag). ``costs``: what
+    (trec_eval -N), which only ``utility``'s fourth coefficient reads. ``costs``: what
     reading each document costs, for the C/W/L measures: a cost file's path (``doc_id cost``
     lines, ``--costs``) or a ``{doc_id: cost}`` mapping; unlisted documents cost 1.
     """
-    if names is not None and len(names) != 1:
-        raise UsageError(f"names: {len(names)} names for one run: give one")
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
                         costs=document_costs(costs))
     measures, notes = dataset_measures(qrels, measures)
     parsed = resolve_measures(measures, compat)
-    judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")
+    judged = as_qrels(rows_as_frame(qrels, "relevance"))
+    if not is_several(run):
+        if names is not None and len(names) != 1:
+            raise UsageError(f"names: one run, {len(names)} names")
+        results = _evaluate_one(judged, as_run(rows_as_frame(run, "score"), ranks=ties == "rank"),
+                                parsed, settings, engine, notes)
+        if names:
+            results.run = str(names[0])
+        return results
+    sources, given = named_runs(run, names)
+    read = [as_run(rows_as_frame(source, "score"), name or f"run{i + 1}", ranks=ties == "rank")
+            for i, (source, name) in enumerate(zip(sources, given))]
+    by_run = ResultsByRun()
+    for ranked, label in zip(read, labels_of(read, given)):
+        results = _evaluate_one(judged, ranked, parsed, settings, engine, list(notes))
+        results.run = label
+        by_run[label] = results
+    return by_run
+
+
+def _evaluate_one(judged: Any, ranked: Any, parsed: list[Measure], settings: Settings,
+                  engine: str, notes: list[str]) -> Results:
     if engine == "native":
         from .engine import native
         results = Results.of(native.evaluate(judged, ranked, parsed, settings))
@@ -272,8 +384,6 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     else:
         raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
     results.notes[:0] = notes
-    if names is not None and names[0] is not None:
-        results.run = str(names[0])
     return results
 
 

@@ -51,8 +51,10 @@ def test_results_object():
     assert results.value("P@10", "302") == 0.7  # out.test.aq: P_10 302 0.7000
     assert results.value("P_10", "302") == 0.7  # any spelling of the measure
     assert round(results.value("map", "301"), 4) == 0.0324
-    frame = results.to_dataframe()
+    frame = results.to_dataframe()  # the queries only: no `all` rows mixed in
     assert list(frame.columns) == ["run", "query_id", "measure", "value"]
+    assert len(frame) == 2 * 3 and "all" not in set(frame["query_id"])
+    frame = results.to_dataframe(means=True)  # asked: the `all` rows after the queries
     assert len(frame) == 2 * 3 + 2
     assert frame.iloc[-1].tolist() == ["results.test", "all", "AP", results.summary()["AP"]]
     assert results.per_query()["303"]["P@10"] == 0.0

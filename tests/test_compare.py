@@ -4,6 +4,7 @@ the reference engine computed, pairing by query id, policies stated, errors."""
 from __future__ import annotations
 
 import csv
+import re
 import io
 import json
 from pathlib import Path
@@ -36,12 +37,14 @@ def lesson(*options):
 def test_one_call_prints_the_lessons_table():
     result = lesson()
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    assert lines[0].split() == ["measure", "before.run", "(a)", "after.run", "(b)"]
-    for line, (measure, before, after) in zip(lines[1:5], LESSON):
-        name, *values = line.split()
-        assert name == measure
-        assert [round(float(v), 2) for v in values[:2]] == [before, after]
+    lines = result.stdout.splitlines()  # runs as rows, measures as columns
+    assert lines[0].split() == ["run"] + [measure for measure, _, _ in LESSON]
+    assert lines[1].split()[:2] == ["before.run", "(a)"]
+    assert lines[2].split()[:2] == ["after.run", "(b)"]
+    before = [float(v) for v in lines[1].split()[2:]]
+    after = [float(v) for v in re.findall(r"\d+\.\d+", lines[2])]  # marks follow the numbers
+    assert [(m, round(b, 2), round(a, 2)) for (m, _, _), b, a in zip(LESSON, before, after)] \
+        == list(LESSON)
 
 
 def test_change_in_points_and_relative_change():

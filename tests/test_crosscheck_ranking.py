@@ -209,5 +209,6 @@ def test_cli_cross_check_under_depth_exits_0(files) -> None:
     assert ("cross-check against pytrec_eval (trec_eval 9.0.8): 8 values compared, 0 differ "
             "(tolerance 1e-09)") in result.stdout.splitlines()
     lines = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines() if line}
-    assert lines["measure"] == ["q1", "q2", "q3", "all"]
-    assert lines["P@3"] == ["1.0000", "0.6667", "0.0000", "0.5556"]
+    assert lines["query"] == ["P@3", "NumRelRet"]  # per query: queries as rows, `all` last
+    assert [lines[q][0] for q in ("q1", "q2", "q3", "all")] == ["1.0000", "0.6667", "0.0000",
+                                                                 "0.5556"]

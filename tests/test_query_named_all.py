@@ -71,7 +71,13 @@ def test_api_values_and_the_long_table(files):
     results = searcheval.evaluate(*files, ["AP"])
     assert results.value("AP", "all") == 1.0 and results.summary() == {"AP": 0.75}
     with pytest.raises(UsageError, match="a query has the id 'all'"):
-        results.to_dataframe()
+        results.to_dataframe(means=True)
+    # without the mean rows (the default) the query's own row stands alone
+    assert results.to_dataframe()[["query_id", "value"]].values.tolist() == [["all", 1.0],
+                                                                             ["q1", 0.5]]
+    with pytest.raises(UsageError, match="a query has the id 'all'"):
+        results.to_markdown(per_query=True)  # its row beside the mean row, as -q -f markdown
+    assert "| AP | 0.7500 |" in results.to_markdown()  # the means alone: no ambiguity
 
 
 def test_error_the_export_script_refuses_the_query(files, tmp_path, capsys):

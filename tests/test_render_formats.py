@@ -67,20 +67,17 @@ def means(fmt: str, text: str) -> dict[tuple[str, str], float]:
                 out[(run, TREC_NAMES[name.strip()])] = float(value)
         return out
     lines = text.splitlines()
-    if fmt == "table" and lines[0].split() == ["measure", "all"]:  # evaluate: a block per run
-        blocks = [i for i, line in enumerate(lines) if line.split() == ["measure", "all"]]
-        return {(run, row.split()[0]): float(row.split()[1]) for run, start in zip(RUNS, blocks)
-                for row in lines[start + 1:start + 1 + len(MEASURES)]}
+    # the tables for people: runs as rows (several runs), measures as columns
     if fmt == "latex":
-        start = lines.index(r"\midrule") + 1
-        rows = [_cells(line, "&") for line in lines[start:start + len(MEASURES)]]
+        start = lines.index(r"\midrule")
+        rows = [_cells(line, "&") for line in [lines[start - 1]] + lines[start + 1:start + 1 + len(RUNS)]]
     elif fmt == "markdown":
-        rows = [_cells(line, "|") for line in lines[2:2 + len(MEASURES)]]
-    else:  # table
-        rows = [line.split("  ") for line in lines[1:1 + len(MEASURES)]]
-        rows = [[c for c in row if c.strip()] for row in rows]
-    return {(run, row[0].strip()): _number(row[1 + i]) for row in rows
-            for i, run in enumerate(RUNS)}
+        rows = [_cells(line, "|") for line in [lines[0]] + lines[2:2 + len(RUNS)]]
+    else:  # table: columns apart by two spaces or more; a mark follows its number
+        rows = [re.split(r"\s{2,}", line.strip()) for line in lines[:1 + len(RUNS)]]
+    header, body = rows[0], rows[1:]
+    return {(re.sub(r" \([a-z]\)$", "", row[0]), header[1 + i]): _number(cell)
+            for row in body for i, cell in enumerate(row[1:])}
 
 
 @pytest.mark.parametrize("command", ["evaluate", "compare"])
@@ -119,22 +116,31 @@ def test_markdown_and_latex_mark_significance_and_bold_the_best():
     assert significant  # the marks below are exercised
     markdown = invoke("compare", "markdown", "--test", "bootstrap", "--baseline", "before.run")
     latex = invoke("compare", "latex", "--test", "bootstrap", "--baseline", "before.run")
-    for measure in MEASURES:
-        md_row = next(line for line in markdown.splitlines() if line.startswith(f"| {measure} |"))
-        tex_row = next(line for line in latex.splitlines() if line.startswith(f"{measure} &"))
-        assert ("<sup>†</sup>" in md_row) == (measure in significant)
-        assert (r"$^{\dagger}$" in tex_row) == (measure in significant)
+    md_header = _cells(markdown.splitlines()[0], "|")
+    md_after = _cells(next(line for line in markdown.splitlines() if line.startswith("| after.run |")), "|")
+    tex_lines = latex.splitlines()
+    tex_header = _cells(tex_lines[tex_lines.index(r"\midrule") - 1], "&")
+    tex_after = _cells(next(line for line in tex_lines if line.startswith("after.run &")), "&")
+    assert md_header == tex_header == ["run"] + MEASURES
+    for column, measure in enumerate(MEASURES, 1):
+        assert ("<sup>†</sup>" in md_after[column]) == (measure in significant)
+        assert (r"$^{\dagger}$" in tex_after[column]) == (measure in significant)
         best_after = LESSON[measure][1] >= LESSON[measure][0]
-        assert md_row.split("|")[3].strip().startswith("**") == best_after
-        assert tex_row.split("&")[2].strip().startswith(r"\textbf{") == best_after
+        assert md_after[column].startswith("**") == best_after
+        assert tex_after[column].startswith(r"\textbf{") == best_after
+    # the marks' legend is in the caption, with the correction behind them
+    caption = next(line for line in tex_lines if line.startswith(r"\caption{"))
+    assert r"$^{\dagger}$ significantly better than the baseline before.run" in caption
+    assert "Holm-corrected over the 4 comparisons" in caption
 
 
 def test_letters_name_the_runs_a_result_beats_without_a_baseline():
     markdown = invoke("compare", "markdown", "--test", "bootstrap")
     header = markdown.splitlines()[0]
-    assert "before.run (a)" in header and "after.run (b)" in header
-    p5 = next(line for line in markdown.splitlines() if line.startswith("| P@5 |"))
-    assert p5.split("|")[3].strip() == "**0.7800**<sup>a</sup>"
+    assert "| before.run (a) |" in markdown and "| after.run (b) |" in markdown
+    assert header == "| run | P@5 | R@10 | RR | nDCG@10 |"
+    after = next(line for line in markdown.splitlines() if line.startswith("| after.run (b) |"))
+    assert after.split("|")[2].strip() == "**0.7800**<sup>a</sup>"
 
 
 def test_latex_escapes_names(tmp_path):

@@ -104,11 +104,11 @@ def test_each_run_alone_gives_the_reference_values(runs):
 # ---- evaluate: every format, read back --------------------------------------------------------
 
 def grid_values(lines: list[str], split, clean) -> dict[str, dict[str, str]]:
-    """{label: {measure: text}} from a grid whose header names the runs (markdown, latex)."""
+    """{label: {measure: text}} from a grid of runs as rows, measures as columns."""
     rows = [split(line) for line in lines]
     header = rows[0][1:]
-    return {label: {row[0]: clean(row[1 + i]) for row in rows[1:] if row[0] in TREC_NAMES}
-            for i, label in enumerate(header)}
+    return {row[0]: {m: clean(cell) for m, cell in zip(header, row[1:]) if m in TREC_NAMES}
+            for row in rows[1:]}
 
 
 def first_grid(text: str, starts: str) -> list[str]:
@@ -131,14 +131,9 @@ def from_latex(text: str) -> dict[str, dict[str, str]]:
 
 
 def from_table(text: str) -> dict[str, dict[str, str]]:
-    values: dict[str, dict[str, str]] = {}
-    for block in text.split("\n\n"):
-        lines = block.splitlines()
-        if lines and lines[0].startswith("measure"):
-            table = {line.split()[0]: line.split()[-1] for line in lines[1:]}
-        elif lines and lines[0].startswith("run: "):
-            values[lines[0].split()[1]] = table
-    return values
+    """The side-by-side text table: runs as rows, columns apart by two spaces or more."""
+    lines = text.split("\n\n")[0].splitlines()
+    return grid_values(lines, lambda line: re.split(r"\s{2,}", line.strip()), str.strip)
 
 
 def from_trec(text: str) -> dict[str, dict[str, str]]:
@@ -242,9 +237,10 @@ def test_compare_text_views_show_each_runs_own_mean(runs, fmt, read):
 def test_compare_table_and_trec_views(runs):
     table = compare_output(runs, "table")
     header, *rows = table.split("\n\n")[0].splitlines()
-    assert header.split()[1:] == ["exp1/run.txt", "(a)", "exp2/run.txt", "(b)"]
-    assert {row.split()[0]: row.split()[1:] for row in rows} == {
-        m: [PRINTED[LABELS[0]][m], PRINTED[LABELS[1]][m]] for m in TREC_NAMES}
+    assert header.split() == ["run", *TREC_NAMES]
+    assert {" ".join(row.split()[:2]): row.split()[2:] for row in rows} == {
+        f"{label} ({letter})": [PRINTED[label][m] for m in TREC_NAMES]
+        for label, letter in zip(LABELS, "ab")}
     assert from_trec(compare_output(runs, "trec")) == {label: PRINTED[label] for label in LABELS}
 
 
@@ -402,10 +398,13 @@ def test_plots_refuse_two_figures_under_one_file_name(runs, tmp_path):
 def test_best_marks_only_measures_that_grade_the_ranking(runs):
     # FirstRel is a rank (lower is better) and NumRet a count: neither has a "best" run.
     text = evaluate_output(runs, "markdown", "-m", "FirstRel", "-m", "NumRet")
-    rows = {line.split(" | ")[0].strip("| "): line for line in text.splitlines()
-            if line.startswith("| ")}
-    assert "**" not in rows["FirstRel"] and "**" not in rows["NumRet"]
-    assert rows["AP"] == f"| AP | **{PRINTED['exp1/run.txt']['AP']}** | {PRINTED['exp2/run.txt']['AP']} |"
+    lines = [line for line in text.splitlines() if line.startswith("| ")]
+    assert lines[0] == "| run | AP | P@10 | FirstRel | NumRet |"
+    rows = {line.split(" | ")[0].strip("| "): line.strip("| ").split(" | ") for line in lines[2:]}
+    # columns: run, AP, P@10, FirstRel, NumRet
+    assert all("**" not in rows[label][3] + rows[label][4] for label in LABELS)
+    assert [rows[label][1] for label in LABELS] == [f"**{PRINTED['exp1/run.txt']['AP']}**",
+                                                    PRINTED["exp2/run.txt"]["AP"]]
 
 
 def shortest_unique_suffix(own: tuple[str, ...], others: list[tuple[str, ...]]) -> str:
@@ -456,4 +455,5 @@ def test_a_file_is_not_numbered_after_a_stdin_run_of_its_name(runs):
     result = CliRunner().invoke(main, ["evaluate", str(QRELS), "-", str(runs[0]), "-m", "AP",
                                        "-f", "markdown"], input=stdin)
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[0] == "| measure | run.txt | exp1/run.txt |"
+    assert [line.split(" | ")[0] for line in result.stdout.splitlines()[2:4]] == [
+        "| run.txt", "| exp1/run.txt"]

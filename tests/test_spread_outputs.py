@@ -134,7 +134,8 @@ def test_compare_prints_each_run_s_spread() -> None:
         assert got == pytest.approx(expected, rel=1e-12)
     table = cli("compare", "--ci", "-m", "AP", QRELS, BM25, CLASSIC).stdout
     _, low, high = scipy_spread(runs[CLASSIC.name])
-    assert f"{np.mean(runs[CLASSIC.name]):.4f} ± {(high - low) / 2:.4f}" in table.splitlines()[1]
+    line = next(l for l in table.splitlines() if l.startswith(CLASSIC.name))  # runs are rows
+    assert f"{np.mean(runs[CLASSIC.name]):.4f} ± {(high - low) / 2:.4f}" in line
     doc = json.loads(cli("compare", "--ci", "-m", "AP", "-f", "json", QRELS, BM25, CLASSIC).stdout)
     assert doc["runs"][1]["spread"]["measures"]["AP"]["ci_low"] == pytest.approx(low, rel=1e-12)
 

@@ -251,7 +251,12 @@ def test_relstring_in_csv_json_and_table():
     assert document["per_query"]["302"]["relstring(length=20)"] == "33033303303333333330"
     assert list(document["summary"]) == ["P@5"]
     table = evaluate(*arguments, "-q").stdout
-    assert "relstring(length=20)  0000011000000--10101  33033303303333333330" in table
+    rows = [line.split() for line in table.split("\n\n")[0].splitlines()]  # queries as rows
+    assert rows[:4] == [["query", "relstring(length=20)", "P@5"],
+                        ["301", "0000011000000--10101", "0.0000"],
+                        ["302", "33033303303333333330", "0.8000"],
+                        ["303", "0000.....00..0.0.02.", "0.0000"]]
+    assert rows[4] == ["all", "0.2667"]  # no `all` string, P@5's mean
 
 
 @pytest.mark.parametrize("compat,folder", VERSIONS, ids=["9", "10"])

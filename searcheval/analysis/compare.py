@@ -12,7 +12,6 @@ corrected together for multiple testing.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,14 +19,14 @@ from typing import Any
 import numpy as np
 
 from ..io.inputs import as_qrels, as_run
-from ..results import resolve_measures
+from ..io.run_sources import labels_of, named_runs, rows_as_frame
+from ..results import resolve_measures, view
 from ..settings import Settings
 from ..errors import UsageError
 from ..measures import Measure
 from ..results import Results, undefined_note
 from ..model import natural_key
-from ..io.run_labels import (path_labels, refuse_repeated_names, refuse_repeated_runs,
-                             same_file_key, unique_labels)
+from ..io.run_labels import path_labels, refuse_repeated_runs, same_file_key
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
 
@@ -111,6 +110,49 @@ class Comparison:
         top = max(means.values())
         return [run for run, value in means.items() if value == top]
 
+    def summary(self) -> dict[str, dict[str, float]]:
+        """Run label -> {measure: mean over the paired queries}."""
+        return {r.run: r.summary() for r in self.results}
+
+    def to_dataframe(self, per_query: bool = False, wide: bool = False):
+        """The comparisons, a row per (measure, pair), columns as ``-f csv``; ``per_query``:
+        the runs' values on the paired queries (``Results.to_dataframe``), no `all` rows."""
+        import pandas as pd
+
+        if per_query:
+            return pd.concat([r.to_dataframe(per_query=True, wide=wide) for r in self.results],
+                             ignore_index=True)
+        return pd.DataFrame([{"measure": row.measure, "run": row.run, "baseline": row.baseline,
+                              "run_mean": row.run_mean, "baseline_mean": row.baseline_mean,
+                              "delta": row.delta, "relative": row.relative, "wins": row.wins,
+                              "ties": row.ties, "losses": row.losses, "p": row.p,
+                              "p_adjusted": row.p_adjusted, "significant": row.significant,
+                              "effect_size_d": row.effect} for row in self.rows])
+
+    def __repr__(self) -> str:
+        """One line (the dataclass's repr printed every value of every run: 35 KB)."""
+        against = (f"against {self.baseline}" if self.baseline is not None else "every pair")
+        significant = sum(row.significant for row in self.rows)
+        return (f"<Comparison of {len(self.results)} runs ({', '.join(self.runs[:4])}"
+                f"{', ...' if len(self.runs) > 4 else ''}) {against} on "
+                f"{len(self.query_ids)} queries, {len(self.measures)} measures: "
+                f"{significant} of {len(self.rows)} differences significant ({self.test}, "
+                f"{self.correction})>")
+
+    def __str__(self) -> str:
+        return view("comparison-text")(self)
+
+    def _repr_html_(self) -> str:
+        return view("comparison-html")(self)
+
+    def to_markdown(self, **options: Any) -> str:
+        """Markdown as ``compare -f markdown``; ``options``: ``report.tables.TableOptions``."""
+        return view("comparison-markdown")(self, **options)
+
+    def to_latex(self, **options: Any) -> str:
+        """LaTeX tables as ``compare -f latex`` (``caption``, ``label``, ``digits``, ...)."""
+        return view("comparison-latex")(self, **options)
+
     def correction_text(self) -> str:
         from .stats import CORRECTION_NAMES
         count = len(self.rows)
@@ -159,8 +201,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     asked = resolve_measures(measures or list(DEFAULT_MEASURES), compat)
     parsed, notes = _paired_measures(asked)
     sources, names, base_index = _with_baseline(*named_runs(runs, names), baseline)
-    judged = as_qrels(qrels)
-    read = [as_run(source, name or f"run{i + 1}", ranks=ties == "rank")
+    judged = as_qrels(rows_as_frame(qrels, "relevance"))
+    read = [as_run(rows_as_frame(source, "score"), name or f"run{i + 1}", ranks=ties == "rank")
             for i, (source, name) in enumerate(zip(sources, names))]
     refuse_repeated_runs(read)  # a run against itself compares nothing
     from ..engine import native
@@ -196,41 +238,6 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
                                                                  len(query_ids)),
                       correction=correction, alpha=alpha, left_out=left_out, notes=notes,
                       floor=floor, whole=whole, groups=dict(groups or {}))
-
-
-def named_runs(runs: Any, names: list[str | None] | None = None
-               ) -> tuple[list[Any], list[str | None]]:
-    """(runs, the name given to each or None). ``{name: run}`` names each run by its key,
-    whatever the run is (a path, a Run, a DataFrame, a dict); a list names none (paths by
-    their file names, the rest by their tags) unless ``names`` does. A dict of
-    {query_id: {doc_id: score}} is one run, not runs by name: refused, since its keys
-    would be taken for run names. Two runs given one name: refused."""
-    if not isinstance(runs, Mapping):
-        runs = list(runs)
-        given = [None] * len(runs) if names is None else [
-            None if name is None else str(name) for name in names]
-        if len(given) != len(runs):
-            raise UsageError(f"names: {len(given)} names for {len(runs)} runs: give one "
-                             "name (or None) per run")
-        refuse_repeated_names(given)
-        return runs, given
-    if names is not None:
-        raise UsageError("names= goes with a list of runs; a {name: run} dict names its "
-                         "runs by its keys")
-    for name, run in runs.items():
-        if isinstance(run, Mapping) and any(not isinstance(v, Mapping) for v in run.values()):
-            raise UsageError(f"runs[{name!r}] maps documents to scores: this dict is one run "
-                             "({query_id: {doc_id: score}}); compare takes several, as a list "
-                             "or as {name: run}")
-    return list(runs.values()), [str(name) for name in runs]
-
-
-def labels_of(read: list[Any], names: list[str | None]) -> list[str]:
-    """A given name as it is; the other runs as ``run_labels`` shows them (a file whose name
-    is also a given name is shown by more of its path)."""
-    return unique_labels([(None, name) if name is not None else
-                          (None if run.path.startswith("<") else run.path, run.name)
-                          for run, name in zip(read, names)])
 
 
 def _only(results: Results, measures: list[Measure]) -> Results:

@@ -15,7 +15,7 @@ import sys
 import click
 
 from .options import (ci_options, interval_asked, measures_from_option, plot_options,
-                      query_and_ranking_options, trec_eval_options)
+                      query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
 from ..settings import __version__
@@ -155,10 +155,12 @@ def _fail(message: str, code: int = 2) -> None:
               help="Also every mean per query group: FILE has query_id<TAB>group lines (a "
                    "query may be in several groups).")
 @ci_options()
+@table_options
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
              judged_only, ties, engine, cross_check, compat, num_docs, results_format,
              qrels_format, zscores, costs, no_summary, fmt, output, plot_dir, plot_measures,
-             plot_size, dpi, groups_path, ci, ci_method, ci_level, seed, resamples) -> None:
+             plot_size, dpi, groups_path, ci, ci_method, ci_level, seed, resamples,
+             table) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
@@ -178,6 +180,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             costs=costs, summary=not no_summary, qrels_format=qrels_format,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
                             groups_path=groups_path, plot_how=(plot_measures, plot_size, dpi),
+                            looks=table,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures),
                             interval=interval)
     except ReferenceEngineCrash as exc:  # done, but look: exit 1

@@ -28,7 +28,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True,
                  qrels_format: str = "trec", run_names: list[str | None] | None = None,
                  groups_path: str | None = None, plot_how: tuple = ((), None, None),
-                 interval=None, costs: str | None = None) -> int:
+                 interval=None, costs: str | None = None, looks=None) -> int:
     refuse_inputs_as_outputs([output], [costs] if costs else [])
     settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
@@ -84,7 +84,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)
-    text = render.render_results(results_list, fmt, per_query, runid, summary)
+    text = render.render_results(results_list, fmt, per_query, runid, summary,
+                                 **({"options": looks} if looks is not None else {}))
     if groups is not None:
         from ..report.groups import with_groups
         text = with_groups(text, results_list, groups, fmt)

@@ -11,7 +11,7 @@ import sys
 import click
 
 from .options import (ci_options, interval_asked, measures_from_option, plot_options,
-                      query_and_ranking_options, trec_eval_options)
+                      query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
 from ..report.render import FORMATS
@@ -65,11 +65,12 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="A regression gate for CI: exit 3 when a run is significantly worse than "
                    "--baseline on one of the measures (a lower mean and a corrected p below "
                    "--alpha), naming the run, measure and p on stderr.")
+@table_options
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
                     num_docs, results_format, qrels_format, fmt, output, groups_path,
                     plot_dir, plot_measures, plot_size, dpi, ci, ci_method, ci_level,
-                    fail_if_worse) -> None:
+                    fail_if_worse, table) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -128,7 +129,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
             for results in comparison.results:
                 add_spread(results, interval.level, interval.method, seed=interval.seed,
                            resamples=interval.resamples)
-        text = render_comparison(comparison, fmt, runid=runid)
+        text = render_comparison(comparison, fmt, runid=runid, options=table)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given
         named = names if baseline is None or baseline in runs else [None] + names

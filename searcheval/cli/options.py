@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import click
@@ -164,3 +165,36 @@ def interval_asked(ci: bool, method: str | None, level: float | None, seed: int,
         return None
     from ..analysis.mean_spread import Interval
     return Interval(0.95 if level is None else level, method or "t", seed, resamples)
+
+
+# How the tables for people look (-f table, markdown, latex): report.tables.TableOptions.
+TABLE_OPTIONS = [
+    click.option("--caption", default="", metavar="TEXT",
+                 help="LaTeX: the table's caption (LaTeX as written), before the legend."),
+    click.option("--label", "table_label", default="", metavar="LABEL",
+                 help="LaTeX: the table's \\label."),
+    click.option("--transpose", is_flag=True,
+                 help="Flip the tables: measures as rows when runs are rows (several runs), "
+                      "and queries as columns per query."),
+    click.option("--digits", type=click.IntRange(0, 15), default=4, show_default=True,
+                 help="Decimals in the tables for people (table, markdown, latex)."),
+    click.option("--underline-second", is_flag=True,
+                 help="Underline the second best value of each measure (best is bold)."),
+    click.option("--table-star", is_flag=True,
+                 help="LaTeX: a table* environment, across both columns of a page."),
+]
+
+
+def table_options(command: Callable) -> Callable:
+    """The TABLE_OPTIONS, handed to the command as one ``table`` (a TableOptions)."""
+    @functools.wraps(command)
+    def with_table(*args, caption, table_label, transpose, digits, underline_second,
+                   table_star, **kwargs):
+        from ..report.tables import TableOptions
+        table = TableOptions(digits=digits, transpose=transpose, caption=caption,
+                             label=table_label, underline_second=underline_second,
+                             environment="table*" if table_star else "table")
+        return command(*args, table=table, **kwargs)
+    for option in reversed(TABLE_OPTIONS):
+        with_table = option(with_table)
+    return with_table

@@ -19,25 +19,30 @@ import string
 from . import render, spread_cells
 from ..analysis.compare import Comparison, Row
 from ..errors import UsageError
-from .grid import Cell, cells, latex_grid, markdown_grid, text_grid
+from .grid import Cell, cells, html_block, html_grid, html_notes, latex_escape, latex_table
+from .grid import markdown_grid, text_grid
+from .tables import TableOptions, summary_grid
 
 ROW_FIELDS = ["measure", "run", "baseline", "run_mean", "baseline_mean", "delta", "relative",
               "wins", "ties", "losses", "p", "p_adjusted", "significant", "effect_size_d",
               "ci_low", "ci_high"]
 
 
-def render_comparison(comparison: Comparison, fmt: str, runid: bool = False) -> str:
+def render_comparison(comparison: Comparison, fmt: str, runid: bool = False,
+                      options: TableOptions = TableOptions()) -> str:
     if fmt == "trec":  # each run as evaluate -f trec prints it, NumQ and GMAP too
         spread_cells.refuse_trec(comparison.results)
         return render.render_results(comparison.whole or comparison.results, "trec",
                                      runid=runid)
     if fmt == "wide-csv":
         return render.to_wide_csv(comparison.results)
-    views = {"table": to_table, "csv": to_csv, "json": to_json, "markdown": to_markdown,
-             "latex": to_latex}
-    if fmt not in views:
+    views = {"table": to_table, "markdown": to_markdown, "latex": to_latex}
+    if fmt in views:
+        return views[fmt](comparison, options)
+    plain = {"csv": to_csv, "json": to_json}
+    if fmt not in plain:
         raise UsageError(f"unknown format {fmt!r}: choose {', '.join(render.FORMATS)}")
-    return views[fmt](comparison)
+    return plain[fmt](comparison)
 
 
 def letters(comparison: Comparison) -> dict[str, str]:
@@ -57,21 +62,16 @@ def mark(comparison: Comparison, measure: str, run: str) -> str:
     return "†" if row.delta > 0 else "‡"
 
 
-def means_grid(comparison: Comparison) -> tuple[list[Cell], list[list[Cell]]]:
+def means_grid(comparison: Comparison, options: TableOptions = TableOptions()
+               ) -> tuple[list[Cell], list[list[Cell]]]:
+    """The means, runs as rows (``transpose``: as columns), best in bold, the marks of
+    significance beside them; without a baseline each run is named with its letter."""
     label = letters(comparison)
-    header = cells(["measure"] + [run if comparison.baseline is not None else
-                                  f"{run} ({label[run]})" for run in comparison.runs])
-    rows = []
-    for results_measure in comparison.measures:
-        measure = str(results_measure)
-        means = {run: comparison.mean(measure, run) for run in comparison.runs}
-        best = render.best_runs(means, results_measure)
-        rows.append([Cell(measure)] + [
-            Cell(spread_cells.mean_cell(results, measure,  # --ci: mean ± half-width
-                                        render._format_value(results_measure, means[run])),
-                 bold=run in best, mark=mark(comparison, measure, run))
-            for run, results in zip(comparison.runs, comparison.results)])
-    return header, rows
+    names = ({} if comparison.baseline is not None else
+             {run: f"{run} ({label[run]})" for run in comparison.runs})
+    return summary_grid(comparison.results, options,
+                        marks=lambda measure, run: mark(comparison, measure, run),
+                        run_names=names)
 
 
 def _p(value: float) -> str:
@@ -98,14 +98,18 @@ def change_grid(comparison: Comparison) -> tuple[list[Cell], list[list[Cell]]]:
     return header, rows
 
 
-def legend(comparison: Comparison) -> list[str]:
+def marks_legend(comparison: Comparison) -> str:
     if comparison.baseline is not None:
-        marks = (f"† significantly better than the baseline {comparison.baseline}, ‡ significantly "
-                 "worse")
-    else:
-        marks = "letters name the runs a mean is significantly better than"
+        return (f"† significantly better than the baseline {comparison.baseline}, ‡ "
+                "significantly worse")
+    return "letters name the runs a mean is significantly better than"
+
+
+def legend(comparison: Comparison, options: TableOptions = TableOptions()) -> list[str]:
+    second = ", second best underlined" if options.underline_second else ""
     return [
-        f"{marks}; best mean of each measure in bold (not in the text table)",
+        f"{marks_legend(comparison)}; best mean of each measure in bold{second} (not in the "
+        "text table)",
         "change: run mean - baseline mean (points); relative: change / baseline mean; "
         "W/T/L: queries where the run scores higher / the same / lower",
         f"test: {comparison.test_description}",
@@ -116,33 +120,59 @@ def legend(comparison: Comparison) -> list[str]:
 
 
 def _settings(comparison: Comparison) -> list[str]:
-    """The first run's settings, then of each other run only what differs (its name)."""
-    first = render.settings_lines(comparison.results[0])
-    lines = list(first)
-    for results in comparison.results[1:]:
-        lines += [line for line in render.settings_lines(results) if line not in first]
-    return lines
+    return render.shared_settings_lines(comparison.results)
 
 
-def to_table(comparison: Comparison) -> str:
-    lines = text_grid(*means_grid(comparison)) + [""] + text_grid(*change_grid(comparison), left=3)
-    lines += [""] + legend(comparison) + [""] + _settings(comparison)
+def to_table(comparison: Comparison, options: TableOptions = TableOptions()) -> str:
+    lines = text_grid(*means_grid(comparison, options)) + [""]
+    lines += text_grid(*change_grid(comparison), left=3)
+    lines += [""] + legend(comparison, options) + [""] + _settings(comparison)
     return "\n".join(lines) + "\n"
 
 
-def to_markdown(comparison: Comparison) -> str:
-    lines = markdown_grid(*means_grid(comparison)) + [""]
+def to_markdown(comparison: Comparison, options: TableOptions = TableOptions()) -> str:
+    lines = markdown_grid(*means_grid(comparison, options)) + [""]
     lines += markdown_grid(*change_grid(comparison), left=3) + [""]
-    lines += [f"- {line}" for line in legend(comparison)] + [""]
+    lines += [f"- {line}" for line in legend(comparison, options)] + [""]
     lines += [f"- {line.strip()}" for line in _settings(comparison)]
     return "\n".join(lines) + "\n"
 
 
-def to_latex(comparison: Comparison) -> str:
-    lines = ["% needs \\usepackage{booktabs}"] + latex_grid(*means_grid(comparison)) + [""]
-    lines += latex_grid(*change_grid(comparison), left=3) + [""]
-    lines += [f"% {line}" for line in legend(comparison) + _settings(comparison)]
+def latex_marks(comparison: Comparison) -> str:
+    """The caption's legend of the marks, in LaTeX (the daggers as math symbols)."""
+    if comparison.baseline is not None:
+        return (r"$^{\dagger}$ significantly better than the baseline "
+                rf"{latex_escape(comparison.baseline)}, $^{{\ddagger}}$ significantly worse "
+                rf"({latex_escape(comparison.correction_text())}).")
+    return ("Letters name the runs a mean is significantly better than "
+            rf"({latex_escape(comparison.correction_text())}).")
+
+
+def to_latex(comparison: Comparison, options: TableOptions = TableOptions()) -> str:
+    """The means as a complete ``table`` float (marks and their legend in the caption),
+    then the comparisons as another; the test and the settings as comments."""
+    lines = ["% needs \\usepackage{booktabs}"]
+    lines += latex_table(*means_grid(comparison, options),
+                         caption=render.latex_legend(options, latex_marks(comparison)),
+                         label=options.label, environment=options.environment)
+    lines += [""] + latex_table(*change_grid(comparison), left=3,
+                                caption=latex_escape("Changes against the baseline: "
+                                                     + legend(comparison)[1] + "."),
+                                label=f"{options.label}-changes" if options.label else "",
+                                environment=options.environment)
+    comments = legend(comparison, options)[2:] + _settings(comparison)
+    lines += [""] + [f"% {line}" for line in comments]
     return "\n".join(lines) + "\n"
+
+
+def to_html(comparison: Comparison, options: TableOptions = TableOptions()) -> str:
+    """What a notebook shows: the means (marks, best in bold) and the comparisons, the
+    legend, the test and the settings folded under them."""
+    lines = legend(comparison, options)
+    return html_block([html_grid(*means_grid(comparison, options)),
+                       html_grid(*change_grid(comparison), left=3),
+                       html_notes(lines[0] + ". Test, settings and notes",
+                                  lines[1:] + _settings(comparison))])
 
 
 def row_values(row: Row) -> list:

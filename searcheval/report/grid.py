@@ -1,12 +1,14 @@
 """A grid of cells as aligned text, Markdown or LaTeX: what the table views share.
 
-Cells arrive as plain strings plus optional marks (bold, a superscript), and each
-syntax adds its own markup and escaping, so no view ever re-parses another's text.
+Cells arrive as plain strings plus optional marks (bold, underlined, a superscript), and
+each syntax adds its own markup and escaping, so no view ever re-parses another's text
+(text, Markdown, LaTeX and the HTML a notebook shows).
 The first ``left`` columns are labels (left-aligned), the rest numbers (right-aligned).
 """
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
@@ -20,6 +22,7 @@ class Cell:
     text: str
     bold: bool = False
     mark: str = ""  # a superscript: letters naming runs, or a dagger
+    underline: bool = False  # the second best, when asked (--underline-second)
 
 
 def cells(texts: list[str]) -> list[Cell]:
@@ -34,6 +37,8 @@ def _markdown(cell: Cell) -> str:
     text = cell.text.replace("|", r"\|").replace("*", r"\*")
     if cell.bold:
         text = f"**{text}**"
+    if cell.underline:  # Markdown has no underline; GitHub and Jupyter render <u>
+        text = f"<u>{text}</u>"
     return text + (f"<sup>{cell.mark}</sup>" if cell.mark else "")
 
 
@@ -41,6 +46,8 @@ def _latex(cell: Cell) -> str:
     text = latex_escape(cell.text)
     if cell.bold:
         text = rf"\textbf{{{text}}}"
+    if cell.underline:
+        text = rf"\underline{{{text}}}"
     if cell.mark:
         mark = SYMBOLS.get(cell.mark) or rf"\mathrm{{{cell.mark}}}"
         text += f"$^{{{mark}}}$"
@@ -77,3 +84,57 @@ def latex_grid(header: list[Cell], rows: list[list[Cell]], left: int = 1) -> lis
              " & ".join(_latex(c) for c in header) + r" \\", r"\midrule"]
             + [" & ".join(_latex(c) for c in row) + r" \\" for row in rows]
             + [r"\bottomrule", r"\end{tabular}"])
+
+
+def latex_table(header: list[Cell], rows: list[list[Cell]], left: int = 1, caption: str = "",
+                label: str = "", environment: str = "table") -> list[str]:
+    """A complete float: ``table`` (or ``table*``, across both columns), centred, the
+    caption above the tabular as most venues' styles ask, then the label."""
+    if environment not in ("table", "table*"):
+        raise ValueError(f"environment must be table or table*, found {environment!r}")
+    return ([rf"\begin{{{environment}}}", r"\centering"]
+            + ([rf"\caption{{{caption}}}"] if caption else [])
+            + ([rf"\label{{{label}}}"] if label else [])
+            + latex_grid(header, rows, left) + [rf"\end{{{environment}}}"])
+
+
+def _html(cell: Cell, tag: str, numeric: bool) -> str:
+    text = html.escape(cell.text)
+    if cell.bold:
+        text = f"<b>{text}</b>"
+    if cell.underline:
+        text = f"<u>{text}</u>"
+    if cell.mark:
+        text += f"<sup>{html.escape(cell.mark)}</sup>"
+    style = ' style="text-align:right"' if numeric else ' style="text-align:left"'
+    return f"<{tag}{style}>{text}</{tag}>"
+
+
+def html_grid(header: list[Cell], rows: list[list[Cell]], left: int = 1) -> str:
+    """An HTML table as Jupyter shows DataFrames (its own CSS styles ``<table>``): labels
+    left, numbers right, the same marks as the text views."""
+    head = "".join(_html(c, "th", i >= left) for i, c in enumerate(header))
+    body = "".join("<tr>" + "".join(_html(c, "th" if i < left else "td", i >= left)
+                                    for i, c in enumerate(row)) + "</tr>" for row in rows)
+    return (f'<table class="searcheval dataframe"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>")
+
+
+def html_notes(summary: str, lines: list[str]) -> str:
+    """Notes folded under a table: ``<details>`` shows ``summary`` until opened."""
+    items = "".join(f"<li>{html.escape(line.strip())}</li>" for line in lines if line.strip())
+    return f"<details><summary>{html.escape(summary)}</summary><ul>{items}</ul></details>"
+
+
+# Jupyter styles its own tables (.dataframe); these rules only add what a results table
+# needs: aligned digits, a rule under the header, the notes in smaller type.
+HTML_STYLE = ("<style>table.searcheval{border-collapse:collapse;"
+              "font-variant-numeric:tabular-nums;margin-bottom:0.5em}"
+              "table.searcheval th,table.searcheval td{padding:0.2em 0.7em}"
+              "table.searcheval thead th{border-bottom:1px solid currentColor}"
+              "div.searcheval details{font-size:smaller}</style>")
+
+
+def html_block(parts: list[str]) -> str:
+    """Tables and their folded notes in one ``<div>``, with the style they share."""
+    return '<div class="searcheval">' + HTML_STYLE + "".join(parts) + "</div>"

@@ -11,13 +11,15 @@ import math
 from ..errors import UsageError
 from ..measures import TREC_ORDER, Kind, Measure
 from . import spread_cells
-from .grid import Cell, cells, latex_grid, markdown_grid
+from .grid import Cell, html_block, html_grid, html_notes, latex_escape, latex_table
+from .grid import markdown_grid, text_grid
+from .tables import (MEAN_ROW, TableOptions, per_query_grid, require_unique_labels,
+                     shown_measures, summary_grid)
 from ..results import Results, long_rows
-from ..results import is_whole as _whole, plain_value as _number
+from ..results import plain_value as _number
 
 FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")
 RUN_LINE = "run"  # the first line of each run's block in --format trec, with several runs
-MEAN_ROW = "all"  # trec_eval's query id of the means, which csv and the tables keep
 ALL_NAMES_THE_MEAN = ("csv", "wide-csv")  # and with -q the tables: queries beside `all`
 PER_QUERY_TABLES = ("table", "markdown", "latex")
 
@@ -89,21 +91,6 @@ def _json_number(measure: Measure, value: float | str) -> float | int | str | No
     return None if isinstance(value, float) and math.isnan(value) else _number(measure, value)
 
 
-def _format_value(measure: Measure, value: float) -> str:
-    return str(int(round(value))) if _whole(measure, value) else f"{value:.4f}"
-
-
-def _shown(results: Results, row: int, column: int | None) -> str:
-    """A cell of the tables for people: a query's value (``column``) or the `all` value
-    (None); a text measure shows its string, and nothing for `all`."""
-    measure = results.measures[row]
-    if measure.spec.text:
-        return "" if column is None else results.text(row, column) or ""
-    value = results.means[row] if column is None else results.values[row, column]
-    text = _format_value(measure, value)
-    return spread_cells.mean_text(results, row, text) if column is None else text
-
-
 def _left_out(results: Results) -> str:
     if results.settings.missing == "zero":
         return f"{len(results.zero_filled)} zero-filled, {len(results.ignored)}"
@@ -115,8 +102,8 @@ def settings_lines(results: Results) -> list[str]:
     policy = ("every qrels query counts; absent from the run = empty ranking (trec_eval -c)"
               if results.settings.missing == "zero" else "only queries in both files (trec_eval default)")
     lines = [
-        f"run: {results.run} (tag {results.run_tag})   engine: {results.engine}   "
-        f"semantics: {s['compat']}",
+        f"run: {results.run} (tag {results.run_tag})",
+        f"engine: {results.engine}   semantics: {s['compat']}",
         f"ties: {s['tie_rule']}",
         *([f"  {s['tied']}"] if s["tied"] else []),
         f"queries: {s['queries_averaged']} averaged, {_left_out(results)} ignored (only in the run)",
@@ -135,24 +122,50 @@ def settings_lines(results: Results) -> list[str]:
     return lines + spread_cells.describe(results) + results.notes
 
 
-def to_table(results_list: list[Results], per_query: bool = False) -> str:
-    out = []
-    for results in results_list:
-        queries = results.natural_query_order() if per_query else []
-        std = ["std"] if results.spreads is not None else []  # --ci
-        header = ["measure"] + queries + ["all"] + std
-        column = {q: j for j, q in enumerate(results.query_ids)}
-        rows = [[str(m)] + [_shown(results, i, column[q]) for q in queries]
-                + [_shown(results, i, None)] + [spread_cells.std_text(results, i)][:len(std)]
-                for i, m in enumerate(results.measures)]
-        widths = [max(len(r[c]) for r in [header] + rows) for c in range(len(header))]
-        for r in [header] + rows:
-            out.append("  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
-                                 for c, (cell, w) in enumerate(zip(r, widths))).rstrip())
-        out.append("")
-        out.extend(settings_lines(results))
-        out.append("")
-    return "\n".join(out)
+def shared_settings_lines(results_list: list[Results]) -> list[str]:
+    """The settings said once: what every run shares, then the runs and their tags, then
+    under each run only what is its own (its left-out queries, its notes)."""
+    per_run = [settings_lines(r) for r in results_list]
+    if len(per_run) == 1:
+        return per_run[0]
+    own = [[line for line in lines if not line.startswith("run: ")] for lines in per_run]
+    common = [line for line in own[0] if all(line in lines for lines in own[1:])]
+    tags = {r.run_tag for r in results_list}
+    if len(tags) == 1:  # one tag for all (a tool's default): said once
+        lines = [f"runs ({len(results_list)}, all tagged {tags.pop()}): "
+                 + ", ".join(r.run for r in results_list)]
+    else:
+        lines = [f"runs ({len(results_list)}): " + ", ".join(
+            r.run if r.run == r.run_tag else f"{r.run} (tag {r.run_tag})" for r in results_list)]
+    lines += [line.strip() for line in common]
+    for results, mine in zip(results_list, own):  # one line per run
+        its_own = [line.strip() for line in mine if line not in common]
+        lines += [f"{results.run}: " + "; ".join(its_own)] if its_own else []
+    return lines
+
+
+def to_table(results_list: list[Results], per_query: bool = False,
+             options: TableOptions = TableOptions()) -> str:
+    """One run: its measures down, `all` across. Several: one table, runs as rows and
+    measures as columns. ``per_query``: each run's queries as rows, the `all` row last.
+    The settings come once, under the tables."""
+    out: list[str] = []
+    if per_query:
+        for results in results_list:
+            if len(results_list) > 1:
+                out += [f"run: {results.run}"]
+            out += text_grid(*per_query_grid(results, options)) + [""]
+    else:
+        header, rows = summary_grid(results_list, options)
+        if len(results_list) == 1 and not options.transpose:
+            header = [header[0], Cell(MEAN_ROW)]  # the run is named in the settings below
+            results = results_list[0]
+            if results.spreads is not None:  # --ci: the standard deviation beside the mean
+                header.append(Cell("std"))
+                rows = [row + [Cell(spread_cells.std_text(results, i))]
+                        for row, i in zip(rows, shown_measures(results_list))]
+        out += text_grid(header, rows) + [""]
+    return "\n".join(out + shared_settings_lines(results_list)) + "\n"
 
 
 def to_trec(results: Results, per_query: bool = False, runid: bool = False,
@@ -223,9 +236,11 @@ def to_trec_blocks(results_list: list[Results], per_query: bool = False,
 
 
 def render_results(results_list: list[Results], fmt: str, per_query: bool = False,
-                   runid: bool = False, summary: bool = True) -> str:
+                   runid: bool = False, summary: bool = True,
+                   options: TableOptions = TableOptions()) -> str:
     """The text of one output format (``FORMATS``) for the Results of one or more runs.
-    ``summary`` False is trec_eval's -n: no `all` values (``SUMMARY_OPTIONAL`` formats)."""
+    ``summary`` False is trec_eval's -n: no `all` values (``SUMMARY_OPTIONAL`` formats).
+    ``options``: how the tables for people (table, markdown, latex) look."""
     require_unique_labels(results_list)
     if not summary and fmt not in SUMMARY_OPTIONAL:
         raise UsageError(f"-n (no summary) leaves the {fmt} format nothing to show: it is for "
@@ -235,12 +250,13 @@ def render_results(results_list: list[Results], fmt: str, per_query: bool = Fals
         return to_trec_blocks(results_list, per_query=per_query, runid=runid, summary=summary)
     if fmt in ALL_NAMES_THE_MEAN or (per_query and fmt in PER_QUERY_TABLES):
         refuse_query_named_all(results_list, fmt)
-    views = {"table": lambda: to_table(results_list, per_query=per_query),
+    views = {"table": lambda: to_table(results_list, per_query=per_query, options=options),
              "csv": lambda: to_csv(results_list, summary),
              "wide-csv": lambda: to_wide_csv(results_list, summary),
              "json": lambda: to_json(results_list, summary=summary),
-             "markdown": lambda: to_markdown(results_list, per_query=per_query),
-             "latex": lambda: to_latex(results_list, per_query=per_query)}
+             "markdown": lambda: to_markdown(results_list, per_query=per_query,
+                                             options=options),
+             "latex": lambda: to_latex(results_list, per_query=per_query, options=options)}
     if fmt not in views:
         raise UsageError(f"unknown format {fmt!r}: choose {', '.join(FORMATS)}")
     return views[fmt]()
@@ -283,73 +299,57 @@ def to_wide_csv(results_list: list[Results], summary: bool = True) -> str:
     return out.getvalue()
 
 
-def best_runs(values: dict[str, float], measure: Measure) -> set[str]:
-    """Runs holding the highest value of a measure (none for counts, coverage or a rank:
-    there, more is not better). Keyed by run label, which ``require_unique_labels`` checks."""
-    if not measure.spec.ranks_quality or len(values) < 2:
-        return set()
-    top = max(values.values())
-    return {run for run, v in values.items() if v == top}
-
-
-def require_unique_labels(results_list: list[Results]) -> None:
-    """Every view names runs by ``Results.run``: two runs under one label would show one
-    run's numbers in the other's place (run_labels.run_labels makes them unique)."""
-    seen: set[str] = set()
-    for results in results_list:
-        if results.run in seen:
-            raise UsageError(f"two runs are both labelled {results.run!r}: give each its own "
-                             "label (searcheval.io.run_labels.run_labels)")
-        seen.add(results.run)
-
-
-def summary_grid(results_list: list[Results]) -> tuple[list[Cell], list[list[Cell]]]:
-    """Measures down, runs across, the best mean of each measure in bold."""
-    require_unique_labels(results_list)
-    header = cells(["measure"] + [r.run for r in results_list])
-    rows = []
-    for measure in (m for m in results_list[0].measures if not m.spec.text):
-        means = [r.summary()[str(measure)] for r in results_list]
-        best = best_runs({r.run: mean for r, mean in zip(results_list, means)}, measure)
-        rows.append([Cell(str(measure))] + [  # --ci: mean ± half-width
-            Cell(spread_cells.mean_cell(r, measure, _format_value(measure, mean)),
-                 bold=r.run in best) for r, mean in zip(results_list, means)])
-    return header, rows
-
-
-def per_query_grid(results: Results) -> tuple[list[Cell], list[list[Cell]]]:
-    queries = results.natural_query_order()
-    column = {q: j for j, q in enumerate(results.query_ids)}
-    header = cells(["measure"] + queries + ["all"])
-    rows = [cells([str(m)] + [_shown(results, i, column[q]) for q in queries]
-                  + [_shown(results, i, None)]) for i, m in enumerate(results.measures)]
-    return header, rows
-
-
-def _same_measures(results_list: list[Results]) -> None:
-    first = [str(m) for m in results_list[0].measures]
-    for results in results_list[1:]:
-        if [str(m) for m in results.measures] != first:
-            raise UsageError("runs with different measures cannot share one table")
-
-
-def to_markdown(results_list: list[Results], per_query: bool = False) -> str:
-    _same_measures(results_list)
-    lines = markdown_grid(*summary_grid(results_list))
-    lines += ["", "Mean over the queries averaged; best value of each measure in bold."]
+def to_markdown(results_list: list[Results], per_query: bool = False,
+                options: TableOptions = TableOptions()) -> str:
+    """The means (runs as rows when several), bold best; ``per_query``: a table per run,
+    queries as rows; the settings once, as a list."""
+    lines = markdown_grid(*summary_grid(results_list, options))
+    lines += ["", markdown_legend(options)]
     for results in results_list if per_query else []:
-        lines += ["", f"Per query, {results.run}:", ""] + markdown_grid(*per_query_grid(results))
-    for results in results_list:
-        lines += [""] + [f"- {line.strip()}" for line in settings_lines(results)]
+        lines += ["", f"Per query, {results.run}:", ""]
+        lines += markdown_grid(*per_query_grid(results, options))
+    lines += [""] + [f"- {line.strip()}" for line in shared_settings_lines(results_list)]
     return "\n".join(lines) + "\n"
 
 
-def to_latex(results_list: list[Results], per_query: bool = False) -> str:
-    _same_measures(results_list)
-    lines = ["% best value of each measure in bold; needs \\usepackage{booktabs}"]
-    lines += latex_grid(*summary_grid(results_list))
+def markdown_legend(options: TableOptions) -> str:
+    second = "; second best underlined" if options.underline_second else ""
+    return f"Mean over the queries averaged; best value of each measure in bold{second}."
+
+
+def latex_legend(options: TableOptions, marks: str = "") -> str:
+    """The caption: the user's (LaTeX as written), then what the typography means and
+    ``marks`` (LaTeX), the legend of the significance marks."""
+    second = ", the second best underlined" if options.underline_second else ""
+    legend = (f"Mean over the queries averaged; the best value of each measure in "
+              f"bold{second}.")
+    return " ".join(part for part in (options.caption, latex_escape(legend), marks) if part)
+
+
+def to_latex(results_list: list[Results], per_query: bool = False,
+             options: TableOptions = TableOptions()) -> str:
+    """A complete ``table`` float (booktabs), the legend in its caption; ``per_query``: a
+    float per run, queries as rows; the settings as comments."""
+    lines = ["% needs \\usepackage{booktabs}"]
+    lines += latex_table(*summary_grid(results_list, options),
+                         caption=latex_legend(options),
+                         label=options.label, environment=options.environment)
     for results in results_list if per_query else []:
-        lines += ["", f"% per query, {results.run}"] + latex_grid(*per_query_grid(results))
-    for results in results_list:
-        lines += [""] + [f"% {line.strip()}" for line in settings_lines(results)]
+        caption = latex_escape(f"Per query, {results.run}.")
+        label = f"{options.label}-{results.run}" if options.label else ""
+        lines += [""] + latex_table(*per_query_grid(results, options), caption=caption,
+                                    label=label, environment=options.environment)
+    lines += [""] + [f"% {line.strip()}" for line in shared_settings_lines(results_list)]
     return "\n".join(lines) + "\n"
+
+
+def to_html(results_list: list[Results], per_query: bool = False,
+            options: TableOptions = TableOptions()) -> str:
+    """What a notebook shows: the table of the text view, best in bold, the settings and
+    notes folded under it."""
+    parts = [html_grid(*summary_grid(results_list, options))]
+    for results in results_list if per_query else []:
+        parts.append(html_grid(*per_query_grid(results, options)))
+    parts.append(html_notes(markdown_legend(options) + " Settings and notes",
+                            shared_settings_lines(results_list)))
+    return html_block(parts)
