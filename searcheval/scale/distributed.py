@@ -111,7 +111,8 @@ def _process_large(client, shared, qrels: Qrels, path: str, job: Job, stamp: dic
                    name: str) -> Outcome:
     run_sha256 = client.submit(file_sha256, path, pure=False).result()
     if stamp is not None and stamp.get("key") == job.key(run_sha256):
-        return Outcome(path, name, "up to date", stamp["lines"], stamp["queries"], stamp["summary"])
+        return Outcome(path, name, "up to date", stamp["lines"], stamp["queries"], stamp["summary"],
+                       tag=stamp.get("run_tag", ""))
     try:
         results, records = evaluate_partitioned(client, qrels, path, job.parsed_measures(),
                                                 job.settings, job.block_bytes, shared)
@@ -119,7 +120,8 @@ def _process_large(client, shared, qrels: Qrels, path: str, job: Job, stamp: dic
         return Outcome(path, name, "failed", error=str(exc))
     results.run = name
     return Outcome(path, name, "evaluated", records, len(results.query_ids), results.summary(),
-                   results=results, stamp=stamp_for(job, path, run_sha256, results, records))
+                   results=results, stamp=stamp_for(job, path, run_sha256, results, records),
+                   tag=results.run_tag)
 
 
 def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure],
