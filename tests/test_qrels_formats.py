@@ -197,3 +197,19 @@ def test_compare_and_batch_warn_of_one_subtopic_everywhere_too(tmp_path):
     for result in (compared, batch):
         assert result.exit_code == 0, result.stderr
         assert "warning:" in result.stderr and "every query has one subtopic" in result.stderr
+
+
+def test_check_warns_of_a_subtopic_id_that_is_not_an_integer(tmp_path):
+    # ndeval reads a diversity qrels line's subtopic as an integer: check -R diversity
+    # names the ids that are not, and the first line holding one (line 3: "b"; "+2" and
+    # "10" are integers)
+    (tmp_path / "div").write_text("q1 1 a 1\nq1 +2 b 0\nq1 b c 1\nq1 10 d 1\nq2 b a 1\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 2.0 t\nq2 Q0 a 1 1.0 t\n")
+    result = cli("check", "-R", "diversity", tmp_path / "div", tmp_path / "run")
+    assert result.exit_code == 1
+    assert f"{tmp_path / 'div'}:3: warning: 1 subtopic id not an integer (b; 2 lines, the " \
+        "first here): ndeval, whose measures -R diversity computes, needs integer subtopic " \
+        "ids" in result.stdout.splitlines()
+    (tmp_path / "integers").write_text("q1 1 a 1\nq1 2 b 0\nq2 1 a 1\n")
+    clean = cli("check", "-R", "diversity", tmp_path / "integers", tmp_path / "run")
+    assert (clean.exit_code, clean.stdout.splitlines()[-1]) == (0, "check: 0 errors, 0 warnings")

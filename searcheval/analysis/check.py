@@ -63,7 +63,7 @@ def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
     ``qrels_format`` (-R): the kind of judgments the qrels hold (``model.forms``)."""
     report = Report()
     qrels = (scan(qrels_path, "qrels", max_errors) if qrels_format == "trec"
-             else _scan_form(qrels_path, qrels_format))
+             else _scan_form(qrels_path, qrels_format, report))
     _file(report, qrels, "judgment" if qrels_format == "trec" else "judged (query, doc) pair")
     relevant = _check_qrels(report, qrels, relevance_level)
     runs = []
@@ -78,7 +78,7 @@ def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
     return report, runs
 
 
-def _scan_form(path: str, form: str) -> Scan:
+def _scan_form(path: str, form: str, report: Report) -> Scan:
     """Qrels of another form, read as evaluation reads them: the first bad line, a
     document judged twice within its key (subtopic, judgment group, subgroup) and, for
     preferences, judgments trec_eval refuses (a level 0 and above 0 in one group, two
@@ -94,9 +94,31 @@ def _scan_form(path: str, form: str) -> Scan:
             refuse_contradictions(qrels)
     except SearchevalError as exc:
         return _unreadable(path, "qrels", form, exc)
+    if qrels.subtopic is not None:
+        _integer_subtopics(report, qrels)
     whole = qrels.by_document()
     return Scan(qrels.path, "qrels", f"{form} qrels", whole.query, whole.doc, whole.relevance,
                 whole.lines)
+
+
+def _integer_subtopics(report: Report, qrels) -> None:
+    """Warn about subtopic ids that are not integers: NIST's ndeval, whose measures
+    ``-R diversity`` computes, needs integer subtopic ids (searcheval reads any text)."""
+    subtopics = qrels.subtopic.vocabulary.to_pylist()
+    bad = [i for i, text in enumerate(subtopics) if not _is_integer(text)]
+    if not bad:
+        return
+    rows = np.flatnonzero(np.isin(qrels.subtopic.codes, bad))
+    first = int(qrels.lines[rows[0]])
+    report.say(qrels.path, "warning", f"{_count(len(bad), 'subtopic id')} not an integer "
+               f"({_listed([subtopics[i] for i in bad])}; {_count(len(rows), 'line')}, the "
+               "first here): ndeval, whose measures -R diversity computes, needs integer "
+               "subtopic ids", first)
+
+
+def _is_integer(text: str) -> bool:
+    body = text[1:] if text[:1] in "+-" else text
+    return body.isascii() and body.isdigit()
 
 
 def _file(report: Report, found: Scan, rows: str) -> None:
