@@ -213,3 +213,26 @@ def test_check_warns_of_a_subtopic_id_that_is_not_an_integer(tmp_path):
     (tmp_path / "integers").write_text("q1 1 a 1\nq1 2 b 0\nq2 1 a 1\n")
     clean = cli("check", "-R", "diversity", tmp_path / "integers", tmp_path / "run")
     assert (clean.exit_code, clean.stdout.splitlines()[-1]) == (0, "check: 0 errors, 0 warnings")
+
+
+@pytest.mark.parametrize("form,text,errors", [
+    ("qrels_jg", "q1 A d1 1\nq1 A d2 x\nq1 B d2 0\nq1 B d3\nq2 A d1 1\n", [
+        ":2: error: relevance must be an integer, found 'x'",
+        ":4: error: expected 4 fields (query_id iteration doc_id relevance), found 3"]),
+    ("prefs", "q1 g a d1 2\nq1 g a d2 zz\nq1 g b d3\nq1 g b d1 1\n", [
+        ":2: error: rel_level must be a number, found 'zz'",
+        ":3: error: expected 5 fields (query_id group subgroup doc_id rel_level), found 4"]),
+    ("qrels_jg", "q1 A d1 1\nq1 A d2 x\nq1 A d1 0\n", [  # then a repeat in the lines left
+        ":2: error: relevance must be an integer, found 'x'",
+        ":3: error: query 'q1' judgment group 'A' judges document 'd1' twice (lines 1 and 3)"]),
+])
+def test_check_of_a_form_names_every_bad_line(tmp_path, form, text, errors):
+    # check -R qrels_jg|prefs stopped at the first bad line (evaluation's reading); it now
+    # lists each, as it does for plain qrels, the good lines still checked
+    (tmp_path / "qrels").write_text(text)
+    (tmp_path / "run").write_text("q1 Q0 d1 1 2.0 t\n")
+    result = cli("check", "-R", form, tmp_path / "qrels", tmp_path / "run")
+    assert result.exit_code == 2
+    said = [line for line in result.stdout.splitlines() if ": error: " in line]
+    assert said == [f"{tmp_path / 'qrels'}{error}" for error in errors]
+    assert result.stdout.splitlines()[-1].startswith("check: 2 errors")
