@@ -236,3 +236,29 @@ def test_check_of_a_form_names_every_bad_line(tmp_path, form, text, errors):
     said = [line for line in result.stdout.splitlines() if ": error: " in line]
     assert said == [f"{tmp_path / 'qrels'}{error}" for error in errors]
     assert result.stdout.splitlines()[-1].startswith("check: 2 errors")
+
+
+@pytest.mark.parametrize("form,text,column", [
+    ("qrels_jg", GROUPS_QRELS, "group"),
+    ("diversity", "q1 1 a 1\nq1 2 a 0\nq1 2 b 1\n", "subtopic"),
+])
+def test_convert_keeps_the_group_or_subtopic(tmp_path, groups, form, text, column):
+    # convert -R wrote "q 0 doc grade", the group or subtopic lost; now the TREC text is the
+    # input's lines, a CSV has the field as a column, and json (one grade per pair, where
+    # these judge a document once per group or subtopic) is refused in one line
+    (tmp_path / "in").write_text(text)
+    assert cli("convert", "-R", form, tmp_path / "in", tmp_path / "out.txt").exit_code == 0
+    assert (tmp_path / "out.txt").read_text() == text
+    assert cli("convert", "-R", form, tmp_path / "in", tmp_path / "out.csv").exit_code == 0
+    rows = list(csv.DictReader((tmp_path / "out.csv").open()))
+    assert [[r["query_id"], r[column], r["doc_id"], r["relevance"]] for r in rows] == [
+        line.split() for line in text.splitlines()]
+    refused = cli("convert", "-R", form, tmp_path / "in", tmp_path / "out.json")
+    assert (refused.exit_code, len(refused.stderr.splitlines())) == (2, 1)
+    assert not (tmp_path / "out.json").exists()
+    if form == "qrels_jg":  # evaluated again: the hand-derived values of the group measures
+        qrels = searcheval.read_qrels(tmp_path / "out.txt", form="qrels_jg")
+        again = searcheval.evaluate(qrels, groups[1],
+                                    ["map_avgjg", "P_avgjg.1", "Rprec_mult_avgjg.1.0"])
+        assert again.per_query() == {q: {k: pytest.approx(v, abs=1e-15) for k, v in row.items()}
+                                     for q, row in BY_HAND.items()}
