@@ -14,10 +14,11 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import FormatError, UsageError
+from ..errors import UsageError
 from ..io import formats, writing
 from ..ranking import canonical_rows
 from ..io.scan import Scan, scan
+from .check_forms import scan_form
 from ..model import natural_key
 
 CUTOFFS = (1, 5, 10)
@@ -62,8 +63,12 @@ def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
     """Check qrels and runs; returns the report and each run's Scan (for ``fix``).
     ``qrels_format`` (-R): the kind of judgments the qrels hold (``model.forms``)."""
     report = Report()
-    qrels = (scan(qrels_path, "qrels", max_errors) if qrels_format == "trec"
-             else _scan_form(qrels_path, qrels_format, report, max_errors))
+    if qrels_format == "trec":
+        qrels = scan(qrels_path, "qrels", max_errors)
+    else:
+        qrels, warnings = scan_form(qrels_path, qrels_format, max_errors)
+        for line, message in warnings:
+            report.say(qrels.path, "warning", message, line)
     _file(report, qrels, "judgment" if qrels_format == "trec" else "judged (query, doc) pair")
     relevant = _check_qrels(report, qrels, relevance_level)
     runs = []
@@ -76,75 +81,6 @@ def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
                 _against_qrels(report, run, qrels, relevant, compat, max_unjudged)
         runs.append(run)
     return report, runs
-
-
-def _scan_form(path: str, form: str, report: Report, limit: int = 20) -> Scan:
-    """Qrels of another form, read as evaluation reads them, but every bad line is an
-    error with its line (evaluation stops at the first), then: a document judged twice
-    within its key (subtopic, judgment group, subgroup) and, for preferences, judgments
-    trec_eval refuses (a level 0 and above 0 in one group, two documents each preferred
-    to the other) are errors with their lines. The rest of the checks see each (query,
-    doc) once, with its largest grade."""
-    from ..errors import SearchevalError
-    from ..io.scan import _unreadable
-    from ..io.trec_exact import Problems
-    problems = Problems(limit)
-    try:
-        qrels = _read_form(path, form, problems)
-        if form in ("prefs", "qrels_prefs"):
-            from ..engine.prefs import refuse_contradictions
-            refuse_contradictions(qrels)
-    except SearchevalError as exc:
-        found = _unreadable(path, "qrels", form, exc)
-        if problems.count and not (isinstance(exc, FormatError) and exc.line == 0):
-            problems.add(found.errors[0][0], found.errors[0][1])  # after the bad lines
-        if problems.count:  # "no judgments" after bad lines only: the bad lines say it
-            found.errors, found.error_count = problems.first(), problems.count
-        return found
-    if qrels.subtopic is not None:
-        _integer_subtopics(report, qrels)
-    whole = qrels.by_document()
-    found = Scan(qrels.path, "qrels", f"{form} qrels", whole.query, whole.doc, whole.relevance,
-                 whole.lines)
-    found.errors, found.error_count = problems.first(), problems.count
-    return found
-
-
-def _read_form(path: str, form: str, problems) -> Qrels:
-    """Qrels of ``form`` from a TREC text file, its bad lines added to ``problems`` and
-    left out (``trec.read_columns``, as ``scan`` reads plain qrels)."""
-    from ..io import trec
-    from ..io.inputs import as_qrels
-    from ..io.irds import is_irds
-    from ..model.forms import form_of
-    form_of(form)  # an unknown form: a UsageError naming the forms
-    if is_irds(path):
-        return as_qrels(path, form)  # refused, with the reason
-    shown, data = trec.trec_text(*trec.read_raw(path))
-    layout = trec.form_layout(form)
-    with trec.arrow_errors(shown):
-        columns = trec.read_columns(shown, data, layout, layout.kept, problems=problems)
-        return trec.qrels_of_columns(shown, columns, form)
-
-
-def _integer_subtopics(report: Report, qrels) -> None:
-    """Warn about subtopic ids that are not integers: NIST's ndeval, whose measures
-    ``-R diversity`` computes, needs integer subtopic ids (searcheval reads any text)."""
-    subtopics = qrels.subtopic.vocabulary.to_pylist()
-    bad = [i for i, text in enumerate(subtopics) if not _is_integer(text)]
-    if not bad:
-        return
-    rows = np.flatnonzero(np.isin(qrels.subtopic.codes, bad))
-    first = int(qrels.lines[rows[0]])
-    report.say(qrels.path, "warning", f"{_count(len(bad), 'subtopic id')} not an integer "
-               f"({_listed([subtopics[i] for i in bad])}; {_count(len(rows), 'line')}, the "
-               "first here): ndeval, whose measures -R diversity computes, needs integer "
-               "subtopic ids", first)
-
-
-def _is_integer(text: str) -> bool:
-    body = text[1:] if text[:1] in "+-" else text
-    return body.isascii() and body.isdigit()
 
 
 def _file(report: Report, found: Scan, rows: str) -> None:
