@@ -402,3 +402,27 @@ def test_outdir_inside_the_run_folder_is_not_read_as_runs(tmp_path):
             rows = list(csv.DictReader(handle))
         assert [(r["run"], round(float(r["AP"]), 4)) for r in rows] == [("a.run", 0.1785),
                                                                        ("b.run", 0.1785)]
+
+
+def test_jobs_evaluate_the_qrels_the_parent_read_and_hashed(tmp_path):
+    # -j 2 workers each parsed the qrels file again (time, and a race: a qrels file replaced
+    # meanwhile gave their runs judgments other than those the outputs' hash names). Now
+    # every worker evaluates the parent's qrels: none parses them, every stamp carries the
+    # hash of the bytes read, and each value is the run's evaluated alone
+    import hashlib
+
+    from searcheval.cli.batch import batch_job, run_batch
+    from searcheval.settings import Settings
+
+    qrels = synthetic_batch(tmp_path, runs=4, docs=50)
+    job, sort = batch_job(str(qrels), ["AP"], Settings(missing="zero"))
+    outcomes = run_batch(str(qrels), [str(tmp_path / "in")], str(tmp_path / "out"), job, sort,
+                         jobs=2)
+    assert len(outcomes) == 4 and os.getpid() not in {o.pid for o in outcomes}
+    assert [o.qrels_reads for o in outcomes] == [0, 0, 0, 0]
+    digest = hashlib.sha256(qrels.read_bytes()).hexdigest()
+    stamps = [json.loads(p.read_text()) for p in (tmp_path / "out" / "runs").glob("*.done")]
+    assert len(stamps) == 4 and {stamp["qrels_sha256"] for stamp in stamps} == {digest}
+    for outcome in outcomes:
+        alone = searcheval.evaluate(qrels, outcome.path, ["AP"])
+        assert outcome.summary["AP"] == alone.summary()["AP"]

@@ -194,3 +194,29 @@ def test_msmarco_run_read_in_pieces():
     with pytest.raises(FormatError) as error:
         parse_msmarco_run("r.tsv", "".join(lines).encode(), piece_bytes=20_000)
     assert str(error.value) == "r.tsv:18001: rank must be an integer, found 'first'"
+
+
+@pytest.mark.slow
+def test_check_reads_a_run_over_2_gib_to_its_end(big_run):
+    # check of a run over 2 GiB with a bad score on the line after the last query's 1000
+    # (then one good line): the error names that physical line (lines_of_run + 1, every
+    # line before it regular), the good line after it is still read, and the memory stays
+    # a small multiple of the file (measured 3.2x: the text, its columns, then the doc ids
+    # written out again to rank them; never a copy per piece)
+    where, queries, size = big_run
+    last = query_id(queries - 1)
+    lines = lines_of_run(queries)
+    run = where / "run.txt"
+    with open(run, "ab") as out:
+        out.write(f"{last} Q0 extra 1001 abc big\n{run_line(queries - 1, DOCS)}".encode())
+    try:
+        code, stdout, stderr, peak = run_measured(["check", str(where / "q.qrels"), str(run)])
+    finally:
+        with open(run, "r+b") as out:
+            out.truncate(size)
+    said = (stdout + stderr).splitlines()
+    assert code == 2
+    assert f"{run}: trec-run: {lines + 1} lines read, {queries} queries" in said
+    assert f"{run}:{lines + 1}: error: score must be a number, found 'abc'" in said
+    assert said[-1] == "check: 1 error, 1 warning"
+    assert peak < 3.5 * size, peak / size

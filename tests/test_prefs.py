@@ -181,3 +181,28 @@ def test_streamed_blocks_keep_the_judgments_form(tmp_path, form, qrels, run):
                      SUITE / run)
         assert result.exit_code == 0, result.stderr
     assert (streamed / "summary.csv").read_text() == (whole / "summary.csv").read_text()
+
+
+@pytest.mark.parametrize("form,qrels,run,expected", [c[:4] for c in CASES[::3]],
+                         ids=["prefs", "qrels_prefs"])
+def test_convert_keeps_the_forms_fields(tmp_path, form, qrels, run, expected):
+    # convert -R wrote the form's qrels as plain trec qrels (group, subgroup and level
+    # lost: "q 0 doc grade"); its TREC text now holds the form's fields, so that evaluated
+    # again with -R it gives trec_eval's stored output, and a table keeps them as columns
+    import csv
+    converted = tmp_path / "converted.txt"
+    done = cli("convert", "-R", form, SUITE / qrels, converted)
+    assert done.exit_code == 0, done.stderr
+    result = cli("evaluate", "-R", form, "-m", "all_prefs", "-q", "-f", "trec", "--missing",
+                 "skip", converted, SUITE / run)
+    assert (result.exit_code, result.stdout) == (0, (SUITE / expected).read_text())
+    table = tmp_path / "converted.csv"
+    assert cli("convert", "-R", form, SUITE / qrels, table).exit_code == 0
+    rows = list(csv.DictReader(table.open()))
+    lines = [line.split() for line in (SUITE / qrels).read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    fields = (["query_id", "group", "subgroup", "doc_id", "preference"] if form == "prefs"
+              else ["query_id", "group", "doc_id", "preference"])
+    assert [[row[name] for name in fields] for row in rows] == [
+        [value if name != "preference" else str(float(value)).removesuffix(".0")
+         for name, value in zip(fields, line)] for line in lines]

@@ -197,3 +197,68 @@ def test_compare_and_batch_warn_of_one_subtopic_everywhere_too(tmp_path):
     for result in (compared, batch):
         assert result.exit_code == 0, result.stderr
         assert "warning:" in result.stderr and "every query has one subtopic" in result.stderr
+
+
+def test_check_warns_of_a_subtopic_id_that_is_not_an_integer(tmp_path):
+    # ndeval reads a diversity qrels line's subtopic as an integer: check -R diversity
+    # names the ids that are not, and the first line holding one (line 3: "b"; "+2" and
+    # "10" are integers)
+    (tmp_path / "div").write_text("q1 1 a 1\nq1 +2 b 0\nq1 b c 1\nq1 10 d 1\nq2 b a 1\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 2.0 t\nq2 Q0 a 1 1.0 t\n")
+    result = cli("check", "-R", "diversity", tmp_path / "div", tmp_path / "run")
+    assert result.exit_code == 1
+    assert f"{tmp_path / 'div'}:3: warning: 1 subtopic id not an integer (b; 2 lines, the " \
+        "first here): ndeval, whose measures -R diversity computes, needs integer subtopic " \
+        "ids" in result.stdout.splitlines()
+    (tmp_path / "integers").write_text("q1 1 a 1\nq1 2 b 0\nq2 1 a 1\n")
+    clean = cli("check", "-R", "diversity", tmp_path / "integers", tmp_path / "run")
+    assert (clean.exit_code, clean.stdout.splitlines()[-1]) == (0, "check: 0 errors, 0 warnings")
+
+
+@pytest.mark.parametrize("form,text,errors", [
+    ("qrels_jg", "q1 A d1 1\nq1 A d2 x\nq1 B d2 0\nq1 B d3\nq2 A d1 1\n", [
+        ":2: error: relevance must be an integer, found 'x'",
+        ":4: error: expected 4 fields (query_id iteration doc_id relevance), found 3"]),
+    ("prefs", "q1 g a d1 2\nq1 g a d2 zz\nq1 g b d3\nq1 g b d1 1\n", [
+        ":2: error: rel_level must be a number, found 'zz'",
+        ":3: error: expected 5 fields (query_id group subgroup doc_id rel_level), found 4"]),
+    ("qrels_jg", "q1 A d1 1\nq1 A d2 x\nq1 A d1 0\n", [  # then a repeat in the lines left
+        ":2: error: relevance must be an integer, found 'x'",
+        ":3: error: query 'q1' judgment group 'A' judges document 'd1' twice (lines 1 and 3)"]),
+])
+def test_check_of_a_form_names_every_bad_line(tmp_path, form, text, errors):
+    # check -R qrels_jg|prefs stopped at the first bad line (evaluation's reading); it now
+    # lists each, as it does for plain qrels, the good lines still checked
+    (tmp_path / "qrels").write_text(text)
+    (tmp_path / "run").write_text("q1 Q0 d1 1 2.0 t\n")
+    result = cli("check", "-R", form, tmp_path / "qrels", tmp_path / "run")
+    assert result.exit_code == 2
+    said = [line for line in result.stdout.splitlines() if ": error: " in line]
+    assert said == [f"{tmp_path / 'qrels'}{error}" for error in errors]
+    assert result.stdout.splitlines()[-1].startswith("check: 2 errors")
+
+
+@pytest.mark.parametrize("form,text,column", [
+    ("qrels_jg", GROUPS_QRELS, "group"),
+    ("diversity", "q1 1 a 1\nq1 2 a 0\nq1 2 b 1\n", "subtopic"),
+])
+def test_convert_keeps_the_group_or_subtopic(tmp_path, groups, form, text, column):
+    # convert -R wrote "q 0 doc grade", the group or subtopic lost; now the TREC text is the
+    # input's lines, a CSV has the field as a column, and json (one grade per pair, where
+    # these judge a document once per group or subtopic) is refused in one line
+    (tmp_path / "in").write_text(text)
+    assert cli("convert", "-R", form, tmp_path / "in", tmp_path / "out.txt").exit_code == 0
+    assert (tmp_path / "out.txt").read_text() == text
+    assert cli("convert", "-R", form, tmp_path / "in", tmp_path / "out.csv").exit_code == 0
+    rows = list(csv.DictReader((tmp_path / "out.csv").open()))
+    assert [[r["query_id"], r[column], r["doc_id"], r["relevance"]] for r in rows] == [
+        line.split() for line in text.splitlines()]
+    refused = cli("convert", "-R", form, tmp_path / "in", tmp_path / "out.json")
+    assert (refused.exit_code, len(refused.stderr.splitlines())) == (2, 1)
+    assert not (tmp_path / "out.json").exists()
+    if form == "qrels_jg":  # evaluated again: the hand-derived values of the group measures
+        qrels = searcheval.read_qrels(tmp_path / "out.txt", form="qrels_jg")
+        again = searcheval.evaluate(qrels, groups[1],
+                                    ["map_avgjg", "P_avgjg.1", "Rprec_mult_avgjg.1.0"])
+        assert again.per_query() == {q: {k: pytest.approx(v, abs=1e-15) for k, v in row.items()}
+                                     for q, row in BY_HAND.items()}

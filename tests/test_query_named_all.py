@@ -95,3 +95,31 @@ def test_error_the_export_script_refuses_the_query(files, tmp_path, capsys):
                                        "rows of these tables, so the two could not be told "
                                        "apart: rename the query\n")
     assert not (tmp_path / "out").exists()
+
+
+# A second run ranking d2 first for `all` and d1 first for q1: AP of `all` = 1/2, of q1 = 1.
+OTHER_RUN = "all Q0 d2 1 2.0 t\nall Q0 d1 2 1.0 t\nq1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n"
+
+
+def test_plots_draw_the_query_named_all_as_a_query(files, tmp_path):
+    # --plot: every figure takes `all` as the query it is, never as the mean. By hand: the
+    # difference of AP (other - r) is 1/2 - 1 = -0.5 for `all` and 1 - 1/2 = +0.5 for q1
+    # (were `all` the mean, 0.75 - 0.75 = 0); each distribution holds both queries' values;
+    # the precision-recall curve of r is (1 + 1/2) / 2 = 0.75 at every recall level (the
+    # relevant document at rank 1 for `all`, rank 2 for q1: iprec 1 and 1/2 throughout)
+    from searcheval.report import plots
+    from searcheval.settings import Settings
+
+    other = tmp_path / "other.run"
+    other.write_text(OTHER_RUN)
+    comparison = searcheval.compare(files[0], [files[1], other], ["AP"])
+    runs = {"r.run": searcheval.read_run(files[1]), "other.run": searcheval.read_run(other)}
+    curves = plots.iprec_curves(searcheval.read_qrels(files[0]), runs, Settings())
+    assert curves["r.run"] == pytest.approx([0.75] * 11)
+    figures = plots.comparison_figures(comparison, curves)
+    bars = figures["difference-AP-other.run-vs-r.run"].axes[0]
+    assert [patch.get_height() for patch in bars.patches] == pytest.approx([0.5, -0.5])
+    assert [tick.get_text() for tick in bars.get_xticklabels()] == ["q1", "all"]
+    dots = figures["distribution-AP"].axes[0].collections  # per run: its queries, its mean
+    assert sorted(dots[0].get_offsets()[:, 1].tolist()) == [0.5, 1.0]
+    assert dots[1].get_offsets()[:, 1].tolist() == [0.75]

@@ -245,7 +245,8 @@ def test_compare_table_and_trec_views(runs):
 
 
 def test_compare_baseline_by_label_and_plots(runs, tmp_path):
-    text = compare_output(runs, "csv", "--baseline", "exp2/run.txt", "--plot", tmp_path / "p")
+    text = compare_output(runs, "csv", "--baseline", "exp2/run.txt", "--plot", tmp_path / "p",
+                          "--plot-measures", "all")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert {(r["run"], r["baseline"]) for r in rows} == {("exp1/run.txt", "exp2/run.txt")}
     assert float(rows[0]["run_mean"]) == pytest.approx(EXPECTED["exp1/run.txt"]["AP"], abs=1e-12)

@@ -84,3 +84,28 @@ def test_qrels_with_a_rank_column_keep_their_grades(tmp_path):
     path.write_text("query_id,doc_id,relevance,rank\nq1,d1,2,1\nq1,d2,0,2\n")
     qrels = registry.read(path, "qrels").data
     assert qrels.relevance.tolist() == [2, 0]
+
+
+def test_line_numbers_past_two_to_the_31_stay_exact():
+    # a Run keeps 32-bit line numbers, as the lines of real files fit; a piece after
+    # 2**32 lines (here told so: its 2**32 lines before) turns the column 64-bit, and every
+    # number stays the physical line (32-bit numbers would have wrapped to 1 and 2)
+    header = b"query_id,doc_id,score\nq1,a,2\n"
+    cut = [(header, 0), (b"q1,b,1\nq2,c,1\n", 2**32)]
+    run = tables.read_delimited_pieces("run.csv", cut, ",", "run")
+    assert run.lines.tolist() == [2, 2**32 + 1, 2**32 + 2]
+    with pytest.raises(FormatError) as error:  # and a repeat there is named at its line
+        tables.read_delimited_pieces("run.csv", [(header, 0), (b"q1,a,1\n", 2**32)], ",", "run")
+    assert (error.value.line, error.value.message) == (
+        2**32 + 1, f"query 'q1' retrieves document 'a' twice (lines 2 and {2**32 + 1})")
+
+
+def test_ranks_past_32_bit_floats_stay_exact(tmp_path):
+    # MS MARCO ranks are kept as 32-bit floats while they are exact in them (below 2**24);
+    # 16777217 = 2**24 + 1 is not (as a 32-bit float it is 16777216): the column is then
+    # 64-bit, and the rank and its score (-rank) are the file's
+    run = tmp_path / "run.msmarco.gz"
+    run.write_bytes(gzip.compress(b"q1\ta\t1\nq1\tb\t16777217\n"))
+    read = registry.read(str(run), "run").data
+    assert read.ranks.tolist() == [1, 16777217] and read.scores.tolist() == [-1, -16777217]
+    assert read.line_numbers is None  # every line a row: row i is line i + 1

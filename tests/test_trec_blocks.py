@@ -132,3 +132,55 @@ def test_error_compare_runid_alone_compares_nothing():
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == ("-m runid names the runs' tags, not a measure to compare: give a "
                              "measure too (-m AP)\n")
+
+
+@pytest.mark.parametrize("listed", ["runid,map", "map,runid", "runid map", "runid, map"])
+def test_runid_listed_with_a_measure_prints_trec_evals_lines(listed):
+    # one -m value listing runid and map is -m runid -m map: trec_eval's runid and map lines,
+    # in trec_eval's order (runid first), from its stored output; it was "unknown measure"
+    result = cli("evaluate", CRANFIELD / "qrel", run_path(RUNS[0]), "-m", listed,
+                 "--missing", "skip", "-f", "trec")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == "".join(line + "\n" for line in trec_eval_text(RUNS[0]).splitlines()
+                                    if line.split()[0] in ("runid", "map"))
+
+
+def test_runid_listed_with_two_measures_gets_the_one_name_per_measure_message():
+    # what is left once runid is out is read as without it: "map,P.10" is one -m value
+    # naming two measures, refused in one line saying how to ask for them
+    result = cli("evaluate", CRANFIELD / "qrel", run_path(RUNS[0]), "-m", "runid,map,P.10")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "measure 'map,P.10': one name per measure (a comma separates the parameters of one "
+        "measure, not measures): ask for each on its own, -m map -m P.10"]
+
+
+@pytest.mark.parametrize("measures", [["-m", "runid", "-m", "map"], ["-m", "runid,map"]])
+def test_batch_runid_is_a_column_of_the_leaderboard(tmp_path, measures):
+    # batch refused runid as an unknown measure; its leaderboard now names each run's tag,
+    # the one trec_eval's runid line prints (STANDARD for every Cranfield run, from its
+    # stored outputs), in summary.csv and summary.json, with the other measures' values
+    runs = [run_path(name) for name in RUNS]
+    result = cli("batch", CRANFIELD / "qrel", *runs, "-o", tmp_path, "--missing", "skip",
+                 *measures)
+    assert result.exit_code == 0, result.stderr
+    rows = (tmp_path / "summary.csv").read_text().splitlines()
+    assert rows[0] == "run,runid,AP,queries"
+    stored = {run.name: {line.split()[0]: line.split()[2] for line in
+                         trec_eval_text(name).splitlines()} for run, name in zip(runs, RUNS)}
+    for row in rows[1:]:
+        run, runid, ap, queries = row.split(",")
+        assert runid == stored[run]["runid"] == "STANDARD"
+        assert f"{float(ap):.4f}" == stored[run]["map"] and queries == stored[run]["num_q"]
+    board = json.loads((tmp_path / "summary.json").read_text())
+    assert [r["runid"] for r in board["runs"]] == ["STANDARD"] * len(RUNS)
+
+
+def test_batch_runid_alone_is_refused_in_one_line(tmp_path):
+    result = cli("batch", CRANFIELD / "qrel", run_path(RUNS[0]), "-o", tmp_path / "out",
+                 "-m", "runid")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("-m runid alone: the leaderboard ranks the runs by a measure; "
+                             "give one too (-m runid -m map): the runs' tags are then its "
+                             "runid column\n")
+    assert not (tmp_path / "out").exists()

@@ -18,6 +18,7 @@ from ..errors import UsageError
 from ..io import formats, writing
 from ..ranking import canonical_rows
 from ..io.scan import Scan, scan
+from .check_forms import scan_form
 from ..model import natural_key
 
 CUTOFFS = (1, 5, 10)
@@ -65,8 +66,12 @@ def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
     """Check qrels and runs; returns the report and each run's Scan (for ``fix``).
     ``qrels_format`` (-R): the kind of judgments the qrels hold (``model.forms``)."""
     report = Report()
-    qrels = (scan(qrels_path, "qrels", max_errors) if qrels_format == "trec"
-             else _scan_form(qrels_path, qrels_format))
+    if qrels_format == "trec":
+        qrels = scan(qrels_path, "qrels", max_errors)
+    else:
+        qrels, warnings = scan_form(qrels_path, qrels_format, max_errors)
+        for line, message in warnings:
+            report.say(qrels.path, "warning", message, line)
     _file(report, qrels, "judgment" if qrels_format == "trec" else "judged (query, doc) pair")
     relevant = _check_qrels(report, qrels, relevance_level)
     runs = []
@@ -81,30 +86,10 @@ def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
     return report, runs
 
 
-def _scan_form(path: str, form: str) -> Scan:
-    """Qrels of another form, read as evaluation reads them: the first bad line, a
-    document judged twice within its key (subtopic, judgment group, subgroup) and, for
-    preferences, judgments trec_eval refuses (a level 0 and above 0 in one group, two
-    documents each preferred to the other) are errors with their lines. The rest of the
-    checks see each (query, doc) once, with its largest grade."""
-    from ..errors import SearchevalError
-    from ..io.inputs import as_qrels
-    from ..io.scan import _unreadable
-    try:
-        qrels = as_qrels(path, form)
-        if form in ("prefs", "qrels_prefs"):
-            from ..engine.prefs import refuse_contradictions
-            refuse_contradictions(qrels)
-    except SearchevalError as exc:
-        return _unreadable(path, "qrels", form, exc)
-    whole = qrels.by_document()
-    return Scan(qrels.path, "qrels", f"{form} qrels", whole.query, whole.doc, whole.relevance,
-                whole.lines)
-
-
 def _file(report: Report, found: Scan, rows: str) -> None:
     if found.unreadable:
-        report.say(found.path, "error", found.errors[0][1], found.errors[0][0])
+        for line, message in found.errors:
+            report.say(found.path, "error", message, line)
         return
     queries = len(found.query.vocabulary) + len(found.empty_queries)  # "q2": {} is a query
     report.say(found.path, "", f"{found.format}: {_count(len(found.query), rows)} read, "

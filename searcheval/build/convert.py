@@ -37,12 +37,16 @@ class Conversion:
 
 def convert(source: str | Path, target: str | Path, kind: str | None = None,
             from_format: str | None = None, to_format: str | None = None,
-            compat: int = 9, stdout: BinaryIO | None = None) -> Conversion:
+            compat: int = 9, stdout: BinaryIO | None = None,
+            qrels_format: str = "trec") -> Conversion:
     """Read ``source`` and write it to ``target`` (``-``: stdin, or the stream ``stdout``);
     formats named or recognised (see ``searcheval.io.registry``). Nothing is written on an
-    error."""
+    error. ``qrels_format`` (-R): qrels of another form (``model.forms``), read from TREC
+    text; their subtopic, group, subgroup or preference is written too."""
     target = str(target)
-    if is_irds(str(source)):
+    if qrels_format != "trec":
+        loaded = _form(source, qrels_format, kind, from_format)
+    elif is_irds(str(source)):
         loaded = _from_irds(str(source), kind, from_format, to_format)
     else:
         loaded = _read(source, kind, from_format, to_format)
@@ -70,6 +74,16 @@ def _read(source: str | Path, kind: str | None, from_format: str | None,
     if loaded.format.name == "trec-run":
         loaded.notes.extend(_tags(path, data))
     return loaded
+
+
+def _form(source: str | Path, form: str, kind: str | None, from_format: str | None
+          ) -> formats.Loaded:
+    """Qrels of ``form`` (-R), read as evaluate reads them: TREC text lines of the form."""
+    from ..io.inputs import as_qrels
+    if kind == "run" or from_format not in (None, "trec-qrels"):
+        raise UsageError(f"-R {form}: qrels of that form are read from TREC text lines "
+                         f"(trec-qrels), not {kind or from_format}")
+    return formats.Loaded(as_qrels(str(source), form), formats.named("trec-qrels"))
 
 
 IRDS = formats.Format("ir_datasets", formats.BOTH, (), ("score", "tag"), "irds:DATASET_ID")

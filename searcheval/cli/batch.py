@@ -14,8 +14,9 @@ from pathlib import Path
 
 import click
 
+from ..model import Qrels
 from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard,
-                           load_qrels, process, qrels_content_sha256)
+                           load_qrels, process, qrels_content_sha256, use_qrels)
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
@@ -40,7 +41,8 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
               on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
     """Evaluate every run, write its outputs and the leaderboard; the outcomes, in input order.
 
-    The qrels are read (and checked) here once, then once by each worker process."""
+    The qrels are read (and checked) here once; worker processes get them from here, so
+    that a qrels file replaced during the batch cannot give two runs different judgments."""
     from .run_args import paths_and_names
     paths, names = paths_and_names(run_arguments, outdir, once=True)
     if dask is not None:
@@ -52,6 +54,8 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
         click.echo(f"searcheval: warning: {warning}", err=True)
     if is_irds(qrels_source):  # the id stays when the dataset's judgments change
         job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
+    else:
+        _refuse_changed_qrels(qrels_source, job.qrels_sha256)
     refuse_what_every_run_would_fail(qrels, job)  # once, not once per run
     runs = Path(outdir) / "runs"
     try:
@@ -68,8 +72,7 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
         from ..scale.distributed import run_on_dask
         results = run_on_dask(dask, qrels, paths, stamps, outdir, job, labels)
     elif jobs > 1 and len(paths) > 1:
-        results = _in_processes(qrels_source, paths, stamps, outdir, job, min(jobs, len(paths)),
-                                labels)
+        results = _in_processes(qrels, paths, stamps, outdir, job, min(jobs, len(paths)), labels)
     else:
         results = (process(path, job, outdir, stamps[path], qrels, label=labels[path])
                    for path in paths)
@@ -85,15 +88,23 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     return ordered
 
 
-def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str, job: Job,
+def _refuse_changed_qrels(path: str, sha256: str) -> None:
+    """The qrels file hashed before it was read must hash the same after: otherwise the
+    outputs would name judgments other than those evaluated."""
+    if file_sha256(path) != sha256:
+        raise UsageError(f"{path}: the qrels file changed while it was read: run the batch "
+                         "again once it is written")
+
+
+def _in_processes(qrels: Qrels, paths: list[str], stamps: dict, outdir: str, job: Job,
                   workers: int, labels: dict[str, str]) -> Iterator[Outcome]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(qrels_source, os.getpid(), job.qrels_form,
-                                         tuple(user_measures.LOADED)))
+                               initializer=_start_worker,
+                               initargs=(qrels, os.getpid(), tuple(user_measures.LOADED)))
     try:
         futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
                    for path in paths]
@@ -112,14 +123,14 @@ def _in_processes(qrels_source: str, paths: list[str], stamps: dict, outdir: str
     pool.shutdown(wait=True)
 
 
-def _start_worker(qrels_source: str, parent: int, form: str = "trec",
-                  measure_modules: tuple[str, ...] = ()) -> None:
-    """Each worker parses the qrels once, imports the --measures-from modules (a spawned
-    process starts without them), leaves Ctrl-C to the parent, and dies with it."""
+def _start_worker(qrels: Qrels, parent: int, measure_modules: tuple[str, ...] = ()) -> None:
+    """Each worker keeps the parent's qrels (read, checked and hashed there, once),
+    imports the --measures-from modules (a spawned process starts without them), leaves
+    Ctrl-C to the parent, and dies with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for source in measure_modules:
         user_measures.load(source)
-    load_qrels(qrels_source, form)
+    use_qrels(qrels)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -266,6 +277,11 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
               block_bytes: int = 32 << 20) -> tuple[Job, str]:
     """The Job of a batch (measures in canonical names, the qrels' hash) and its sort measure."""
     from ..results import dataset_measures, resolve_measures
+    from .commands import without_runid
+    measures, runid = without_runid(measures)
+    if runid and not measures:
+        raise UsageError("-m runid alone: the leaderboard ranks the runs by a measure; give one "
+                         "too (-m runid -m map): the runs' tags are then its runid column")
     names, _ = dataset_measures(qrels, measures or None)
     measures_parsed = resolve_measures(names, settings.compat)
     parsed = [str(m) for m in measures_parsed]
@@ -278,7 +294,8 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
             raise UsageError(f"--sort {sort_by}: a string per query, with no mean to sort by")
     # irds: the content's hash is made by run_batch, which reads the judgments anyway
     digest = "" if is_irds(qrels) else _qrels_sha256(qrels)
-    return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes), sort
+    return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes,
+               runid=runid), sort
 
 
 def default_sort(measures: list) -> str:

@@ -124,9 +124,36 @@ def _costs(path: str | None):
 
 def without_runid(names: list[str]) -> tuple[list[str], bool]:
     """(the other -m names, whether ``runid`` was one). trec_eval's ``-m runid`` asks for
-    its ``runid  all  TAG`` line (m_runid.c prints it with the means, never per query)."""
-    others = [name for name in names if name != RUNID]
-    return others, len(others) < len(names)
+    its ``runid  all  TAG`` line (m_runid.c prints it with the means, never per query).
+    A runid listed with others in one -m value (``runid,map``, ``runid map``) is taken
+    out the same way; what is left is read as it would be without it."""
+    others, asked = [], False
+    for name in names:
+        left = _without_runid_part(name)
+        asked = asked or left != name
+        if left:
+            others.append(left)
+    return others, asked
+
+
+def _without_runid_part(text: str) -> str:
+    """``text`` less a runid it lists ("" when it is runid alone)."""
+    for separator in (",", " "):
+        parts = _outside_brackets(text, separator)
+        if len(parts) > 1 and any(part.strip() == RUNID for part in parts):
+            text = separator.join(part for part in parts if part.strip() != RUNID)
+    return "" if text.strip() == RUNID else text
+
+
+def _outside_brackets(text: str, separator: str) -> list[str]:
+    """``text`` split at ``separator`` outside brackets (``SetF(rel=1, beta=0.5)`` is one)."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += (char in "([{") - (char in ")]}")
+        if depth <= 0 and char == separator:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
 
 
 def refuse_runid_alone(fmt: str) -> None:

@@ -9,6 +9,7 @@ import click
 from ..errors import SearchevalError
 from ..io import registry
 from ..build.convert import convert
+from .options import QRELS_FORMATS
 
 
 @click.command("convert", context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,7 +27,12 @@ from ..build.convert import convert
 @click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
               help="Tie rule precision for ordering runs: 9 (32-bit scores, trec_eval 9.0.8) "
                    "or 10 (64-bit).")
-def convert_command(source, target, output, kind, from_format, to_format, compat) -> None:
+@click.option("-R", "--qrels-format", type=click.Choice(QRELS_FORMATS), default="trec",
+              show_default=True,
+              help="The kind of judgments in IN, as for evaluate: their subtopic, group, "
+                   "subgroup or preference is written too (columns of a table).")
+def convert_command(source, target, output, kind, from_format, to_format, compat,
+                    qrels_format) -> None:
     """Convert qrels or a run from IN to OUT or -o FILE ('-': stdin/stdout, the default
     output; .gz anywhere).
 
@@ -42,7 +48,7 @@ def convert_command(source, target, output, kind, from_format, to_format, compat
     try:
         refuse_inputs_as_outputs([target], [source])
         done = convert(source, target, kind, from_format, to_format, int(compat),
-                       stdout=sys.stdout.buffer)
+                       stdout=sys.stdout.buffer, qrels_format=qrels_format)
     except SearchevalError as exc:
         _fail(str(exc), 2)
     for line in done.report_lines():

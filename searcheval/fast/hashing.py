@@ -23,26 +23,32 @@ _SHIFT = np.uint64(31)
 _FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 
 
-def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray,
+                       keep: bool = True) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """(hash of each row's doc id, rows and partner rows that may repeat a (query, doc)
     pair: ``equal_pairs``). When each query's rows are together, as in TREC runs, the work
-    goes in pieces of whole queries, on both cores, with every temporary small."""
+    goes in pieces of whole queries, on both cores, with every temporary small, and unless
+    ``keep`` the hashes are dropped piece by piece (None returned: no 8 bytes a row held)."""
     n = len(query_codes)
+    # Not keeping the hashes, the caller is a reader minding its peak memory: smaller
+    # pieces keep the temporaries within the heap its reading left free.
+    piece_rows = PIECE_ROWS if keep else PIECE_ROWS >> 3
     starts = np.flatnonzero(np.concatenate(([n > 0], query_codes[1:] != query_codes[:-1])))
     distinct = np.count_nonzero(np.bincount(query_codes[starts])) if len(starts) else 0
-    if len(starts) != distinct or n <= PIECE_ROWS:
+    if len(starts) != distinct or n <= piece_rows:
         hashes = string_hashes(docs)
-        return (hashes, *equal_pairs(query_codes, hashes))
-    at = np.searchsorted(starts, np.arange(0, n, PIECE_ROWS))  # the query starting at or after
+        return (hashes if keep else None, *equal_pairs(query_codes, hashes))
+    at = np.searchsorted(starts, np.arange(0, n, piece_rows))  # the query starting at or after
     cuts = starts[at[at < len(starts)]]  # each multiple (none after the last query)
     cuts = cuts[np.concatenate(([True], cuts[1:] != cuts[:-1]))]  # sorted: drop repeats
     bounds = list(zip(cuts.tolist(), np.append(cuts[1:], n).tolist()))
-    hashes = np.empty(n, dtype=np.uint64)
+    hashes = np.empty(n, dtype=np.uint64) if keep else None
 
     def piece(bound: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         begin, end = bound
-        h = hashes[begin:end] = _hash_chunks(docs.slice(begin, end - begin))
+        h = _hash_chunks(docs.slice(begin, end - begin))
+        if hashes is not None:
+            hashes[begin:end] = h
         codes = query_codes[begin:end]
         local = np.zeros(len(codes), dtype=np.int32)  # the piece's queries, numbered 0, 1...
         np.cumsum(codes[1:] != codes[:-1], out=local[1:])

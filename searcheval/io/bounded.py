@@ -20,6 +20,7 @@ are parsed as they are decompressed, never held as one bytes object besides the 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Iterator
@@ -164,9 +165,44 @@ class LineCheck:
 
 
 def read_all(source: str | Path) -> tuple[str, bytes]:
-    """(display path, bytes) of a path or ``-``, decompressed, its lines checked."""
+    """(display path, bytes) of a path or ``-``, decompressed, its lines checked. A plain
+    regular file is read in one piece (its pieces joined were held twice: a 2.4 GB run
+    took 4.8 GB before it was parsed)."""
     with opened(source) as (path, handle):
+        whole = _plain_file(path, handle)
+        if whole is not None:
+            return path, whole
         return path, b"".join(chunks(path, handle))
+
+
+def _plain_file(path: str, handle) -> bytes | None:
+    """The bytes of a regular file that is not gzip, its lines checked; else None (the
+    handle back at its start)."""
+    try:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        if _first_bytes(handle, len(GZIP)) == GZIP:
+            return None
+        data = handle.read()  # nothing buffered yet: one read of the file's size
+    except (OSError, ValueError, AttributeError) as exc:  # no file number: not a file
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
+        return None
+    check = LineCheck(path, data[:_READ])  # the pieces chunks() would have checked
+    with memoryview(data) as view:
+        for start in range(0, len(data), _READ):
+            check.feed(view[start:start + _READ])
+    return data
+
+
+def _first_bytes(handle, count: int) -> bytes:
+    """The file's first bytes, read without moving or filling the handle's buffer (a
+    buffered read, then ``read()`` of the rest, joined pieces: the file twice in memory)."""
+    if hasattr(os, "pread"):
+        return os.pread(handle.fileno(), count, 0)
+    head = handle.read(count)  # Windows: no pread
+    handle.seek(0)
+    return head
 
 
 def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int

@@ -72,6 +72,8 @@ def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
 def _piece_bytes(chosen: Format) -> int:
     """Text parsed at a time: a table's pieces are smaller, its Arrow table being several
     times its text (a piece's memory is the peak's fixed part, issue 12 C.17)."""
+    if chosen.name == "jsonl":
+        return json_tables.PIECE_BYTES
     return tables.PIECE_BYTES if chosen.name in _SMALL_PIECES else bounded.STREAM_PIECE_BYTES
 
 
@@ -98,26 +100,30 @@ def _read_ahead(cut):
 
 def _read_3col_stream(path: str, kind: str, cut, notes: list[str]) -> Qrels | Run:
     """3-column qrels or an MS MARCO run (``kind``) from pieces cut at line ends, each
-    parsed by the one TREC grammar's reader (its 3-column layouts) and dropped (as
-    ``trec.read_stream`` reads TREC)."""
+    parsed by the one TREC grammar's reader (its 3-column layouts), appended to the kept
+    columns and dropped (``table_values.read_parts``, as the CSV reader)."""
     from . import pieces
-    from ..model.columns import Encoded
+    from .table_values import Part, read_parts
     from .trec_grammar import MSMARCO_RUN, QRELS_3COL
     layout = QRELS_3COL if kind == "qrels" else MSMARCO_RUN
 
-    def read(piece: bytes) -> dict:
-        return trec.read_columns(path, trec.trec_text(path, piece)[1], layout, layout.kept)
+    def read(piece: bytes) -> Part:
+        columns = trec.read_columns(path, trec.trec_text(path, piece)[1], layout, layout.kept)
+        query = pieces.as_encoded(columns["query_id"])
+        if kind == "qrels":
+            return Part(query, columns["doc_id"], columns["relevance"], columns["line"],
+                        _3COL_ROLES | {"relevance"})
+        ranks = np.asarray(columns["rank"], dtype=np.float64)  # the integers are not kept
+        return Part(query, columns["doc_id"], -ranks, columns["line"], _3COL_ROLES | {"rank"},
+                    ranks=ranks)
 
-    parts = pieces.read_pieces(path, cut, read) or [(read(b""), 0)]
-    columns = pieces.joined(parts)
-    del parts
-    queries, docs = pieces.as_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"])
-    if kind == "qrels":
-        return trec.make_qrels(queries, docs, columns["relevance"], columns["line"], path)
-    notes.extend(_MSMARCO_NOTES)
-    ranks = np.asarray(columns.pop("rank"), dtype=np.float64)  # the integers are not kept
-    return trec.make_run(queries, docs, -ranks, columns["line"], path,
-                         Path(path).name.split(".")[0], ranks=ranks)
+    data = read_parts(path, cut, read, lambda: kind)
+    if kind == "run":
+        notes.extend(_MSMARCO_NOTES)
+    return data
+
+
+_3COL_ROLES = frozenset({"query_id", "doc_id"})
 
 
 _MSMARCO_NOTES = ("scores: none in the input; each document scores -rank",

@@ -15,7 +15,7 @@ from ..model.columns import Encoded, pair_ranks
 
 def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
                unit: str = "lines", iteration: Encoded | None = None,
-               form: str = "trec") -> Qrels:
+               form: str = "trec", keep_hashes: bool = True) -> Qrels:
     """A checked Qrels: not empty, no (query, doc) judged twice (for the other forms:
     twice within its subtopic, or group: ``model.forms``)."""
     if len(query) == 0:
@@ -26,18 +26,20 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
     if form != "trec":
         return forms.checked(Qrels(query, doc, relevance, lines, path, form=form,
                                    iteration=iteration), unit)
-    hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit)
+    hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit, keep_hashes)
     return Qrels(query, doc, relevance, lines, path, doc_hash=hashes, iteration=iteration)
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
              unit: str = "lines", ranks: np.ndarray | None = None,
-             empty_queries: tuple[str, ...] = ()) -> Run:
+             empty_queries: tuple[str, ...] = (), keep_hashes: bool = True) -> Run:
     """A checked Run: no document twice in one query. The doc ids need not be encoded
-    (``Encoded.lazy``): their hashes find repeats, and later the judged documents."""
+    (``Encoded.lazy``): their hashes find repeats, and later the judged documents (kept
+    unless ``keep_hashes`` is false: the table readers, whose peak memory they would add
+    to, let evaluation hash the ids again)."""
     lines = None if lines is None else np.asarray(lines)
     _refuse_32_bit_overflow(path, len(query), lines, unit)
-    hashes = _refuse_repeats(query, doc, lines, path, "retrieves document", unit)
+    hashes = _refuse_repeats(query, doc, lines, path, "retrieves document", unit, keep_hashes)
     return Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks,
                doc_hash=hashes, empty_queries=tuple(empty_queries))
 
@@ -63,13 +65,13 @@ def _refuse_32_bit_overflow(path: str, rows: int, lines: np.ndarray | None, unit
 
 
 def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path: str,
-                    verb: str, unit: str) -> np.ndarray:
+                    verb: str, unit: str, keep_hashes: bool = True) -> np.ndarray | None:
     """The hash of each row's doc id, or the error naming the earliest repeated pair.
 
     Equal hashes are only candidates: their bytes are compared. If some candidates are
     different ids (a hash collision), the exact sort-based check decides."""
     docs = doc.values()
-    hashes, first, second = hashes_and_repeats(query.codes, docs)
+    hashes, first, second = hashes_and_repeats(query.codes, docs, keep_hashes)
     if len(first) and same_strings(docs, first, docs, second).all():
         _name_earliest_candidate(query, docs, lines, np.union1d(first, second), path, verb,
                                  unit)

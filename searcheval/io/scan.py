@@ -67,8 +67,9 @@ def scan(source: str, kind: str, limit: int = 20) -> Scan:
         if fmt.name not in LAYOUTS:
             return _strict(path, data, kind, fmt.name)
         path, data = trec.trec_text(path, data)
+        text, data = [data], None  # the only reference, handed on: freed once parsed
         with trec.arrow_errors(path):
-            return _scan_text(path, data, kind, fmt.name, limit)
+            return _scan_text(path, text, kind, fmt.name, limit)
     except SearchevalError as exc:
         return _unreadable(str(source), kind, "?", exc)
 
@@ -110,23 +111,30 @@ def _strict(path: str, data: bytes, kind: str, fmt: str) -> Scan:
 
 def scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int = 20) -> Scan:
     """``scan`` for the bytes of a whitespace-separated format (``trec_grammar.LAYOUTS``)."""
-    return _scan_text(*trec.trec_text(path, data), kind, fmt, limit)
+    path, data = trec.trec_text(path, data)
+    return _scan_text(path, [data], kind, fmt, limit)
 
 
-def _scan_text(path: str, data: bytes, kind: str, fmt: str, limit: int) -> Scan:
+def _scan_text(path: str, text: list[bytes], kind: str, fmt: str, limit: int) -> Scan:
     """The strict reader's own path (``trec.read_columns``: the fast path, the exact
     parser on the pieces it refuses), collecting the exact parser's refusals instead of
-    stopping at the first; then every repeat, the first of each kept."""
+    stopping at the first; then every repeat, the first of each kept.
+
+    ``text`` holds the only reference to the bytes, dropped once they are parsed, and the
+    doc ids' strings are dropped once encoded: a file of several GiB was held three times
+    over (the text, the strings, then the check's own columns), 3.3x its size."""
     layout = LAYOUTS[fmt]
     problems = Problems(limit)
     extra = ("rank", "tag") if layout is TREC_RUN else ()
-    columns = trec.read_columns(path, data, layout, layout.kept + extra, problems=problems)
+    columns = trec.read_columns(path, text.pop(), layout, layout.kept + extra,
+                                problems=problems)
     values = columns["score" if layout is TREC_RUN else "rank" if layout is MSMARCO_RUN
                      else "relevance"]
     ranks = columns.get("rank") if layout is TREC_RUN else None
     if layout is MSMARCO_RUN:
         ranks, values = values.astype(np.float64), -values.astype(np.float64)
-    scan_ = Scan(path, kind, fmt, as_encoded(columns["query_id"]), encode(columns["doc_id"]),
+    docs = encode(columns.pop("doc_id"))
+    scan_ = Scan(path, kind, fmt, as_encoded(columns["query_id"]), docs,
                  values, _lines(columns), ranks, columns.get("tag"))
     _repeats(scan_, problems)
     if kind == "qrels" and len(scan_.query) == 0 and problems.count == 0:

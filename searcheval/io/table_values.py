@@ -2,9 +2,10 @@
 located; shared by every table format (CSV/TSV, JSON Lines, JSON, Parquet, DataFrames).
 
 A table is converted a piece at a time (``convert``: one piece's columns to a compact
-``Part``, its text then dropped) and the parts joined once (``join``), so that a large file
-never exists as one Arrow table besides its converted columns (peak memory, issue 12
-C.17). ``checked`` is both steps on a table read whole.
+``Part``, its text then dropped), each part appended at once to the kept columns
+(``Joined``, in memory of their own: ``table_columns``) and dropped (``read_parts``), so
+that a large file never exists as one Arrow table, nor its columns twice (peak memory,
+issue 12 C.17). ``checked`` is both steps on a table read whole.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import pyarrow.compute as pc
 
 from ..errors import FormatError, UsageError
 from ..model import Qrels, Run
-from ..model.arrow import numbers
-from ..model.columns import Encoded, vocabulary_maps
+from ..model.columns import Encoded
+from . import pieces
 from .column_names import VALUE_COLUMNS, roles
 from .table_checks import Columns, checked_ids, checked_integers, checked_numbers
+from .table_columns import Growing, GrowingStrings, Lines, Queries, Ranks
 from .trec import make_qrels, make_run
 
 
@@ -94,100 +96,103 @@ def _refuse_missing_columns(table: Columns, kind: str, present: dict[str, str]) 
                           f"found {_listed(table.names or list(table.arrays))}")
 
 
-def physical(parts: list[tuple[Part, int]]) -> list[Part]:
-    """The parts of pieces read with the number of lines before each (``pieces.read_pieces``),
-    their line numbers made physical (each piece's own started at line 1)."""
-    for part, before in parts:
-        lines = part.lines
-        part.lines = range(lines.start + before, lines.stop + before) \
-            if isinstance(lines, range) else lines + before
-    return [part for part, _ in parts]
-
-
 # ---- the parts joined --------------------------------------------------------------------------
+
+def read_parts(path: str, cut, read_piece, kind_of, notes: list[str] | None = None
+               ) -> Qrels | Run:
+    """The Qrels or Run of text in pieces (``cut``: each piece and the physical lines before
+    it), each converted by ``read_piece`` to a Part, added to the kept columns and dropped
+    (``kind_of()``: the kind, known once the first piece is read)."""
+    joined = None
+    for piece, before in cut:
+        [(part, _)] = pieces.read_pieces(path, iter([(piece, before)]), read_piece)
+        joined = joined or Joined(kind_of(), path)
+        joined.add(part, before)
+    if joined is None:  # no text: the reader's answer to an empty file (its refusal)
+        part = read_piece(b"")
+        joined = Joined(kind_of(), path)
+        joined.add(part, 0)
+    return joined.finished(notes=notes)
+
 
 def join(parts: list[Part], kind: str, path: str, unit: str = "lines",
          notes: list[str] | None = None) -> Qrels | Run:
-    """The Qrels or Run of every piece's part, in order. Each part's columns are copied into
-    the joined ones and dropped (``parts`` is emptied): no column is held twice over."""
-    _refuse_changed_columns(parts, path)
-    roles_present = parts[0].roles
-    tags, last = _tags(parts)
-    ranks = _joined(parts, "ranks", np.float64) if kind == "run" and "rank" in roles_present \
-        else None
-    vocabulary, maps = vocabulary_maps(*[Encoded(None, part.query.dictionary)
-                                         for part in parts])
-    query = Encoded(_joined_codes(parts, maps), vocabulary)
-    docs = _joined_docs(parts)
-    values = _joined(parts, "values", np.int64 if kind == "qrels" else np.float64)
-    lines = _joined(parts, "lines", np.int64)
-    parts.clear()
-    if kind == "qrels":
-        return make_qrels(query, Encoded.lazy(docs), values, lines, path, unit=unit)
-    added: list[str] = []
-    if "score" not in roles_present:
-        added.append("scores: none in the input; each document scores -rank")
-    tag = _run_tag(path, tags, last, added)
-    if notes is not None:
-        notes.extend(added)
-    return make_run(query, Encoded.lazy(docs), values, lines, path, tag, unit=unit, ranks=ranks)
-
-
-def _refuse_changed_columns(parts: list[Part], path: str) -> None:
-    """A later piece of JSON Lines without a column the first had (or with one it had not)
-    holds rows missing a value: refused at its first row, as a whole table would be."""
-    first = parts[0].roles
-    for part in parts[1:]:
-        if part.roles == first or not len(part.lines):
-            continue
-        role = sorted(first - part.roles or part.roles - first)[0]
-        line = part.lines[0] if role in first else parts[0].lines[0]
-        raise FormatError(path, int(line), f"{role} is missing")
-
-
-def _joined_docs(parts: list[Part]) -> pa.Array | pa.ChunkedArray:
-    """The pieces' doc ids as chunks, never copied together (a ``string`` array's 32-bit
-    offsets end at 2 GiB); a table read whole keeps its one array as it is."""
-    if len(parts) == 1:
-        return parts[0].doc
-    return pa.chunked_array([part.doc.cast(pa.string()) for part in parts], type=pa.string())
-
-
-def _joined(parts: list[Part], name: str, dtype) -> np.ndarray:
-    """One array of every part's ``name``, each part's own freed once copied. The parts'
-    columns are Arrow's (or ranges), never numpy's own: numpy's small blocks, once freed,
-    stay in the process (malloc keeps them), and would add to the peak."""
-    out = np.empty(sum(len(part.lines) for part in parts), dtype=dtype)
-    start = 0
+    """The Qrels or Run of a table read whole (its doc ids kept where they are)."""
+    joined = Joined(kind, path, own_memory=False)
     for part in parts:
-        values = getattr(part, name)
-        out[start:start + len(values)] = np.arange(values.start, values.stop) if isinstance(
-            values, range) else values
-        start += len(values)
-        setattr(part, name, None)
-    return out
+        joined.add(part, 0)
+    return joined.finished(unit, notes)
 
 
-def _joined_codes(parts: list[Part], maps: list[np.ndarray]) -> np.ndarray:
-    out = np.empty(sum(len(part.lines) for part in parts), dtype=np.int32 if all(
-        m.dtype == np.int32 for m in maps) else np.int64)
-    start = 0
-    for part, local_to_joint in zip(parts, maps):
-        codes = numbers(part.query.indices)
-        out[start:start + len(codes)] = local_to_joint[codes] if len(codes) else codes
-        start += len(codes)
-        part.query = None
-    return out
+class Joined:
+    """A table's kept columns, filled a part at a time (``table_columns``: in memory of
+    their own, so that nothing is held twice and the heap serves only the piece in flight)."""
+
+    def __init__(self, kind: str, path: str, own_memory: bool = True) -> None:
+        self.kind, self.path, self.own_memory = kind, path, own_memory
+        self.queries, self.lines = Queries(), Lines()
+        self.docs: GrowingStrings | list = GrowingStrings() if own_memory else []
+        self.values = Growing(np.int64 if kind == "qrels" else np.float64)
+        self.ranks = Ranks()
+        self.roles: frozenset[str] | None = None
+        self.first_line = 0
+        self.tags: dict[str, None] | None = None
+        self.last_tag: str | None = None
+
+    def add(self, part: Part, before: int) -> None:
+        """One part (its lines numbered in its piece, ``before`` lines before it)."""
+        self._refuse_changed_columns(part, before)
+        self.queries.append(part.query)
+        self.docs.append(part.doc)
+        self.values.append(part.values)
+        if part.ranks is not None:
+            self.ranks.append(part.ranks)
+        self.lines.append(part.lines, len(part.values), before)
+        if part.tags is not None:
+            self.tags = self.tags or {}
+            self.tags.update(dict.fromkeys(part.tags))
+            self.last_tag = part.last_tag if part.last_tag is not None else self.last_tag
+
+    def _refuse_changed_columns(self, part: Part, before: int) -> None:
+        """A later piece of JSON Lines without a column the first had (or with one it had
+        not) holds rows missing a value: refused at its first row, as a whole table would be."""
+        if self.roles is None:
+            self.roles, self.first_line = part.roles, _first_line(part, before)
+        if part.roles == self.roles or not len(part.values):
+            return
+        role = sorted(self.roles - part.roles or part.roles - self.roles)[0]
+        line = _first_line(part, before) if role in self.roles else self.first_line
+        raise FormatError(self.path, line, f"{role} is missing")
+
+    def finished(self, unit: str = "lines", notes: list[str] | None = None) -> Qrels | Run:
+        docs = Encoded.lazy(self._docs())
+        query, lines, values = self.queries.encoded(), self.lines.array(), self.values.array()
+        if self.kind == "qrels":
+            return make_qrels(query, docs, values, lines, self.path, unit=unit,
+                              keep_hashes=False)
+        ranks = self.ranks.array() if "rank" in self.roles else None
+        added: list[str] = []
+        if "score" not in self.roles:
+            added.append("scores: none in the input; each document scores -rank")
+        tags = list(self.tags) if self.tags is not None else None
+        tag = _run_tag(self.path, tags, self.last_tag, added)
+        if notes is not None:
+            notes.extend(added)
+        return make_run(query, docs, values, lines, self.path, tag, unit=unit, ranks=ranks,
+                        keep_hashes=False)
 
 
-def _tags(parts: list[Part]) -> tuple[list[str] | None, str | None]:
-    if all(part.tags is None for part in parts):
-        return None, None
-    seen: dict[str, None] = {}
-    for part in parts:
-        seen.update(dict.fromkeys(part.tags or ()))
-    last = next((p.last_tag for p in reversed(parts) if p.last_tag is not None), None)
-    return list(seen), last
+    def _docs(self) -> pa.Array | pa.ChunkedArray:
+        if isinstance(self.docs, GrowingStrings):
+            return self.docs.column()
+        chunks = [chunk.cast(pa.string()) for docs in self.docs for chunk in (
+            docs.chunks if isinstance(docs, pa.ChunkedArray) else [docs])]
+        return chunks[0] if len(chunks) == 1 else pa.chunked_array(chunks, type=pa.string())
+
+
+def _first_line(part: Part, before: int) -> int:
+    lines = part.lines
+    return before + (1 if lines is None else int(lines[0]) if len(lines) else 0)
 
 
 def _run_tag(path: str, tags: list[str] | None, last: str | None, notes: list[str]) -> str:

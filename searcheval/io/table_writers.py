@@ -19,13 +19,30 @@ def arrow_table(data: Qrels | Run, order: np.ndarray | None = None,
     """The columns a table format writes: qrels as read; a run's rows in ``order``, ranked."""
     if isinstance(data, Qrels):
         return pa.table({"query_id": data.query.values(), "doc_id": data.doc.values(),
-                         "relevance": pa.array(data.relevance, type=pa.int64())})
+                         "relevance": pa.array(data.relevance, type=pa.int64()),
+                         **form_columns(data)})
     take = pa.array(order)
     return pa.table({"query_id": data.query.values().take(take),
                      "doc_id": data.doc.values().take(take),
                      "score": pa.array(data.scores[order], type=pa.float64()),
                      "rank": pa.array(ranks, type=pa.int64()),
                      "tag": pa.array([data.tag] * len(order), type=pa.string())})
+
+
+def form_columns(qrels: Qrels) -> dict[str, pa.Array]:
+    """The columns a form of judgments has besides the trec form's (``model.forms``): a
+    diversity judgment's subtopic, a judgment group, a prefs subgroup, a preference level;
+    written by ``convert -R`` instead of dropped."""
+    columns: dict[str, pa.Array] = {}
+    if qrels.form == "diversity":
+        columns["subtopic"] = qrels.subtopic.values()
+    if qrels.form in ("qrels_jg", "qrels_prefs", "prefs"):
+        columns["group"] = qrels.group.values()
+    if qrels.form == "prefs":
+        columns["subgroup"] = qrels.subgroup.values()
+    if qrels.form in ("qrels_prefs", "prefs"):
+        columns["preference"] = pa.array(qrels.preference, type=pa.float64())
+    return columns
 
 
 def delimited_bytes(table: pa.Table, delimiter: str) -> bytes:

@@ -10,9 +10,9 @@ ignored.
 
 The text is read a piece at a time, cut at line ends (``bounded.line_pieces`` as a gzip
 file or stdin is decompressed, ``pieces.pieces`` of bytes already read): Arrow splits each
-piece, its columns are converted (``table_values.convert``) and the piece dropped, so a
-large file is never held as text or as one Arrow table besides its converted columns
-(peak memory, issue 12 C.17). Python's csv module reads a piece only when Arrow refuses
+piece, its columns are converted (``table_values.convert``), appended to the kept columns
+(``table_columns``) and the piece dropped, so a large file is never held as text or as one
+Arrow table besides its kept columns (peak memory, issue 12 C.17). Python's csv module reads a piece only when Arrow refuses
 it or when its rows and physical lines may not match (blank lines, values spanning lines),
 so errors always name the physical line.
 """
@@ -31,12 +31,13 @@ from ..errors import FormatError
 from ..model import Qrels, Run
 from . import pieces
 from .column_names import roles
-from .table_values import Columns, Part, convert, join, physical, table_kind
+from .table_values import Columns, Part, convert, read_parts, table_kind
 from .trec import line_at, refuse_non_utf8, text_bytes
 
 
-PIECE_BYTES = 1 << 21  # text converted at a time: 2 MiB (its table is a few times that)
-_ARROW_BLOCK = 1 << 20  # Arrow splits a piece in blocks of this size, on both cores
+PIECE_BYTES = 1 << 19  # text converted at a time: 512 KiB (the in-flight part of the peak)
+_ARROW_BLOCK = 1 << 20  # Arrow's block: a whole piece, parsed on this thread (Arrow's
+# threads, for one block, only left their parse buffers scattered in the heap: 7 MiB more)
 _QUOTE = b'"'
 
 
@@ -52,9 +53,7 @@ def read_delimited_pieces(path: str, cut: Iterable[tuple[bytes, int]], delimiter
     """``read_delimited`` of text in pieces cut at line ends, each with the number of
     physical lines before it (a leading BOM removed): each piece is converted and dropped."""
     reader = _PieceReader(path, delimiter, kind)
-    parts = pieces.read_pieces(path, _quotes_closed(cut), reader.read) or \
-        [(reader.read(b""), 0)]
-    return join(physical(parts), reader.kind, path, notes=notes)
+    return read_parts(path, _quotes_closed(cut), reader.read, lambda: reader.kind, notes)
 
 
 class _PieceReader:
@@ -109,7 +108,7 @@ def _delimited_by_arrow(path: str, piece: bytes, delimiter: str, header: list[st
     table = pacsv.read_csv(
         pa.py_buffer(piece),
         read_options=pacsv.ReadOptions(block_size=_ARROW_BLOCK, column_names=header,
-                                       skip_rows=skip),
+                                       skip_rows=skip, use_threads=False),
         parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=False),
         convert_options=pacsv.ConvertOptions(
             column_types={name: pa.string() for name in wanted}, strings_can_be_null=False,

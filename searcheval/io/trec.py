@@ -203,6 +203,18 @@ def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES,
     return _built(path, TREC_QRELS, columns, False, form)
 
 
+def form_layout(form: str) -> Layout:
+    """The line layout of qrels of ``form``: prefs files have five fields, the rest four."""
+    return PREFS if form == "prefs" else TREC_QRELS
+
+
+def qrels_of_columns(path: str, columns: dict, form: str) -> Qrels:
+    """The checked Qrels of ``form`` from the columns ``read_columns`` gave in its layout
+    (``check`` reads them collecting every bad line first)."""
+    return _prefs(path, columns) if form == "prefs" else \
+        _built(path, TREC_QRELS, columns, False, form)
+
+
 def _prefs(path: str, columns: dict) -> Qrels:
     """The checked Qrels of a prefs file's columns: a level > 0 is relevant
     (form_prefs_counts.c), a document is ranked once per (group, subgroup)."""

@@ -18,6 +18,18 @@ def qrels_text(qrels: Qrels, columns: int = 4) -> bytes:
     return _join_lines(fields, " " if columns == 4 else "\t")
 
 
+def form_qrels_text(qrels: Qrels) -> bytes:
+    """Judgments of another form as the TREC lines trec_eval's -R reads them: ``query
+    group subgroup doc level`` (prefs), ``query group doc level`` (qrels_prefs), ``query
+    group doc grade`` (qrels_jg), ``query subtopic doc grade`` (diversity)."""
+    second = (qrels.subtopic if qrels.form == "diversity" else qrels.group).values()
+    fields = [qrels.query.values(), second, qrels.doc.values()]
+    if qrels.form == "prefs":
+        fields.insert(2, qrels.subgroup.values())
+    value = qrels.preference if qrels.form in ("prefs", "qrels_prefs") else qrels.relevance
+    return _join_lines(fields + [pa.array(value).cast(pa.string())], " ")
+
+
 def run_text(run: Run, order: np.ndarray, ranks: np.ndarray, msmarco: bool = False) -> bytes:
     """TREC run lines (``query_id Q0 doc_id rank score tag``) or MS MARCO lines
     (``query_id<TAB>doc_id<TAB>rank``) for the rows ``order``, ranked ``ranks``."""

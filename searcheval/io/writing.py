@@ -48,6 +48,12 @@ def render(data: Qrels | Run, fmt: Format, rows: tuple[np.ndarray, np.ndarray] |
     if isinstance(data, Qrels):
         _refuse_unwritable_ids(data, fmt)
         table = table_writers.arrow_table(data)
+        if data.form != "trec" and fmt.name in ("trec-qrels", "qrels-3col"):
+            return _form_text(data, fmt)
+        if data.form != "trec" and fmt.name == "json":  # {query: {doc: grade}}: one per pair
+            raise UsageError(f"{data.form} qrels may judge a document more than once in a "
+                             "query, and json holds one grade per (query, doc): write jsonl, "
+                             "csv or parquet (a column each for the form's fields)")
         return _QRELS_WRITERS[fmt.name](data, table), []
     if rows is None:
         raise TypeError("a run is written in an order: pass rows=ranking.canonical_rows(run)")
@@ -77,6 +83,17 @@ _TABLE_WRITERS = {
     "json": lambda table, value: json_tables.json_bytes(table, value),
     "parquet": lambda table, value: table_writers.parquet_bytes(table),
 }
+def _form_text(qrels: Qrels, fmt: Format) -> tuple[bytes, list[str]]:
+    """Judgments of another form (``convert -R``) in TREC text: the form's own lines; the
+    3-column layout has no field for what the form adds, so it is dropped and said."""
+    if fmt.name == "trec-qrels":
+        return trec_writers.form_qrels_text(qrels), []
+    extra = ", ".join(table_writers.form_columns(qrels))
+    return trec_writers.qrels_text(qrels, columns=3), [
+        f"{extra} ({fmt} holds query, doc and grade only; csv, tsv, jsonl or parquet keep "
+        "them as columns)"]
+
+
 _QRELS_WRITERS = {
     "trec-qrels": lambda qrels, table: trec_writers.qrels_text(qrels),
     "qrels-3col": lambda qrels, table: trec_writers.qrels_text(qrels, columns=3),

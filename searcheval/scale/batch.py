@@ -51,6 +51,7 @@ class Job:
     block_bytes: int = 32 << 20
     qrels_form: str = "trec"  # -R: the kind of judgments (model.forms)
     interval: Any = None  # --ci: analysis.mean_spread.Interval (batch_spread)
+    runid: bool = False  # -m runid: the leaderboard names each run's tag (trec_eval's runid)
 
     def parsed_measures(self) -> list[Measure]:
         return parse_measures(list(self.measures), self.settings.compat)
@@ -96,6 +97,7 @@ class Outcome:
     qrels_reads: int = 0  # how many times this process has parsed the qrels
     rss: int = 0  # this process's resident memory after the run, bytes
     spread: dict | None = None  # --ci: measure -> [std, ci_low, ci_high] (batch_spread)
+    tag: str = ""  # the run's tag (trec_eval's runid: the last line's)
 
 
 def trec_text(path: str) -> bool:
@@ -252,7 +254,8 @@ def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int
             "run_file": file_identity(path),
             "run_sha256": run_sha256, "qrels": job.qrels, "qrels_sha256": job.qrels_sha256,
             "measures": list(job.measures), "settings": asdict(job.settings), "lines": lines,
-            "queries": len(results.query_ids), "summary": results.summary()}
+            "queries": len(results.query_ids), "summary": results.summary(),
+            "run_tag": results.run_tag}
 
 
 def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
@@ -283,7 +286,8 @@ def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels |
         return _failed(path, name, f"{path}: cannot read the file: {exc.strerror or exc}")
     if stamp is not None and stamp.get("key") == job.key(run_sha256):
         return _finish(Outcome(path, name, "up to date", stamp["lines"], stamp["queries"],
-                               stamp["summary"], spread=stamp.get("spread")))
+                               stamp["summary"], spread=stamp.get("spread"),
+                               tag=stamp.get("run_tag", "")))
     try:
         results, lines = evaluate_run(qrels or worker_qrels(), path, job)
         results.run = name
@@ -292,7 +296,8 @@ def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels |
             Outputs(outdir, name).remove()  # outputs of an older version would mislead
         return _failed(path, name, str(exc))
     outcome = Outcome(path, name, "evaluated", lines, len(results.query_ids), results.summary(),
-                      stamp=stamp_for(job, path, run_sha256, results, lines))
+                      stamp=stamp_for(job, path, run_sha256, results, lines),
+                      tag=results.run_tag)
     outcome.spread = outcome.stamp.get("spread")
     if write:
         Outputs(outdir, name).write(results, outcome.stamp)
@@ -332,6 +337,13 @@ def load_qrels(source: str, form: str = "trec") -> Qrels:
     return _QRELS
 
 
+def use_qrels(qrels: Qrels) -> None:
+    """Keep the qrels another process read and checked (``batch -j``: the parent's, so
+    that every worker evaluates the judgments the outputs' hash names, parsed once)."""
+    global _QRELS
+    _QRELS = qrels
+
+
 def qrels_reads() -> int:
     """How many times this process has parsed qrels for a batch."""
     return _QRELS_READS
@@ -354,16 +366,19 @@ def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]
     done = [o for o in outcomes if o.status != "failed"]
     sign = 1 if sort.split("(")[0] in LOWER_IS_BETTER else -1
     done.sort(key=lambda o: (sign * o.summary[sort], natural_key(o.name)))
-    header = ["run"] + [str(m) for m in measures] + ["queries"] + batch_spread.header(job, measures)
+    tags = ["runid"] if job.runid else []  # -m runid: trec_eval's line, a column here
+    header = (["run"] + tags + [str(m) for m in measures] + ["queries"]
+              + batch_spread.header(job, measures))
     lines = [",".join(header)]
     for o in done:
-        lines.append(",".join([_csv_cell(o.name)] + [_number_text(m, o.summary[str(m)])
-                                                      for m in measures] + [str(o.queries)]
-                              + batch_spread.cells(job, measures, o.spread)))
+        lines.append(",".join([_csv_cell(o.name)] + [_csv_cell(o.tag)] * len(tags) +
+                              [_number_text(m, o.summary[str(m)]) for m in measures] +
+                              [str(o.queries)] + batch_spread.cells(job, measures, o.spread)))
     document = {
         "qrels": job.qrels, "qrels_sha256": job.qrels_sha256, "measures": list(job.measures),
         "settings": asdict(job.settings), "sort": sort,
-        "runs": [{"run": o.name, "path": o.path, "queries": o.queries,
+        "runs": [{"run": o.name, "path": o.path, **({"runid": o.tag} if job.runid else {}),
+                  "queries": o.queries,
                   "summary": {str(m): _number(m, o.summary[str(m)]) for m in measures},
                   **({"spread": o.spread} if job.interval is not None else {})}
                  for o in done],

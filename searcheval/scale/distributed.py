@@ -112,7 +112,7 @@ def _process_large(client, shared, qrels: Qrels, path: str, job: Job, stamp: dic
     run_sha256 = client.submit(file_sha256, path, pure=False).result()
     if stamp is not None and stamp.get("key") == job.key(run_sha256):
         return Outcome(path, name, "up to date", stamp["lines"], stamp["queries"], stamp["summary"],
-                       spread=stamp.get("spread"))
+                       spread=stamp.get("spread"), tag=stamp.get("run_tag", ""))
     try:
         results, records = evaluate_partitioned(client, qrels, path, job.parsed_measures(),
                                                 job.settings, job.block_bytes, shared)
@@ -121,7 +121,8 @@ def _process_large(client, shared, qrels: Qrels, path: str, job: Job, stamp: dic
     results.run = name
     made = stamp_for(job, path, run_sha256, results, records)  # --ci: spreads them too
     return Outcome(path, name, "evaluated", records, len(results.query_ids), results.summary(),
-                   results=results, stamp=made, spread=made.get("spread"))
+                   results=results, stamp=made, spread=made.get("spread"),
+                   tag=results.run_tag)
 
 
 def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure],
