@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .engine.outcome import Outcome
+from .engine.presets import choose, prepared
 from .errors import UsageError
 from .io.inputs import as_qrels, as_run
 from .io.irds import is_irds  # the module imports ir_datasets only when used
@@ -214,9 +215,10 @@ ENGINES = ("native", "pytrec_eval")
 
 
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
-             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
+             missing: str | None = None, relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
-             ties: str = "trec_eval", num_docs: int = 0) -> Results:
+             ties: str = "trec_eval", num_docs: int = 0, like: str | None = None,
+             ignore_identical_ids: bool | None = None) -> Results:
     """Evaluate one run against qrels; returns the Results every output format renders.
 
     ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
@@ -224,13 +226,22 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
     ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
     ordered (``settings.TIE_POLICIES``). ``num_docs``: the documents in the collection
-    (trec_eval -N), which only ``utility``'s fourth coefficient reads.
+    (trec_eval -N), which only ``utility``'s fourth coefficient reads. ``like``: one of
+    ``engine.presets.TOOLS``, that tool's defaults (its query policy unless ``missing`` is
+    given, its measure names, BEIR's identical-id rule), named in a note.
+    ``ignore_identical_ids``: drop retrieved documents whose id is their query's (BEIR's
+    default; ``None``: the preset's, else off).
     """
-    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
+    settings = Settings(compat=compat, missing=missing or "zero", relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
+    chosen = choose(like, settings, missing_given=missing is not None,
+                    ignore_identical_ids=ignore_identical_ids)
+    settings = chosen.settings
     measures, notes = dataset_measures(qrels, measures)
-    parsed = resolve_measures(measures, compat)
+    parsed = resolve_measures(measures, compat, like)
     judged, ranked = as_qrels(qrels), as_run(run, ranks=ties == "rank")
+    ranked = prepared(chosen, judged, ranked)
+    notes += [chosen.note] if chosen.note else []
     if engine == "native":
         from .engine import native
         results = Results.of(native.evaluate(judged, ranked, parsed, settings))
@@ -252,12 +263,13 @@ def dataset_measures(qrels: Any, measures: list[str] | str | None
     return default_measures(qrels)
 
 
-def resolve_measures(measures: list[str] | str | None, compat: int = 9) -> list[Measure]:
+def resolve_measures(measures: list[str] | str | None, compat: int = 9,
+                     like: str | None = None) -> list[Measure]:
     if measures is None:
         measures = ["official"]
     if isinstance(measures, (str, Measure)) or is_ir_measures_measure(measures):
         measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
-    return parse_measures(list(measures), compat)
+    return parse_measures(list(measures), compat, like)
 
 
 def _listed(names: list[str], shown: int = 10) -> str:
