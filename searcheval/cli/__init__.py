@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .options import query_and_ranking_options, trec_eval_options
+from .options import peer_options, query_and_ranking_options, trec_eval_options
 
 from ..settings import __version__
 from .memory import reuse_freed_memory
@@ -128,6 +128,7 @@ def _fail(message: str, code: int = 2) -> None:
                    "any difference above 1e-9.")
 @query_and_ranking_options
 @trec_eval_options
+@peer_options
 @click.option("-Z", "--zscores", "zscores", default=None, metavar="FILE",
               help="Print z-scores, (value - mean) / stddev, the mean and stddev of each "
                    "(query, measure) from FILE, lines 'query_id measure mean stddev' with "
@@ -143,14 +144,15 @@ def _fail(message: str, code: int = 2) -> None:
                    "distributions over queries.")
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
              judged_only, ties, engine, cross_check, compat, num_docs, results_format,
-             qrels_format, zscores, no_summary, fmt, output, plot_dir) -> None:
+             qrels_format, like, ignore_identical_ids, zscores, no_summary, fmt, output,
+             plot_dir) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
     """
     if complete and missing == "skip":
         _fail("searcheval: -c and --missing skip contradict each other")
-    missing = missing or "zero"
+    missing = missing or ("zero" if complete or like is None else None)  # None: --like's
     try:
         from .commands import run_evaluate
         code = run_evaluate(qrels, list(runs), list(measures), per_query=per_query,
@@ -158,6 +160,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             judged_only=judged_only, ties=ties, engine=engine,
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
                             summary=not no_summary, qrels_format=qrels_format,
+                            like=like, ignore_identical_ids=ignore_identical_ids,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures))
     except ReferenceEngineCrash as exc:  # done, but look: exit 1

@@ -28,6 +28,7 @@ from ..errors import SearchevalError, UsageError
 from ..model import Qrels
 from ..measures import Kind, Measure, parse_measures
 from ..io.output import write_file
+from ..engine.presets import choose, prepared
 from ..results import Results
 from ..model import natural_key
 from ..io.run_labels import same_file_key
@@ -48,6 +49,8 @@ class Job:
     chunk_queries: int | None = None  # streaming blocks of at most this many queries
     block_bytes: int = 32 << 20
     qrels_form: str = "trec"  # -R: the kind of judgments (model.forms)
+    like: str | None = None  # --like TOOL (engine.presets): the settings above are its
+    ignore_identical_ids: bool = False  # BEIR's rule: drop documents with the query's id
 
     def parsed_measures(self) -> list[Measure]:
         return parse_measures(list(self.measures), self.settings.compat)
@@ -60,6 +63,8 @@ class Job:
                  "settings": asdict(self.settings)}
         if self.qrels_form != "trec":  # the same file read as another form: other numbers
             facts["qrels_form"] = self.qrels_form
+        if self.ignore_identical_ids or self.like == "ranx":  # other rows, or a refusal
+            facts["peer"] = [self.like, self.ignore_identical_ids]
         return sha256_text(json.dumps(facts, sort_keys=True))
 
     def streams(self, path: str) -> bool:
@@ -232,14 +237,25 @@ def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int
 def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     """(Results, records read) of one run, streamed or in memory."""
     measures = job.parsed_measures()
+    chosen = choose(job.like, job.settings, missing_given=True,
+                    ignore_identical_ids=job.ignore_identical_ids)
     if job.streams(path):
+        if chosen.ignore_identical_ids or job.like == "ranx":
+            raise UsageError(f"{path}: --ignore-identical-ids and --like ranx read a run "
+                             "whole: not with --stream or --chunk-queries")
         from .stream import stream_evaluate
-        return stream_evaluate(qrels, path, measures, job.settings, job.chunk_queries,
-                               job.block_bytes)
+        results, records = stream_evaluate(qrels, path, measures, job.settings,
+                                           job.chunk_queries, job.block_bytes)
+        results.notes.extend([chosen.note] if chosen.note else [])
+        return results, records
     from ..engine import native
     from ..io.inputs import as_run
     run = as_run(path, ranks=job.settings.ties == "rank")  # every format evaluate reads
-    return Results.of(native.evaluate(qrels, run, measures, job.settings)), len(run.scores)
+    records = len(run.scores)
+    results = Results.of(native.evaluate(qrels, prepared(chosen, qrels, run), measures,
+                                         job.settings))
+    results.notes.extend([chosen.note] if chosen.note else [])
+    return results, records
 
 
 def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels | None = None,
