@@ -252,6 +252,8 @@ def test_beir_tsv_is_read_by_its_header(tmp_path):
                          "beir-qrels")
     assert code == 0, err
     assert (tmp_path / "out.qrels").read_text() == "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n"
+    code, out, err = cli("convert", str(tmp_path / "out.qrels"), "-", "--to", "beir-qrels")
+    assert (code, out) == (0, path.read_text())  # and back, header and all
 
 
 @pytest.mark.parametrize("text,message", [
