@@ -301,3 +301,16 @@ def test_an_explicit_c_wins_over_the_preset():
     assert code == 0, err
     assert "all,NumQ,225" in out
     assert "averaged over every qrels query (missing=zero)" in err
+
+
+def test_batch_takes_the_preset(tmp_path):
+    """batch --like beir: BEIR's identical-id rule and query policy, the note in each run's
+    JSON, the same numbers as evaluate --like beir."""
+    qrels, results, tsv, trec = beir_dataset(tmp_path, RUNS[0], queries=20)
+    code, out, err = cli("batch", str(tsv), str(trec), "-o", str(tmp_path / "out"), "-m",
+                         "NDCG@10", "--like", "beir")
+    assert code == 0, err
+    written = json.loads((tmp_path / "out" / "runs" / "run.trec.json").read_text())
+    beir = beir_evaluate(qrels, {q: dict(d) for q, d in results.items()}, [10])["NDCG@10"]
+    assert round(written["summary"]["nDCG@10"], 5) == beir
+    assert any(note.startswith("--like beir:") for note in written["notes"])

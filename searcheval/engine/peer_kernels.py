@@ -4,7 +4,6 @@ ranx's hits@k and f1@k, unnormalised DCG, BEIR's Hole@k."""
 from __future__ import annotations
 
 import numpy as np
-import pyarrow.compute as pc
 
 from ..measures import Measure
 from ..model.arrow import numbers
@@ -48,6 +47,8 @@ def dcg_at(r: Ranked, m: Measure) -> np.ndarray:
 def hole_at(r: Ranked, m: Measure) -> np.ndarray:
     """Hole@k = documents among the first k judged for no query of the qrels, over k (BEIR's
     custom_metrics.hole: its "annotated corpus" is every doc id of the qrels, any grade)."""
+    import pyarrow.compute as pc  # not at import: small evaluations never need it
+
     anywhere = numbers(pc.is_in(r.doc_ids, value_set=r.judged_docs)).astype(bool)
     hole = (~anywhere) & (r.pos < m.cutoff)
     return np.bincount(r.q[hole], minlength=r.num_queries) / float(m.cutoff)

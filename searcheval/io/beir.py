@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pyarrow.compute as pc
 
 from ..errors import FormatError
 from ..model import Run
@@ -74,6 +73,8 @@ def without_identical_ids(run: Run) -> Run:
     """The run without the documents whose id is their query's id (BEIR's
     ``ignore_identical_ids``). A query left with no document stays in the run with an
     empty ranking, as BEIR leaves ``results[qid] = {}`` for pytrec_eval (which scores it 0)."""
+    import pyarrow.compute as pc  # not at import: small TREC evaluations never need it
+
     queries, docs = run.query.values(), run.doc.values()
     same = numbers(pc.equal(queries, docs)).astype(bool)
     if not same.any():
@@ -84,13 +85,7 @@ def without_identical_ids(run: Run) -> Run:
     emptied = run.query.vocabulary.take(lost).to_pylist()
     lines = None if run.line_numbers is None else run.line_numbers[rows]
     ranks = None if run.ranks is None else run.ranks[rows]
-    return make_run(encode(take(queries, rows)), Encoded.lazy(take(docs, rows)), run.scores[rows], lines,
-                    run.path, run.tag, ranks=ranks,
+    return make_run(encode(take(queries, rows)), Encoded.lazy(take(docs, rows)),
+                    run.scores[rows], lines, run.path, run.tag, ranks=ranks,
                     empty_queries=tuple(run.empty_queries) + tuple(emptied))
-
-
-def identical_ids(run: Run) -> int:
-    """How many documents of ``run`` have their query's id."""
-    return int(numbers(pc.equal(run.query.values(), run.doc.values())).astype(bool).sum())
-
 
