@@ -314,3 +314,19 @@ def test_batch_takes_the_preset(tmp_path):
     beir = beir_evaluate(qrels, {q: dict(d) for q, d in results.items()}, [10])["NDCG@10"]
     assert round(written["summary"]["nDCG@10"], 5) == beir
     assert any(note.startswith("--like beir:") for note in written["notes"])
+
+
+def test_compare_takes_the_preset():
+    """compare --like trec_eval: the queries in both (224 where a run lacks query 15), named
+    in the comparison's notes."""
+    runs = [CRANFIELD / "results" / "results_custom_bm25.txt", RUNS[1]]
+    comparison = searcheval.compare(QRELS, runs, ["P@10"], like="trec_eval")
+    assert any(note.startswith("--like trec_eval: averaged over the queries in both")
+               for note in comparison.notes)
+    alone = searcheval.evaluate(QRELS, runs[0], ["P@10"], missing="skip").summary()["P@10"]
+    assert comparison.whole[0].summary()["P@10"] == alone  # trec_eval's 0.1897 (224 queries)
+    assert round(alone, 4) == 0.1897
+    code, out, err = cli("compare", str(QRELS), *map(str, runs), "-m", "P@10", "--like",
+                         "trec_eval", "-f", "json")
+    assert code == 0, err
+    assert any(note.startswith("--like trec_eval:") for note in json.loads(out)["notes"])
