@@ -1,4 +1,5 @@
-"""ranx, the fusion reference, in a child process of its own (tests/test_fusion.py).
+"""ranx, the fusion and metrics reference, in a child process of its own (tests/test_fusion.py,
+tests/test_peer_names.py).
 
 A program: one JSON request a line on stdin, one JSON answer a line on stdout. ranx stays
 out of the test process: it imports numba and llvmlite (hundreds of MB that would stay
