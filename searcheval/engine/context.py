@@ -51,7 +51,8 @@ class Ranked:
     # per row: its doc id (Arrow strings), only for measures that read more than the
     # grades (``Spec.grades_only`` False; ``prepare(grades_only=False)``), else None
     doc_ids: object = None
-    # every doc id the qrels judge, for any query (BEIR's Hole@k: its "annotated corpus")
+    # the qrels' doc column (an Encoded), every doc id judged for any query: BEIR's Hole@k
+    # reads it (its "annotated corpus"); kept as it is, encoded only if Hole@k asks
     judged_docs: object = None
     # Diversity qrels only (``Qrels.form``): per row, the index of its (query, doc) in the
     # judgments by document (``Qrels.by_document``; -1: not judged), and every subtopic
@@ -195,7 +196,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
         ignored=list(names[np.flatnonzero(in_run_codes & ~in_qrels)]), settings=settings,
-        doc_ids=doc_ids, judged_docs=qrels.doc.vocabulary, pair=pair,
+        doc_ids=doc_ids, judged_docs=qrels.doc, pair=pair,
         subtopics=None if pair is None else Subtopics(
             pair_of_judgment, index[qrels_map[subtopic_qrels.query.codes]],
             np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,

@@ -49,6 +49,11 @@ def hole_at(r: Ranked, m: Measure) -> np.ndarray:
     custom_metrics.hole: its "annotated corpus" is every doc id of the qrels, any grade)."""
     import pyarrow.compute as pc  # not at import: small evaluations never need it
 
-    anywhere = numbers(pc.is_in(r.doc_ids, value_set=r.judged_docs)).astype(bool)
+    anywhere = numbers(pc.is_in(r.doc_ids, value_set=_flat(r.judged_docs.values()))).astype(bool)
     hole = (~anywhere) & (r.pos < m.cutoff)
     return np.bincount(r.q[hole], minlength=r.num_queries) / float(m.cutoff)
+
+
+def _flat(strings):
+    """One Arrow array (is_in's value set takes no chunked array)."""
+    return strings.combine_chunks() if hasattr(strings, "combine_chunks") else strings
