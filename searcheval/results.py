@@ -9,6 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .engine.outcome import Outcome
+from .engine.presets import choose, prepared
 from .errors import UsageError
 from .io.inputs import as_qrels, as_run
 from .io.irds import is_irds  # the module imports ir_datasets only when used
@@ -328,10 +329,11 @@ ENGINES = ("native", "pytrec_eval")
 
 
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
-             missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
+             missing: str | None = None, relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
              ties: str = "trec_eval", num_docs: int = 0,
-             names: list[str] | None = None, costs: Any = None) -> Results | ResultsByRun:
+             names: list[str] | None = None, costs: Any = None, like: str | None = None,
+             ignore_identical_ids: bool | None = None) -> Results | ResultsByRun:
     """Evaluate a run against qrels; returns the Results every output format renders.
 
     ``run``: one run (a path, a Run, a DataFrame, a {query_id: {doc_id: score}} dict, or
@@ -347,23 +349,32 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     (trec_eval -N), which only ``utility``'s fourth coefficient reads. ``costs``: what
     reading each document costs, for the C/W/L measures: a cost file's path (``doc_id cost``
     lines, ``--costs``) or a ``{doc_id: cost}`` mapping; unlisted documents cost 1.
+    ``like``: one of ``engine.presets.TOOLS``, that tool's defaults (its query policy
+    unless ``missing`` is given, its measure names, BEIR's identical-id rule), named in a
+    note. ``ignore_identical_ids``: drop retrieved documents whose id is their query's
+    (BEIR's default; ``None``: the preset's, else off).
     """
-    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
+    settings = Settings(compat=compat, missing=missing or "zero", relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
                         costs=document_costs(costs))
+    chosen = choose(like, settings, missing_given=missing is not None,
+                    ignore_identical_ids=ignore_identical_ids)
+    settings = chosen.settings
     measures, notes = dataset_measures(qrels, measures)
-    parsed = resolve_measures(measures, compat)
+    parsed = resolve_measures(measures, compat, like)
+    notes += [chosen.note] if chosen.note else []
     judged = as_qrels(rows_as_frame(qrels, "relevance"))
     if not is_several(run):
         if names is not None and len(names) != 1:
             raise UsageError(f"names: one run, {len(names)} names")
-        results = _evaluate_one(judged, as_run(rows_as_frame(run, "score"), ranks=ties == "rank"),
-                                parsed, settings, engine, notes)
+        ranked = prepared(chosen, judged, as_run(rows_as_frame(run, "score"), ranks=ties == "rank"))
+        results = _evaluate_one(judged, ranked, parsed, settings, engine, notes)
         if names:
             results.run = str(names[0])
         return results
     sources, given = named_runs(run, names)
-    read = [as_run(rows_as_frame(source, "score"), name or f"run{i + 1}", ranks=ties == "rank")
+    read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"), name or f"run{i + 1}",
+                                            ranks=ties == "rank"))
             for i, (source, name) in enumerate(zip(sources, given))]
     by_run = ResultsByRun()
     for ranked, label in zip(read, labels_of(read, given)):
@@ -407,12 +418,13 @@ def dataset_measures(qrels: Any, measures: list[str] | str | None
     return default_measures(qrels)
 
 
-def resolve_measures(measures: list[str] | str | None, compat: int = 9) -> list[Measure]:
+def resolve_measures(measures: list[str] | str | None, compat: int = 9,
+                     like: str | None = None) -> list[Measure]:
     if measures is None:
         measures = ["official"]
     if isinstance(measures, (str, Measure)) or is_ir_measures_measure(measures):
         measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
-    return parse_measures(list(measures), compat)
+    return parse_measures(list(measures), compat, like)
 
 
 def _listed(names: list[str], shown: int = 10) -> str:

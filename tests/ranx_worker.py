@@ -1,4 +1,5 @@
-"""ranx, the fusion reference, in a child process of its own (tests/test_fusion.py).
+"""ranx, the fusion and metrics reference, in a child process of its own (tests/test_fusion.py,
+tests/test_peer_names.py).
 
 A program: one JSON request a line on stdin, one JSON answer a line on stdout. ranx stays
 out of the test process: it imports numba and llvmlite (hundreds of MB that would stay
@@ -40,6 +41,10 @@ def answer(request: dict):
                                       norm=request["norm"], method=request["method"],
                                       metric=request["metric"], show_progress=False)
         return _plain(chosen)
+    if op == "evaluate":  # ranx's mean of each metric (tests/test_peer_names.py)
+        scores = ranx.evaluate(ranx.Qrels(request["qrels"]), ranx.Run(request["run"]),
+                               request["metrics"], save_results_in_run=False)
+        return _plain(scores if isinstance(scores, dict) else {request["metrics"][0]: scores})
     if op == "grid":
         return _plain(get_trial_configs(get_possible_weights(0.1), request["count"]))
     raise ValueError(f"unknown request {op!r}")

@@ -215,7 +215,7 @@ def test_error_output_format_unknown_and_wrong_kind(sources):
     result = cli("convert", sources / "in.qrels", "-", "--to", "msmarco-run")
     assert result.exit_code == 2
     assert result.stderr == ("msmarco-run holds a run, not qrels: for qrels choose trec-qrels, "
-                             "qrels-3col, csv, tsv, jsonl, json, parquet\n")
+                             "qrels-3col, beir-qrels, csv, tsv, jsonl, json, parquet\n")
 
 
 def test_error_ids_a_trec_file_cannot_hold(tmp_path):

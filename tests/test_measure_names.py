@@ -112,7 +112,7 @@ def test_any_cutoff_measure_round_trips(family, cutoffs, rel):
 
 
 ERRORS = [
-    (["ndgc@10"], "measure 'ndgc@10': unknown measure 'ndgc' (did you mean nDCG, Rndcg, nDCG@10?) "
+    (["ndgc@10"], "measure 'ndgc@10': unknown measure 'ndgc' (did you mean nDCG, Rndcg, DCG?) "
                   "at character 1"),
     (["P@x"], "measure 'P@x': expected a cutoff (a number) after '@', found 'x' at character 3"),
     (["P@0"], "measure 'P@0': cutoff must be a positive integer, found '0' at character 3"),

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.presets import choose, prepared
 from ..io.inputs import as_qrels, as_run
 from ..io.run_sources import labels_of, named_runs, rows_as_frame
 from ..results import resolve_measures, view
@@ -172,17 +173,19 @@ class Comparison:
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,
             baseline: Any = None, test: str = "t", correction: str | None = None,
             alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
-            missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
+            missing: str | None = None, relevance_level: int = 1, depth: int | None = None,
             judged_only: bool = False, compat: int = 9, ties: str = "trec_eval",
             num_docs: int = 0, names: list[str | None] | None = None,
-            groups: dict[str, list[str]] | None = None) -> Comparison:
+            groups: dict[str, list[str]] | None = None, like: str | None = None,
+            ignore_identical_ids: bool | None = None) -> Comparison:
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in
     a list, or in a ``{name: run}`` dict that names each run in every output.
     ``names``: a name for each run of a list (None: its file name or tag), as the dict's keys.
     ``baseline``: one of ``runs`` (the same object or path, or a run's name, or its key in
-    the dict) or another run, put first. Query options mirror :func:`searcheval.evaluate`.
+    the dict) or another run, put first. Query options (and ``like``,
+    ``ignore_identical_ids``) mirror :func:`searcheval.evaluate`.
     ``correction``: over every comparison made; by default holm, and for Tukey's tests
     (already adjusted over the pairs of runs of each measure) none.
     ``groups`` (group -> query ids, ``io.groups.read_groups``): every comparison is made
@@ -196,13 +199,19 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
         raise UsageError(f"the significance level must be between 0 and 1, found {alpha}")
     if resamples < 1:
         raise UsageError(f"the number of resamples must be positive, found {resamples}")
-    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs)
-    asked = resolve_measures(measures or list(DEFAULT_MEASURES), compat)
+    settings = Settings(compat=compat, missing=missing or "zero",
+                        relevance_level=relevance_level, depth=depth, judged_only=judged_only,
+                        ties=ties, num_docs=num_docs)
+    chosen = choose(like, settings, missing_given=missing is not None,
+                    ignore_identical_ids=ignore_identical_ids)  # --like TOOL
+    settings = chosen.settings
+    asked = resolve_measures(measures or list(DEFAULT_MEASURES), compat, like)
     parsed, notes = _paired_measures(asked)
+    notes += [chosen.note] if chosen.note else []
     sources, names, base_index = _with_baseline(*named_runs(runs, names), baseline)
     judged = as_qrels(rows_as_frame(qrels, "relevance"))
-    read = [as_run(rows_as_frame(source, "score"), name or f"run{i + 1}", ranks=ties == "rank")
+    read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"), name or f"run{i + 1}",
+                                            ranks=ties == "rank"))
             for i, (source, name) in enumerate(zip(sources, names))]
     refuse_repeated_runs(read)  # a run against itself compares nothing
     from ..engine import native

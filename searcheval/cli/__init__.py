@@ -14,8 +14,8 @@ import sys
 
 import click
 
-from .options import (ci_options, interval_asked, measures_from_option, plot_options,
-                      query_and_ranking_options, table_options, trec_eval_options)
+from .options import (ci_options, interval_asked, measures_from_option, peer_options,
+                      plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
 from ..settings import __version__
@@ -133,6 +133,7 @@ def _fail(message: str, code: int = 2) -> None:
                    "any difference above 1e-9.")
 @query_and_ranking_options
 @trec_eval_options
+@peer_options
 @click.option("-Z", "--zscores", "zscores", default=None, metavar="FILE",
               help="Print z-scores, (value - mean) / stddev, the mean and stddev of each "
                    "(query, measure) from FILE, lines 'query_id measure mean stddev' with "
@@ -158,16 +159,16 @@ def _fail(message: str, code: int = 2) -> None:
 @table_options
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
              judged_only, ties, engine, cross_check, compat, num_docs, results_format,
-             qrels_format, zscores, costs, no_summary, fmt, output, plot_dir, plot_measures,
-             plot_size, dpi, groups_path, ci, ci_method, ci_level, seed, resamples,
-             table) -> None:
+             qrels_format, like, ignore_identical_ids, zscores, costs, no_summary, fmt,
+             output, plot_dir, plot_measures, plot_size, dpi, groups_path, ci, ci_method,
+             ci_level, seed, resamples, table) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
     """
     if complete and missing == "skip":
         _fail("searcheval: -c and --missing skip contradict each other")
-    missing = missing or "zero"
+    missing = missing or ("zero" if complete or like is None else None)  # None: --like's
     try:
         from .commands import run_evaluate
         interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
@@ -178,6 +179,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             judged_only=judged_only, ties=ties, engine=engine,
                             cross_check=cross_check, num_docs=num_docs, zscores=zscores,
                             costs=costs, summary=not no_summary, qrels_format=qrels_format,
+                            like=like, ignore_identical_ids=ignore_identical_ids,
                             compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
                             groups_path=groups_path, plot_how=(plot_measures, plot_size, dpi),
                             looks=table,

@@ -21,7 +21,7 @@ from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabe
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
-from .options import (ci_options, interval_asked, measures_from_option,
+from .options import (ci_options, interval_asked, measures_from_option, peer_options,
                       query_and_ranking_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 from .output import write_text
@@ -188,6 +188,7 @@ def _human(number: float) -> str:
 @measures_from_option
 @query_and_ranking_options
 @trec_eval_options
+@peer_options
 @click.option("--sort", "sort_by", default=None, metavar="MEASURE",
               help="Leaderboard order, best first (default: the first measure that grades "
                    "the ranking, not a count such as NumQ).")
@@ -208,8 +209,8 @@ def _human(number: float) -> str:
               "csv and json as OUTDIR's summary.csv and summary.json (default: not printed).")
 @ci_options()
 def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
-                  judged_only, ties, compat, num_docs, results_format, qrels_format, sort_by,
-                  jobs, stream,
+                  judged_only, ties, compat, num_docs, results_format, qrels_format, like,
+                  ignore_identical_ids, sort_by, jobs, stream,
                   chunk_queries, block_size, dask, fmt, ci, ci_method, ci_level, seed,
                   resamples) -> None:
     """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
@@ -221,12 +222,15 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
     if stream is False and chunk_queries is not None:
         _fail("searcheval: --chunk-queries streams, so it cannot go with --no-stream")
     try:
-        job, sort = batch_job(qrels, list(measures), Settings(
+        from ..engine.presets import choose
+        chosen = choose(like, Settings(
             compat=int(compat), missing=missing or "zero", relevance_level=relevance_level,
-            depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs), sort_by, stream,
-            chunk_queries,
-            parse_size(block_size))
-        job = replace(job, qrels_form=qrels_format,
+            depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs),
+            missing_given=bool(missing or complete), ignore_identical_ids=ignore_identical_ids)
+        job, sort = batch_job(qrels, list(measures), chosen.settings, sort_by, stream,
+                              chunk_queries, parse_size(block_size), like)
+        job = replace(job, qrels_form=qrels_format, like=like,
+                      ignore_identical_ids=chosen.ignore_identical_ids,
                       interval=interval_asked(ci, ci_method, ci_level, seed, resamples))
         outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
     except WorkerDied as exc:
@@ -274,8 +278,9 @@ def _cell(value: str) -> str:
 
 def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str | None = None,
               stream: bool | None = None, chunk_queries: int | None = None,
-              block_bytes: int = 32 << 20) -> tuple[Job, str]:
-    """The Job of a batch (measures in canonical names, the qrels' hash) and its sort measure."""
+              block_bytes: int = 32 << 20, like: str | None = None) -> tuple[Job, str]:
+    """The Job of a batch (measures in canonical names, the qrels' hash) and its sort measure;
+    ``like``: the measure names are that tool's (--like)."""
     from ..results import dataset_measures, resolve_measures
     from .commands import without_runid
     measures, runid = without_runid(measures)
@@ -283,7 +288,7 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
         raise UsageError("-m runid alone: the leaderboard ranks the runs by a measure; give one "
                          "too (-m runid -m map): the runs' tags are then its runid column")
     names, _ = dataset_measures(qrels, measures or None)
-    measures_parsed = resolve_measures(names, settings.compat)
+    measures_parsed = resolve_measures(names, settings.compat, like)
     parsed = [str(m) for m in measures_parsed]
     sort = default_sort(measures_parsed)
     if sort_by is not None:

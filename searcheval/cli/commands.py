@@ -15,6 +15,7 @@ from ..measures.grammar import split_names
 from .output import write_text
 from ..results import Results
 from ..engine.qrels_forms import form_warnings, refuse_unfit
+from ..engine.presets import choose, prepared
 from ..io.run_labels import refuse_repeated_paths, run_labels
 
 NOTELESS = ("csv", "wide-csv", "trec")  # formats with no place for notes: those go to stderr
@@ -28,11 +29,15 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  num_docs: int = 0, zscores: str | None = None, summary: bool = True,
                  qrels_format: str = "trec", run_names: list[str | None] | None = None,
                  groups_path: str | None = None, plot_how: tuple = ((), None, None),
-                 interval=None, costs: str | None = None, looks=None) -> int:
+                 interval=None, costs: str | None = None, looks=None, like: str | None = None,
+                 ignore_identical_ids: bool | None = None) -> int:
     refuse_inputs_as_outputs([output], [costs] if costs else [])
-    settings = Settings(compat=compat, missing=missing, relevance_level=relevance_level,
+    settings = Settings(compat=compat, missing=missing or "zero", relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
                         costs=_costs(costs))
+    chosen = choose(like, settings, missing_given=missing is not None,
+                    ignore_identical_ids=ignore_identical_ids)  # --like TOOL
+    settings = chosen.settings
     measure_names, runid_asked = without_runid(measure_names)
     runid = runid or runid_asked
     if runid_asked and not measure_names:  # `-m runid` alone: trec_eval prints that line only
@@ -40,19 +45,20 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         names, notes, measures = [], [], []
     else:
         names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
-        measures = resolve_measures(names, compat)
+        measures = resolve_measures(names, compat, like)
     refuse_repeated_paths(run_paths)
     refuse_inputs_as_outputs([output], [qrels_path, *run_paths, zscores, groups_path])
     refuse_stdin_twice([qrels_path, *run_paths])
     groups = _groups(groups_path, fmt)
     measures, first_notes = first_parameters_only(
         names or ([] if runid_asked else ["official"]), measures, compat, fmt == "trec")
-    notes = notes + first_notes
+    notes = notes + first_notes + ([chosen.note] if chosen.note else [])
     qrels = as_qrels(qrels_path, qrels_format)
     refuse_unfit(qrels, measures)  # before reading the runs
     for warning in form_warnings(qrels):
         click.echo(f"searcheval: warning: {warning}", err=True)
-    runs = [as_run(path, ranks=ties == "rank") for path in run_paths]  # all read before writing
+    runs = [prepared(chosen, qrels, as_run(path, ranks=ties == "rank"))  # all read before
+            for path in run_paths]  # writing; --like ranx checks the queries, beir drops ids
     table = None
     if zscores is not None:
         from ..io.zscores import read_zscores

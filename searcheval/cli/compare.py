@@ -10,8 +10,8 @@ import sys
 
 import click
 
-from .options import (ci_options, interval_asked, measures_from_option, plot_options,
-                      query_and_ranking_options, table_options, trec_eval_options)
+from .options import (ci_options, interval_asked, measures_from_option, peer_options,
+                      plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
 from ..report.render import FORMATS
@@ -50,6 +50,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Sign flips (randomization) or resamples (bootstrap).")
 @query_and_ranking_options
 @trec_eval_options
+@peer_options
 @click.option("-f", "--format", "fmt", type=click.Choice(list(FORMATS)), default="table",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
@@ -68,9 +69,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @table_options
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
-                    num_docs, results_format, qrels_format, fmt, output, groups_path,
-                    plot_dir, plot_measures, plot_size, dpi, ci, ci_method, ci_level,
-                    fail_if_worse, table) -> None:
+                    num_docs, results_format, qrels_format, like, ignore_identical_ids, fmt,
+                    output, groups_path, plot_dir, plot_measures, plot_size, dpi, ci, ci_method,
+                    ci_level, fail_if_worse, table) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -120,7 +121,9 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         comparison = compare(judged, [read[p] for p in runs], measures or None,
                              baseline=read[baseline] if baseline else None, test=test,
                              correction=correction, alpha=alpha, seed=seed,
-                             resamples=resamples, missing=missing or "zero",
+                             resamples=resamples,
+                             missing=missing or ("zero" if complete or like is None else None),
+                             like=like, ignore_identical_ids=ignore_identical_ids,
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
                              num_docs=num_docs, names=names, groups=groups)

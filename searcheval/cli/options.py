@@ -50,6 +50,26 @@ TREC_EVAL_OPTIONS = [
 ]
 
 
+PEER_TOOLS = ["trec_eval", "pytrec_eval", "ir_measures", "ranx", "beir", "trectools"]
+PEER_OPTIONS = [
+    click.option("--like", type=click.Choice(PEER_TOOLS), default=None,
+                 help="Do what TOOL does by default: its query policy (unless -c or "
+                      "--missing), its measure names, BEIR's identical-id rule; a note names "
+                      "the settings chosen."),
+    click.option("--ignore-identical-ids/--keep-identical-ids", "ignore_identical_ids",
+                 default=None,
+                 help="Drop retrieved documents whose id is their query's id (BEIR's default, "
+                      "and --like beir's); kept unless asked."),
+]
+
+
+def peer_options(command: Callable) -> Callable:
+    """--like and --ignore-identical-ids: another tool's conventions."""
+    for option in reversed(PEER_OPTIONS):
+        command = option(command)
+    return command
+
+
 def trec_eval_options(command: Callable) -> Callable:
     """-N, -T and -R, as trec_eval spells them."""
     for option in reversed(TREC_EVAL_OPTIONS):

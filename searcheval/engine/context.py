@@ -56,6 +56,9 @@ class Ranked:
     # the measures people define read (``engine.user_measures``).
     scores: np.ndarray | None = None
     judged_docs: object = None
+    # the qrels' doc column (an Encoded), every doc id judged for any query: BEIR's Hole@k
+    # reads it (its "annotated corpus"); kept as it is, encoded only if Hole@k asks
+    qrels_docs: object = None
     # Diversity qrels only (``Qrels.form``): per row, the index of its (query, doc) in the
     # judgments by document (``Qrels.by_document``; -1: not judged), and every subtopic
     # judgment (``views.subtopic_view`` makes a grade per subtopic of each row from them).
@@ -201,11 +204,12 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         skipped=list(names[absent]) if settings.missing == "skip" else [],
         ignored=list(names[np.flatnonzero(in_run_codes & ~in_qrels)]), settings=settings,
         doc_ids=doc_ids, pair=pair, scores=scores,
-        judged_docs=None if grades_only else _judged_docs(qrels, judged),
+        judged_docs=None if grades_only else _judged_docs(qrels, judged), qrels_docs=qrels.doc,
         subtopics=None if pair is None else Subtopics(
             pair_of_judgment, index[qrels_map[subtopic_qrels.query.codes]],
             np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,
             subtopic_qrels.subtopic.vocabulary, qrels.doc))
+
 
 def _judged_docs(qrels: Qrels, judged) -> pa.Array:
     """The doc ids of the judgments ``judged`` picks (``_of_evaluated``), as judged_q."""

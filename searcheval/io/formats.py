@@ -43,6 +43,7 @@ FORMATS = (
     Format("trec-run", ("run",), (".run", ".trec", ".res"), ("score", "rank", "tag"),
            "query_id Q0 doc_id rank score tag"),
     Format("qrels-3col", ("qrels",), (), (), "query_id doc_id relevance"),
+    Format("beir-qrels", ("qrels",), (), (), "query-id<TAB>corpus-id<TAB>score, header line"),
     Format("msmarco-run", ("run",), (), ("rank",), "query_id<TAB>doc_id<TAB>rank"),
     Format("csv", BOTH, (".csv",), ("score", "rank", "tag"), "comma-separated, header line"),
     Format("tsv", BOTH, (".tsv",), ("score", "rank", "tag"), "tab-separated, header line"),

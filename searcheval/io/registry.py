@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UsageError
-from . import bounded, trec, trec_variants
+from . import beir, bounded, trec, trec_variants
 from .column_names import roles
 from .formats import (BY_NAME, DECIDING, FORMATS, KINDS, NAMES, TREC_OF, Format, Loaded,
                       OnFirstUse, extension, kinds_text, named)
@@ -203,6 +203,7 @@ _READERS = {
     "trec-qrels": _read_trec(trec.parse_qrels),
     "trec-run": _read_trec(trec.parse_run),
     "qrels-3col": _read_trec(trec_variants.parse_qrels_3col),
+    "beir-qrels": lambda path, data, kind, notes: beir.parse_beir_qrels(path, data),
     "msmarco-run": _read_trec(trec_variants.parse_msmarco_run),
     "csv": _read_table(tables, "read_delimited", ","),
     "tsv": _read_table(tables, "read_delimited", "\t"),
@@ -252,6 +253,8 @@ def _by_fields(path: str, data: bytes, kind: str | None) -> Format:
     """A header line names a table; otherwise the field count of the first lines decides."""
     sample = [line for line in re.split(rb"\r\n|\r|\n", _whole_lines(data).lstrip(trec.BOM))
               if line.strip() and not line.lstrip().startswith(b"#")][:SAMPLE_LINES]
+    if sample and beir.is_beir_header(sample[0].lstrip(trec.BOM)):
+        return BY_NAME["beir-qrels"]  # BEIR's qrels/test.tsv: query-id corpus-id score
     if sample:
         for delimiter, name in ((b"\t", "tsv"), (b",", "csv")):
             names = [n.strip().decode("utf-8", "replace") for n in sample[0].split(delimiter)]

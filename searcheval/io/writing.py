@@ -97,6 +97,8 @@ def _form_text(qrels: Qrels, fmt: Format) -> tuple[bytes, list[str]]:
 _QRELS_WRITERS = {
     "trec-qrels": lambda qrels, table: trec_writers.qrels_text(qrels),
     "qrels-3col": lambda qrels, table: trec_writers.qrels_text(qrels, columns=3),
+    "beir-qrels": lambda qrels, table: (b"query-id\tcorpus-id\tscore\n"  # BEIR's header
+                                        + trec_writers.qrels_text(qrels, columns=3)),
     **{name: (lambda write: lambda qrels, table: write(table, "relevance"))(write)
        for name, write in _TABLE_WRITERS.items()},
 }
@@ -105,7 +107,7 @@ _WHITESPACE_OR_COMMENT = r"[ \t\n\r\f\v]|^#"
 
 def _refuse_unwritable_ids(data: Qrels | Run, fmt: Format) -> None:
     """Whitespace-separated formats cannot hold ids with whitespace, or starting with #."""
-    if fmt.name not in ("trec-qrels", "trec-run", "qrels-3col", "msmarco-run"):
+    if fmt.name not in ("trec-qrels", "trec-run", "qrels-3col", "msmarco-run", "beir-qrels"):
         return
     import pyarrow.compute as pc
     columns = [("query_id", data.query), ("doc_id", data.doc)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .registry import register
 from .diversity_specs import DIVERSITY_SPECS, NDEVAL_LINE
 from .cwl_specs import CWL_SPECS, CWL_VALUES
+from .peer_specs import PEER_SPECS
 from .specs import SAME_KERNEL as SAME, Kind, Spec
 
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -118,7 +119,8 @@ SPECS: tuple[Spec, ...] = (
           "AP counting only the first k documents, still over R",
           default=STANDARD_CUTOFFS, aliases=("MAP",), ranx=("map",), average="average_precision"),
     _trec("relative_P", Kind.CUTOFF, None, "relative_precision",
-          "relevant in the first k over min(k, R)", default=STANDARD_CUTOFFS, average=SAME),
+          "relevant in the first k over min(k, R) (BEIR's capped recall `R_cap@k`)",
+          default=STANDARD_CUTOFFS, aliases=("R_cap",), average=SAME),
     _trec("success", Kind.CUTOFF, "Success", "success",
           "1 if a relevant document is in the first k; `Found@k` is another name for it: was a "
           "relevant document found in the first k (to score the search apart from the answer)",
@@ -191,7 +193,7 @@ SPECS: tuple[Spec, ...] = (
          found_only=True, ranks_quality=False),  # a rank: lower is better
 )
 
-for _spec in SPECS + DIVERSITY_SPECS + CWL_SPECS:
+for _spec in SPECS + DIVERSITY_SPECS + CWL_SPECS + PEER_SPECS:
     register(_spec)
 
 # trec_eval's nicknames (measures.c), minus runid (``--format trec`` prints it, ``runid``).

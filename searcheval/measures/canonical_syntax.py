@@ -16,11 +16,11 @@ from .name_checks import (NUMBER, MAX_CUTOFF, check_coeff_count, check_cutoff,
                           check_persistence, check_unit_interval, suggest, written)
 from .registry import ALIASES, BY_TREC
 from .specs import Kind
-from .spellings import Problem as _Problem, ir_measures_family, judged_only
+from .spellings import Problem as _Problem, ir_measures_family, ir_measures_name, judged_only
 
 
 # A name may start with digits (11pt_avg), so names are tried before numbers.
-_TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-z_][A-Za-z0-9_\-]*)|(?P<num>{NUMBER})"
+_TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-zα_][A-Za-z0-9_\-]*)|(?P<num>{NUMBER})"
                     rf"|(?P<str>'[^']*'|\"[^\"]*\")|(?P<sym>[()@=,\[\]{{}}:]))")
 
 
@@ -113,7 +113,7 @@ def _parse_value(tokens: list, i: int) -> tuple[object, int]:
 
 def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     name, pos = name_tok[1], name_tok[2]
-    aliases = ALIASES.get(name.lower())
+    aliases = ALIASES.get(ir_measures_name(name).lower())
     if aliases is None:
         raise _Problem(pos, f"unknown measure {name!r}{suggest(name)}")
     family = aliases[1] if cutoff_tok else aliases[0]

@@ -32,13 +32,18 @@ from .canonical_syntax import parse_canonical
 from .cwl_names import canonical_text as cwl_eval_name
 from .measure import Measure
 from .name_checks import suggest
-from .registry import ALIASES
-from .spellings import Problem as _Problem, is_ir_measures_measure
+from .registry import ALIASES, TREC_FAMILIES
+from .spellings import (Problem as _Problem, ir_measures_name, is_ir_measures_measure,
+                        ranx_spelling)
 from .trec_syntax import expand_trec, trec_family
 
 
-def parse_measures(texts, compat: int = 9) -> list[Measure]:
+def parse_measures(texts, compat: int = 9, like: str | None = None) -> list[Measure]:
     """Every measure asked for, in order, without duplicates; all problems reported at once.
+
+    ``like="ranx"``: ranx's metric names mean ranx's metrics even where trec_eval's syntax
+    has the name too (``recall`` is ranx's recall of the whole ranking, not trec_eval's
+    recall at its nine cutoffs); otherwise trec_eval's names come first.
 
     ``texts``: names, searcheval's Measure objects, or ir_measures measure objects
     (``ir_measures.nDCG@10``), read through their ``str``, which is ir_measures' own
@@ -59,7 +64,7 @@ def parse_measures(texts, compat: int = 9) -> list[Measure]:
             continue
         for part in split_names(text):
             try:
-                for measure in parse_measure(part, compat):
+                for measure in parse_measure(part, compat, like):
                     _add_once(measures, measure)
             except _Problem as problem:
                 listed = _comma_list_problem(text, compat)  # "AP, nDCG@10": one message
@@ -115,8 +120,12 @@ def _split_outside_brackets(text: str, is_separator) -> list[str]:
     return parts
 
 
-def parse_measure(text: str, compat: int = 9) -> list[Measure]:
+def parse_measure(text: str, compat: int = 9, like: str | None = None) -> list[Measure]:
     """The measures one name stands for (several for nicknames and trec cutoff lists)."""
+    if like == "ranx" or text not in TREC_FAMILIES:  # trec_eval's recall: its 9 cutoffs
+        ranx = ranx_spelling(text)  # map@100-l2, ndcg_burges@10, hit_rate@5, rbp.95
+        if ranx is not None:
+            return [parse_canonical(ranx)]
     if text in NICKNAMES:
         return [m for fam in NICKNAMES[text][compat] for m in expand_trec(fam, None, 0)]
     cwl_name = cwl_eval_name(text)  # INST-T=3, RBP@0.8: cwl_eval's names of its measures
@@ -133,6 +142,6 @@ def parse_measure(text: str, compat: int = 9) -> list[Measure]:
             if text.lower() not in ALIASES:  # P_IA is not P with a cutoff "IA"
                 raise
             return [parse_canonical(text)]
-    if text.lower() in ALIASES:
+    if ir_measures_name(text).lower() in ALIASES:  # MAP_IA, α_nDCG: ir_measures' names
         return [parse_canonical(text)]
     raise _Problem(0, f"unknown measure {text!r}{suggest(text)}")

@@ -29,6 +29,7 @@ from ..errors import SearchevalError, UsageError
 from ..model import Qrels
 from ..measures import Kind, Measure, parse_measures
 from ..io.output import write_file
+from ..engine.presets import choose, prepared
 from ..results import Results
 from ..model import natural_key
 from ..io.run_labels import same_file_key
@@ -52,6 +53,8 @@ class Job:
     qrels_form: str = "trec"  # -R: the kind of judgments (model.forms)
     interval: Any = None  # --ci: analysis.mean_spread.Interval (batch_spread)
     runid: bool = False  # -m runid: the leaderboard names each run's tag (trec_eval's runid)
+    like: str | None = None  # --like TOOL (engine.presets): the settings above are its
+    ignore_identical_ids: bool = False  # BEIR's rule: drop documents with the query's id
 
     def parsed_measures(self) -> list[Measure]:
         return parse_measures(list(self.measures), self.settings.compat)
@@ -65,6 +68,8 @@ class Job:
         if self.qrels_form != "trec":  # the same file read as another form: other numbers
             facts["qrels_form"] = self.qrels_form
         facts.update(batch_spread.key_facts(self))
+        if self.ignore_identical_ids or self.like == "ranx":  # other rows, or a refusal
+            facts["peer"] = [self.like, self.ignore_identical_ids]
         return sha256_text(json.dumps(facts, sort_keys=True))
 
     def streams(self, path: str) -> bool:
@@ -261,14 +266,25 @@ def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int
 def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     """(Results, records read) of one run, streamed or in memory."""
     measures = job.parsed_measures()
+    chosen = choose(job.like, job.settings, missing_given=True,
+                    ignore_identical_ids=job.ignore_identical_ids)
     if job.streams(path):
+        if chosen.ignore_identical_ids or job.like == "ranx":
+            raise UsageError(f"{path}: --ignore-identical-ids and --like ranx read a run "
+                             "whole: not with --stream or --chunk-queries")
         from .stream import stream_evaluate
-        return stream_evaluate(qrels, path, measures, job.settings, job.chunk_queries,
-                               job.block_bytes)
+        results, records = stream_evaluate(qrels, path, measures, job.settings,
+                                           job.chunk_queries, job.block_bytes)
+        results.notes.extend([chosen.note] if chosen.note else [])
+        return results, records
     from ..engine import native
     from ..io.inputs import as_run
     run = as_run(path, ranks=job.settings.ties == "rank")  # every format evaluate reads
-    return Results.of(native.evaluate(qrels, run, measures, job.settings)), len(run.scores)
+    records = len(run.scores)
+    results = Results.of(native.evaluate(qrels, prepared(chosen, qrels, run), measures,
+                                         job.settings))
+    results.notes.extend([chosen.note] if chosen.note else [])
+    return results, records
 
 
 def process(path: str, job: Job, outdir: str, stamp: dict | None, qrels: Qrels | None = None,

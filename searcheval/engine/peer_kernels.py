@@ -1,0 +1,59 @@
+"""Kernels of the measures other tools report that trec_eval lacks (``measures.peer_specs``):
+ranx's hits@k and f1@k, unnormalised DCG, BEIR's Hole@k."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..measures import Measure
+from ..model.arrow import numbers
+from .context import Ranked
+from ..fast.segments import divide, segment_sum
+from .views import gain_view, level_of, level_view
+
+
+def _linear_view(r: Ranked, m: Measure):
+    return level_view(r, level_of(r, m), averaged=r.settings.ties == "average")
+
+
+def _depth(r: Ranked, m: Measure):
+    """The cutoff, or the whole ranking when the measure has none."""
+    return r.num_ret if m.cutoff is None else m.cutoff
+
+
+def hits(r: Ranked, m: Measure) -> np.ndarray:
+    """Hits@k = rel(k), the relevant documents among the first k (ranx's _hits)."""
+    return _linear_view(r, m).rel_at(r, _depth(r, m)).astype(np.float64)
+
+
+def f1_at(r: Ranked, m: Measure) -> np.ndarray:
+    """F1@k = 2 P@k R@k / (P@k + R@k) = 2 rel(k) / (k + R), with P@k = rel(k)/k and
+    R@k = rel(k)/R; 0 when rel(k) is 0 (ranx's _f1 returns 0 then, and when R is 0)."""
+    v = _linear_view(r, m)
+    return divide(2.0 * v.rel_at(r, m.cutoff), m.cutoff + v.num_rel.astype(np.float64))
+
+
+def dcg_at(r: Ranked, m: Measure) -> np.ndarray:
+    """DCG@k = sum over ranks i <= k of gain_i / log2(i + 1); gain = grade, or 2^grade - 1
+    with gain=exp (ranx's _dcg, Jarvelin's and Burges' formulations)."""
+    g = gain_view(r, (), m.option("gain") == "exp")
+    cutoff = np.inf if m.cutoff is None else m.cutoff
+    inside = r.pos[g.gain_rows] < cutoff  # rows without a gain add nothing
+    rows = g.gain_rows[inside]
+    terms = g.gain_values[inside] / np.log2(r.pos[rows] + 2.0)
+    return segment_sum(terms, r.q[rows], r.num_queries)
+
+
+def hole_at(r: Ranked, m: Measure) -> np.ndarray:
+    """Hole@k = documents among the first k judged for no query of the qrels, over k (BEIR's
+    custom_metrics.hole: its "annotated corpus" is every doc id of the qrels, any grade)."""
+    import pyarrow.compute as pc  # not at import: small evaluations never need it
+
+    anywhere = numbers(pc.is_in(r.doc_ids, value_set=_flat(r.qrels_docs.values()))).astype(bool)
+    hole = (~anywhere) & (r.pos < m.cutoff)
+    return np.bincount(r.q[hole], minlength=r.num_queries) / float(m.cutoff)
+
+
+def _flat(strings):
+    """One Arrow array (is_in's value set takes no chunked array)."""
+    return strings.combine_chunks() if hasattr(strings, "combine_chunks") else strings

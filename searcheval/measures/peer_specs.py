@@ -1,0 +1,35 @@
+"""Measures other tools report that trec_eval lacks: ranx's ``hits@k`` and ``f1@k``,
+unnormalised DCG (ranx's ``dcg`` and ``dcg_burges``), BEIR's ``Hole@k``. BEIR's capped
+recall ``R_cap@k`` is trec_eval's relative_P@k (rel(k) / min(k, R)) under another name,
+an alias of that family. Kernels: ``engine.peer_kernels``.
+"""
+
+from __future__ import annotations
+
+from .specs import REFUSED, SAME_KERNEL as SAME, Kind, Spec
+
+GAIN_WORDS = (("gain", ("linear", "exp")),)
+
+PEER_SPECS: tuple[Spec, ...] = (
+    Spec("Hits", Kind.CUTOFF, "Hits", "hits",
+         "relevant documents among the first k retrieved (`Hits` without k: the whole "
+         "ranking), averaged over queries like any measure, not summed (ranx's `hits@k`, "
+         "checked against ranx)",
+         cutoff_optional=True, default=(10,), ranx=("hits",), average=SAME),
+    Spec("F1", Kind.CUTOFF, "F1", "f1_at",
+         "harmonic mean of P@k and R@k: 2 rel(k) / (k + R), 0 when nothing relevant is in the "
+         "first k (ranx's `f1@k`, checked against ranx; F1 of the whole retrieved set is "
+         "`SetF`)",
+         default=(10,), ranx=("f1",), average=SAME),
+    Spec("DCG", Kind.CUTOFF, "DCG", "dcg_at",
+         "discounted cumulative gain, not normalised: sum over ranks i <= k of gain_i / "
+         "log2(i + 1), gain = grade (0 below 1), `DCG(gain=exp)@k` 2^grade - 1 (ranx's `dcg@k` "
+         "and `dcg_burges@k`, checked against ranx); `DCG` without k: the whole ranking",
+         cutoff_optional=True, default=(10,), words=GAIN_WORDS, uses_rel=False,
+         ranx=("dcg",), average=SAME, written=("DCG@k", "DCG(gain=exp)@k", "DCG")),
+    Spec("Hole", Kind.CUTOFF, "Hole", "hole_at",
+         "documents among the first k that the qrels judge for no query at all, over k "
+         "(BEIR's `Hole@k`, its custom_metrics.hole: a measure of the judgments' coverage)",
+         default=(10,), uses_rel=False, grades_only=False, ranks_quality=False,
+         average=REFUSED),
+)

@@ -1,0 +1,332 @@
+"""``--like TOOL`` reproduces that tool's own numbers (issue 15 item 5), and BEIR's
+conventions (item 4): its qrels TSV, its identical-id rule, R_cap@k and Hole@k.
+
+Each preset is checked against the tool itself on the Cranfield runs (fixtures/cranfield-
+runs: 225 queries, one of which, 15, some runs lack): trec_eval against its stored outputs
+(trec_eval 9.0.7 without flags), pytrec_eval and trectools run here, BEIR through its
+formulas written out below from its source (beir itself pulls torch: not installed).
+ir_measures and ranx are checked in tests/test_peer_names.py (``like=`` there). Where a
+tool's tie order is not trec_eval's (BEIR's custom measures, trectools' nDCG), the runs are
+tie-free copies (``tie_free_run``: ranked by trec_eval's rule, rescored n..1).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import searcheval
+from searcheval.errors import UsageError
+from tests.cli_runner import cli as _cli
+from tests.test_peer_names import read_qrels, tie_free_run
+from tests.trec_output import read_trec_output
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CRANFIELD = FIXTURES / "cranfield-runs"
+QRELS = CRANFIELD / "qrel"
+RUNS = sorted((CRANFIELD / "results").glob("*.txt"))
+
+
+def cli(*arguments) -> tuple[int, str, str]:
+    result = _cli(*arguments)
+    return result.exit_code, result.stdout, result.stderr
+
+
+# ---- trec_eval and pytrec_eval: the queries in both ------------------------------------
+
+@pytest.mark.parametrize("run_path", RUNS[::4], ids=lambda p: p.stem)
+def test_like_trec_eval_is_trec_eval_without_c(run_path):
+    """trec_eval 9.0.7's own output (no flags), to the 4 decimals it printed."""
+    stored = read_trec_output(CRANFIELD / "metrics" / run_path.name.replace("results_", "metrics_"))
+    names = ["num_q", "num_rel", "map", "Rprec", "bpref", "recip_rank", "P_10", "P_30"]
+    results = searcheval.evaluate(QRELS, run_path, ["official"], like="trec_eval")
+    summary = {m.trec_name: results.summary()[str(m)] for m in results.measures}
+    assert {n: round(summary[n], 4) for n in names} == {
+        n: float(stored[(n, "all")]) for n in names}
+
+
+def test_like_trec_eval_leaves_out_the_query_the_run_lacks():
+    """custom_bm25 lacks query 15: trec_eval printed num_q 224 and num_rel 1834; searcheval's
+    default (-c) counts 225 and 1837."""
+    run_path = CRANFIELD / "results" / "results_custom_bm25.txt"
+    like = searcheval.evaluate(QRELS, run_path, ["NumQ", "NumRel"], like="trec_eval").summary()
+    default = searcheval.evaluate(QRELS, run_path, ["NumQ", "NumRel"]).summary()
+    assert (like["NumQ"], like["NumRel"], default["NumQ"], default["NumRel"]) == (
+        224, 1834, 225, 1837)
+
+
+@pytest.mark.parametrize("run_path", RUNS[::5], ids=lambda p: p.stem)
+def test_like_pytrec_eval_is_pytrec_eval(run_path):
+    """pytrec_eval scores the run's queries that the qrels judge; the mean over them (ties:
+    trec_eval's rule, which pytrec_eval runs: the runs keep theirs)."""
+    import pytrec_eval
+
+    qrels = read_qrels(QRELS)
+    run = {}
+    for line in run_path.read_text().splitlines():
+        q, _, d, _, score, _ = line.split()
+        run.setdefault(q, {})[d] = float(score)
+    asked = {"map": "AP", "ndcg_cut_10": "nDCG@10", "P_5": "P@5", "recall_100": "R@100",
+             "recip_rank": "RR", "bpref": "Bpref"}
+    scores = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "P.5", "recall.100",
+                                                    "recip_rank", "bpref"}).evaluate(run)
+    theirs = {ours: sum(s[key] for s in scores.values()) / len(scores)
+              for key, ours in asked.items()}
+    results = searcheval.evaluate(qrels, run, list(asked.values()), like="pytrec_eval")
+    assert results.summary() == pytest.approx(theirs, abs=1e-12)
+
+
+# ---- trectools -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("run_path", RUNS[::5], ids=lambda p: p.stem)
+def test_like_trectools_is_trectools(run_path, tmp_path):
+    """trectools' TrecEval (trec_eval=True, its default) on a tie-free copy: its nDCG keeps
+    the order the run was read in (score descending, doc id ascending), its other measures
+    re-sort by trec_eval's rule. The mean divides by the run's queries (all judged here).
+    Not compared: its get_rprec, 1.539 on the first run (a precision above 1: its
+    groupby().apply() under the pandas installed here), and its get_bpref, 0 where no
+    document is judged non-relevant (all of Cranfield's here), as ranx's is NaN."""
+    from trectools import TrecEval, TrecQrel, TrecRun
+
+    run = tie_free_run(run_path)
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"{q} Q0 {d} {i} {s} tie-free\n" for q, docs in run.items()
+                            for i, (d, s) in enumerate(docs.items(), 1)))
+    evaluation = TrecEval(TrecRun(str(path)), TrecQrel(str(QRELS)))
+    theirs = {"P@10": evaluation.get_precision(depth=10), "AP": evaluation.get_map(),
+              "nDCG@10": evaluation.get_ndcg(depth=10), "RR": evaluation.get_reciprocal_rank(),
+              "R@100": evaluation.get_recall(depth=100)}
+    ours = searcheval.evaluate(QRELS, path, list(theirs), like="trectools").summary()
+    assert ours == pytest.approx(theirs, abs=1e-12)
+
+
+# ---- BEIR --------------------------------------------------------------------------------
+# BEIR's formulas, written out from its source (beir-cellar/beir):
+# beir/retrieval/evaluation.py, EvaluateRetrieval.evaluate (pytrec_eval underneath), and
+# beir/retrieval/custom_metrics.py (mrr, recall_cap, hole). Each mean is rounded to 5
+# decimals, as BEIR rounds.
+
+def beir_evaluate(qrels, results, k_values, ignore_identical_ids=True):
+    """EvaluateRetrieval.evaluate: pops identical ids from ``results`` in place (so the
+    custom measures computed after it see them popped, as in BEIR's examples)."""
+    import pytrec_eval
+
+    if ignore_identical_ids:
+        for qid, rels in results.items():
+            for pid in list(rels):
+                if qid == pid:
+                    results[qid].pop(pid)
+    ks = ",".join(str(k) for k in k_values)
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        qrels, {"map_cut." + ks, "ndcg_cut." + ks, "recall." + ks, "P." + ks})
+    scores = evaluator.evaluate(results)
+    out = {}
+    for k in k_values:
+        for name, key in (("NDCG", "ndcg_cut_"), ("MAP", "map_cut_"), ("Recall", "recall_"),
+                          ("P", "P_")):
+            total = sum(scores[q][key + str(k)] for q in scores)
+            out[f"{name}@{k}"] = round(total / len(scores), 5)
+    return out
+
+
+def beir_mrr(qrels, results, k_values):
+    total = {k: 0.0 for k in k_values}
+    top = {q: sorted(d.items(), key=lambda item: item[1], reverse=True)[:max(k_values)]
+           for q, d in results.items()}
+    for q in qrels:
+        relevant = {d for d in qrels[q] if qrels[q][d] > 0}
+        for k in k_values:
+            for rank, hit in enumerate(top[q][:k]):
+                if hit[0] in relevant:
+                    total[k] += 1.0 / (rank + 1)
+                    break
+    return {f"MRR@{k}": round(total[k] / len(qrels), 5) for k in k_values}
+
+
+def beir_recall_cap(qrels, results, k_values):
+    total = {k: 0.0 for k in k_values}
+    for q, scores in results.items():
+        top = sorted(scores.items(), key=lambda item: item[1], reverse=True)[:max(k_values)]
+        relevant = [d for d in qrels[q] if qrels[q][d] > 0]
+        for k in k_values:
+            retrieved = [row[0] for row in top[:k] if qrels[q].get(row[0], 0) > 0]
+            total[k] += len(retrieved) / min(len(relevant), k)
+    return {f"R_cap@{k}": round(total[k] / len(results), 5) for k in k_values}
+
+
+def beir_hole(qrels, results, k_values):
+    annotated = {d for docs in qrels.values() for d in docs}
+    total = {k: 0.0 for k in k_values}
+    for _, scores in results.items():
+        top = sorted(scores.items(), key=lambda item: item[1], reverse=True)[:max(k_values)]
+        for k in k_values:
+            total[k] += len([row[0] for row in top[:k] if row[0] not in annotated]) / k
+    return {f"Hole@{k}": round(total[k] / len(results), 5) for k in k_values}
+
+
+K_VALUES = [1, 3, 5, 10, 100]
+
+
+def beir_dataset(tmp_path: Path, run_path: Path, queries: int = 60):
+    """A small BEIR dataset from Cranfield: the first ``queries`` queries, each with a
+    judged non-relevant document (grade 0), as BEIR's TSV; a tie-free run of them in which
+    every query also retrieves a document with its own id first (as a search of ArguAna
+    finds each query, itself a document of the corpus)."""
+    graded = read_qrels(QRELS)
+    run = tie_free_run(run_path)
+    chosen = sorted(set(graded) & set(run), key=int)[:queries]
+    qrels = {q: dict(graded[q], **{"1399": 0}) for q in chosen}
+    results = {q: dict({q: 100.0}, **run[q]) for q in chosen}
+    tsv = tmp_path / "test.tsv"
+    tsv.write_text("query-id\tcorpus-id\tscore\n" + "".join(
+        f"{q}\t{d}\t{g}\n" for q in chosen for d, g in qrels[q].items()))
+    trec = tmp_path / "run.trec"
+    trec.write_text("".join(f"{q} Q0 {d} {i} {s} beir\n" for q in chosen
+                            for i, (d, s) in enumerate(results[q].items(), 1)))
+    return qrels, results, tsv, trec
+
+
+BEIR_NAMES = ([f"{n}@{k}" for k in K_VALUES for n in ("NDCG", "MAP", "Recall", "P")]
+              + [f"{n}@{k}" for n in ("MRR", "R_cap", "Hole") for k in K_VALUES])
+
+
+@pytest.mark.parametrize("run_path", RUNS[::7], ids=lambda p: p.stem)
+def test_like_beir_reproduces_beir(run_path, tmp_path):
+    """BEIR's numbers (EvaluateRetrieval.evaluate, then evaluate_custom for MRR@k, R_cap@k,
+    Hole@k on the results it has popped) from the command line: BEIR's TSV qrels read as
+    they are, BEIR's names, --like beir; each of ours rounded to 5 decimals is BEIR's."""
+    qrels, results, tsv, trec = beir_dataset(tmp_path, run_path)
+    expected = beir_evaluate(qrels, results, K_VALUES)
+    for custom in (beir_mrr, beir_recall_cap, beir_hole):
+        expected.update(custom(qrels, results, K_VALUES))
+    args = ["evaluate", str(tsv), str(trec), "--like", "beir", "-f", "json"]
+    code, out, err = cli(*args, *[a for n in BEIR_NAMES for a in ("-m", n)])
+    assert code == 0, err
+    shown = json.loads(out)
+    summary = shown["summary"] if "summary" in shown else shown["all"]
+    ours = {n: summary[str(searcheval.parse_measures([n])[0])] for n in BEIR_NAMES}
+    assert {n: round(v, 5) for n, v in ours.items()} == expected
+    assert any(n.startswith("--like beir:") for n in shown["notes"])
+
+
+def test_identical_ids_change_the_numbers(tmp_path):
+    """Without BEIR's rule every query's own id, unjudged, sits at rank 1; the rule drops it,
+    as BEIR does: nDCG@10 rises to BEIR's, and --keep-identical-ids keeps the rows."""
+    qrels, results, tsv, trec = beir_dataset(tmp_path, RUNS[0], queries=20)
+    kept = searcheval.evaluate(tsv, trec, ["NDCG@10"], like="beir", ignore_identical_ids=False)
+    dropped = searcheval.evaluate(tsv, trec, ["NDCG@10"], like="beir")
+    by_hand = searcheval.evaluate(tsv, trec, ["NDCG@10"], ignore_identical_ids=True,
+                                  missing="skip")
+    beir = beir_evaluate(qrels, {q: dict(d) for q, d in results.items()}, [10])["NDCG@10"]
+    assert round(dropped.summary()["nDCG@10"], 5) == beir
+    assert by_hand.summary() == dropped.summary()
+    assert kept.summary()["nDCG@10"] < dropped.summary()["nDCG@10"]
+    unpopped = beir_evaluate(qrels, {q: dict(d) for q, d in results.items()}, [10],
+                             ignore_identical_ids=False)["NDCG@10"]
+    assert round(kept.summary()["nDCG@10"], 5) == unpopped
+
+
+def test_a_query_left_without_documents_scores_0(tmp_path):
+    """A query whose only document is itself keeps an empty ranking (BEIR leaves
+    results[qid] = {}, pytrec_eval scores it 0 and counts it): q2's P@1 is 0, the mean 1/2."""
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    run = {"q1": {"d1": 1.0}, "q2": {"q2": 1.0}}
+    results = searcheval.evaluate(qrels, run, ["P@1"], like="beir")
+    assert results.summary()["P@1"] == 0.5
+    assert beir_evaluate(qrels, run, [1])["P@1"] == 0.5  # ``run`` is popped here, after ours
+
+
+# ---- BEIR's qrels TSV ------------------------------------------------------------------------
+
+def test_beir_tsv_is_read_by_its_header(tmp_path):
+    path = tmp_path / "test.tsv"
+    path.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\nq2\td3\t2\n")
+    from searcheval.io.inputs import as_qrels
+
+    qrels = as_qrels(path)  # what evaluate reads
+    assert list(zip(qrels.query_ids, qrels.doc_ids, qrels.relevance.tolist())) == [
+        ("q1", "d1", 1), ("q1", "d2", 0), ("q2", "d3", 2)]
+    code, out, err = cli("convert", str(path), str(tmp_path / "out.qrels"), "--from",
+                         "beir-qrels")
+    assert code == 0, err
+    assert (tmp_path / "out.qrels").read_text() == "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n"
+    code, out, err = cli("convert", str(tmp_path / "out.qrels"), "-", "--to", "beir-qrels")
+    assert (code, out) == (0, path.read_text())  # and back, header and all
+
+
+@pytest.mark.parametrize("text,message", [
+    ("query-id\tcorpus-id\tscore\nq1\td1\n", "{path}:2: expected 3 tab-separated fields "
+                                              "(query-id corpus-id score), found 2"),
+    ("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0.5\n",
+     "{path}:3: score must be an integer, found '0.5'"),
+    ("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td1\t2\n",
+     "{path}:3: query 'q1' judges document 'd1' twice (lines 2 and 3)"),
+])
+def test_bad_beir_tsv_names_the_line(tmp_path, text, message):
+    qrels, run = tmp_path / "test.tsv", tmp_path / "run"
+    qrels.write_text(text)
+    run.write_text("q1 Q0 d1 1 1 r\n")
+    code, out, err = cli("evaluate", str(qrels), str(run), "-m", "P@1")
+    assert (code, out) == (2, "")
+    assert err.strip() == message.format(path=qrels)
+
+
+# ---- the presets' refusals and notes --------------------------------------------------------
+
+def test_like_ranx_refuses_unequal_query_sets():
+    """ranx's check_keys: the run and the qrels must hold the same queries."""
+    with pytest.raises(UsageError) as info:
+        searcheval.evaluate({"q1": {"d": 1}, "q2": {"d": 1}}, {"q1": {"d": 1.0}}, ["P@1"],
+                            like="ranx")
+    assert str(info.value) == ("--like ranx: ranx requires the same queries in the qrels and "
+                               "the run, found 1 only in the qrels (q2) (ranx: "
+                               "make_comparable=True)")
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "markdown", "latex", "csv", "trec"])
+def test_the_note_names_the_settings_in_every_format(fmt):
+    code, out, err = cli("evaluate", str(QRELS), str(RUNS[0]), "-m", "P@10", "--like",
+                         "trec_eval", "-f", fmt)
+    assert code == 0, err
+    note = ("--like trec_eval: averaged over the queries in both (missing=skip); ties: "
+            "trec_eval; measure names: trec_eval's")
+    assert note in (err if fmt in ("csv", "trec") else out).replace("\\_", "_")
+
+
+def test_an_explicit_c_wins_over_the_preset():
+    code, out, err = cli("evaluate", str(QRELS), str(RUNS[0]), "-m", "NumQ", "--like",
+                         "trec_eval", "-c", "-f", "csv")
+    assert code == 0, err
+    assert "all,NumQ,225" in out
+    assert "averaged over every qrels query (missing=zero)" in err
+
+
+def test_batch_takes_the_preset(tmp_path):
+    """batch --like beir: BEIR's identical-id rule and query policy, the note in each run's
+    JSON, the same numbers as evaluate --like beir."""
+    qrels, results, tsv, trec = beir_dataset(tmp_path, RUNS[0], queries=20)
+    code, out, err = cli("batch", str(tsv), str(trec), "-o", str(tmp_path / "out"), "-m",
+                         "NDCG@10", "--like", "beir")
+    assert code == 0, err
+    written = json.loads((tmp_path / "out" / "runs" / "run.trec.json").read_text())
+    beir = beir_evaluate(qrels, {q: dict(d) for q, d in results.items()}, [10])["NDCG@10"]
+    assert round(written["summary"]["nDCG@10"], 5) == beir
+    assert any(note.startswith("--like beir:") for note in written["notes"])
+
+
+def test_compare_takes_the_preset():
+    """compare --like trec_eval: the queries in both (224 where a run lacks query 15), named
+    in the comparison's notes."""
+    runs = [CRANFIELD / "results" / "results_custom_bm25.txt", RUNS[1]]
+    comparison = searcheval.compare(QRELS, runs, ["P@10"], like="trec_eval")
+    assert any(note.startswith("--like trec_eval: averaged over the queries in both")
+               for note in comparison.notes)
+    alone = searcheval.evaluate(QRELS, runs[0], ["P@10"], missing="skip").summary()["P@10"]
+    assert comparison.whole[0].summary()["P@10"] == alone  # trec_eval's 0.1897 (224 queries)
+    assert round(alone, 4) == 0.1897
+    code, out, err = cli("compare", str(QRELS), *map(str, runs), "-m", "P@10", "--like",
+                         "trec_eval", "-f", "json")
+    assert code == 0, err
+    assert any(note.startswith("--like trec_eval:") for note in json.loads(out)["notes"])
