@@ -43,8 +43,9 @@ def leaderboard_lines(board: LeaderboardAgreement, names: tuple[str, str]) -> li
     if not board.swaps:
         lines.append("no pair of runs changes order")
     else:
-        lines.append(f"{len(board.swaps)} pairs change order (first: higher under {a}); "
-                     "significant: under each qrels")
+        count = len(board.swaps)
+        lines.append(f"{count} pair{' changes' if count == 1 else 's change'} order (first: "
+                     f"higher under {a}); significant: under each qrels")
         for s in board.swaps:
             lines.append(f"  {s.first} > {s.second} under {a} ({s.delta_a:+.4f}, p {s.p_a:.4f}"
                          f"{' significant' if s.significant_a else ''}), < under {b} "
