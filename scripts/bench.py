@@ -5,6 +5,7 @@
     python scripts/bench.py                      # 1M and 7M lines, 5 runs each
     python scripts/bench.py --scale 1m --repeat 3 --data ~/.cache/searcheval-bench
     python scripts/bench.py --kernels            # each kernel against the plain way
+    python scripts/bench.py --diversity          # ndeval's measures against pyndeval
 
 Generates deterministic synthetic qrels and runs (scripts/bench_data.py), then times each
 installed tool (scripts/bench_tools.py) in fresh processes, taking turns round-robin (in
@@ -57,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.kernels:
         return bench_kernels(args)
+    if args.diversity:  # 50 TREC Web topics x 1,000 documents x 6 subtopics (bench_diversity)
+        import bench_diversity
+        return bench_diversity.main(["--repeat", str(args.repeat)])
     known = tools(args.trec_eval)
     chosen = _chosen(known, args.tools)
     bench_report.header(known)
@@ -120,6 +124,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--kernels", action="store_true",
                         help="time each hand-written kernel against the plain pyarrow/numpy "
                              "way instead of the tools (--repeat runs each)")
+    parser.add_argument("--diversity", action="store_true",
+                        help="time ndeval's diversity measures against pyndeval on a TREC-sized "
+                             "case instead (scripts/bench_diversity.py; --repeat runs each)")
     parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary to time too")
     parser.add_argument("--seed", type=int, default=6, help="data seed (default 6)")
     parser.add_argument("--timeout", type=float, default=1800, metavar="SECONDS",
