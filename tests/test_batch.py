@@ -188,7 +188,7 @@ def group_gone(group: int, timeout: float = 10) -> bool:
 @pytest.mark.parametrize("signal_number,jobs", [(signal.SIGKILL, 2), (signal.SIGINT, 1)],
                          ids=["SIGKILL-j2", "SIGINT-j1"])
 def test_killed_batch_resumes_to_the_clean_outputs(signal_number, jobs, tmp_path):
-    runs = 48  # enough that the batch is still working when the signal lands
+    runs = 150  # enough that the batch is still working when the signal lands, under load too
     qrels = synthetic_batch(tmp_path, runs=runs)
     options = ["-m", "AP", "-m", "nDCG@10", "-m", "P@5", "--sort", "nDCG@10"]
     clean = batch(qrels, tmp_path / "in", "-o", tmp_path / "clean", *options)
