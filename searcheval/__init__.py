@@ -8,6 +8,7 @@ from .measures import Measure, parse_measures
 from .model import Qrels, Run
 from .results import Results, evaluate
 from .settings import __version__
+from .evaluator import Evaluator
 
-__all__ = ["Comparison", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results", "Run", "SearchevalError",
+__all__ = ["Comparison", "Evaluator", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results", "Run", "SearchevalError",
            "compare", "evaluate", "fuse", "parse_measures", "read_qrels", "read_run", "__version__"]

@@ -35,7 +35,17 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     """
     run_qc = run.query.codes
     wanted = np.flatnonzero(judged_qc >= 0)  # judgments of queries the run retrieves for
-    table = _KeyTable(judged_qc[wanted], _doc_hashes(qrels)[wanted], len(run.query.vocabulary))
+    if qrels.lookup is not None:  # ``prepared``: the table of every judgment, made once
+        table = qrels.lookup
+        # each run query's code in the qrels' numbering; the qrels' own count (a region
+        # with no key) for the queries the qrels do not judge
+        own = np.full(len(run.query.vocabulary), table.num_queries - 1, dtype=np.int64)
+        own[judged_qc[wanted]] = qrels.query.codes[wanted]
+        keyed, wanted = own[run_qc], np.arange(len(qrels.relevance))
+    else:
+        table = _KeyTable(judged_qc[wanted], _doc_hashes(qrels)[wanted],
+                          len(run.query.vocabulary))
+        keyed = run_qc
     if table.repeats:  # two judgments, one key: their ids collide
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     hashes, docs, judged_docs = _doc_hashes(run), run.doc.values(), qrels.doc.values()
@@ -45,7 +55,7 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     def piece(part: slice) -> bool:
         """Look a piece of rows up, write its judgments, and confirm its matches' bytes."""
         begin = part.start
-        rows, at = table.find(run_qc[part], hashes[part])
+        rows, at = table.find(keyed[part], hashes[part])
         judged = wanted[at]
         rel[part] = NONPOOL
         rel[begin + rows] = grades[judged]
@@ -58,6 +68,17 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     return rel
 
 
+def prepared(qrels: Qrels) -> Qrels:
+    """``qrels`` with the lookup table of all their judgments kept on them
+    (``Qrels.lookup``), for the many runs of a ``searcheval.Evaluator``: each run's join
+    then only hashes and looks up its own rows. (Made per run otherwise, over the judgments
+    of the run's queries, and dropped after its join: it holds 40 bytes per judgment.)"""
+    if qrels.lookup is None and qrels.form == "trec":
+        codes = np.asarray(qrels.query.codes)
+        qrels.lookup = _KeyTable(codes, _doc_hashes(qrels), len(qrels.query.vocabulary) + 1)
+    return qrels
+
+
 class _KeyTable:
     """Distinct (query code, doc hash) keys, found through a table with a region for each
     query, eight times as many slots as it has keys (a power of two), indexed by the hash's
@@ -66,7 +87,7 @@ class _KeyTable:
     themselves, by ``pair_keys``, sorted."""
 
     def __init__(self, queries: np.ndarray, hashes: np.ndarray, num_queries: int) -> None:
-        self.queries, self.hashes = queries, hashes
+        self.queries, self.hashes, self.num_queries = queries, hashes, num_queries
         counts = np.bincount(queries, minlength=num_queries)
         bits = np.ceil(np.log2(np.maximum(8 * counts, 1))).astype(np.int64)  # 0: no keys
         self.shift = (64 - bits).astype(np.uint64)  # a shift by 64 gives 0: the one slot

@@ -26,6 +26,13 @@ def read_parquet(path: str, data: bytes, kind: str | None,
     return _from_arrow(table, path, kind, notes)
 
 
+def from_arrow(table: pa.Table, kind: str, label: str | None = None,
+               notes: list[str] | None = None) -> Qrels | Run:
+    """Qrels or a Run from a pyarrow Table, its columns found by name as in a DataFrame
+    (``from_dataframe``) and used as they are: no copy to Python values."""
+    return _from_arrow(table, label or f"<{kind}>", kind, notes)
+
+
 def _from_arrow(table: pa.Table, path: str, kind: str | None,
                 notes: list[str] | None) -> Qrels | Run:
     kind = kind or table_kind(table.column_names, path, 0)
