@@ -58,17 +58,22 @@ class Data:
         return self.run_table.num_rows
 
 
+COLLECTION = 8_841_823  # documents, as MS MARCO's passages
+
+
 def generate(queries: int, docs_per_query: int, seed: int = 18) -> Data:
-    """Each query retrieves ``docs_per_query`` distinct documents (one from each run of 20
-    doc numbers), in random order with random scores (a model's output is not sorted);
-    the qrels judge half of them and 20 unretrieved ones per query, grades 0-2."""
+    """Each query retrieves ``docs_per_query`` distinct documents of a collection of
+    ``COLLECTION`` (one from each of as many equal slices of it), in random order with
+    random scores (a model's output is not sorted); the qrels judge half of them and 20
+    it does not retrieve, grades 0-2."""
     rng = np.random.default_rng(seed)
-    slots = np.arange(docs_per_query) * 20
-    docs = rng.permuted(slots + rng.integers(0, 20, (queries, docs_per_query)), axis=1)
+    width = COLLECTION // (docs_per_query + 20)
+    slots = np.arange(docs_per_query + 20) * width
+    drawn = slots + rng.integers(0, width, (queries, docs_per_query + 20))
+    docs = rng.permuted(drawn[:, :docs_per_query], axis=1)
     scores = rng.random((queries, docs_per_query))
-    judged = np.concatenate((docs[:, : docs_per_query // 2],
-                             20 * docs_per_query + rng.integers(0, 1000, (queries, 1))
-                             + np.arange(20) * 1000), axis=1)
+    judged = np.concatenate((docs[:, : docs_per_query // 2], drawn[:, docs_per_query:]),
+                            axis=1)
     grades = rng.integers(0, 3, judged.shape)
     run_table = _table(docs, "score", scores.reshape(-1))
     qrels_table = _table(judged, "relevance", grades.reshape(-1))

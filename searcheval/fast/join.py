@@ -35,6 +35,8 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     ids, one hash) send the lookup to the exact, slower path.
     """
     run_qc = run.query.codes
+    if qrels.lookup is None and run.doc_hash is None:
+        prepared(qrels)  # a run read with no hashes (a dict's): Arrow's lookup costs less
     if qrels.lookup is not None:  # ``prepared``: made once, for many runs
         return qrels.lookup.judgments(qrels, judged_qc, run)
     wanted = np.flatnonzero(judged_qc >= 0)  # judgments of queries the run retrieves for
@@ -63,29 +65,39 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
 
 def prepared(qrels: Qrels) -> Qrels:
     """``qrels`` with a lookup of their judgments kept on them (``Qrels.lookup``), for
-    the many runs of a ``searcheval.Evaluator``: each run's join then only looks its own
-    rows up."""
+    the many runs of a ``searcheval.Evaluator``, and for runs without doc hashes (a dict
+    has no repeats to look for, so none were made): each run's join then only looks its
+    own rows up (``_Lookup``), with no hash of its doc ids to make and confirm."""
     if qrels.lookup is None and qrels.form == "trec":
         qrels.lookup = _Lookup(qrels)
     return qrels
 
 
 class _Lookup:
-    """The judgments as two Arrow hash lookups, exact (ids compared, no hash to confirm):
-    a run row's doc id to its code in the judged documents' vocabulary (``index_in``),
-    then its (query, doc code) pair, one int64, to its judgment. Building the two value
-    sets costs about what one join does, so it pays only when kept for many runs."""
+    """The judgments as Arrow hash lookups, exact (ids compared, no hash to confirm): a
+    run row's doc id to its code among the judged documents (``index_in``); a document
+    judged for one query only (most are) then gives its judgment at once, and the rows of
+    documents judged for several queries look their (query, doc code) pair, one int64,
+    up. Building the value sets costs about what one join does, so it pays only when kept
+    for many runs."""
 
     def __init__(self, qrels: Qrels) -> None:
         import pyarrow.compute as pc
 
         self.docs = qrels.doc.vocabulary
         self.size = len(self.docs)
-        self.pairs = pa.array(np.asarray(qrels.query.codes, dtype=np.int64) * self.size
-                              + np.asarray(qrels.doc.codes, dtype=np.int64))
-        self.pair_set = pc.SetLookupOptions(self.pairs)
+        queries = np.asarray(qrels.query.codes, dtype=np.int64)
+        docs = np.asarray(qrels.doc.codes, dtype=np.int64)
+        self.pair_set = pc.SetLookupOptions(pa.array(queries * self.size + docs))
         self.doc_set = pc.SetLookupOptions(self.docs)
         self.grades = np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
+        # per judged document: its one judgment's query and index; SHARED when several
+        self.owner = np.full(self.size, -1, dtype=np.int64)
+        self.owner[docs] = queries
+        self.judgment = np.zeros(self.size, dtype=np.int64)
+        self.judgment[docs] = np.arange(len(docs))
+        shared = np.bincount(docs, minlength=self.size) > 1
+        self.owner[shared] = SHARED
 
     def judgments(self, qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
         """``judgments(qrels, judged_qc, run)``."""
@@ -98,10 +110,17 @@ class _Lookup:
         options = self.doc_set if docs.type == self.docs.type else \
             pc.SetLookupOptions(self.docs.cast(docs.type))  # string beside large_string
         doc = numbers(pc.index_in(docs, options=options), null=-1)
-        pair = own[run.query.codes] * self.size + doc
-        pair[(doc < 0) | (pair < 0)] = -1  # no pair is negative: found nowhere
-        at = numbers(pc.index_in(pa.array(pair), options=self.pair_set), null=-1)
+        query = own[run.query.codes]
+        owner = np.where(doc >= 0, self.owner[np.maximum(doc, 0)], -1)
+        at = np.where((owner == query) & (query >= 0), self.judgment[np.maximum(doc, 0)], -1)
+        shared = np.flatnonzero((owner == SHARED) & (query >= 0))
+        if len(shared):
+            pairs = pa.array(query[shared] * self.size + doc[shared])
+            at[shared] = numbers(pc.index_in(pairs, options=self.pair_set), null=-1)
         return np.where(at >= 0, self.grades[np.maximum(at, 0)], NONPOOL).astype(np.int32)
+
+
+SHARED = -2  # _Lookup.owner of a document judged for several queries
 
 
 class _KeyTable:
