@@ -167,3 +167,20 @@ def test_fast_ranking_orders_as_lexsort():
         assert np.array_equal(q[order], q[plain]) and np.array_equal(held[order], held[plain])
         assert sorted(zip(q[order].tolist(), held[order].tolist(), order.tolist())) == \
             sorted(zip(q[plain].tolist(), held[plain].tolist(), plain.tolist()))
+
+
+@pytest.mark.parametrize("name", ["length", "zero", "alias"])
+def test_evaluator_table_kept_on_colliding_ids_gives_the_same_values(monkeypatch, name):
+    """The Evaluator keeps the judgments' table (``fast.join.prepared``): with every doc id
+    hashed to collide (test_hashing's degenerate hashes), its values are the unpatched
+    ones, for a dict run and a file run (the exact paths take over)."""
+    from searcheval.fast import hashing
+    from test_hashing import DEGENERATE
+
+    qrels, run = SUITE / "qrels.test", SUITE / "results.test"
+    plain = searcheval.evaluate(qrels, run, list(EXPECTED)).per_query()
+    _, ranked = as_dicts(qrels, run)
+    monkeypatch.setattr(hashing, "_hash_array", DEGENERATE[name])
+    evaluator = searcheval.Evaluator(qrels, list(EXPECTED))
+    assert evaluator.evaluate(run).per_query() == plain
+    assert evaluator.evaluate(ranked).per_query() == plain

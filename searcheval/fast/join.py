@@ -12,7 +12,6 @@ compares ids only.
 from __future__ import annotations
 
 import numpy as np
-import pyarrow as pa
 
 from ..model import Qrels, Run
 from ..model.arrow import numbers
@@ -35,12 +34,18 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     ids, one hash) send the lookup to the exact, slower path.
     """
     run_qc = run.query.codes
-    if qrels.lookup is None and run.doc_hash is None:
-        prepared(qrels)  # a run read with no hashes (a dict's): Arrow's lookup costs less
-    if qrels.lookup is not None:  # ``prepared``: made once, for many runs
-        return qrels.lookup.judgments(qrels, judged_qc, run)
     wanted = np.flatnonzero(judged_qc >= 0)  # judgments of queries the run retrieves for
-    table = _KeyTable(judged_qc[wanted], _doc_hashes(qrels)[wanted], len(run.query.vocabulary))
+    if qrels.lookup is not None:  # ``prepared``: the table of every judgment, made once
+        table = qrels.lookup
+        # each run query's code in the qrels' own numbering; for a query the qrels do not
+        # judge, the table's last region, which holds no key
+        own = np.full(len(run.query.vocabulary), table.num_queries - 1, dtype=np.int64)
+        own[judged_qc[wanted]] = np.asarray(qrels.query.codes)[wanted]
+        keyed, wanted = own[run_qc], np.arange(len(qrels.relevance))
+    else:
+        table = _KeyTable(judged_qc[wanted], _doc_hashes(qrels)[wanted],
+                          len(run.query.vocabulary))
+        keyed = run_qc
     if table.repeats:  # two judgments, one key: their ids collide
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     hashes, docs, judged_docs = _doc_hashes(run), run.doc.values(), qrels.doc.values()
@@ -50,7 +55,7 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     def piece(part: slice) -> bool:
         """Look a piece of rows up, write its judgments, and confirm its matches' bytes."""
         begin = part.start
-        rows, at = table.find(run_qc[part], hashes[part])
+        rows, at = table.find(keyed[part], hashes[part])
         judged = wanted[at]
         rel[part] = NONPOOL
         rel[begin + rows] = grades[judged]
@@ -64,63 +69,15 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
 
 
 def prepared(qrels: Qrels) -> Qrels:
-    """``qrels`` with a lookup of their judgments kept on them (``Qrels.lookup``), for
-    the many runs of a ``searcheval.Evaluator``, and for runs without doc hashes (a dict
-    has no repeats to look for, so none were made): each run's join then only looks its
-    own rows up (``_Lookup``), with no hash of its doc ids to make and confirm."""
+    """``qrels`` with the lookup table of all their judgments kept on them
+    (``Qrels.lookup``), in their own query numbering, for the many runs of a
+    ``searcheval.Evaluator``: each run's join then only hashes, looks up and confirms its
+    own rows. (Made per run otherwise, over the judgments of the run's queries, and
+    dropped after its join: it holds about 40 bytes per judgment.)"""
     if qrels.lookup is None and qrels.form == "trec":
-        qrels.lookup = _Lookup(qrels)
+        codes = np.asarray(qrels.query.codes)
+        qrels.lookup = _KeyTable(codes, _doc_hashes(qrels), len(qrels.query.vocabulary) + 1)
     return qrels
-
-
-class _Lookup:
-    """The judgments as Arrow hash lookups, exact (ids compared, no hash to confirm): a
-    run row's doc id to its code among the judged documents (``index_in``); a document
-    judged for one query only (most are) then gives its judgment at once, and the rows of
-    documents judged for several queries look their (query, doc code) pair, one int64,
-    up. Building the value sets costs about what one join does, so it pays only when kept
-    for many runs."""
-
-    def __init__(self, qrels: Qrels) -> None:
-        import pyarrow.compute as pc
-
-        self.docs = qrels.doc.vocabulary
-        self.size = len(self.docs)
-        queries = np.asarray(qrels.query.codes, dtype=np.int64)
-        docs = np.asarray(qrels.doc.codes, dtype=np.int64)
-        self.pair_set = pc.SetLookupOptions(pa.array(queries * self.size + docs))
-        self.doc_set = pc.SetLookupOptions(self.docs)
-        self.grades = np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
-        # per judged document: its one judgment's query and index; SHARED when several
-        self.owner = np.full(self.size, -1, dtype=np.int64)
-        self.owner[docs] = queries
-        self.judgment = np.zeros(self.size, dtype=np.int64)
-        self.judgment[docs] = np.arange(len(docs))
-        shared = np.bincount(docs, minlength=self.size) > 1
-        self.owner[shared] = SHARED
-
-    def judgments(self, qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
-        """``judgments(qrels, judged_qc, run)``."""
-        import pyarrow.compute as pc
-
-        wanted = np.flatnonzero(judged_qc >= 0)
-        own = np.full(len(run.query.vocabulary), -1, dtype=np.int64)  # run code -> qrels code
-        own[judged_qc[wanted]] = np.asarray(qrels.query.codes)[wanted]
-        docs = run.doc.values()
-        options = self.doc_set if docs.type == self.docs.type else \
-            pc.SetLookupOptions(self.docs.cast(docs.type))  # string beside large_string
-        doc = numbers(pc.index_in(docs, options=options), null=-1)
-        query = own[run.query.codes]
-        owner = np.where(doc >= 0, self.owner[np.maximum(doc, 0)], -1)
-        at = np.where((owner == query) & (query >= 0), self.judgment[np.maximum(doc, 0)], -1)
-        shared = np.flatnonzero((owner == SHARED) & (query >= 0))
-        if len(shared):
-            pairs = pa.array(query[shared] * self.size + doc[shared])
-            at[shared] = numbers(pc.index_in(pairs, options=self.pair_set), null=-1)
-        return np.where(at >= 0, self.grades[np.maximum(at, 0)], NONPOOL).astype(np.int32)
-
-
-SHARED = -2  # _Lookup.owner of a document judged for several queries
 
 
 class _KeyTable:
@@ -131,7 +88,7 @@ class _KeyTable:
     themselves, by ``pair_keys``, sorted."""
 
     def __init__(self, queries: np.ndarray, hashes: np.ndarray, num_queries: int) -> None:
-        self.queries, self.hashes = queries, hashes
+        self.queries, self.hashes, self.num_queries = queries, hashes, num_queries
         counts = np.bincount(queries, minlength=num_queries)
         bits = np.ceil(np.log2(np.maximum(8 * counts, 1))).astype(np.int64)  # 0: no keys
         self.shift = (64 - bits).astype(np.uint64)  # a shift by 64 gives 0: the one slot
