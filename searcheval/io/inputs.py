@@ -144,8 +144,8 @@ def _flat_dict(source: Any) -> tuple[Encoded, Encoded, pa.Array] | None:
         queries = pa.array(list(source), type=pa.string())
         docs = pa.array(list(chain.from_iterable(inner)), type=pa.string())
         values = pa.array(list(chain.from_iterable(d.values() for d in inner)))
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
-        return None  # ids that are not str, values of mixed kinds
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeError):
+        return None  # ids that are not str (or not UTF-8), values of mixed kinds
     if values.null_count:
         return None
     sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
