@@ -12,8 +12,11 @@ order, so load from other work falls on every contender alike):
   .calc_aggregate`, ranx's `evaluate` on prebuilt Qrels and Run (numba compiles on first
   use: warmed before timing).
 
-It prints the medians, their ratios to pytrec_eval's, and checks that every searcheval
-number (per query, each measure) equals pytrec_eval's in the same run.
+It prints the medians of wall time and of the process's CPU time (all its threads: less
+moved by other work on the machine, and no credit for searcheval's second core), their
+ratios to pytrec_eval's (a prebuilt contender's CPU ratio is to pytrec_eval's prebuilt
+`.evaluate`), and checks that every searcheval number (per query, each measure) equals
+pytrec_eval's in the same run.
 """
 
 from __future__ import annotations
@@ -104,11 +107,16 @@ class Contender:
     prebuilt: bool
     repeat: int
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # the process's CPU time (all threads)
     answer: object = None
 
     @property
     def median(self) -> float:
         return statistics.median(self.times)
+
+    @property
+    def median_cpu(self) -> float:
+        return statistics.median(self.cpu)
 
 
 def contenders(data: Data, repeat: int, slow_repeat: int) -> list[Contender]:
@@ -173,9 +181,10 @@ def time_round_robin(found: list[Contender]) -> None:
         for contender in found[shift:] + found[:shift]:
             if k >= contender.repeat:
                 continue
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.process_time()
             answer = contender.call()
             contender.times.append(time.perf_counter() - began)
+            contender.cpu.append(time.process_time() - cpu)
             contender.answer = answer
 
 
@@ -222,8 +231,9 @@ def bench_size(name: str, repeat: int, slow_repeat: int) -> tuple[list[Contender
     agree = agreement(found)
     reference = {c.name: c.median for c in found}
     print("| contender | prebuilt | runs | median ms | x pytrec_eval | x pytrec_eval prebuilt "
-          "| numbers vs pytrec_eval |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          "| CPU ms | CPU x pytrec_eval (prebuilt) | numbers vs pytrec_eval |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    cpu = {c.name: c.median_cpu for c in found}
     for c in found:
         differ, largest = agree.get(c.name, (0, 0.0))
         scope = "per query" if c.name.startswith("searcheval") else "means"
@@ -233,7 +243,9 @@ def bench_size(name: str, repeat: int, slow_repeat: int) -> tuple[list[Contender
             numbers = "reference"
         print(f"| {c.name} | {'yes' if c.prebuilt else 'no'} | {len(c.times)} | "
               f"{c.median * 1e3:,.1f} | {c.median / reference['pytrec_eval']:.2f} | "
-              f"{c.median / reference['pytrec_eval prebuilt']:.2f} | {numbers} |")
+              f"{c.median / reference['pytrec_eval prebuilt']:.2f} | {c.median_cpu * 1e3:,.1f} | "
+              f"{c.median_cpu / cpu['pytrec_eval prebuilt' if c.prebuilt else 'pytrec_eval']:.2f}"
+              f" | {numbers} |")
     ok = all(agree[c.name][0] == 0 for c in found if c.name.startswith("searcheval"))
     print()
     for contender, against, at_most in TARGETS:
