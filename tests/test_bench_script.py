@@ -140,14 +140,18 @@ def test_a_trec_eval_binary_is_timed_and_its_means_read(tmp_path):
     assert len(theirs) == 5 and theirs == pytest.approx(ours, abs=5e-5)
 
 
-def test_bench_api_times_in_memory_inputs_and_checks_them_against_pytrec_eval():
+def test_bench_api_times_in_memory_inputs_and_checks_them_against_pytrec_eval(tmp_path):
     """--api at a tiny size: a row per contender (pytrec_eval, searcheval on dicts,
     DataFrames and Arrow, the Evaluator, prebuilt pytrec_eval, ir_measures, ranx), every
     searcheval number equal to pytrec_eval's in the same process, the targets reported,
-    and the batch against the per-run loop."""
+    and the batch against the per-run loop of a trec_eval (here a stand-in that reads both
+    files, as no binary can be built here)."""
+    stand_in = tmp_path / "trec_eval"
+    stand_in.write_text('#!/bin/sh\ncat "$1" "$2" > /dev/null\n')
+    stand_in.chmod(0o755)
     out = subprocess.run(
         [sys.executable, str(SCRIPTS / "bench.py"), "--api", "--api-size", "tiny",
-         "--repeat", "1", "--api-batch-runs", "3"],
+         "--repeat", "1", "--api-batch-runs", "3", "--trec-eval", str(stand_in)],
         capture_output=True, text=True, timeout=300)
     assert out.returncode in (0, 1), out.stderr + out.stdout  # 1: a target missed
     lines = out.stdout.splitlines()
@@ -161,3 +165,5 @@ def test_bench_api_times_in_memory_inputs_and_checks_them_against_pytrec_eval():
     assert "DIFFER" not in out.stdout
     assert sum(line.startswith("target: ") for line in lines) == 5
     assert any(line.startswith("| searcheval batch -j 2 | ") for line in lines)
+    assert any(line.startswith(f"| shell loop, C trec_eval once per run ({stand_in}) | ")
+               for line in lines)
