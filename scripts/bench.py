@@ -6,6 +6,8 @@
     python scripts/bench.py --scale 1m --repeat 3 --data ~/.cache/searcheval-bench
     python scripts/bench.py --kernels            # each kernel against the plain way
     python scripts/bench.py --diversity          # ndeval's measures against pyndeval
+    python scripts/bench.py --api                # in memory: dicts, DataFrames, Arrow,
+                                                 # Evaluator, batch (scripts/bench_api.py)
 
 Generates deterministic synthetic qrels and runs (scripts/bench_data.py), then times each
 installed tool (scripts/bench_tools.py) in fresh processes, taking turns round-robin (in
@@ -56,6 +58,9 @@ class Row:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.api:
+        return bench_api(args)
+    args.repeat = args.repeat or 5
     if args.kernels:
         return bench_kernels(args)
     if args.diversity:  # 50 TREC Web topics x 1,000 documents x 6 subtopics (bench_diversity)
@@ -93,6 +98,24 @@ def bench_kernels(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_api(args: argparse.Namespace) -> int:
+    """--api (issue 18): in one process, searcheval on dicts, DataFrames and Arrow tables,
+    and its Evaluator, against pytrec_eval, ir_measures and ranx, prebuilt and not
+    (scripts/bench_api.py); then `batch -j 2` against one trec_eval process per run
+    (scripts/bench_batch.py). Exit status 1 when a number differs or a target is missed."""
+    import bench_api as api
+    import bench_batch
+    from scale_data import in_workdir
+
+    status = api.main(args.api_size or ["1k", "7m"], args.repeat or 7, args.slow_repeat)
+    if args.api_batch_runs:
+        print("\n### batch -j 2 against one process per run\n", flush=True)
+        status |= in_workdir(None, "searcheval-bench-api-batch-", lambda work:
+                             bench_batch.against_loop(work, args.api_batch_runs, 50, 1_000, 2,
+                                                      args.trec_eval))
+    return status
+
+
 COMPILE = ("import compileall, os, searcheval; "
            "compileall.compile_dir(os.path.dirname(searcheval.__file__), quiet=2)")
 
@@ -110,8 +133,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="data size, repeatable (default: 1m and 7m)")
     parser.add_argument("--data", metavar="DIR",
                         help="cache the generated files here (default: a temporary folder)")
-    parser.add_argument("--repeat", type=int, default=5, metavar="N",
-                        help="timed runs per tool; the median is reported (default 5)")
+    parser.add_argument("--repeat", type=int, default=None, metavar="N",
+                        help="timed runs per tool; the median is reported (default 5; "
+                             "--api: 7)")
     parser.add_argument("--slow-repeat", type=int, default=3, metavar="N",
                         help="runs of the tools that take minutes (trectools, ranx; default 3)")
     parser.add_argument("--slow-at-7m", action="store_true",
@@ -119,7 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed-repeat", type=int, default=11, metavar="N",
                         help="runs of the small seed-fixture comparison (default 11; 0: skip it)")
     parser.add_argument("--tools", metavar="KEYS",
-                        help="comma-separated subset: floor,searcheval,all_trec,pytrec_eval,"
+                        help="comma-separated subset (both floors are always timed): "
+                             "floor,floor3,searcheval,all_trec,pytrec_eval,"
                              "ir_measures,trectools,ranx,ranx_cold,trec_eval")
     parser.add_argument("--kernels", action="store_true",
                         help="time each hand-written kernel against the plain pyarrow/numpy "
@@ -127,6 +152,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--diversity", action="store_true",
                         help="time ndeval's diversity measures against pyndeval on a TREC-sized "
                              "case instead (scripts/bench_diversity.py; --repeat runs each)")
+    parser.add_argument("--api", action="store_true",
+                        help="time in-memory evaluation (dicts, DataFrames, Arrow, Evaluator) "
+                             "and batch instead of the tools on files (issue 18)")
+    parser.add_argument("--api-size", action="append", choices=["tiny", "1k", "7m"],
+                        help="--api: 1k = 1,000 queries x 100 documents, 7m = 7,000 x 1,000, "
+                             "repeatable (default 1k and 7m)")
+    parser.add_argument("--api-batch-runs", type=int, default=100, metavar="N",
+                        help="--api: runs of 50 topics x 1,000 documents for batch -j 2 "
+                             "against a process per run (default 100; 0: skip)")
     parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary to time too")
     parser.add_argument("--seed", type=int, default=6, help="data seed (default 6)")
     parser.add_argument("--timeout", type=float, default=1800, metavar="SECONDS",
@@ -137,7 +171,7 @@ def _parser() -> argparse.ArgumentParser:
 def _chosen(known: list[Tool], keys: str | None) -> list[Tool]:
     if not keys:
         return known
-    wanted = {k.strip() for k in keys.split(",") if k.strip()} | {"floor"}
+    wanted = {k.strip() for k in keys.split(",") if k.strip()} | {"floor", "floor3"}
     unknown = wanted - {tool.key for tool in known}
     if unknown:
         raise SystemExit(f"bench.py: unknown --tools {', '.join(sorted(unknown))}; "
@@ -150,6 +184,8 @@ def bench_scale(scale: bench_data.Scale, data: Path, chosen: list[Tool],
     started = time.perf_counter()
     cached = all(path.exists() for path in bench_data.paths(scale, data, args.seed))
     qrels, run = bench_data.dataset(scale, data, args.seed)
+    if any(tool.key == "floor3" for tool in chosen):
+        bench_data.three_columns(qrels, run)
     prepared = None if cached else time.perf_counter() - started
     rows = [_row(tool, scale, args) for tool in chosen]
     load_before = os.getloadavg()

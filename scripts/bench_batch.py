@@ -2,6 +2,13 @@
 
     python scripts/bench_batch.py                      # 50 runs of 200,000 lines
     python scripts/bench_batch.py --runs 10 --lines 50000
+    python scripts/bench_batch.py --against-loop       # issue 18: 100 runs, 50 x 1,000
+    python scripts/bench_batch.py --against-loop --trec-eval /usr/local/bin/trec_eval
+
+--against-loop: `batch -j 2` over 100 runs of a TREC track's size (50 topics x 1,000
+documents) against a shell loop calling C trec_eval once per run (--trec-eval PATH);
+without a trec_eval binary, pytrec_eval's per-run time stands in (a process per run,
+reading both files and evaluating, as the loop's trec_eval would), and the table says so.
 
 Generates a qrels and the runs (scripts/scale_data.py) in a temporary folder, evaluates
 the batch with -j 1 and with -j 2 (each into a fresh output folder, so nothing is skipped;
@@ -16,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -43,8 +51,72 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=2, help="best of N timings")
     parser.add_argument("--workdir", type=Path, default=None, help="default: a temporary folder")
+    parser.add_argument("--against-loop", action="store_true",
+                        help="issue 18: batch -j 2 against one trec_eval process per run "
+                             "(defaults then: 100 runs of 50 topics x 1,000 documents)")
+    parser.add_argument("--trec-eval", metavar="PATH", help="the trec_eval binary of the loop")
     args = parser.parse_args()
+    if args.against_loop:
+        return in_workdir(args.workdir, "searcheval-bench-batch-", lambda work: against_loop(
+            work, args.runs if args.runs != 50 else 100, 50, args.docs_per_query, args.jobs,
+            args.trec_eval))
     return in_workdir(args.workdir, "searcheval-bench-batch-", lambda work: bench(work, args))
+
+
+TARGET_AGAINST_LOOP = 1 / 3  # batch -j 2 at most a third of the loop's time (issue 18)
+PYTREC_PER_RUN = """
+import sys, pytrec_eval
+with open(sys.argv[1]) as f:
+    qrels = pytrec_eval.parse_qrel(f)
+with open(sys.argv[2]) as f:
+    run = pytrec_eval.parse_run(f)
+measures = {"map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P",
+            "recall", "ndcg", "num_ret", "num_rel", "num_rel_ret", "num_q", "runid"}
+per_query = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+print(len(per_query))
+"""
+
+
+def against_loop(work: Path, runs: int, queries: int, docs_per_query: int, jobs: int,
+                 trec_eval: str | None) -> int:
+    """batch -j ``jobs`` over ``runs`` runs against one process per run, one after the
+    other (the shell loop); prints a Markdown table and whether the target is met."""
+    qrels, folder = work / "qrels", work / "runs"
+    folder.mkdir(parents=True, exist_ok=True)
+    write_qrels(qrels, queries, docs_per_query, 100, seed=0)
+    paths = [folder / f"run{i:03d}.txt" for i in range(runs)]
+    for i, path in enumerate(paths):
+        write_run(path, queries, docs_per_query, seed=i)
+    job, sort = batch_job(str(qrels), [], Settings())  # trec_eval's official measures
+    begin = time.perf_counter()
+    outcomes = run_batch(str(qrels), [str(folder)], str(work / "out"), job, sort, jobs)
+    batch_s = time.perf_counter() - begin
+    assert all(o.status == "evaluated" for o in outcomes)
+    if trec_eval:
+        loop = f"shell loop, C trec_eval once per run ({trec_eval})"
+        command = f'for f in "{folder}"/*.txt; do "{trec_eval}" "{qrels}" "$f" > /dev/null; done'
+        begin = time.perf_counter()
+        subprocess.run(["bash", "-c", command], check=True)
+    else:
+        loop = ("loop, pytrec_eval once per run (process start, both files read, evaluate): "
+                "standing in for C trec_eval, none given (--trec-eval PATH)")
+        begin = time.perf_counter()
+        for path in paths:
+            subprocess.run([sys.executable, "-c", PYTREC_PER_RUN, str(qrels), str(path)],
+                           check=True, stdout=subprocess.DEVNULL)
+    loop_s = time.perf_counter() - begin
+    ratio = batch_s / loop_s
+    print(f"\n{runs} runs x {queries} topics x {docs_per_query:,} documents; "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}\n")
+    print("| way | wall s | per run ms | x loop |")
+    print("| --- | --- | --- | --- |")
+    print(f"| searcheval batch -j {jobs} | {batch_s:.2f} | {batch_s / runs * 1e3:.0f} | "
+          f"{ratio:.2f} |")
+    print(f"| {loop} | {loop_s:.2f} | {loop_s / runs * 1e3:.0f} | 1.00 |")
+    met = ratio <= TARGET_AGAINST_LOOP
+    print(f"\ntarget: batch -j {jobs} <= 1/3 of the loop: {ratio:.2f}x "
+          f"({'met' if met else 'MISSED'})")
+    return 0 if met else 1
 
 
 def bench(work: Path, args: argparse.Namespace) -> int:

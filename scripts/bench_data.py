@@ -62,6 +62,30 @@ def dataset(scale: Scale, directory: Path, seed: int) -> tuple[Path, Path]:
     return qrels, run
 
 
+def three_columns(qrels: Path, run: Path) -> None:
+    """Copies of both files with only the columns a tool needs (query, doc, score; query,
+    doc, grade), for the three-column floor (bench_tools.FLOOR3); made once, beside them."""
+
+    from bench_tools import three_columns_path
+
+    layouts = {qrels: (["query_id", "iteration", "doc_id", "relevance"], "relevance"),
+               run: (["query_id", "q0", "doc_id", "rank", "score", "tag"], "score")}
+    for path, (names, value) in layouts.items():
+        target = three_columns_path(path)
+        if target.exists():
+            continue
+        table = pacsv.read_csv(path, read_options=pacsv.ReadOptions(column_names=names),
+                               parse_options=pacsv.ParseOptions(delimiter=" "),
+                               convert_options=pacsv.ConvertOptions(
+                                   include_columns=["query_id", "doc_id", value],
+                                   column_types={"query_id": pa.string(),
+                                                 "doc_id": pa.string(), value: pa.string()}))
+        temporary = target.with_name(f".{target.name}.tmp")
+        pacsv.write_csv(table, temporary, pacsv.WriteOptions(
+            include_header=False, delimiter=" ", quoting_style="none"))
+        temporary.replace(target)
+
+
 def generate(scale: Scale, seed: int) -> tuple[pa.Table, pa.Table]:
     """(run, qrels) as Arrow tables in TREC column order."""
     rng = np.random.default_rng(seed)

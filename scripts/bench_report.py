@@ -134,6 +134,11 @@ def _timing_table(rows: list) -> None:
                                      for s in row.samples)
             _timing_row("ranx warm (in process: import + read + 2nd evaluate)",
                         len(row.samples), warm, None, floor, ours)
+    floor3 = next((r for r in rows if r.tool.key == "floor3" and r.samples), None)
+    if ours and floor and floor3:
+        print(f"\nsearcheval: {ours.wall / floor.wall:.2f}x the floor (all six run columns "
+              f"parsed), {ours.wall / floor3.wall:.2f}x the three-column floor (files cut to "
+              "query, doc, score / grade)", end="")
     for row in rows:
         if row.skipped:
             print(f"\n{row.tool.name}: skipped, {row.skipped}", end="")

@@ -42,6 +42,23 @@ run = read(sys.argv[2], ["query_id", "q0", "doc_id", "rank", "score", "tag"],
 print(qrels.num_rows, run.num_rows)
 """
 
+# The floor for what a tool needs: both files cut to their three needed columns
+# (bench_data.three_columns: query, doc, score; query, doc, grade), read with pyarrow.
+FLOOR3 = """
+import sys
+import pyarrow as pa, pyarrow.csv as csv
+
+def read(path, types):
+    return csv.read_csv(path, read_options=csv.ReadOptions(column_names=list(types)),
+                        parse_options=csv.ParseOptions(delimiter=" "),
+                        convert_options=csv.ConvertOptions(column_types=types))
+
+qrels = read(sys.argv[1], {"query_id": pa.string(), "doc_id": pa.string(),
+                           "relevance": pa.int64()})
+run = read(sys.argv[2], {"query_id": pa.string(), "doc_id": pa.string(), "score": pa.float64()})
+print(qrels.num_rows, run.num_rows)
+"""
+
 PYTREC_EVAL = """
 import json, sys, pytrec_eval
 with open(sys.argv[1]) as f:
@@ -118,6 +135,11 @@ class Tool:
         return self.requires is None or importlib.util.find_spec(self.requires) is not None
 
 
+def three_columns_path(path: Path) -> Path:
+    """Where bench_data.three_columns writes the three needed columns of ``path``."""
+    return path.with_name(path.name + "3")
+
+
 def python_snippet(code: str) -> Callable[[Path, Path], list[str]]:
     return lambda qrels, run: [sys.executable, "-c", code, str(qrels), str(run)]
 
@@ -159,6 +181,9 @@ def tools(trec_eval: str | None) -> list[Tool]:
     """Every tool the benchmark knows, the floor first."""
     found = [
         Tool("floor", "pyarrow floor", "pyarrow", python_snippet(FLOOR), ignore),
+        Tool("floor3", "pyarrow floor, 3 columns", "pyarrow", lambda qrels, run: [
+            sys.executable, "-c", FLOOR3, str(three_columns_path(qrels)),
+            str(three_columns_path(run))], ignore),
         Tool("searcheval", "searcheval", "searcheval", searcheval(*SEARCHEVAL_MEASURES),
              searcheval_table),
         Tool("all_trec", "searcheval -m all_trec", "searcheval", searcheval("-m", "all_trec"),

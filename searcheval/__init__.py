@@ -11,7 +11,8 @@ from .results import Results, ResultsByRun, evaluate
 from .report import views as _views  # noqa: F401 - registers the views of Results, Comparison
 from .analysis.experiment import experiment
 from .settings import __version__
+from .evaluator import Evaluator
 
-__all__ = ["Comparison", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results", "ResultsByRun",
-           "Run", "SearchevalError", "add_spread", "compare", "evaluate", "experiment", "fuse", "parse_measures",
-           "read_qrels", "read_run", "__version__"]
+__all__ = ["Comparison", "Evaluator", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results",
+           "ResultsByRun", "Run", "SearchevalError", "add_spread", "compare", "evaluate", "experiment", "fuse",
+           "parse_measures", "read_qrels", "read_run", "__version__"]

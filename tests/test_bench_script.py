@@ -41,8 +41,17 @@ def test_bench_prints_tables_and_agreement(tmp_path):
     assert "DISAGREEMENT" not in out.stdout
     assert any(line.startswith("| searcheval evaluate (seed fixture) | ") for line in lines)
     assert any(line.startswith("| wall <= 2.0x floor | tiny | ") for line in lines)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["bench-tiny-seed6-v1.qrels",
-                                                           "bench-tiny-seed6-v1.run"]
+    assert any(line.startswith("| pyarrow floor, 3 columns | 1 | ") for line in lines)
+    assert any(line.startswith("searcheval: ") and "x the three-column floor" in line
+               for line in lines)
+    # the files, and their copies cut to the three columns a tool needs (the second floor)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "bench-tiny-seed6-v1.qrels", "bench-tiny-seed6-v1.qrels3", "bench-tiny-seed6-v1.run",
+        "bench-tiny-seed6-v1.run3"]
+    cut = (tmp_path / "bench-tiny-seed6-v1.run3").read_text().splitlines()
+    whole = (tmp_path / "bench-tiny-seed6-v1.run").read_text().splitlines()
+    assert len(cut) == len(whole)
+    assert all(c.split() == [w.split()[i] for i in (0, 2, 4)] for c, w in zip(cut, whole))
 
 
 def test_bench_kernels_times_each_kernel_and_its_plain_alternative(tmp_path):
@@ -129,3 +138,32 @@ def test_a_trec_eval_binary_is_timed_and_its_means_read(tmp_path):
     ours = [float(v.strip(" |")) for v in means["| searcheval --missing skip (trec_eval default)"]]
     theirs = [float(v.strip(" |")) for v in means["| trec_eval"]]
     assert len(theirs) == 5 and theirs == pytest.approx(ours, abs=5e-5)
+
+
+def test_bench_api_times_in_memory_inputs_and_checks_them_against_pytrec_eval(tmp_path):
+    """--api at a tiny size: a row per contender (pytrec_eval, searcheval on dicts,
+    DataFrames and Arrow, the Evaluator, prebuilt pytrec_eval, ir_measures, ranx), every
+    searcheval number equal to pytrec_eval's in the same process, the targets reported,
+    and the batch against the per-run loop of a trec_eval (here a stand-in that reads both
+    files, as no binary can be built here)."""
+    stand_in = tmp_path / "trec_eval"
+    stand_in.write_text('#!/bin/sh\ncat "$1" "$2" > /dev/null\n')
+    stand_in.chmod(0o755)
+    out = subprocess.run(
+        [sys.executable, str(SCRIPTS / "bench.py"), "--api", "--api-size", "tiny",
+         "--repeat", "1", "--api-batch-runs", "3", "--trec-eval", str(stand_in)],
+        capture_output=True, text=True, timeout=300)
+    assert out.returncode in (0, 1), out.stderr + out.stdout  # 1: a target missed
+    lines = out.stdout.splitlines()
+    for contender in ("pytrec_eval", "searcheval dict", "searcheval DataFrame",
+                      "searcheval Arrow", "pytrec_eval prebuilt",
+                      "searcheval Evaluator (dict run)", "ir_measures prebuilt", "ranx prebuilt"):
+        row = next(line for line in lines if line.startswith(f"| {contender} | "))
+        if contender.startswith("searcheval"):
+            assert row.endswith("| equal (per query) |"), row
+    assert "numbers: searcheval EQUAL to pytrec_eval's (every query, every measure)" in lines
+    assert "DIFFER" not in out.stdout
+    assert sum(line.startswith("target: ") for line in lines) == 5
+    assert any(line.startswith("| searcheval batch -j 2 | ") for line in lines)
+    assert any(line.startswith(f"| shell loop, C trec_eval once per run ({stand_in}) | ")
+               for line in lines)

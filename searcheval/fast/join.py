@@ -34,19 +34,25 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     ids, one hash) send the lookup to the exact, slower path.
     """
     run_qc = run.query.codes
-    wanted = np.flatnonzero(judged_qc >= 0)  # judgments of queries the run retrieves for
-    table = _KeyTable(judged_qc[wanted], _doc_hashes(qrels)[wanted], len(run.query.vocabulary))
+    if qrels.lookup is not None:  # ``prepared``: the table of every judgment, made once
+        table = qrels.lookup
+        own = table.own_codes(judged_qc, len(run.query.vocabulary))
+        keyed, wanted, grades = own[run_qc], None, table.grades
+    else:
+        wanted = np.flatnonzero(judged_qc >= 0)  # judgments of the queries the run retrieves
+        table = _KeyTable(judged_qc[wanted], _doc_hashes(qrels)[wanted],
+                          len(run.query.vocabulary))
+        keyed, grades = run_qc, _grades(qrels)
     if table.repeats:  # two judgments, one key: their ids collide
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     hashes, docs, judged_docs = _doc_hashes(run), run.doc.values(), qrels.doc.values()
-    grades = np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
     rel = np.empty(len(run_qc), dtype=np.int32)
 
     def piece(part: slice) -> bool:
         """Look a piece of rows up, write its judgments, and confirm its matches' bytes."""
         begin = part.start
-        rows, at = table.find(run_qc[part], hashes[part])
-        judged = wanted[at]
+        rows, at = table.find(keyed[part], hashes[part])
+        judged = at if wanted is None else wanted[at]
         rel[part] = NONPOOL
         rel[begin + rows] = grades[judged]
         return bool(same_strings(docs.slice(begin, part.stop - begin), rows, judged_docs,
@@ -58,6 +64,23 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     return rel
 
 
+def prepared(qrels: Qrels) -> Qrels:
+    """``qrels`` with the lookup table of all their judgments kept on them
+    (``Qrels.lookup``), in their own query numbering, for the many runs of a
+    ``searcheval.Evaluator``: each run's join then only hashes, looks up and confirms its
+    own rows. (Made per run otherwise, over the judgments of the run's queries, and
+    dropped after its join: it holds about 40 bytes per judgment.)"""
+    if qrels.lookup is None and qrels.form == "trec":
+        qrels.lookup = _PreparedTable(np.asarray(qrels.query.codes), _doc_hashes(qrels),
+                                      len(qrels.query.vocabulary) + 1)
+        qrels.lookup.grades = _grades(qrels)
+    return qrels
+
+
+def _grades(qrels: Qrels) -> np.ndarray:
+    return np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
+
+
 class _KeyTable:
     """Distinct (query code, doc hash) keys, found through a table with a region for each
     query, eight times as many slots as it has keys (a power of two), indexed by the hash's
@@ -66,7 +89,7 @@ class _KeyTable:
     themselves, by ``pair_keys``, sorted."""
 
     def __init__(self, queries: np.ndarray, hashes: np.ndarray, num_queries: int) -> None:
-        self.queries, self.hashes = queries, hashes
+        self.queries, self.hashes, self.num_queries = queries, hashes, num_queries
         counts = np.bincount(queries, minlength=num_queries)
         bits = np.ceil(np.log2(np.maximum(8 * counts, 1))).astype(np.int64)  # 0: no keys
         self.shift = (64 - bits).astype(np.uint64)  # a shift by 64 gives 0: the one slot
@@ -110,6 +133,29 @@ class _KeyTable:
             by_row = np.argsort(rows, kind="stable")
             rows, at = rows[by_row], at[by_row]
         return rows, at
+
+
+class _PreparedTable(_KeyTable):
+    """A ``_KeyTable`` of every judgment, by the qrels' own query codes, with one region
+    more (the last, holding no key) for the run's queries the qrels do not judge."""
+
+    grades: np.ndarray  # per judgment: the grade as ``judgments`` gives it
+
+    def __init__(self, queries: np.ndarray, hashes: np.ndarray, num_queries: int) -> None:
+        super().__init__(queries, hashes, num_queries)
+        self.first = np.full(num_queries, -1, dtype=np.int64)  # per query: a judgment of it
+        self.first[queries[::-1]] = np.arange(len(queries) - 1, -1, -1)
+
+    def own_codes(self, judged_qc: np.ndarray, run_queries: int) -> np.ndarray:
+        """Per query code of a run (of ``run_queries`` queries), its code here
+        (``judged_qc``: per judgment, its query's code in the run, -1 when the run lacks
+        it), read from one judgment of each query, not from every judgment."""
+        judged = np.flatnonzero(self.first >= 0)
+        in_run = judged_qc[self.first[judged]]
+        found = in_run >= 0
+        own = np.full(run_queries, self.num_queries - 1, dtype=np.int64)
+        own[in_run[found]] = judged[found]
+        return own
 
 
 def _as_judgments(rows: np.ndarray, grades: np.ndarray, size: int) -> np.ndarray:

@@ -26,13 +26,26 @@ def read_parquet(path: str, data: bytes, kind: str | None,
     return _from_arrow(table, path, kind, notes)
 
 
+def from_arrow(table: pa.Table, kind: str, label: str | None = None,
+               notes: list[str] | None = None) -> Qrels | Run:
+    """Qrels or a Run from a pyarrow Table, its columns found by name as in a DataFrame
+    (``from_dataframe``) and used as they are: no copy to Python values."""
+    return _from_arrow(table, label or f"<{kind}>", kind, notes)
+
+
 def _from_arrow(table: pa.Table, path: str, kind: str | None,
                 notes: list[str] | None) -> Qrels | Run:
     kind = kind or table_kind(table.column_names, path, 0)
     names = list(roles(table.column_names).values())
-    columns = Columns(path, {n: table.column(n) for n in names}, np.arange(1, table.num_rows + 1),
-                      unit="rows", names=table.column_names)
+    columns = Columns(path, {n: _one_chunk(table.column(n)) for n in names},
+                      np.arange(1, table.num_rows + 1), unit="rows", names=table.column_names)
     return checked(columns, kind, notes)
+
+
+def _one_chunk(column: pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """A column of one chunk as that chunk (no copy): the checks and encodings take the
+    array whole, where a chunked array is worked chunk by chunk, then unified."""
+    return column.chunk(0) if column.num_chunks == 1 else column
 
 
 def from_dataframe(frame: Any, kind: str, label: str | None = None,

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from ..errors import FormatError, UsageError
-from ..model.columns import encode
+from ..model.columns import Encoded, encode
 from .irds import is_irds  # the module imports ir_datasets only when used
 from ..model import Qrels, Run
 from .registry import read, read_path
@@ -32,9 +34,15 @@ def as_qrels(source: Any, form: str = "trec") -> Qrels:
         return load_irds_qrels(source)
     if isinstance(source, (str, Path)):
         return read_path(source, "qrels")
+    if isinstance(source, pa.Table):
+        from .frames import from_arrow
+        return from_arrow(source, "qrels")
     if hasattr(source, "columns"):
         from .frames import from_dataframe  # table readers: only for DataFrames
         return from_dataframe(source, "qrels")
+    fast = _fast_dict_qrels(source)
+    if fast is not None:
+        return fast
     rows = _rows(source, "relevance", "<qrels>")
     out = []
     for i, (q, d, v) in enumerate(rows, 1):
@@ -70,15 +78,81 @@ def as_run(source: Any, name: str = "run", ranks: bool = False) -> Run:
         run, holds = loaded.data, f"this {loaded.format} run ({loaded.format.layout})"
     elif isinstance(source, Run):
         run, holds = source, "this Run (read_run(path, ranks=True) keeps the column)"
+    elif isinstance(source, pa.Table):
+        from .frames import from_arrow
+        run, holds = from_arrow(source, "run", f"<{name}>"), "this Arrow table"
     elif hasattr(source, "columns"):
         from .frames import from_dataframe
         run, holds = from_dataframe(source, "run", f"<{name}>"), "this DataFrame"
     else:
-        run, holds = _dict_run(source, name), "a {query_id: {doc_id: score}} dict"
+        run = _fast_dict_run(source, name) or _dict_run(source, name)
+        holds = "a {query_id: {doc_id: score}} dict"
     if ranks and run.ranks is None:
         raise FormatError(run.path, 0, f"--ties rank orders by the rank column: expected one, "
                           f"found none in {holds}; add a rank column or choose another --ties")
     return run
+
+
+# ---- dicts of str ids: straight to columns ------------------------------------------------
+# {query_id: {doc_id: value}} with str ids and plain numbers, as models and pytrec_eval's
+# users hold them, goes to the engine's columns in C: the doc ids and the values are each
+# read in one pass by itertools.chain and pyarrow, with no Python code per entry. No repeat
+# check: a dict holds each of its keys once. Anything else (ids that are not str, a value
+# that is not a finite number) returns None, and the checked per-entry path below
+# converts it or names the entry it refuses.
+
+def _fast_dict_qrels(source: Any) -> Qrels | None:
+    flat = _flat_dict(source)
+    if flat is None or not len(flat[2]):
+        return None  # empty qrels: the checked path says so
+    query, doc, values = flat
+    if pa.types.is_floating(values.type):  # 2.0 is grade 2; 2.5 is refused by the checked path
+        grades = np.asarray(values)
+        if not np.array_equal(grades, np.floor(grades)):
+            return None
+        values = values.cast(pa.int64())
+    elif not (pa.types.is_integer(values.type) or pa.types.is_boolean(values.type)):
+        return None
+    relevance = np.asarray(values.cast(pa.int64()), dtype=np.int64)
+    if len(relevance) and (relevance.min() < -2**31 or relevance.max() >= 2**31):
+        return None  # out of the engine's 32-bit range: the checked path names the entry
+    return Qrels(query, doc, relevance, None, "<qrels>")
+
+
+def _fast_dict_run(source: Any, name: str) -> Run | None:
+    flat = _flat_dict(source)
+    if flat is None:
+        return None
+    query, doc, values = flat
+    if not (pa.types.is_floating(values.type) or pa.types.is_integer(values.type)):
+        return None
+    scores = np.asarray(values.cast(pa.float64()), dtype=np.float64)
+    if not np.isfinite(scores).all():
+        return None
+    return Run(query, doc, scores, None, f"<{name}>", name, empty_queries=_empty_queries(source))
+
+
+def _flat_dict(source: Any) -> tuple[Encoded, Encoded, pa.Array] | None:
+    """(query column, doc column, values as Arrow infers them) of a dict of dicts whose ids
+    are all str and whose values hold no None; None for any other input."""
+    if not isinstance(source, dict):
+        return None
+    inner = list(source.values())
+    if not all(isinstance(docs, dict) for docs in inner):  # one check per query, not per entry
+        return None
+    try:
+        queries = pa.array(list(source), type=pa.string())
+        docs = pa.array(list(chain.from_iterable(inner)), type=pa.string())
+        values = pa.array(list(chain.from_iterable(d.values() for d in inner)))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeError):
+        return None  # ids that are not str (or not UTF-8), values of mixed kinds
+    if values.null_count:
+        return None
+    sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
+    if not sizes.all():  # a query without entries is no query of these columns
+        queries, sizes = queries.filter(pa.array(sizes > 0)), sizes[sizes > 0]
+    codes = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    return Encoded(codes, queries), Encoded.lazy(docs), values
 
 
 def _dict_run(source: Any, name: str) -> Run:

@@ -78,6 +78,8 @@ class Qrels(_Pairs):
     subgroup: Encoded | None = None
     preference: np.ndarray | None = None
     _by_document: tuple | None = field(default=None, repr=False, compare=False)
+    # the judgment join's table of every judgment, kept for many runs (fast.join.prepared)
+    lookup: object = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, relevance=None, *, form: str = "trec",

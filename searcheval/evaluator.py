@@ -1,0 +1,63 @@
+"""Many runs against one qrels: ``Evaluator(qrels, measures, **settings).evaluate(run)``.
+
+What depends only on the qrels and the measures is done once, when the Evaluator is made:
+the qrels read or converted, the measure names parsed, the settings checked, the doc ids
+of the judgments hashed and their lookup table built (``fast.join.prepared``). Each
+``evaluate`` then converts the run and computes, as ``searcheval.evaluate`` does with
+the same arguments (the two give equal Results: tests/test_evaluator.py), as a
+validation step in a training loop or a parameter sweep calls it thousands of times.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import UsageError
+from .fast.join import prepared
+from .io.inputs import as_qrels, as_run
+from .results import ENGINES, Results, dataset_measures, resolve_measures
+from .settings import Settings
+
+
+class Evaluator:
+    """One qrels and one set of measures and settings, to evaluate runs with.
+
+    The arguments are ``searcheval.evaluate``'s but the run: ``qrels`` a path, a DataFrame,
+    a pyarrow Table, an ``irds:`` id or a ``{query_id: {doc_id: grade}}`` dict;
+    ``measures`` names in trec_eval's or ir_measures' syntax (default: trec_eval's
+    ``official`` set); the keywords as ``evaluate``'s."""
+
+    def __init__(self, qrels: Any, measures: list[str] | str | None = None, *,
+                 missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
+                 judged_only: bool = False, engine: str = "native", compat: int = 9,
+                 ties: str = "trec_eval", num_docs: int = 0) -> None:
+        if engine not in ENGINES:
+            raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+        self.settings = Settings(compat=compat, missing=missing,
+                                 relevance_level=relevance_level, depth=depth,
+                                 judged_only=judged_only, ties=ties, num_docs=num_docs)
+        names, self._notes = dataset_measures(qrels, measures)
+        self.measures = resolve_measures(names, compat)
+        self.engine = engine
+        self.qrels = as_qrels(qrels)
+        if engine == "native":
+            prepared(self.qrels)  # hashes and lookup table of the judgments, kept on them
+
+    def evaluate(self, run: Any) -> Results:
+        """The Results of one run (a path, a DataFrame, a pyarrow Table or a
+        ``{query_id: {doc_id: score}}`` dict), equal to ``searcheval.evaluate``'s."""
+        ranked = as_run(run, ranks=self.settings.ties == "rank")
+        if self.engine == "native":
+            from .engine import native
+            outcome = native.evaluate(self.qrels, ranked, self.measures, self.settings)
+        else:
+            from .engine import pytrec
+            outcome = pytrec.evaluate(self.qrels, ranked, self.measures, self.settings)
+        results = Results.of(outcome)
+        results.notes[:0] = self._notes
+        return results
+
+    def __repr__(self) -> str:
+        names = ", ".join(str(m) for m in self.measures)
+        return (f"Evaluator({self.qrels.path}, {len(self.qrels.relevance):,} judgments; "
+                f"{names}; engine {self.engine})")
