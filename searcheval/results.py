@@ -114,6 +114,9 @@ class Results(Outcome):
         tied, mixed = self.tie_counts
         if tied == 0:
             return "no query has tied scores"
+        if mixed == 0:
+            return (f"{tied} of {len(self.query_ids)} queries have tied scores; in none do the "
+                    "tied documents differ in relevance, so the tie rule changes no value")
         return (f"{tied} of {len(self.query_ids)} queries have tied scores; in {mixed} the tied "
                 "documents differ in relevance, so their values depend on the tie rule "
                 "(see --ties)")

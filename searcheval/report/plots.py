@@ -123,7 +123,8 @@ def pr_curves(curves: dict[str, list[float]], options: PlotOptions | None = None
     axes.set_ylabel("interpolated precision")
     axes.grid(alpha=0.3)
     if len(curves) > MANY_RUNS:
-        axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
+                    handlelength=3.5)  # long enough to show each run's dashes
     else:
         axes.legend(fontsize=8)
     return figure

@@ -323,7 +323,10 @@ def latex_legend(options: TableOptions, marks: str = "") -> str:
     second = ", the second best underlined" if options.underline_second else ""
     legend = (f"Mean over the queries averaged; the best value of each measure in "
               f"bold{second}.")
-    return " ".join(part for part in (options.caption, latex_escape(legend), marks) if part)
+    caption = options.caption.rstrip()
+    if caption and caption[-1] not in ".!?:;":  # the user's sentence ends before the legend
+        caption += "."
+    return " ".join(part for part in (caption, latex_escape(legend), marks) if part)
 
 
 def to_latex(results_list: list[Results], per_query: bool = False,

@@ -43,17 +43,17 @@ def symmetric(results: Results, row: int) -> bool:
     return results.interval.method == "t" and not results.measures[row].spec.geometric
 
 
-def mean_text(results: Results, row: int, mean_text: str) -> str:
+def mean_text(results: Results, row: int, mean_text: str, digits: int = 4) -> str:
     """The `all` cell of a table: ``mean_text`` (the mean as the table writes it) with
-    its interval, or as it is for a measure without one."""
+    its interval at ``digits`` decimals, or as it is for a measure without one."""
     found = _spread(results, row)
     if found is None:
         return mean_text
     if math.isnan(found.low):
         return f"{mean_text} ± {UNDEFINED}"
     if symmetric(results, row):
-        return f"{mean_text} ± {found.half_width:.4f}"
-    return f"{mean_text} [{found.low:.4f}, {found.high:.4f}]"
+        return f"{mean_text} ± {found.half_width:.{digits}f}"
+    return f"{mean_text} [{found.low:.{digits}f}, {found.high:.{digits}f}]"
 
 
 def mean_cell(results: Results, measure, mean_text_: str) -> str:

@@ -35,7 +35,8 @@ def mean_text(results: Results, row: int, digits: int) -> str:
     measure = results.measures[row]
     if measure.spec.text:
         return ""
-    return spread_cells.mean_text(results, row, value_text(measure, results.means[row], digits))
+    return spread_cells.mean_text(results, row, value_text(measure, results.means[row], digits),
+                                  digits)
 
 
 CellText = Callable[[Results, int, int], str]  # (results, measure row, digits) -> text
@@ -124,7 +125,8 @@ def summary_grid(results_list: list[Results], options: TableOptions = PLAIN,
     measures = [results_list[0].measures[i] for i in rows_of]
     grid: dict[tuple[str, str], Cell] = {}
     for i, measure in zip(rows_of, measures):
-        means = {r.run: float(r.means[i]) for r in results_list}
+        # ranked as shown: two means that print alike are both best (or both second)
+        means = {r.run: round(float(r.means[i]), options.digits) for r in results_list}
         best, second = ranked_runs(means, measure)
         for results in results_list:
             run = results.run

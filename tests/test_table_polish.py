@@ -1,0 +1,52 @@
+"""What a newcomer found in the paper tables: two means that print alike are both bold,
+--digits reaches the interval of --ci, a caption is its own sentence before the legend,
+and a tie note does not say values depend on the tie rule when none can."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from searcheval.cli import main
+
+CRANFIELD = Path(__file__).parent.parent / "fixtures" / "cranfield-runs"
+QRELS = str(CRANFIELD / "qrel")
+BM25 = str(CRANFIELD / "results" / "results_english_bm25.txt")
+CLASSIC = str(CRANFIELD / "results" / "results_english_classic.txt")
+BOOLEAN = str(CRANFIELD / "results" / "results_english_boolean.txt")
+WHITESPACE_BM25 = str(CRANFIELD / "results" / "results_whitespace_bm25.txt")
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+def test_means_that_print_alike_are_both_bold():
+    # trec_eval's ndcg_cut_10: 0.5232 (bm25) and 0.5228 (classic): 0.523 both at 3 decimals
+    latex = run("evaluate", QRELS, BM25, CLASSIC, BOOLEAN, "-m", "nDCG@10", "-f", "latex",
+                "--digits", "3")
+    assert latex.count(r"\textbf{0.523}") == 2
+    at_four = run("evaluate", QRELS, BM25, CLASSIC, BOOLEAN, "-m", "nDCG@10", "-f", "latex")
+    assert at_four.count(r"\textbf{") == 1 and r"\textbf{0.5232}" in at_four
+
+
+def test_digits_reach_the_interval():
+    table = run("evaluate", QRELS, BM25, "-m", "AP", "--ci", "--digits", "2")
+    assert re.search(r"AP\s+0\.41 ± 0\.04\b", table), table
+
+
+def test_a_caption_is_a_sentence_of_its_own():
+    latex = run("evaluate", QRELS, BM25, "-m", "AP", "-f", "latex", "--caption", "One run")
+    assert r"\caption{One run. Mean over the queries" in latex
+    ended = run("evaluate", QRELS, BM25, "-m", "AP", "-f", "latex", "--caption", "One run.")
+    assert r"\caption{One run. Mean over the queries" in ended
+
+
+def test_no_tie_note_says_values_depend_on_ties_when_none_can():
+    text = run("evaluate", QRELS, WHITESPACE_BM25, "-m", "AP")
+    assert "in none do the tied documents differ in relevance" in text
+    assert "in 0 the tied" not in text
