@@ -20,6 +20,7 @@ import pytest
 import pytrec_eval
 import scipy.stats
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from searcheval.analysis import agreement as ag
 from searcheval.cli import main
@@ -162,3 +163,25 @@ def test_agree_table_and_errors(tmp_path):
     apart.write_text("zz 0 nothing 1\n")
     none = CliRunner().invoke(main, ["agree", str(CRANFIELD / "qrel"), str(apart)])
     assert none.exit_code == 2 and "no (query, document) pair in common" in none.stderr
+
+
+def tau_ap_by_definition(truth: list[float], estimate: list[float]) -> float:
+    """Yilmaz, Aslam & Robertson (2008), equation 3, with no ties: walk the estimated
+    leaderboard from its second system down; C(i) counts the systems above the i-th that
+    the true leaderboard also puts above it."""
+    order = sorted(range(len(estimate)), key=lambda k: -estimate[k])
+    total = 0.0
+    for i in range(1, len(order)):
+        above = order[:i]
+        correct = sum(truth[j] > truth[order[i]] for j in above)
+        total += correct / i
+    return 2 / (len(order) - 1) * total - 1
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=2, max_size=12,
+                unique_by=(lambda t: t[0], lambda t: t[1])))
+@settings(derandomize=True, max_examples=200, deadline=None)
+def test_tau_ap_is_its_definition_without_ties(pairs):
+    truth, estimate = [p[0] for p in pairs], [p[1] for p in pairs]
+    assert ag.tau_ap(truth, estimate) == pytest.approx(tau_ap_by_definition(truth, estimate),
+                                                       abs=1e-12)

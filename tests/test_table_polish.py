@@ -50,3 +50,16 @@ def test_no_tie_note_says_values_depend_on_ties_when_none_can():
     text = run("evaluate", QRELS, WHITESPACE_BM25, "-m", "AP")
     assert "in none do the tied documents differ in relevance" in text
     assert "in 0 the tied" not in text
+
+
+def test_markdown_takes_the_caption_as_pandoc_does():
+    markdown = run("evaluate", QRELS, BM25, CLASSIC, "-m", "AP", "-f", "markdown",
+                   "--caption", "Cranfield, two runs")
+    table_end = markdown.index("\n\n")
+    assert markdown[table_end + 2:].startswith("Table: Cranfield, two runs\n")
+
+
+def test_check_calls_its_report_for_people_table_as_every_command():
+    table = CliRunner().invoke(main, ["check", QRELS, BM25, "-f", "table"])
+    text = CliRunner().invoke(main, ["check", QRELS, BM25, "-f", "text"])
+    assert table.exit_code == text.exit_code and table.stdout == text.stdout != ""

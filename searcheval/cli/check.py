@@ -32,9 +32,11 @@ from .run_args import RunsCommand, name_option
               help="Warn when more than this share of the top-10 documents is unjudged.")
 @click.option("-R", "--qrels-format", type=click.Choice(QRELS_FORMATS), default="trec",
               show_default=True, help="The kind of judgments in QRELS, as for evaluate.")
-@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="text: one line per finding (path:line: ...); json: "
-              "the findings, counts and exit status as one JSON object.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "text", "json"]),
+              default="table", show_default=True,
+              help="table (or text, the same): one line per finding (path:line: ...), as every "
+                   "command's report for people is called; json: the findings, counts and "
+                   "exit status as one JSON object.")
 def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, max_errors,
                   max_unjudged, qrels_format, fmt) -> None:
     """Check QRELS and RUN(s): every format error (with its line), duplicates, ties, queries
@@ -56,7 +58,7 @@ def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, m
         refuse_inputs_as_outputs([fix_target], [qrels, *runs])  # "fix in place" loses the run
         refuse_stdin_twice([qrels, *runs])
         report, scans = check(qrels, list(runs), **options)
-        if fmt == "text":
+        if fmt in ("table", "text"):
             echo(report.text())
         if fix_target is None:
             if fmt == "json":

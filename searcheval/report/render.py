@@ -303,8 +303,10 @@ def to_markdown(results_list: list[Results], per_query: bool = False,
                 options: TableOptions = TableOptions()) -> str:
     """The means (runs as rows when several), bold best; ``per_query``: a table per run,
     queries as rows; the settings once, as a list."""
+    # pandoc's table caption: a paragraph "Table: ..." right after the table
+    caption = [f"Table: {options.caption}", ""] if options.caption else []
     lines = markdown_grid(*summary_grid(results_list, options))
-    lines += ["", markdown_legend(options)]
+    lines += [""] + caption + [markdown_legend(options)]
     for results in results_list if per_query else []:
         lines += ["", f"Per query, {results.run}:", ""]
         lines += markdown_grid(*per_query_grid(results, options))
