@@ -63,3 +63,14 @@ def test_check_calls_its_report_for_people_table_as_every_command():
     table = CliRunner().invoke(main, ["check", QRELS, BM25, "-f", "table"])
     text = CliRunner().invoke(main, ["check", QRELS, BM25, "-f", "text"])
     assert table.exit_code == text.exit_code and table.stdout == text.stdout != ""
+
+
+def test_a_legend_promises_bold_only_where_a_table_has_a_best():
+    one = run("evaluate", QRELS, BM25, "-m", "AP", "-f", "latex")
+    assert "in bold" not in one and r"\textbf" not in one.split(r"\caption")[0]
+    two = run("evaluate", QRELS, BM25, CLASSIC, "-m", "AP", "-f", "latex")
+    assert "best value of each measure in bold" in two
+    pairs = run("compare", QRELS, BM25, CLASSIC, BOOLEAN, "-m", "AP", "-f", "latex")
+    assert "Changes between every pair of runs" in pairs and "against the baseline:" not in pairs
+    based = run("compare", QRELS, BM25, CLASSIC, "-m", "AP", "-f", "latex", "--baseline", BM25)
+    assert "Changes against the baseline" in based

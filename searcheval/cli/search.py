@@ -61,7 +61,7 @@ def search_command(docs, queries, output, method, depth, stopwords, k1, b, tag, 
 def report(ranking: Ranking, output: str, lines: int, tag: str) -> list[str]:
     """What was searched, how, and what was written."""
     out = [f"searched {ranking.documents} documents for {len(ranking.queries)} queries: "
-           f"{ranking.about}, stop words: {ranking.stop_words}, k {ranking.k}"]
+           f"{ranking.about}, stop words: {ranking.stop_words}, depth {ranking.k}"]
     empty = ranking.empty
     if empty:
         shown = ", ".join(empty[:10]) + (f", ... ({len(empty)} in all)" if len(empty) > 10 else "")

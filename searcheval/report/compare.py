@@ -156,8 +156,10 @@ def to_latex(comparison: Comparison, options: TableOptions = TableOptions()) -> 
                          caption=render.latex_legend(options, latex_marks(comparison)),
                          label=options.label, environment=options.environment)
     lines += [""] + latex_table(*change_grid(comparison), left=3,
-                                caption=latex_escape("Changes against the baseline: "
-                                                     + legend(comparison)[1] + "."),
+                                caption=latex_escape(
+                                    ("Changes against the baseline: " if comparison.baseline
+                                     is not None else "Changes between every pair of runs: ")
+                                    + legend(comparison)[1] + "."),
                                 label=f"{options.label}-changes" if options.label else "",
                                 environment=options.environment)
     comments = legend(comparison, options)[2:] + _settings(comparison)

@@ -306,7 +306,7 @@ def to_markdown(results_list: list[Results], per_query: bool = False,
     # pandoc's table caption: a paragraph "Table: ..." right after the table
     caption = [f"Table: {options.caption}", ""] if options.caption else []
     lines = markdown_grid(*summary_grid(results_list, options))
-    lines += [""] + caption + [markdown_legend(options)]
+    lines += [""] + caption + [markdown_legend(options, len(results_list))]
     for results in results_list if per_query else []:
         lines += ["", f"Per query, {results.run}:", ""]
         lines += markdown_grid(*per_query_grid(results, options))
@@ -314,17 +314,20 @@ def to_markdown(results_list: list[Results], per_query: bool = False,
     return "\n".join(lines) + "\n"
 
 
-def markdown_legend(options: TableOptions) -> str:
+def markdown_legend(options: TableOptions, runs: int = 2) -> str:
+    """What the table means; the bold only where there is a best (several runs)."""
+    if runs < 2:
+        return "Mean over the queries averaged."
     second = "; second best underlined" if options.underline_second else ""
     return f"Mean over the queries averaged; best value of each measure in bold{second}."
 
 
-def latex_legend(options: TableOptions, marks: str = "") -> str:
+def latex_legend(options: TableOptions, marks: str = "", runs: int = 2) -> str:
     """The caption: the user's (LaTeX as written), then what the typography means and
     ``marks`` (LaTeX), the legend of the significance marks."""
     second = ", the second best underlined" if options.underline_second else ""
-    legend = (f"Mean over the queries averaged; the best value of each measure in "
-              f"bold{second}.")
+    legend = ("Mean over the queries averaged." if runs < 2 else
+              f"Mean over the queries averaged; the best value of each measure in bold{second}.")
     caption = options.caption.rstrip()
     if caption and caption[-1] not in ".!?:;":  # the user's sentence ends before the legend
         caption += "."
@@ -337,7 +340,7 @@ def to_latex(results_list: list[Results], per_query: bool = False,
     float per run, queries as rows; the settings as comments."""
     lines = ["% needs \\usepackage{booktabs}"]
     lines += latex_table(*summary_grid(results_list, options),
-                         caption=latex_legend(options),
+                         caption=latex_legend(options, runs=len(results_list)),
                          label=options.label, environment=options.environment)
     for results in results_list if per_query else []:
         caption = latex_escape(f"Per query, {results.run}.")
