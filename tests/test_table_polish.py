@@ -74,3 +74,29 @@ def test_a_legend_promises_bold_only_where_a_table_has_a_best():
     assert "Changes between every pair of runs" in pairs and "against the baseline:" not in pairs
     based = run("compare", QRELS, BM25, CLASSIC, "-m", "AP", "-f", "latex", "--baseline", BM25)
     assert "Changes against the baseline" in based
+
+
+def test_markdown_shows_a_run_named_like_a_tag(tmp_path):
+    markdown = run("evaluate", QRELS, f"<c>={BM25}", f"a&b={CLASSIC}", "-m", "AP", "-f", "markdown")
+    assert "| &lt;c&gt; |" in markdown and "| a&amp;b |" in markdown and "<c>" not in markdown
+
+
+def test_digits_reach_compares_changes():
+    table = run("compare", QRELS, BM25, CLASSIC, "-m", "AP", "--digits", "2")
+    # classic - bm25 in AP: 0.4071 - 0.4051 (trec_eval's map of the two runs)
+    assert re.search(r"results_english_bm25\.txt\s+\+0\.00\s", table), table
+
+
+def test_a_baseline_that_is_nothing_lists_the_runs():
+    result = CliRunner().invoke(main, ["compare", QRELS, BM25, CLASSIC, "--baseline", "nosuch"])
+    assert result.exit_code == 2
+    assert result.stderr == ("--baseline nosuch: neither one of the runs "
+                             "(results_english_bm25.txt, results_english_classic.txt) nor a run file\n")
+
+
+def test_a_run_given_as_qrels_says_the_order():
+    result = CliRunner().invoke(main, ["evaluate", BM25, QRELS])
+    assert result.exit_code == 2
+    assert result.stderr.endswith("results_english_bm25.txt:1: expected 4 fields (query_id "
+                                  "iteration doc_id relevance), found 6: a run's line? QRELS "
+                                  "comes first, then the RUN(s)\n")

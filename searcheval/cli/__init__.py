@@ -147,7 +147,8 @@ def _fail(message: str, code: int = 2) -> None:
                    "csv, wide-csv and json.")
 @click.option("-f", "--format", "fmt", default="table", show_default=True, help="Output format.",
               type=click.Choice(["table", "csv", "wide-csv", "json", "markdown", "latex", "trec"]))
-@click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Write to FILE (atomically) instead of stdout.")
 @click.option("--plot", "plot_dir", default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: precision-recall curves, "
                    "distributions over queries.")

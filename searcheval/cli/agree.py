@@ -25,7 +25,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               show_default=True, help="Significance level.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Write to FILE (atomically) instead of stdout.")
 def agree_command(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output) -> None:
     """How far QRELS_B agrees with QRELS_A (the reference): per judgment (Cohen's kappa,
     Krippendorff's alpha, confusion of grades) and, given runs, per leaderboard (each

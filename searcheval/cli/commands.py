@@ -104,6 +104,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     if files:
         from ..report.plots import write
         write(plot_dir, files)
+        click.echo(f"searcheval: wrote {len(files)} plot files (PNG and SVG) into {plot_dir}", err=True)
     return code
 
 

@@ -53,7 +53,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @peer_options
 @click.option("-f", "--format", "fmt", type=click.Choice(list(FORMATS)), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Write to FILE (atomically) instead of stdout.")
 @click.option("--groups", "groups_path", default=None, metavar="FILE",
               help="Also every comparison per query group: FILE has query_id<TAB>group lines; "
                    "the correction covers every test printed (groups x pairs x measures).")
@@ -147,6 +148,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         if files:
             from ..report.plots import write
             write(plot_dir, files)
+            click.echo(f"searcheval: wrote {len(files)} plot files (PNG and SVG) into {plot_dir}", err=True)
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except KeyboardInterrupt:
@@ -185,8 +187,16 @@ def _baseline_path(baseline: str | None, runs: list[str]) -> str | None:
     """--baseline may name one of the runs by its label or file name (what tables show)."""
     if baseline is None:
         return None
+    from pathlib import Path
     from ..analysis.compare import baseline_index
+    from ..errors import UsageError
+    from ..io.irds import is_irds
+    from ..io.run_labels import path_labels
     index = baseline_index(runs, baseline)
+    if index is None and baseline != "-" and not is_irds(baseline) and not Path(baseline).exists():
+        raise UsageError(f"--baseline {baseline}: neither one of the runs ("
+                         + ", ".join(path_labels(runs)[:10]) + (" ..." if len(runs) > 10 else "")
+                         + ") nor a run file")
     return baseline if index is None else runs[index]
 
 

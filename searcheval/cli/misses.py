@@ -23,7 +23,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Grade at or above which a document is relevant.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv"]), default="table",
               show_default=True, help="table for people, csv for programs.")
-@click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Write to FILE (atomically) instead of stdout.")
 def misses_command(qrels, run, k, queries, relevance_level, fmt, output) -> None:
     """List the queries whose relevant documents RUN never put in its top k.
 

@@ -21,7 +21,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-q", "per_query", is_flag=True, help="Also print each query's values.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True, help="Output format (csv: per query).")
-@click.option("-o", "--output", default=None, help="Write to FILE (atomically) instead of stdout.")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Write to FILE (atomically) instead of stdout.")
 def overlap_command(runs, k, p, depth, per_query, fmt, output) -> None:
     """How alike two runs' rankings are, without judgments: rank-biased overlap
     (extrapolated, with its minimum and residual), Jaccard of the top k, and Kendall's tau

@@ -52,7 +52,10 @@ class Layout:
         return count >= len(self.fields) if self.more else count == len(self.fields)
 
     def count_message(self, count: int) -> str:
-        return f"expected {len(self.fields)} fields ({self.described}), found {count}"
+        # six fields where qrels have four: a run given first, the usual slip of the order
+        hint = (": a run's line? QRELS comes first, then the RUN(s)"
+                if self.name == "trec-qrels" and count == 6 else "")
+        return f"expected {len(self.fields)} fields ({self.described}), found {count}{hint}"
 
 
 TREC_QRELS = Layout("trec-qrels",

@@ -20,7 +20,7 @@ from . import render, spread_cells
 from ..analysis.compare import Comparison, Row
 from ..errors import UsageError
 from .grid import Cell, cells, html_block, html_grid, html_notes, latex_escape, latex_table
-from .grid import markdown_grid, text_grid
+from .grid import markdown_grid, markdown_text, text_grid
 from .tables import TableOptions, summary_grid
 
 ROW_FIELDS = ["measure", "run", "baseline", "run_mean", "baseline_mean", "delta", "relative",
@@ -80,7 +80,9 @@ def _p(value: float) -> str:
     return "<0.0001" if value < 0.0001 else f"{value:.4f}"
 
 
-def change_grid(comparison: Comparison) -> tuple[list[Cell], list[list[Cell]]]:
+def change_grid(comparison: Comparison, digits: int = 4) -> tuple[list[Cell], list[list[Cell]]]:
+    """One row per comparison; the change and the bootstrap's interval at ``digits``
+    decimals (--digits), p-values at four (or <0.0001)."""
     bootstrap = comparison.test == "bootstrap"
     grouped = bool(comparison.groups)  # --groups: which queries each row compares on
     header = cells((["group"] if grouped else []) +
@@ -88,12 +90,13 @@ def change_grid(comparison: Comparison) -> tuple[list[Cell], list[list[Cell]]]:
                    + (["95% CI"] if bootstrap else []))
     rows = []
     for row in comparison.rows:
-        texts = ([row.group or "all"] if grouped else []) + [row.measure, row.run, row.baseline, f"{row.delta:+.4f}",
+        texts = ([row.group or "all"] if grouped else []) + [row.measure, row.run, row.baseline, f"{row.delta:+.{digits}f}",
                  "n/a" if row.relative is None else f"{row.relative:+.1%}",
                  f"{row.wins}/{row.ties}/{row.losses}", _p(row.p), _p(row.p_adjusted),
                  "n/a" if row.effect is None else f"{row.effect:+.2f}"]
         if bootstrap:
-            texts.append("n/c" if row.ci is None else f"[{row.ci[0]:+.4f}, {row.ci[1]:+.4f}]")
+            texts.append("n/c" if row.ci is None else
+                         f"[{row.ci[0]:+.{digits}f}, {row.ci[1]:+.{digits}f}]")
         rows.append(cells(texts))
     return header, rows
 
@@ -125,16 +128,16 @@ def _settings(comparison: Comparison) -> list[str]:
 
 def to_table(comparison: Comparison, options: TableOptions = TableOptions()) -> str:
     lines = text_grid(*means_grid(comparison, options)) + [""]
-    lines += text_grid(*change_grid(comparison), left=3)
+    lines += text_grid(*change_grid(comparison, options.digits), left=3)
     lines += [""] + legend(comparison, options) + [""] + _settings(comparison)
     return "\n".join(lines) + "\n"
 
 
 def to_markdown(comparison: Comparison, options: TableOptions = TableOptions()) -> str:
     lines = markdown_grid(*means_grid(comparison, options)) + [""]
-    lines += markdown_grid(*change_grid(comparison), left=3) + [""]
-    lines += [f"- {line}" for line in legend(comparison, options)] + [""]
-    lines += [f"- {line.strip()}" for line in _settings(comparison)]
+    lines += markdown_grid(*change_grid(comparison, options.digits), left=3) + [""]
+    lines += [f"- {markdown_text(line)}" for line in legend(comparison, options)] + [""]
+    lines += [f"- {markdown_text(line.strip())}" for line in _settings(comparison)]
     return "\n".join(lines) + "\n"
 
 
@@ -155,7 +158,7 @@ def to_latex(comparison: Comparison, options: TableOptions = TableOptions()) -> 
     lines += latex_table(*means_grid(comparison, options),
                          caption=render.latex_legend(options, latex_marks(comparison)),
                          label=options.label, environment=options.environment)
-    lines += [""] + latex_table(*change_grid(comparison), left=3,
+    lines += [""] + latex_table(*change_grid(comparison, options.digits), left=3,
                                 caption=latex_escape(
                                     ("Changes against the baseline: " if comparison.baseline
                                      is not None else "Changes between every pair of runs: ")
@@ -172,7 +175,7 @@ def to_html(comparison: Comparison, options: TableOptions = TableOptions()) -> s
     legend, the test and the settings folded under them."""
     lines = legend(comparison, options)
     return html_block([html_grid(*means_grid(comparison, options)),
-                       html_grid(*change_grid(comparison), left=3),
+                       html_grid(*change_grid(comparison, options.digits), left=3),
                        html_notes(lines[0] + ". Test, settings and notes",
                                   lines[1:] + _settings(comparison))])
 

@@ -33,8 +33,13 @@ def latex_escape(text: str) -> str:
     return "".join(LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
+def markdown_text(text: str) -> str:
+    """Text as Markdown shows it: a run named <c> is text, not a tag a renderer would hide."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _markdown(cell: Cell) -> str:
-    text = cell.text.replace("|", r"\|").replace("*", r"\*")
+    text = markdown_text(cell.text).replace("|", r"\|").replace("*", r"\*")
     if cell.bold:
         text = f"**{text}**"
     if cell.underline:  # Markdown has no underline; GitHub and Jupyter render <u>

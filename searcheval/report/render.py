@@ -11,7 +11,7 @@ import math
 from ..errors import UsageError
 from ..measures import TREC_ORDER, Kind, Measure
 from . import spread_cells
-from .grid import Cell, html_block, html_grid, html_notes, latex_escape, latex_table
+from .grid import Cell, html_block, html_grid, html_notes, latex_escape, latex_table, markdown_text
 from .grid import markdown_grid, text_grid
 from .tables import (MEAN_ROW, TableOptions, per_query_grid, require_unique_labels,
                      shown_measures, summary_grid)
@@ -310,7 +310,7 @@ def to_markdown(results_list: list[Results], per_query: bool = False,
     for results in results_list if per_query else []:
         lines += ["", f"Per query, {results.run}:", ""]
         lines += markdown_grid(*per_query_grid(results, options))
-    lines += [""] + [f"- {line.strip()}" for line in shared_settings_lines(results_list)]
+    lines += [""] + [f"- {markdown_text(line.strip())}" for line in shared_settings_lines(results_list)]
     return "\n".join(lines) + "\n"
 
 
