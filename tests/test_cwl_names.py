@@ -6,6 +6,7 @@ classes print them, parse to the same measures; bad parameters are refused by na
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import ir_measures
 import pytest
@@ -130,3 +131,34 @@ def test_a_bad_cost_file_is_one_line_and_exit_2(tmp_path) -> None:
                                            "--costs", str(costs)])
         assert result.exit_code == 2, result.output
         assert result.output.strip().splitlines() == [message]
+
+
+def test_compare_takes_the_costs_evaluate_takes(tmp_path):
+    """compare --costs: each run's mean is the one evaluate --costs prints (cwl_eval's ETC,
+    cross-checked there), and not the one without costs."""
+    import csv
+    import io
+
+    seeds = Path(__file__).resolve().parent.parent / "fixtures"
+    qrels, run = seeds / "seeds" / "pinecone.qrels", seeds / "seeds" / "pinecone.run"
+    costs = seeds / "cwl" / "pinecone.costs"
+    lines = run.read_text().splitlines()
+    reversed_run = tmp_path / "reversed.run"  # the same documents, the order turned
+    reversed_run.write_text("".join(f"{q} Q0 {d} {i} {-float(s)} rev\n" for i, (q, _, d, _, s, _)
+                                    in enumerate(line.split() for line in lines)))
+    measure = "INST(T=2,value=ETC)"
+
+    def evaluated(path, *extra):
+        out = CliRunner().invoke(main, ["evaluate", str(qrels), str(path), "-m", measure,
+                                        "-f", "csv", *extra])
+        assert out.exit_code == 0, out.stderr
+        return float([r for r in csv.DictReader(io.StringIO(out.stdout))
+                      if r["query_id"] == "all"][0]["value"])
+
+    out = CliRunner().invoke(main, ["compare", str(qrels), str(run), str(reversed_run), "-m",
+                                    measure, "--costs", str(costs), "-f", "csv"])
+    assert out.exit_code == 0, out.stderr
+    (row,) = csv.DictReader(io.StringIO(out.stdout))
+    assert float(row["baseline_mean"]) == evaluated(run, "--costs", str(costs))
+    assert float(row["run_mean"]) == evaluated(reversed_run, "--costs", str(costs))
+    assert float(row["baseline_mean"]) != evaluated(run)

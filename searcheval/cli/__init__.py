@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from .options import (ci_options, interval_asked, measures_from_option, peer_options,
+from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
@@ -138,10 +138,7 @@ def _fail(message: str, code: int = 2) -> None:
               help="Print z-scores, (value - mean) / stddev, the mean and stddev of each "
                    "(query, measure) from FILE, lines 'query_id measure mean stddev' with "
                    "trec_eval's measure names (trec_eval -Z); -1000000 where FILE has none.")
-@click.option("--costs", "costs", default=None, metavar="FILE",
-              help="What reading each document costs, for the C/W/L measures (INST, BPM, "
-                   "TBG, U, their ETC...): lines 'doc_id cost'; unlisted documents cost 1 "
-                   "(cwl_eval's -c, keyed by document).")
+@costs_option
 @click.option("-n", "--no-summary", is_flag=True,
               help="No summary: leave out the `all` values (trec_eval -n); for -f trec, "
                    "csv, wide-csv and json.")

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .options import (ci_options, interval_asked, measures_from_option, peer_options,
+from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
@@ -67,12 +67,13 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="A regression gate for CI: exit 3 when a run is significantly worse than "
                    "--baseline on one of the measures (a lower mean and a corrected p below "
                    "--alpha), naming the run, measure and p on stderr.")
+@costs_option
 @table_options
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
                     num_docs, results_format, qrels_format, like, ignore_identical_ids, fmt,
                     output, groups_path, plot_dir, plot_measures, plot_size, dpi, ci, ci_method,
-                    ci_level, fail_if_worse, table) -> None:
+                    ci_level, fail_if_worse, costs, table) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -102,7 +103,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              "--baseline RUN")
         interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
-        refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path])
+        refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path, costs])
         groups = None
         if groups_path is not None:
             from ..io.groups import read_groups
@@ -127,7 +128,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              like=like, ignore_identical_ids=ignore_identical_ids,
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
-                             num_docs=num_docs, names=names, groups=groups)
+                             num_docs=num_docs, names=names, groups=groups, costs=costs)
         if interval is not None:  # --ci: each run's means, over the paired queries
             from ..analysis.mean_spread import add_spread
             for results in comparison.results:

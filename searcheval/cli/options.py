@@ -218,3 +218,12 @@ def table_options(command: Callable) -> Callable:
     for option in reversed(TABLE_OPTIONS):
         with_table = option(with_table)
     return with_table
+
+
+def costs_option(command: Callable) -> Callable:
+    """--costs FILE: per-document costs of the C/W/L measures (evaluate, compare)."""
+    return click.option(
+        "--costs", "costs", default=None, metavar="FILE",
+        help="What reading each document costs, for the C/W/L measures (INST, BPM, TBG, U, "
+             "their ETC...): lines 'doc_id cost'; unlisted documents cost 1 (cwl_eval's -c, "
+             "keyed by document).")(command)
