@@ -31,31 +31,32 @@ def agree_command(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt
     """How far QRELS_B agrees with QRELS_A (the reference): per judgment (Cohen's kappa,
     Krippendorff's alpha, confusion of grades) and, given runs, per leaderboard (each
     run's mean under both, Kendall's tau, tau_ap, the pairs of runs whose order swaps)."""
-    from . import _fail
+    from . import run_reporting
+    run_reporting(lambda: _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt,
+                                 output), output or "-")
+
+
+def _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output) -> list[str]:
+    """Read both qrels (and the runs), compare, write the report; no lines to add."""
     from ..analysis.agreement import agree_judgments, agree_leaderboards
-    from ..errors import SearchevalError
+    from ..errors import UsageError
     from ..io.inputs import as_qrels
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from ..io.run_labels import path_labels
     from ..report.agreement import json_text, table_text
     from .output import write_text
     from .run_args import paths_and_names
-    try:
-        runs, names = paths_and_names(runs) if runs else ([], [])
-        refuse_inputs_as_outputs([output], [qrels_a, qrels_b, *runs])
-        refuse_stdin_twice([qrels_a, qrels_b, *runs])
-        if len(runs) == 1:
-            raise SearchevalError("agree compares leaderboards: give two runs or more (or none, "
-                                  "for the judgments alone)")
-        first, second = as_qrels(qrels_a), as_qrels(qrels_b)
-        agreement = agree_judgments(first, second)
-        boards = [agree_leaderboards(first, second, list(runs), m, test=test, correction=correction,
-                                     alpha=alpha, names=names)
-                  for m in (measures or ("AP", "nDCG@10"))] if runs else []
-        names = tuple(path_labels([qrels_a, qrels_b]))
-        text = (table_text if fmt == "table" else json_text)(agreement, boards, names)
-        write_text(output, text)
-    except SearchevalError as exc:
-        _fail(str(exc), 2)
-    except OSError as exc:
-        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
+    runs, names = paths_and_names(runs) if runs else ([], [])
+    refuse_inputs_as_outputs([output], [qrels_a, qrels_b, *runs])
+    refuse_stdin_twice([qrels_a, qrels_b, *runs])
+    if len(runs) == 1:
+        raise UsageError("agree compares leaderboards: give two runs or more (or none, "
+                         "for the judgments alone)")
+    first, second = as_qrels(qrels_a), as_qrels(qrels_b)
+    agreement = agree_judgments(first, second)
+    boards = [agree_leaderboards(first, second, list(runs), m, test=test, correction=correction,
+                                 alpha=alpha, names=names)
+              for m in (measures or ("AP", "nDCG@10"))] if runs else []
+    names = tuple(path_labels([qrels_a, qrels_b]))
+    write_text(output, (table_text if fmt == "table" else json_text)(agreement, boards, names))
+    return []

@@ -27,25 +27,24 @@ def overlap_command(runs, k, p, depth, per_query, fmt, output) -> None:
     """How alike two runs' rankings are, without judgments: rank-biased overlap
     (extrapolated, with its minimum and residual), Jaccard of the top k, and Kendall's tau
     on the documents both retrieved; per query (-q) and averaged."""
-    from . import _fail
+    from . import run_reporting
+    run_reporting(lambda: _overlap(runs, k, p, depth, per_query, fmt, output), output or "-")
+
+
+def _overlap(runs, k, p, depth, per_query, fmt, output) -> list[str]:
+    """Read both runs, compare their rankings, write the report; no lines to add."""
     from ..analysis.overlap import overlap
-    from ..errors import SearchevalError
+    from ..errors import UsageError
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from ..report.overlap import csv_text, json_text, table_text
     from .output import write_text
     from .run_args import paths_and_names
-    try:
-        paths, names = paths_and_names(runs)
-        if len(paths) != 2:
-            raise SearchevalError(f"overlap compares two runs, found {len(paths)}: "
-                                  + ", ".join(paths[:5]))
-        refuse_inputs_as_outputs([output], paths)
-        refuse_stdin_twice(paths)
-        result = overlap(paths[0], paths[1], k=k, p=p, depth=depth, names=names)
-        text = {"table": lambda: table_text(result, per_query), "csv": lambda: csv_text(result),
-                "json": lambda: json_text(result)}[fmt]()
-        write_text(output, text)
-    except SearchevalError as exc:
-        _fail(str(exc), 2)
-    except OSError as exc:
-        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
+    paths, names = paths_and_names(runs)
+    if len(paths) != 2:
+        raise UsageError(f"overlap compares two runs, found {len(paths)}: " + ", ".join(paths[:5]))
+    refuse_inputs_as_outputs([output], paths)
+    refuse_stdin_twice(paths)
+    result = overlap(paths[0], paths[1], k=k, p=p, depth=depth, names=names)
+    write_text(output, {"table": lambda: table_text(result, per_query), "csv": lambda: csv_text(result),
+                        "json": lambda: json_text(result)}[fmt]())
+    return []

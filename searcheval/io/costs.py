@@ -13,16 +13,13 @@ from __future__ import annotations
 import math
 
 from ..errors import FormatError
+from .bounded import read_all
 from ..settings import DocumentCosts
 
 
 def read_costs(path: str) -> DocumentCosts:
     """The costs in the file at ``path``."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise FormatError(path, 0, f"cannot read the cost file: {error.strerror}") from None
+    path, data = read_all(path)  # a path or -, gzip or not, its lines bounded
     doc_ids: list[str] = []
     values: list[float] = []
     seen: dict[str, int] = {}

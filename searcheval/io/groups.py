@@ -12,26 +12,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import FormatError
+from .bounded import read_all
 
 
 def read_groups(path: str | Path) -> dict[str, list[str]]:
     """group -> its query ids, groups and queries in the order of their first line."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise FormatError(str(path), 0, f"cannot read the groups file: {exc.strerror or exc}") from None
+    path, data = read_all(path)  # a path or -, gzip or not, its lines bounded
     groups: dict[str, dict[str, None]] = {}
     for number, raw in enumerate(data.split(b"\n"), 1):
         try:
             line = raw.decode("utf-8").rstrip("\r")
         except UnicodeDecodeError:
-            raise FormatError(str(path), number, "not UTF-8 text") from None
+            raise FormatError(path, number, "not UTF-8 text") from None
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t") if "\t" in line else line.strip().split(None, 1)
         if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
-            raise FormatError(str(path), number, f"expected query_id<TAB>group, found {line!r}")
+            raise FormatError(path, number, f"expected query_id<TAB>group, found {line!r}")
         groups.setdefault(fields[1].strip(), {})[fields[0].strip()] = None
     if not groups:
-        raise FormatError(str(path), 0, "no group: expected query_id<TAB>group lines")
+        raise FormatError(path, 0, "no group: expected query_id<TAB>group lines")
     return {name: list(queries) for name, queries in groups.items()}

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import FormatError
+from .bounded import read_all
 
 # What C's atof reads as a number, nan and inf too (trec_eval's own 9.0.8 file has
 # "set_F nan nan": stddev nan is not 0, so the z-score is nan, printed as such).
@@ -37,11 +38,7 @@ class ZScores:
 
 def read_zscores(path: str) -> ZScores:
     """The z-score file at ``path`` (FormatError on a line trec_eval would misread)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise FormatError(path, 0, f"cannot read the z-score file: {exc.strerror or exc}") from None
+    path, data = read_all(path)  # a path or -, gzip or not, its lines bounded
     if not data:
         raise FormatError(path, 1, f"expected lines '{FIELDS}', found an empty file")
     lines = data.split(b"\n")

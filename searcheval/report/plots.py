@@ -37,6 +37,7 @@ from matplotlib.figure import Figure  # noqa: E402  (after choosing the backend)
 import numpy as np  # noqa: E402
 
 from ..errors import UsageError  # noqa: E402
+from ..measures import Kind  # noqa: E402
 from ..io.output import write_file  # noqa: E402
 
 WIDTH, HEIGHT, DPI = 8, 5, 100  # inches, dots per inch: PNG 800 x 500 px, SVG 576 x 360 pt
@@ -190,7 +191,7 @@ def plotted_measures(results_list: list, options: PlotOptions) -> list[int]:
 
 def _varies(results_list: list, row: int) -> bool:
     measure = results_list[0].measures[row]
-    if not measure.spec.per_query or measure.spec.text or measure.spec.kind.name == "COUNT":
+    if not measure.spec.per_query or measure.spec.text or measure.spec.kind is Kind.COUNT:
         return False
     values = np.concatenate([r.values[row] for r in results_list])
     return bool(len(values)) and bool(np.nanmax(values) != np.nanmin(values))
