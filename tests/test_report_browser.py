@@ -40,8 +40,12 @@ CONSOLE: list[dict] = []  # every console entry of every page opened
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    # the machine has no network: Chromium's own connections (updates, sync, first-run
+    # tasks) are left out, not refused one by one
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--disable-gpu", f"--window-size={WIDTH},{HEIGHT}"):
+                     "--disable-gpu", f"--window-size={WIDTH},{HEIGHT}", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update",
+                     "--disable-sync", "--disable-quic"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)

@@ -19,12 +19,13 @@ are parsed as they are decompressed, never held as one bytes object besides the 
 
 from __future__ import annotations
 
+import mmap
 import os
 import stat
 import sys
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import numpy as np
@@ -60,6 +61,22 @@ def refuse_large_json(path: str, size: int) -> None:
                           f"more (set {JSON_LIMIT_VARIABLE} to a larger number of bytes to read "
                           "it, or write it as JSON Lines, one record a line)")
 
+
+
+@contextmanager
+def memory_map(handle) -> Iterator[mmap.mmap]:
+    """A read-only memory map of an open file, closed on leaving. An exception raised
+    inside (a Ctrl-C can land anywhere) may leave a slice of the map held by a frame of
+    its traceback; closing then raises BufferError, which would replace the exception
+    (a traceback for a Ctrl-C): the map is then left to close when the slice goes."""
+    view = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    try:
+        yield view
+    except BaseException:
+        with suppress(BufferError):
+            view.close()
+        raise
+    view.close()
 
 @contextmanager
 def opened(source: str | Path):

@@ -103,7 +103,7 @@ def _quotes_closed(cut: Iterable[tuple[bytes, int]]) -> Iterator[tuple[bytes, in
 def _delimited_by_arrow(path: str, piece: bytes, delimiter: str, header: list[str],
                         wanted: list[str], skip: int) -> Columns:
     """Arrow's split of a piece, refused (ValueError) unless every row is one physical line."""
-    import pyarrow.csv as pacsv
+    from .arrow_csv import pacsv
 
     table = pacsv.read_csv(
         pa.py_buffer(piece),

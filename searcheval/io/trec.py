@@ -14,7 +14,6 @@ checked for repeats as they are built (``repeats``).
 
 from __future__ import annotations
 
-import mmap
 import re
 from contextlib import contextmanager
 from pathlib import Path
@@ -107,7 +106,7 @@ def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run 
     (compressed, a BOM, a NUL, irregular whitespace, comments...): read its bytes then."""
     try:
         with open(path, "rb") as handle, \
-                mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
+                bounded.memory_map(handle) as view:
             if view[:2] == b"\x1f\x8b" or view[:len(BOM)] == BOM:
                 return None
             delimiter = trec_fast.uniform_delimiter(view)  # None for a NUL byte, among others

@@ -15,12 +15,12 @@ import io
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.csv as pacsv
 
 from ..fast.cores import on_both_cores
 from ..model.arrow import index_scalar, indices, strings
 from ..model.arrow import numbers as as_numpy
 from ..model.columns import Encoded
+from .arrow_csv import pacsv
 from .trec_grammar import INTEGER, RANK, SCORE, TEXT, Layout, float_or_nan, is_integer
 
 TEXT_CODES = pa.dictionary(pa.int32(), pa.string())  # few distinct texts: a column's codes

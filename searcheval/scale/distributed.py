@@ -13,7 +13,6 @@ must mean the same file on the client and on every worker (a shared filesystem).
 from __future__ import annotations
 
 import logging
-import mmap
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +24,7 @@ from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for, trec_
 from .blocks import Part, Plan, combine, evaluate_block
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
+from ..io.bounded import memory_map
 from ..io.pieces import line_count, piece_bounds
 from ..io.trec import BOM
 from ..io.trec_grammar import TREC_RUN
@@ -158,7 +158,7 @@ def _line_ranges(path: str, block_bytes: int) -> list[tuple[int, int]]:
     with open(path, "rb") as handle:
         if os.fstat(handle.fileno()).st_size == 0:
             return [(0, 0)]
-        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
+        with memory_map(handle) as view:
             return list(piece_bounds(view, block_bytes))
 
 
