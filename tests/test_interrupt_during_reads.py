@@ -23,15 +23,23 @@ def test_every_interrupt_during_a_loop_of_reads_is_raised(tmp_path):
     lost = 0
     try:
         for trial in range(150):
-            delay = rng.uniform(0, 0.02)  # lands anywhere in a read, or between two
-            threading.Timer(delay, signal.raise_signal, (signal.SIGINT,)).start()
-            deadline = time.monotonic() + delay + 1.0
+            fired_at: list[float] = []
+
+            def interrupt() -> None:
+                signal.raise_signal(signal.SIGINT)
+                fired_at.append(time.monotonic())
+
+            # lands anywhere in a read, or between two; everything from starting the timer
+            # on is inside the try, so an early interrupt is caught, never one of pytest's
+            timer = threading.Timer(rng.uniform(0, 0.02), interrupt)
             try:
-                while time.monotonic() < deadline:
+                timer.start()
+                while not fired_at or time.monotonic() < fired_at[0] + 1.0:
                     as_run(str(run))
-                lost += 1
+                lost += 1  # a second of reads after the signal, and no KeyboardInterrupt
             except KeyboardInterrupt:
                 pass
+            timer.join()
     finally:
         signal.signal(signal.SIGINT, previous)
     assert lost == 0, f"{lost} of 150 interrupts were lost"
