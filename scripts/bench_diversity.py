@@ -10,8 +10,9 @@ Generates TREC-sized diversity cases (deterministic: topics x 1,000 retrieved do
 with probability 0.15), then times, in fresh processes taking turns, reading both files
 and computing ndeval's 21 values per topic: ``searcheval`` (read_qrels(form="diversity") +
 evaluate(["ndeval"])), ``searcheval evaluate`` (the command line, ``-R diversity -m
-ndeval``, its output to /dev/null) and ``pyndeval`` (the files read line by line in
-Python, as its users do, then pyndeval.ndeval). Prints, per size, the median wall times,
+ndeval``, its output captured), ``pyndeval`` (the files read line by line in Python, as
+its users do, then pyndeval.ndeval), and the floor of any searcheval process: Python
+importing numpy and pyarrow, nothing else. Prints, per size, the median wall times,
 their ratios, and whether the two agree on every topic's alpha-nDCG@20 (pyndeval given
 searcheval's order). searcheval is byte-compiled first, as an installed copy is.
 """
@@ -63,18 +64,21 @@ COMPILE = ("import compileall, os, searcheval; "
            "compileall.compile_dir(os.path.dirname(searcheval.__file__), quiet=2)")
 
 
+FLOOR = "import numpy, pyarrow"  # what searcheval cannot start without: its floor
+PROGRAMS = {"searcheval": SEARCHEVAL, "pyndeval": PYNDEVAL, "floor (numpy + pyarrow)": FLOOR}
+
+
 def time_once(name: str, qrels: Path, run: Path) -> tuple[float, float | None]:
     """(wall time of the process, the time after its imports: reading and computing; None
-    for the command line, which does not say)."""
+    for the command line, which does not say, and the floor, which only imports)."""
     if name == "searcheval evaluate":
         argv = [sys.executable, *COMMAND, str(qrels), str(run)]
     else:
-        argv = [sys.executable, "-c", SEARCHEVAL if name == "searcheval" else PYNDEVAL,
-                str(qrels), str(run)]
+        argv = [sys.executable, "-c", PROGRAMS[name], str(qrels), str(run)]
     start = time.perf_counter()
     done = subprocess.run(argv, check=True, capture_output=True, text=True)
     wall = time.perf_counter() - start
-    return wall, None if name == "searcheval evaluate" else float(done.stdout.split()[-1])
+    return wall, float(done.stdout.split()[-1]) if name in ("searcheval", "pyndeval") else None
 
 
 def agree(qrels: Path, run: Path) -> bool:
@@ -117,7 +121,7 @@ def bench_size(topics: int, repeat: int) -> bool:
     """One size's table; whether searcheval and pyndeval agree."""
     with tempfile.TemporaryDirectory() as folder:
         qrels, run = generate(Path(folder), topics)
-        names = ["searcheval", "searcheval evaluate", "pyndeval"]
+        names = ["searcheval", "searcheval evaluate", "pyndeval", "floor (numpy + pyarrow)"]
         times: dict[str, list[tuple[float, float | None]]] = {name: [] for name in names}
         for turn in range(repeat):  # taking turns: load from other work falls on all
             for name in (names if turn % 2 == 0 else list(reversed(names))):
@@ -132,7 +136,8 @@ def bench_size(topics: int, repeat: int) -> bool:
     for name in names:
         after = f"{work[name]:.3f} s" if work[name] is not None else "-"
         print(f"| {name} | {wall[name]:.3f} s | {wall['pyndeval'] / wall[name]:.2f}x | {after} |")
-    print(f"\npyndeval / searcheval: {wall['pyndeval'] / wall['searcheval']:.2f}x wall, "
+    print(f"\npyndeval / searcheval: {wall['pyndeval'] / wall['searcheval']:.2f}x wall "
+          f"({wall['pyndeval'] / wall['searcheval evaluate']:.2f}x the command line), "
           f"{work['pyndeval'] / work['searcheval']:.2f}x after imports; alpha-nDCG@20 agrees "
           f"on every topic: {'yes' if same else 'NO'}", flush=True)
     return same
