@@ -68,11 +68,12 @@ def test_the_python_evaluate_imports_nothing_heavy_nor_the_cli():
 # What `searcheval evaluate` (any judgments) never needs: comparison and fusion (imported
 # by `import searcheval` until they were made lazy), batch's module (hashlib), the JSON,
 # CSV and HTML formats' modules (imported at start-up by the modules that write or detect
-# them).
+# them), numpy's masked arrays (which np.unique imports unless asked for counts).
 NOT_ON_THE_EVALUATE_PATH = ("searcheval.analysis.compare", "searcheval.analysis.fusion",
                             "searcheval.analysis.mean_spread", "searcheval.analysis.experiment",
                             "searcheval.evaluator", "searcheval.report.compare",
-                            "searcheval.scale.batch", "hashlib", "json", "csv", "html")
+                            "searcheval.scale.batch", "hashlib", "json", "csv", "html",
+                            "numpy.ma")
 
 
 @pytest.mark.parametrize("qrels,run,options", [
