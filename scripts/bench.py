@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     args.repeat = args.repeat or 5
     if args.kernels:
         return bench_kernels(args)
-    if args.diversity:  # 50 TREC Web topics x 1,000 documents x 6 subtopics (bench_diversity)
+    if args.diversity:  # 50 and 200 TREC Web topics x 1,000 documents x 6 subtopics
         import bench_diversity
         return bench_diversity.main(["--repeat", str(args.repeat)])
     known = tools(args.trec_eval)

@@ -2,21 +2,25 @@
 """How fast are ndeval's diversity measures in searcheval, against pyndeval (issue 14.6)?
 
     pip install -e .[bench]
-    python scripts/bench_diversity.py                 # 50 topics x 1,000 documents x 6 subtopics
+    python scripts/bench_diversity.py                 # 50 and 200 topics x 1,000 documents
     python scripts/bench_diversity.py --topics 200 --repeat 7
 
-Generates a TREC-sized diversity case (deterministic: topics x 1,000 retrieved documents,
+Generates TREC-sized diversity cases (deterministic: topics x 1,000 retrieved documents,
 400 judged documents a topic, each judged for every one of 6 subtopics, relevant to each
 with probability 0.15), then times, in fresh processes taking turns, reading both files
 and computing ndeval's 21 values per topic: ``searcheval`` (read_qrels(form="diversity") +
-evaluate(["ndeval"])) and ``pyndeval`` (the files read line by line in Python, as its
-users do, then pyndeval.ndeval). Prints the median wall times, their ratio, and whether
-the two agree on every topic's alpha-nDCG@20 (pyndeval given searcheval's order).
+evaluate(["ndeval"])), ``searcheval evaluate`` (the command line, ``-R diversity -m
+ndeval``, its output captured), ``pyndeval`` (the files read line by line in Python, as
+its users do, then pyndeval.ndeval), and the floor of any searcheval process: Python
+importing numpy and pyarrow, nothing else. Prints, per size, the median wall times,
+their ratios, and whether the two agree on every topic's alpha-nDCG@20 (pyndeval given
+searcheval's order). searcheval is byte-compiled first, as an installed copy is.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -55,12 +59,26 @@ def generate(folder: Path, topics: int, seed: int = 14) -> tuple[Path, Path]:
     return qrels, run
 
 
-def time_once(code: str, qrels: Path, run: Path) -> tuple[float, float]:
-    """(wall time of the process, the time after its imports: reading and computing)."""
+COMMAND = ["-m", "searcheval", "evaluate", "-R", "diversity", "-m", "ndeval"]
+COMPILE = ("import compileall, os, searcheval; "
+           "compileall.compile_dir(os.path.dirname(searcheval.__file__), quiet=2)")
+
+
+FLOOR = "import numpy, pyarrow"  # what searcheval cannot start without: its floor
+PROGRAMS = {"searcheval": SEARCHEVAL, "pyndeval": PYNDEVAL, "floor (numpy + pyarrow)": FLOOR}
+
+
+def time_once(name: str, qrels: Path, run: Path) -> tuple[float, float | None]:
+    """(wall time of the process, the time after its imports: reading and computing; None
+    for the command line, which does not say, and the floor, which only imports)."""
+    if name == "searcheval evaluate":
+        argv = [sys.executable, *COMMAND, str(qrels), str(run)]
+    else:
+        argv = [sys.executable, "-c", PROGRAMS[name], str(qrels), str(run)]
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code, str(qrels), str(run)], check=True,
-                          capture_output=True, text=True)
-    return time.perf_counter() - start, float(done.stdout.split()[-1])
+    done = subprocess.run(argv, check=True, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    return wall, float(done.stdout.split()[-1]) if name in ("searcheval", "pyndeval") else None
 
 
 def agree(qrels: Path, run: Path) -> bool:
@@ -86,28 +104,43 @@ def agree(qrels: Path, run: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--topics", type=int, default=50)
+    parser.add_argument("--topics", type=int, action="append",
+                        help="topics of the generated case, repeatable (default 50 and 200)")
     parser.add_argument("--repeat", type=int, default=5, metavar="N")
     args = parser.parse_args(argv)
+    # Without byte code (a source checkout, PYTHONDONTWRITEBYTECODE) every run would compile
+    # every module again, which no installed copy does (scripts/bench.py does the same).
+    subprocess.run([sys.executable, "-c", COMPILE], check=False)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    same = all([bench_size(topics, args.repeat) for topics in args.topics or [50, 200]])
+    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0 if same else 1
+
+
+def bench_size(topics: int, repeat: int) -> bool:
+    """One size's table; whether searcheval and pyndeval agree."""
     with tempfile.TemporaryDirectory() as folder:
-        qrels, run = generate(Path(folder), args.topics)
-        times: dict[str, list[tuple[float, float]]] = {"searcheval": [], "pyndeval": []}
-        for turn in range(args.repeat):  # taking turns: load from other work falls on both
-            for name in (list(times) if turn % 2 == 0 else list(reversed(times))):
-                times[name].append(time_once(SEARCHEVAL if name == "searcheval" else PYNDEVAL,
-                                             qrels, run))
+        qrels, run = generate(Path(folder), topics)
+        names = ["searcheval", "searcheval evaluate", "pyndeval", "floor (numpy + pyarrow)"]
+        times: dict[str, list[tuple[float, float | None]]] = {name: [] for name in names}
+        for turn in range(repeat):  # taking turns: load from other work falls on all
+            for name in (names if turn % 2 == 0 else list(reversed(names))):
+                times[name].append(time_once(name, qrels, run))
         same = agree(qrels, run)
     wall = {name: statistics.median(t[0] for t in values) for name, values in times.items()}
-    work = {name: statistics.median(t[1] for t in values) for name, values in times.items()}
-    print(f"{args.topics} topics x 1,000 documents x 6 subtopics, median of {args.repeat}\n")
-    print("| tool | process wall time | after its imports (read + compute) |")
-    print("|---|---|---|")
-    for name in wall:
-        print(f"| {name} | {wall[name]:.3f} s | {work[name]:.3f} s |")
-    print(f"\npyndeval / searcheval: {wall['pyndeval'] / wall['searcheval']:.2f}x wall, "
+    work = {name: statistics.median(t[1] for t in values) if values[0][1] is not None else None
+            for name, values in times.items()}
+    print(f"\n{topics} topics x 1,000 documents x 6 subtopics, median of {repeat}\n")
+    print("| tool | process wall time | pyndeval / it | after its imports (read + compute) |")
+    print("|---|---|---|---|")
+    for name in names:
+        after = f"{work[name]:.3f} s" if work[name] is not None else "-"
+        print(f"| {name} | {wall[name]:.3f} s | {wall['pyndeval'] / wall[name]:.2f}x | {after} |")
+    print(f"\npyndeval / searcheval: {wall['pyndeval'] / wall['searcheval']:.2f}x wall "
+          f"({wall['pyndeval'] / wall['searcheval evaluate']:.2f}x the command line), "
           f"{work['pyndeval'] / work['searcheval']:.2f}x after imports; alpha-nDCG@20 agrees "
-          f"on every topic: {'yes' if same else 'NO'}")
-    return 0 if same else 1
+          f"on every topic: {'yes' if same else 'NO'}", flush=True)
+    return same
 
 
 if __name__ == "__main__":

@@ -247,3 +247,43 @@ def test_greedy_ties_compare_exactly() -> None:
                                                        "nERR_IA@5", "nNRBP"])
     assert list(ours.per_query()["1"].values()) == pytest.approx(
         [expected[n] for n in names], abs=1e-12)
+
+
+def test_the_greedy_past_62_subtopics_and_with_many_documents_of_one_kind() -> None:
+    """The greedy scores each kind of document (those relevant to the same subtopics) once,
+    telling kinds apart by 62-bit masks, and places a kind's documents in doc id order.
+    Query 1: 70 subtopics, random sets of up to 8 (each document its own kind); query 2:
+    64 subtopics judged 0, then six documents each relevant to one of six more (bits 64
+    to 69: one kind, had the masks been used); query 3: 60 documents of 5 kinds; query 4:
+    a tie between two kinds at rank 3 that the larger doc id, h2 over w4, decides (the
+    smallest id of each kind, c6 and h0 against s5..., would give another ideal). Every
+    ideal-normalised value against pyndeval."""
+    import random
+
+    rng = random.Random(62)
+    qrels = [("2", str(subtopic), "n", 0) for subtopic in range(1, 65)]  # first: the ids
+    qrels += [("2", str(subtopic), f"s{subtopic}", 1) for subtopic in range(65, 71)]  # order
+    for doc in range(40):
+        for subtopic in rng.sample(range(1, 71), rng.randint(1, 8)):
+            qrels.append(("1", str(subtopic), f"d{doc}", rng.choice([0, 1, 1, 2])))
+    kinds = [(1,), (2,), (1, 2), (3, 4, 5), (6,)]
+    for doc in range(60):
+        for subtopic in kinds[doc % len(kinds)]:
+            qrels.append(("3", str(subtopic), f"e{doc}", 1))
+    tie = {"h0": (1,), "o1": (2, 4), "h2": (1, 2), "s3": (3, 4), "w4": (2, 4), "s5": (2, 3),
+           "c6": (2,)}
+    qrels += [("4", str(subtopic), doc, 1) for doc, subtopics in tie.items()
+              for subtopic in subtopics]
+    run = [(q, d, float(rng.randint(0, 5)))
+           for q, d in dict.fromkeys((q, d) for q, _, d, g in qrels if g > 0)]
+    names = ["alpha-nDCG@5", "alpha-nDCG@20", "nERR-IA@10", "nERR-IA@20", "nNRBP"]
+    expected = _reference(qrels, _searcheval_order(run), 1, 0.5, 0.5, 10**6, names)
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "q").write_text("".join(f"{q} {s} {d} {g}\n" for q, s, d, g in qrels))
+        Path(folder, "r").write_text("".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in run))
+        ours = searcheval.evaluate(searcheval.read_qrels(Path(folder, "q"), form="diversity"),
+                                   Path(folder, "r"), ["alpha_nDCG@5", "alpha_nDCG@20",
+                                                       "nERR_IA@10", "nERR_IA@20", "nNRBP"])
+    for query in ("1", "2", "3", "4"):
+        assert list(ours.per_query()[query].values()) == pytest.approx(
+            [expected[query][n] for n in names], abs=1e-9), query

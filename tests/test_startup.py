@@ -63,3 +63,46 @@ def test_the_python_evaluate_imports_nothing_heavy_nor_the_cli():
     assert "searcheval.engine.native" in loaded  # the listing is of an evaluation
     assert sorted(m for m in loaded if m.split(".")[0] in HEAVY + ("click",)
                   or m.startswith("searcheval.cli")) == []
+
+
+# What `searcheval evaluate` (any judgments) never needs: comparison and fusion (imported
+# by `import searcheval` until they were made lazy), batch's module (hashlib), the JSON,
+# CSV and HTML formats' modules (imported at start-up by the modules that write or detect
+# them), numpy's masked arrays (which np.unique imports unless asked for counts).
+NOT_ON_THE_EVALUATE_PATH = ("searcheval.analysis.compare", "searcheval.analysis.fusion",
+                            "searcheval.analysis.mean_spread", "searcheval.analysis.experiment",
+                            "searcheval.evaluator", "searcheval.report.compare",
+                            "searcheval.scale.batch", "hashlib", "json", "csv", "html",
+                            "numpy.ma")
+
+
+@pytest.mark.parametrize("qrels,run,options", [
+    (*CASES[0], ()),
+    (FIXTURES / "diversity" / "qrels", FIXTURES / "diversity" / "run", ("-R", "diversity")),
+], ids=["trec", "diversity"])
+def test_evaluate_loads_no_module_it_does_not_use(qrels, run, options):
+    loaded = modules_loaded_by_evaluate(qrels, run, *options, "-m", "ndeval" if options
+                                        else "all_trec")
+    assert sorted(m for m in loaded if m in NOT_ON_THE_EVALUATE_PATH) == []
+
+
+def test_the_lazy_names_of_the_package_are_its_modules_own():
+    """``searcheval.compare`` and the other names imported on first use are the objects
+    their modules define, ``from searcheval import *`` gives every name of ``__all__``,
+    and a name the package lacks is still an AttributeError."""
+    code = ("import sys, searcheval\n"
+            "assert 'searcheval.analysis.compare' not in sys.modules\n"
+            "from searcheval.analysis.compare import compare, Comparison\n"
+            "from searcheval.analysis.fusion import fuse\n"
+            "from searcheval.evaluator import Evaluator\n"
+            "assert searcheval.compare is compare and searcheval.Comparison is Comparison\n"
+            "assert searcheval.fuse is fuse and searcheval.Evaluator is Evaluator\n"
+            "names = {}\n"
+            "exec('from searcheval import *', names)\n"
+            "assert set(searcheval.__all__) <= set(names), set(searcheval.__all__) - set(names)\n"
+            "assert set(searcheval.__all__) <= set(dir(searcheval))\n"
+            "try:\n    searcheval.no_such_name\nexcept AttributeError as exc:\n"
+            "    print(exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "module 'searcheval' has no attribute 'no_such_name'"

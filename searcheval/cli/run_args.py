@@ -128,7 +128,6 @@ def run_arguments(tokens: list[str] | tuple[str, ...], outdir: str | None = None
     output folder, whose own files a folder or glob leaves out, and a path that names
     nothing refused here (the other commands' readers say so). ``single``: exactly one.
     ``once``: a file given twice is one run (batch); else the command refuses it."""
-    from ..scale.batch import expand_runs
     from ..io.run_labels import refuse_repeated_names, same_file_key
     found: list[RunArgument] = []
     expanded: set[str] = set()
@@ -139,6 +138,7 @@ def run_arguments(tokens: list[str] | tuple[str, ...], outdir: str | None = None
                                             or glob.has_magic(argument.path))):
             found.append(argument)  # a file, or what its reader reports as missing
             continue
+        from ..scale.batch import expand_runs  # batch's module: only for a folder or a glob
         paths = [p for p in expand_runs([argument.path], outdir)
                  if same_file_key(p) not in expanded]
         if argument.name is not None and len(paths) != 1:

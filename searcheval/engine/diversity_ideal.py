@@ -11,7 +11,8 @@ is 0 every later one is too (gains only decay): they add nothing, so only the do
 relevant to some subtopic are placed.
 
 One loop per rank of the ideal ranking, each step whole-array over every query at once
-(not a loop per query): a step costs the number of relevant (document, subtopic)
+(not a loop per query): a step scores each kind of document (a query's documents
+relevant to the same subtopics score alike) and costs the kinds' (kind, subtopic)
 entries, and the greedy runs only as deep as the measures read (``gains(depth)``):
 alpha-nDCG@k and nERR-IA@k k ranks, nNRBP until beta^rank can no longer move its sum
 (``diversity.nrbp_depth``), ndeval's quadratic greedy cut short and vectorised across
@@ -37,7 +38,12 @@ def ideal_gains(r: Ranked, level: int, alpha: float, depth: int) -> list[np.ndar
 
 
 class Greedy:
-    """ndeval's greedy over every query at once, one rank per step, kept between calls."""
+    """ndeval's greedy over every query at once, one rank per step, kept between calls.
+
+    A query's documents relevant to the same subtopics (a *kind*) score the same at every
+    rank, in the same floating-point sums, so a step scores each kind, not each document:
+    the best kind's first document not yet placed (by doc id) takes the rank. TREC-sized
+    diversity qrels hold a few dozen kinds a query for hundreds of relevant documents."""
 
     def __init__(self, r: Ranked, level: int, alpha: float) -> None:
         view = subtopic_view(r)
@@ -47,18 +53,24 @@ class Greedy:
         q = np.asarray(view.judged_q, dtype=np.int64)[relevant]
         key = offset[q] + view.judged_subtopic[relevant]
         pair = np.asarray(judged.pair, dtype=np.int64)[relevant]
-        doc, self.doc_q, doc_starts = _documents(pair, q, judged.doc_rank(), r.num_queries)
+        doc, doc_q, doc_starts = _documents(pair, q, judged.doc_rank(), r.num_queries)
         # Entries sorted by document, then subtopic: bincount then adds each document's
         # gains in ndeval's order.
-        order = np.lexsort((key, doc))
-        self.doc, self.key = doc[order], key[order]
+        order = np.argsort(doc * max(int(offset[-1]), 1) + key)  # (doc, key): one int64
+        doc, key = doc[order], key[order]
+        kinds = _Kinds(doc, key - offset[q[order]], doc_q, view.num_subtopics)
+        self.kind_size, self.members, self.kind_start = kinds.size, kinds.members, kinds.start
+        self.kind_q, self.entry_kind = kinds.q, kinds.entry_kind
+        self.entry_start = kinds.entry_start
+        self.entry_key = key[kinds.entries]
         self.alpha, self.num_queries = alpha, r.num_queries
         self.max_depth = int(np.diff(doc_starts).max(initial=0))
         self.gain = np.ones(int(offset[-1]))
-        self.placed = np.zeros(len(self.doc_q), dtype=bool)
-        self.has_docs = np.flatnonzero(np.diff(doc_starts) > 0)
-        self.first_doc = doc_starts[self.has_docs]
-        self.slot = np.repeat(np.arange(len(self.has_docs)), np.diff(doc_starts)[self.has_docs])
+        self.placed = np.zeros(len(self.kind_size), dtype=np.int64)  # per kind, documents placed
+        kind_starts = np.searchsorted(self.kind_q, np.arange(r.num_queries + 1))
+        has_kinds = np.flatnonzero(np.diff(kind_starts) > 0)
+        self.first_kind = kind_starts[has_kinds]
+        self.slot = np.repeat(np.arange(len(has_kinds)), np.diff(kind_starts)[has_kinds])
         self.columns: list[np.ndarray] = []  # per rank done, each query's gain there
         self._lock = threading.Lock()
 
@@ -71,38 +83,81 @@ class Greedy:
             return self.columns[:depth]
 
     def _step(self) -> np.ndarray:
-        score = np.bincount(self.doc, weights=self.gain[self.key], minlength=len(self.doc_q))
-        score[self.placed] = -1.0  # below every score (gains are >= 0)
-        best = np.maximum.reduceat(score, self.first_doc)
-        # the first document of its query holding the best score: documents are in
-        # descending doc id order within a query, so that is ndeval's tie winner
+        score = np.bincount(self.entry_kind, weights=self.gain[self.entry_key],
+                            minlength=len(self.kind_size))
+        score[self.placed == self.kind_size] = -1.0  # below every score (gains are >= 0)
+        best = np.maximum.reduceat(score, self.first_kind)
         slot = self.slot
         candidate = np.flatnonzero((score == best[slot]) & (best[slot] >= 0))
-        winner = candidate[np.r_[True, slot[candidate][1:] != slot[candidate][:-1]]] \
-            if len(candidate) else candidate
-        self.placed[winner] = True
+        # each best kind offers its first document not placed; documents are numbered in
+        # descending doc id order within a query, so the smallest is ndeval's tie winner
+        offered = self.members[self.kind_start[candidate] + self.placed[candidate]]
+        by_slot = np.lexsort((offered, slot[candidate]))
+        first = np.r_[True, slot[candidate][by_slot][1:] != slot[candidate][by_slot][:-1]] \
+            if len(candidate) else np.zeros(0, dtype=bool)
+        winner = candidate[by_slot[first]]
+        self.placed[winner] += 1
         column = np.zeros(self.num_queries)
-        column[self.doc_q[winner]] = score[winner]
-        self.gain[self.key[_just(winner, self.doc, len(self.doc_q))]] *= 1.0 - self.alpha
+        column[self.kind_q[winner]] = score[winner]
+        self.gain[self.entry_key[_ranges(self.entry_start[winner],
+                                         self.entry_start[winner + 1])]] *= 1.0 - self.alpha
         return column
 
 
-def _just(winner: np.ndarray, doc: np.ndarray, num_docs: int) -> np.ndarray:
-    """Per entry: is its document one of ``winner``."""
-    chosen = np.zeros(num_docs, dtype=bool)
-    chosen[winner] = True
-    return chosen[doc]
+class _Kinds:
+    """The documents of each query grouped by the set of subtopics they are relevant to.
+
+    ``members``: document numbers, kind by kind (kinds in query order), each kind's in
+    doc number order (its tie order); ``start``/``size``: each kind's slice of them;
+    ``q``: each kind's query; ``entries``: for each kind, the entry rows of its first
+    document (its subtopics in order), with ``entry_kind`` and per kind ``entry_start``.
+    The sets are told apart by bit masks of 63 bits: in a query with more than 62
+    subtopics each document is its own kind."""
+
+    def __init__(self, doc: np.ndarray, local: np.ndarray, doc_q: np.ndarray,
+                 num_subtopics: np.ndarray) -> None:
+        num_docs = len(doc_q)
+        entry_of_doc = np.searchsorted(doc, np.arange(num_docs + 1))
+        # a document's subtopics are distinct: the sum of their bits is their set
+        bits = np.left_shift(np.int64(1), np.minimum(local, 62).astype(np.int64))
+        mask = np.add.reduceat(bits, entry_of_doc[:-1]) if num_docs else bits[:0]
+        wide = np.asarray(num_subtopics)[doc_q] > 62  # past 62 bits: each document alone
+        mask[wide] = -1 - np.flatnonzero(wide)  # negative: never a set's mask
+        self.members = np.lexsort((mask, doc_q))  # stable: each kind in document order
+        mask_in_order, q_in_order = mask[self.members], doc_q[self.members]
+        new = np.r_[True, (mask_in_order[1:] != mask_in_order[:-1])
+                    | (q_in_order[1:] != q_in_order[:-1])] if num_docs else \
+            np.zeros(0, dtype=bool)
+        self.start = np.flatnonzero(new)
+        self.size = np.diff(np.r_[self.start, num_docs])
+        self.q = q_in_order[self.start]
+        first_doc = self.members[self.start]
+        counts = entry_of_doc[first_doc + 1] - entry_of_doc[first_doc]
+        self.entry_start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        self.entries = _ranges(entry_of_doc[first_doc], entry_of_doc[first_doc] + counts)
+        self.entry_kind = np.repeat(np.arange(len(self.start)), counts)
+
+
+def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The concatenation of ``arange(start, end)`` for each pair."""
+    lengths = ends - starts
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    before = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    return np.repeat(starts - before, lengths) + np.arange(total)
 
 
 def _documents(pair: np.ndarray, q: np.ndarray, doc_rank: np.ndarray, num_queries: int):
     """(per entry its document's number, per document its query, document offsets of each
     query): the documents relevant to some subtopic, numbered by query, then doc id
     descending (byte order)."""
-    pairs, first = np.unique(pair, return_index=True)
+    pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
     pair_q = q[first]
-    by_query = np.lexsort((-doc_rank[pairs], pair_q))
+    ranks = int(doc_rank.max(initial=0)) + 1  # one int64 sort key: (query, -doc rank)
+    by_query = np.argsort(pair_q * ranks + (ranks - 1 - doc_rank[pairs]))
     number = np.empty(len(pairs), dtype=np.int64)
     number[by_query] = np.arange(len(pairs))
-    doc = number[np.searchsorted(pairs, pair)]
+    doc = number[inverse.ravel()]
     doc_q = pair_q[by_query]
     return doc, doc_q, np.searchsorted(doc_q, np.arange(num_queries + 1))

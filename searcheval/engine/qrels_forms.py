@@ -65,10 +65,12 @@ def form_warnings(qrels: Qrels) -> list[str]:
     (the second field is probably trec qrels' unused iteration, all 0)."""
     if qrels.form != "diversity" or qrels.subtopic is None:
         return []
+    # return_counts: numpy's unique without it imports numpy.ma (ms of every start) to ask
+    # whether the array is masked
     pairs = np.unique(np.asarray(qrels.query.codes, dtype=np.int64)
                       * max(len(qrels.subtopic.vocabulary), 1)
-                      + np.asarray(qrels.subtopic.codes, dtype=np.int64))
-    queries = np.unique(np.asarray(qrels.query.codes))
+                      + np.asarray(qrels.subtopic.codes, dtype=np.int64), return_counts=True)[0]
+    queries = np.unique(np.asarray(qrels.query.codes), return_counts=True)[0]
     if len(pairs) != len(queries):
         return []
     return [f"{qrels.path}: read with -R diversity, but every query has one subtopic: is the "

@@ -15,7 +15,6 @@ guard for datasets whose files cannot be found by looking (a download hidden in 
 from __future__ import annotations
 
 import contextlib
-import difflib
 import itertools
 import os
 import types
@@ -122,6 +121,8 @@ def load_dataset(dataset_id: str):
     try:
         return ir_datasets.load(dataset_id)
     except KeyError:
+        import difflib  # here: only an unknown dataset id needs it
+
         close = difflib.get_close_matches(dataset_id, list(ir_datasets.registry), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise FormatError(PREFIX + dataset_id, 0, f"ir_datasets has no dataset {dataset_id!r}"

@@ -12,7 +12,6 @@ formats themselves are in ``formats``, writing in ``writing``.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from pathlib import Path
 
@@ -232,6 +231,8 @@ def recognise(path: str, data: bytes, kind: str | None) -> Format:
 
 
 def _is_jsonl(text: bytes) -> bool:
+    import json  # here: the TREC files most evaluations read never need it
+
     first = text.split(b"\n", 1)[0]
     try:
         record = json.loads(first)

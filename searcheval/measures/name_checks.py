@@ -4,7 +4,6 @@ unknown name."""
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from .builtins import NICKNAMES
@@ -27,6 +26,8 @@ def suggest(word: str) -> str:
     spelling: dict[str, str] = {}
     for name in known_names():
         spelling.setdefault(name.lower(), name)
+    import difflib  # here: only a misspelt name needs it
+
     close = difflib.get_close_matches(word.lower(), list(spelling), n=3, cutoff=0.5)
     return f" (did you mean {', '.join(spelling[c] for c in close)}?)" if close else ""
 

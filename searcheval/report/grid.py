@@ -8,7 +8,6 @@ The first ``left`` columns are labels (left-aligned), the rest numbers (right-al
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
@@ -103,14 +102,20 @@ def latex_table(header: list[Cell], rows: list[list[Cell]], left: int = 1, capti
             + latex_grid(header, rows, left) + [rf"\end{{{environment}}}"])
 
 
+def _escape(text: str) -> str:
+    from html import escape  # here: only the HTML views need it, not a text table
+
+    return escape(text)
+
+
 def _html(cell: Cell, tag: str, numeric: bool) -> str:
-    text = html.escape(cell.text)
+    text = _escape(cell.text)
     if cell.bold:
         text = f"<b>{text}</b>"
     if cell.underline:
         text = f"<u>{text}</u>"
     if cell.mark:
-        text += f"<sup>{html.escape(cell.mark)}</sup>"
+        text += f"<sup>{_escape(cell.mark)}</sup>"
     style = ' style="text-align:right"' if numeric else ' style="text-align:left"'
     return f"<{tag}{style}>{text}</{tag}>"
 
@@ -127,8 +132,8 @@ def html_grid(header: list[Cell], rows: list[list[Cell]], left: int = 1) -> str:
 
 def html_notes(summary: str, lines: list[str]) -> str:
     """Notes folded under a table: ``<details>`` shows ``summary`` until opened."""
-    items = "".join(f"<li>{html.escape(line.strip())}</li>" for line in lines if line.strip())
-    return f"<details><summary>{html.escape(summary)}</summary><ul>{items}</ul></details>"
+    items = "".join(f"<li>{_escape(line.strip())}</li>" for line in lines if line.strip())
+    return f"<details><summary>{_escape(summary)}</summary><ul>{items}</ul></details>"
 
 
 # Jupyter styles its own tables (.dataframe); these rules only add what a results table

@@ -3,9 +3,7 @@ Markdown and LaTeX. Every view reads the same Results; none recomputes a number.
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 
 from ..errors import UsageError
@@ -45,6 +43,8 @@ def refuse_query_named_all(results_list: list[Results], fmt: str) -> None:
 def to_csv(results_list: list[Results], summary: bool = True) -> str:
     """Long CSV; ``summary`` False (-n): no `all` rows. A text measure's value is its string."""
     refuse_query_named_all(results_list, "csv")
+    import csv  # here: only the CSV formats need it
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     spreads = summary and spread_cells.has_spreads(results_list)  # --ci: of the `all` rows
@@ -79,6 +79,8 @@ def to_json(results_list: list[Results], per_query: bool = True, summary: bool =
                                     enumerate(values.items())}
                                 for q, values in results.per_query().items()}
         documents.append(doc)
+    import json  # here: only --format json needs it
+
     return json.dumps(documents[0] if len(documents) == 1 else documents, indent=2) + "\n"
 
 
@@ -279,6 +281,8 @@ def to_wide_csv(results_list: list[Results], summary: bool = True) -> str:
     for results in results_list:
         names += [str(m) for m in results.measures if str(m) not in names]
     spread_names = spread_cells.wide_names(results_list) if summary else []  # --ci
+    import csv  # here: only the CSV formats need it
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["run", "query_id"] + names + spread_names)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..results import Results, register_view
-from . import compare, render
+from . import render
 from .tables import TableOptions
 
 
@@ -21,9 +21,12 @@ def _results_view(renderer, name: str):
     return show
 
 
-def _comparison_view(renderer):
+def _comparison_view(name: str):
     def show(comparison, **options: Any) -> str:
-        return renderer(comparison, TableOptions(**options))
+        # imported here: report.compare imports analysis.compare, which `import
+        # searcheval` and `searcheval evaluate` do not otherwise need
+        from . import compare
+        return getattr(compare, name)(comparison, TableOptions(**options))
     return show
 
 
@@ -31,10 +34,10 @@ def register() -> None:
     register_view("html", _results_view(render.to_html, "html"))
     register_view("markdown", _results_view(render.to_markdown, "markdown"))
     register_view("latex", _results_view(render.to_latex, "latex"))
-    register_view("comparison-html", _comparison_view(compare.to_html))
-    register_view("comparison-markdown", _comparison_view(compare.to_markdown))
-    register_view("comparison-latex", _comparison_view(compare.to_latex))
-    register_view("comparison-text", _comparison_view(compare.to_table))
+    register_view("comparison-html", _comparison_view("to_html"))
+    register_view("comparison-markdown", _comparison_view("to_markdown"))
+    register_view("comparison-latex", _comparison_view("to_latex"))
+    register_view("comparison-text", _comparison_view("to_table"))
 
 
 register()
