@@ -9,13 +9,18 @@ own (``Growing``: grown in place by ``mremap`` on Linux, so nothing is copied; i
 bytes and offsets too, ``GrowingStrings``): the heap then holds only the piece in flight,
 and the same heap memory is reused by every piece.
 
-Per row a Run then keeps its doc id's bytes and 4-byte offset, a 4-byte query code, the
-8-byte score, and a 4-byte line number: line numbers are 32-bit (a file needs 2**31 lines
-before they are not; past that the column turns 64-bit), and none at all while every line
-is a row, row i being line i + 1 (``Run.line_numbers`` is None then: MS MARCO). Ranks are
-32-bit floats while exact (``Ranks``). The doc ids' hashes are not kept (``make_run``'s
-``keep_hashes``): evaluation hashes them again. Query ids get their codes as they first
-appear, as ``columns.vocabulary_maps`` numbers them.
+Per row a Run then keeps, while its pieces are read, its doc id's bytes and 4-byte
+offset, a 4-byte query code and the 8-byte score (an MS MARCO run its rank alone, a
+32-bit float while exact: ``Ranks``; the scores, -rank, are made at the end); a Qrels its
+grade in the narrowest integer type that holds every grade so far (``Grades``: 1 byte
+for real qrels; ``make_qrels`` widens them to int64 after its repeat check). Line numbers
+are kept only when some line is not a row (a blank line, a value spanning lines): while
+row i is line i + 1 (``line_numbers`` None: MS MARCO, JSON Lines) or line i + 2 (after
+a header) they are counted, and numbered once at the end, after the pieces' freed heap
+is handed back (``hand_back_freed_heap``). They are 32-bit (a file needs 2**31 lines
+before they are not; past that the column turns 64-bit). The doc ids' hashes are not kept
+(``make_run``'s ``keep_hashes``): evaluation hashes them again. Query ids get their codes
+as they first appear, as ``columns.vocabulary_maps`` numbers them.
 """
 
 from __future__ import annotations
@@ -154,7 +159,7 @@ def hand_back_freed_heap() -> None:
             import ctypes
 
             _TRIM = ctypes.CDLL(None).malloc_trim
-        except (OSError, AttributeError):  # no glibc: macOS, musl, Windows
+        except (OSError, AttributeError, TypeError):  # no glibc: macOS, musl, Windows
             _TRIM = False
     if _TRIM:
         _TRIM(0)
@@ -247,8 +252,8 @@ class Lines:
 
 class Grades:
     """A qrels' grades in the narrowest integer type that holds every grade so far (8
-    bits for every real qrels), widened to int64 (``Qrels.relevance``) once, at the end,
-    in the heap the pieces freed: 7 bytes a row less in the peak than int64 kept."""
+    bits for every real qrels), widened to int64 (``Qrels.relevance``) once, by
+    ``make_qrels`` after its repeat check: 7 bytes a row less while the pieces are read."""
 
     def __init__(self) -> None:
         self.column = Growing(np.int8)
