@@ -14,6 +14,7 @@ import numpy as np
 
 from .fast.hashing import descending_order
 from .model import Run, natural_key
+from .model.columns import Encoded
 
 
 def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
@@ -84,7 +85,8 @@ def canonical_order(query_codes: np.ndarray, scores: np.ndarray, docs, compat: i
                     ties: str = "trec_eval", lines: np.ndarray | None = None,
                     ranks: np.ndarray | None = None) -> np.ndarray:
     """Permutation grouping rows by query code, each query in ranking order under a tie
-    policy. ``docs``: the rows' doc ids (an Arrow string column), compared only for ties."""
+    policy. ``docs``: the rows' doc ids (an Arrow string column, or an ``Encoded`` whose
+    strings are not held), compared only for ties."""
     return ranking(query_codes, scores, docs, compat, ties, lines, ranks).permutation()
 
 
@@ -197,6 +199,8 @@ def _tie_moves(q: np.ndarray, s: np.ndarray, docs, judged: np.ndarray | None,
         if len(positions) == 0:
             return nothing, nothing
     rows = positions if base is None else base[positions]
+    if isinstance(docs, Encoded):  # ids as codes: the tied rows' ids read in the vocabulary
+        docs, rows = docs.vocabulary, docs.codes[rows]
     by_doc = descending_order(group, docs, rows)  # doc ids compared by bytes, descending
     return positions, positions[by_doc]
 
@@ -220,7 +224,10 @@ def canonical_rows(run: Run, compat: int = 9) -> tuple[np.ndarray, np.ndarray]:
     position = np.empty(len(vocabulary), dtype=np.int64)
     position[by_name] = np.arange(len(vocabulary))
     queries = position[run.query.codes] if len(run.query.codes) else run.query.codes
-    order = canonical_order(queries, run.scores, run.doc.values(), compat)
+    # encoded ids are compared in their vocabulary: writing every row's id out to rank a
+    # run past 2 GiB held its doc ids a second time (check's peak, issue 12 C.17)
+    docs = run.doc.values() if run.doc.holds_strings else run.doc
+    order = canonical_order(queries, run.scores, docs, compat)
     grouped = queries[order]
     starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(order) else order
     sizes = np.diff(np.r_[starts, len(order)])

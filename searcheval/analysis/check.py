@@ -79,9 +79,9 @@ def check(qrels_path: str, run_paths: list[str], *, relevance_level: int = 1,
         run = scan(path, "run", max_errors)
         _file(report, run, "line")
         if not run.unreadable:
-            _check_run(report, run, compat)
+            rows = _check_run(report, run, compat)
             if not qrels.unreadable:
-                _against_qrels(report, run, qrels, relevant, compat, max_unjudged)
+                _against_qrels(report, run, qrels, relevant, rows, max_unjudged)
         runs.append(run)
     return report, runs
 
@@ -116,7 +116,11 @@ def _check_qrels(report: Report, qrels: Scan, level: int) -> set[str]:
     return {q for q, h in zip(queries, has) if h}
 
 
-def _check_run(report: Report, run: Scan, compat: int) -> None:
+def _check_run(report: Report, run: Scan, compat: int
+               ) -> tuple[np.ndarray, np.ndarray] | None:
+    """What is wrong with a run alone; returns its rows ranked as trec_eval ranks them
+    (``canonical_rows``), None for an empty run: ranked once, for every check that needs
+    them (ranking a run over 2 GiB twice had it peak at 3.2x its text)."""
     if run.tags is not None and len(run.tags):
         import pyarrow.compute as pc
         tags = pc.unique(run.tags).to_pylist()
@@ -126,12 +130,12 @@ def _check_run(report: Report, run: Scan, compat: int) -> None:
                        f"trec_eval names the run by the last line's tag, {last!r}")
     if len(run.query) == 0:
         report.say(run.path, "warning", "the run retrieves nothing")
-        return
-    ranked = run.run()
-    order, ranks = canonical_rows(ranked, compat)
+        return None
+    order, ranks = canonical_rows(run.run(), compat)
     if run.format == "trec-run":
         _rank_column(report, run, order, ranks)
     _ties(report, run, order, ranks, compat)
+    return order, ranks
 
 
 def _rank_column(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray) -> None:
@@ -199,8 +203,8 @@ def _ties(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray, compa
                    f"{run.lines[row]}")
 
 
-def _against_qrels(report: Report, run: Scan, qrels: Scan, relevant: set[str], compat: int,
-                   max_unjudged: float) -> None:
+def _against_qrels(report: Report, run: Scan, qrels: Scan, relevant: set[str],
+                   rows: tuple[np.ndarray, np.ndarray] | None, max_unjudged: float) -> None:
     run_queries = set(run.query.vocabulary.to_pylist()) | set(run.empty_queries)
     judged_queries = set(qrels.query.vocabulary.to_pylist())
     both, only_run, only_qrels = (run_queries & judged_queries, run_queries - judged_queries,
@@ -219,14 +223,16 @@ def _against_qrels(report: Report, run: Scan, qrels: Scan, relevant: set[str], c
         report.say(run.path, "warning", f"{_count(len(only_qrels), 'qrels query', 'qrels queries')}"
                    f" missing from the run, scored 0 (--missing zero, the default): "
                    f"{_listed(list(only_qrels))}")
-    _unjudged(report, run, qrels, compat, max_unjudged)
+    if rows is not None:
+        _unjudged(report, run, qrels, rows, max_unjudged)
 
 
-def _unjudged(report: Report, run: Scan, qrels: Scan, compat: int, limit: float) -> None:
-    """Share of the top-10 documents (of queries in the qrels) that no judgment covers."""
+def _unjudged(report: Report, run: Scan, qrels: Scan, rows: tuple[np.ndarray, np.ndarray],
+              limit: float) -> None:
+    """Share of the top-10 documents (of queries in the qrels) that no judgment covers
+    (``rows``: the run ranked, ``_check_run``)."""
     from ..model.columns import unify
-    ranked = run.run()
-    order, ranks = canonical_rows(ranked, compat)
+    order, ranks = rows
     top = order[ranks <= 10]
     _, (rq, jq) = unify(run.query, qrels.query)
     _, (rd, jd) = unify(run.doc, qrels.doc)

@@ -11,6 +11,7 @@ from ..errors import FormatError
 from ..fast.hashing import hashes_and_repeats, same_strings
 from ..model import Qrels, Run, forms
 from ..model.columns import Encoded, pair_ranks
+from .table_columns import hand_back_freed_heap
 
 
 def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
@@ -21,13 +22,17 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
     if len(query) == 0:
         raise FormatError(path, 0, "no judgments found (the qrels file is empty)")
     lines = None if lines is None else np.asarray(lines)
-    relevance = np.asarray(relevance, dtype=np.int64)
+    if not (isinstance(relevance, np.ndarray) and relevance.dtype.kind == "i"):
+        relevance = np.asarray(relevance, dtype=np.int64)
     _refuse_32_bit_overflow(path, len(query), lines, unit, relevance)
     if form != "trec":
-        return forms.checked(Qrels(query, doc, relevance, lines, path, form=form,
-                                   iteration=iteration), unit)
+        return forms.checked(Qrels(query, doc, relevance.astype(np.int64, copy=False), lines,
+                                   path, form=form, iteration=iteration), unit)
     hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit, keep_hashes)
-    return Qrels(query, doc, relevance, lines, path, doc_hash=hashes, iteration=iteration)
+    if not keep_hashes:  # a table reader minding its peak (issue 12 C.17): its narrow
+        hand_back_freed_heap()  # grades widened where the repeat check's temporaries were
+    return Qrels(query, doc, relevance.astype(np.int64, copy=False), lines, path,
+                 doc_hash=hashes, iteration=iteration)
 
 
 def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
@@ -54,7 +59,8 @@ def _refuse_32_bit_overflow(path: str, rows: int, lines: np.ndarray | None, unit
     if rows >= _INT32:
         raise FormatError(path, 0, f"too many {unit}: {rows:,} records, searcheval reads at "
                           f"most {_INT32 - 1:,} (split the file by query)")
-    if relevance is None or not len(relevance):
+    if relevance is None or not len(relevance) or \
+            (relevance.min() >= -_INT32 and relevance.max() < _INT32):  # no per-row temporary
         return
     outside = (relevance < -_INT32) | (relevance >= _INT32)
     if outside.any():

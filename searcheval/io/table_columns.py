@@ -9,13 +9,18 @@ own (``Growing``: grown in place by ``mremap`` on Linux, so nothing is copied; i
 bytes and offsets too, ``GrowingStrings``): the heap then holds only the piece in flight,
 and the same heap memory is reused by every piece.
 
-Per row a Run then keeps its doc id's bytes and 4-byte offset, a 4-byte query code, the
-8-byte score, and a 4-byte line number: line numbers are 32-bit (a file needs 2**31 lines
-before they are not; past that the column turns 64-bit), and none at all while every line
-is a row, row i being line i + 1 (``Run.line_numbers`` is None then: MS MARCO). Ranks are
-32-bit floats while exact (``Ranks``). The doc ids' hashes are not kept (``make_run``'s
-``keep_hashes``): evaluation hashes them again. Query ids get their codes as they first
-appear, as ``columns.vocabulary_maps`` numbers them.
+Per row a Run then keeps, while its pieces are read, its doc id's bytes and 4-byte
+offset, a 4-byte query code and the 8-byte score (an MS MARCO run its rank alone, a
+32-bit float while exact: ``Ranks``; the scores, -rank, are made at the end); a Qrels its
+grade in the narrowest integer type that holds every grade so far (``Grades``: 1 byte
+for real qrels; ``make_qrels`` widens them to int64 after its repeat check). Line numbers
+are kept only when some line is not a row (a blank line, a value spanning lines): while
+row i is line i + 1 (``line_numbers`` None: MS MARCO, JSON Lines) or line i + 2 (after
+a header) they are counted, and numbered once at the end, after the pieces' freed heap
+is handed back (``hand_back_freed_heap``). They are 32-bit (a file needs 2**31 lines
+before they are not; past that the column turns 64-bit). The doc ids' hashes are not kept
+(``make_run``'s ``keep_hashes``): evaluation hashes them again. Query ids get their codes
+as they first appear, as ``columns.vocabulary_maps`` numbers them.
 """
 
 from __future__ import annotations
@@ -143,6 +148,26 @@ def _mapped(size: int) -> mmap.mmap:
     return mmap.mmap(-1, max(size, 1), flags=private)
 
 
+def hand_back_freed_heap() -> None:
+    """Return the heap's free pages to the system (glibc's ``malloc_trim``; elsewhere
+    nothing). The command line keeps freed heap for reuse (``cli.memory``), and the pieces
+    leave it scattered: the columns made once at the end (grades widened, line numbers,
+    -rank scores) would not fit in it and would add to it instead."""
+    global _TRIM
+    if _TRIM is None:
+        try:
+            import ctypes
+
+            _TRIM = ctypes.CDLL(None).malloc_trim
+        except (OSError, AttributeError, TypeError):  # no glibc: macOS, musl, Windows
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM = None
+
+
 class Queries:
     """Query codes numbered across pieces in order of first appearance."""
 
@@ -184,11 +209,13 @@ _FLOAT32_EXACT = 2**24
 
 
 class Lines:
-    """Physical line numbers: none while every line so far is a row (row i is line i + 1),
-    then 32-bit, then 64-bit past 2**31."""
+    """Physical line numbers: none kept while row i is line i + ``first`` (every line a
+    row, after a header line or none), then 32-bit, then 64-bit past 2**31. Counted rows
+    after a header are numbered once, at the end (``array``), in the heap the pieces
+    freed, not kept in a column while the pieces are read (4 bytes a row of the peak)."""
 
     def __init__(self) -> None:
-        self.rows, self.column = 0, None
+        self.rows, self.first, self.column = 0, None, None
 
     def append(self, local: np.ndarray | range | None, rows: int, before: int) -> None:
         """A piece's ``rows`` lines, numbered from 1 in the piece (None: each of its lines
@@ -197,16 +224,52 @@ class Lines:
             range(local.start + before, local.stop + before) if isinstance(local, range) \
             else np.asarray(local, dtype=np.int64) + before
         if self.column is None:
-            if isinstance(physical, range) and physical.start == self.rows + 1:
-                self.rows += rows
-                return
-            self.column = Growing(np.int32)
-            self.column.append(np.arange(1, self.rows + 1, dtype=np.int32))
+            if isinstance(physical, range):
+                self.first = physical.start if self.first is None else self.first
+                if physical.start == self.first + self.rows:
+                    self.rows += rows
+                    return
+            counted = self._counted()
+            self.column = Growing(counted.dtype)
+            self.column.append(counted)
         self.rows += rows
         if rows and physical[-1] >= _INT32 and self.column.dtype == np.int32:
             self.column = self.column.widened(np.int64)  # in order: the last is the largest
         self.column.append(np.arange(physical.start, physical.stop, dtype=self.column.dtype)
                            if isinstance(physical, range) else physical)
 
+    def _counted(self) -> np.ndarray:
+        """The line numbers of the rows counted so far (rows ``first``, ``first`` + 1...)."""
+        first = 1 if self.first is None else self.first
+        last = first + self.rows - 1
+        return np.arange(first, last + 1, dtype=np.int32 if last < _INT32 else np.int64)
+
     def array(self) -> np.ndarray | None:
-        return None if self.column is None else self.column.array()
+        if self.column is not None:
+            return self.column.array()
+        return None if self.first in (None, 1) else self._counted()
+
+
+class Grades:
+    """A qrels' grades in the narrowest integer type that holds every grade so far (8
+    bits for every real qrels), widened to int64 (``Qrels.relevance``) once, by
+    ``make_qrels`` after its repeat check: 7 bytes a row less while the pieces are read."""
+
+    def __init__(self) -> None:
+        self.column = Growing(np.int8)
+
+    def append(self, grades: np.ndarray) -> None:
+        if len(grades):
+            low, high = int(grades.min()), int(grades.max())
+            wanted = next(t for t in _INTEGERS
+                          if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
+            if np.dtype(wanted).itemsize > self.column.dtype.itemsize:
+                self.column = self.column.widened(wanted)
+        self.column.append(grades)
+
+    def array(self) -> np.ndarray:
+        """The grades in their narrow type: ``make_qrels`` widens them after its checks."""
+        return self.column.array()
+
+
+_INTEGERS = (np.int8, np.int16, np.int32, np.int64)

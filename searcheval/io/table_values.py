@@ -23,7 +23,8 @@ from ..model.columns import Encoded
 from . import pieces
 from .column_names import VALUE_COLUMNS, roles
 from .table_checks import Columns, checked_ids, checked_integers, checked_numbers
-from .table_columns import Growing, GrowingStrings, Lines, Queries, Ranks
+from .table_columns import (Grades, Growing, GrowingStrings, Lines, Queries, Ranks,
+                            hand_back_freed_heap)
 from .trec import make_qrels, make_run
 
 
@@ -132,7 +133,7 @@ class Joined:
         self.kind, self.path, self.own_memory = kind, path, own_memory
         self.queries, self.lines = Queries(), Lines()
         self.docs: GrowingStrings | list = GrowingStrings() if own_memory else []
-        self.values = Growing(np.int64 if kind == "qrels" else np.float64)
+        self.values = Grades() if kind == "qrels" else Growing(np.float64)
         self.ranks = Ranks()
         self.roles: frozenset[str] | None = None
         self.first_line = 0
@@ -144,7 +145,8 @@ class Joined:
         self._refuse_changed_columns(part, before)
         self.queries.append(part.query)
         self.docs.append(part.doc)
-        self.values.append(part.values)
+        if self.kind == "qrels" or "score" in part.roles:  # else -ranks, made at the end
+            self.values.append(part.values)
         if part.ranks is not None:
             self.ranks.append(part.ranks)
         self.lines.append(part.lines, len(part.values), before)
@@ -165,12 +167,17 @@ class Joined:
         raise FormatError(self.path, line, f"{role} is missing")
 
     def finished(self, unit: str = "lines", notes: list[str] | None = None) -> Qrels | Run:
+        if self.own_memory:
+            hand_back_freed_heap()  # the pieces' heap, before the last columns are made
         docs = Encoded.lazy(self._docs())
-        query, lines, values = self.queries.encoded(), self.lines.array(), self.values.array()
+        query, lines = self.queries.encoded(), self.lines.array()
         if self.kind == "qrels":
-            return make_qrels(query, docs, values, lines, self.path, unit=unit,
+            return make_qrels(query, docs, self.values.array(), lines, self.path, unit=unit,
                               keep_hashes=False)
         ranks = self.ranks.array() if "rank" in self.roles else None
+        # MS MARCO: each document scores -rank, made once here, not kept while reading
+        values = self.values.array() if "score" in self.roles else \
+            np.negative(ranks, dtype=np.float64)
         added: list[str] = []
         if "score" not in self.roles:
             added.append("scores: none in the input; each document scores -rank")

@@ -68,6 +68,12 @@ class Encoded:
     def __len__(self) -> int:
         return len(self._strings) if self._strings is not None else len(self._codes)
 
+    @property
+    def holds_strings(self) -> bool:
+        """Whether the column's strings are held (``values`` is free); else they exist only
+        as vocabulary and codes, and ``values`` writes them all out (GiBs for a large run)."""
+        return self._strings is not None
+
 
 def _string_array(column) -> pa.Array | pa.ChunkedArray:
     """One string array, or a chunked one of several chunks: chunks are never copied
