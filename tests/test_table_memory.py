@@ -155,7 +155,9 @@ def test_gzip_csv_qrels_peak_within_one_and_a_half_times_its_text(tmp_path):
             size += len(block)
     small = small_file(tmp_path, "small.csv", "query_id,doc_id,relevance\nq,d,1\n")
     used = above_baseline(small, str(qrels), "qrels")
-    assert used < min(1.5 * size, kept_and_in_flight(ROWS, DOC_BYTES, 4 + 4 + 8 + 4)), \
+    # the "about 1.5x", with 0.05x (1.6 MiB) more room than the 1.3-1.8 MiB the
+    # measured peaks leave under 1.5x, for allocator noise; main's 1.71x is far above it
+    assert used < min(1.55 * size, kept_and_in_flight(ROWS, DOC_BYTES, 4 + 4 + 8 + 4)), \
         used / size
 
 
