@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from ..errors import FormatError, UsageError
 from ..model.columns import Encoded, encode
+from ..model.nested import NestedDocs
 from .irds import is_irds  # the module imports ir_datasets only when used
 from ..model import Qrels, Run
 from .registry import read, read_path
@@ -116,7 +117,7 @@ def _fast_dict_qrels(source: Any) -> Qrels | None:
     relevance = np.asarray(values.cast(pa.int64()), dtype=np.int64)
     if len(relevance) and (relevance.min() < -2**31 or relevance.max() >= 2**31):
         return None  # out of the engine's 32-bit range: the checked path names the entry
-    return Qrels(query, doc, relevance, None, "<qrels>")
+    return Qrels(query, NestedDocs(source, query, relevance, doc), relevance, None, "<qrels>")
 
 
 def _fast_dict_run(source: Any, name: str) -> Run | None:
@@ -129,10 +130,11 @@ def _fast_dict_run(source: Any, name: str) -> Run | None:
     scores = np.asarray(values.cast(pa.float64()), dtype=np.float64)
     if not np.isfinite(scores).all():
         return None
-    return Run(query, doc, scores, None, f"<{name}>", name, empty_queries=_empty_queries(source))
+    return Run(query, NestedDocs(source, query, strings=doc), scores, None, f"<{name}>", name,
+               empty_queries=_empty_queries(source))
 
 
-def _flat_dict(source: Any) -> tuple[Encoded, Encoded, pa.Array] | None:
+def _flat_dict(source: Any) -> tuple[Encoded, pa.Array, pa.Array] | None:
     """(query column, doc column, values as Arrow infers them) of a dict of dicts whose ids
     are all str and whose values hold no None; None for any other input."""
     if not isinstance(source, dict):
@@ -152,7 +154,7 @@ def _flat_dict(source: Any) -> tuple[Encoded, Encoded, pa.Array] | None:
     if not sizes.all():  # a query without entries is no query of these columns
         queries, sizes = queries.filter(pa.array(sizes > 0)), sizes[sizes > 0]
     codes = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-    return Encoded(codes, queries), Encoded.lazy(docs), values
+    return Encoded(codes, queries), docs, values
 
 
 def _dict_run(source: Any, name: str) -> Run:
