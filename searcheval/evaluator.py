@@ -39,7 +39,7 @@ class Evaluator:
         names, self._notes = dataset_measures(qrels, measures)
         self.measures = resolve_measures(names, compat)
         self.engine = engine
-        self.qrels = as_qrels(qrels)
+        self.qrels = as_qrels(_own_copy(qrels))
         if engine == "native":
             prepared(self.qrels)  # hashes and lookup table of the judgments, kept on them
 
@@ -61,3 +61,12 @@ class Evaluator:
         names = ", ".join(str(m) for m in self.measures)
         return (f"Evaluator({self.qrels.path}, {len(self.qrels.relevance):,} judgments; "
                 f"{names}; engine {self.engine})")
+
+
+def _own_copy(qrels: Any) -> Any:
+    """A ``{query_id: {doc_id: grade}}`` dict copied one level deep (each inner dict in C):
+    a dict run is looked up in the qrels' own dict (``model.nested``) for every run, so
+    edits the caller makes to theirs afterwards must not reach it. Anything else as it is."""
+    if isinstance(qrels, dict) and all(isinstance(docs, dict) for docs in qrels.values()):
+        return {query: dict(docs) for query, docs in qrels.items()}
+    return qrels

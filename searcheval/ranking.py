@@ -14,6 +14,7 @@ import numpy as np
 
 from .fast.hashing import descending_order
 from .model import Run, natural_key
+from .model.nested import NestedDocs
 
 
 def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
@@ -84,7 +85,8 @@ def canonical_order(query_codes: np.ndarray, scores: np.ndarray, docs, compat: i
                     ties: str = "trec_eval", lines: np.ndarray | None = None,
                     ranks: np.ndarray | None = None) -> np.ndarray:
     """Permutation grouping rows by query code, each query in ranking order under a tie
-    policy. ``docs``: the rows' doc ids (an Arrow string column), compared only for ties."""
+    policy. ``docs``: the rows' doc ids (an Arrow string column, or a dict's
+    ``NestedDocs``), compared only for ties."""
     return ranking(query_codes, scores, docs, compat, ties, lines, ranks).permutation()
 
 
@@ -197,6 +199,8 @@ def _tie_moves(q: np.ndarray, s: np.ndarray, docs, judged: np.ndarray | None,
         if len(positions) == 0:
             return nothing, nothing
     rows = positions if base is None else base[positions]
+    if isinstance(docs, NestedDocs):  # a dict's ids: only the tied rows' are made strings
+        docs, rows = docs.strings_at(rows), np.arange(len(rows))
     by_doc = descending_order(group, docs, rows)  # doc ids compared by bytes, descending
     return positions, positions[by_doc]
 

@@ -19,6 +19,7 @@ import pyarrow as pa
 from ..errors import UsageError
 from ..model import Qrels, Run
 from ..model.columns import encode, vocabulary_maps
+from ..model.nested import NestedDocs
 from ..errors import FormatError
 from ..fast.join import NONPOOL, UNJUDGED, judgments
 from ..ranking import comparable_scores, ranking
@@ -291,7 +292,9 @@ def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings,
     held = comparable_scores(run.scores, settings.compat)
     ranks = _rank_column(run) if settings.ties == "rank" else None
     lines = run.lines if settings.ties in ("input", "rank") else None  # made on demand
-    order = ranking(q, held, run.doc.values(), settings.compat, ties=settings.ties,
+    # a dict's doc ids stay in it: ties read only the tied rows' (``NestedDocs``)
+    docs = run.doc if isinstance(run.doc, NestedDocs) else run.doc.values()
+    order = ranking(q, held, docs, settings.compat, ties=settings.ties,
                     lines=lines, ranks=ranks,
                     rel=(rel if pair is None else pair) if grades_only else None)
     permutation = None if grades_only else order.permutation()
