@@ -100,3 +100,24 @@ def test_non_ascii_and_non_str_ids_still_take_their_paths():
     assert accented.per_query() == {"q": {"AP": 0.5}}  # é at rank 2: 1/2
     mixed = searcheval.evaluate({"q": {"10": 1}}, {"q": {10: 0.5, "11": 0.9}}, ["AP"])
     assert mixed.per_query() == {"q": {"AP": 0.5}}
+
+
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+def test_evaluator_ideal_rankings_kept_across_runs_equal_evaluate(missing):
+    """The Evaluator keeps each gains' ideal ranking in the qrels' query numbering and
+    takes every run's queries' part of it (``views._kept_ideal``): runs retrieving the
+    queries in other orders and subsets (so each numbers them differently), a query
+    judged with no relevant document, given gains; every value equals
+    ``searcheval.evaluate``'s (the Results of one call, themselves pytrec_eval's)."""
+    qrels = {"q1": {"a": 2, "b": 1, "c": 0}, "q2": {"x": 1, "y": 3, "z": 2},
+             "q3": {"m": 0}, "q4": {"p": 1}}
+    runs = [{"q2": {"x": 0.3, "y": 0.2, "w": 0.9}, "q1": {"c": 0.8, "a": 0.1}},
+            {"q4": {"p": 0.5}, "q3": {"m": 0.4}, "q1": {"b": 0.7, "a": 0.6, "c": 0.5}},
+            {"q9": {"a": 1.0}, "q2": {"z": 0.1, "y": 0.2}}]
+    measures = ["nDCG@10", "nDCG", "ndcg.1=0.5,2=3", "ndcg_rel", "AP"]
+    evaluator = searcheval.Evaluator(qrels, measures, missing=missing)
+    for run in runs * 2:
+        got, once = evaluator.evaluate(run), searcheval.evaluate(qrels, run, measures,
+                                                                 missing=missing)
+        assert got.query_ids == once.query_ids
+        np.testing.assert_array_equal(got.values, once.values)

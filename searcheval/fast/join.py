@@ -169,6 +169,7 @@ class _PreparedTable(_KeyTable):
 
     def __init__(self, queries: np.ndarray, hashes: np.ndarray, num_queries: int) -> None:
         super().__init__(queries, hashes, num_queries)
+        self.kept: dict = {}  # views of the judgments alone, for every run (engine.views)
         self.first = np.full(num_queries, -1, dtype=np.int64)  # per query: a judgment of it
         self.first[queries[::-1]] = np.arange(len(queries) - 1, -1, -1)
 
