@@ -104,8 +104,9 @@ def test_non_ascii_and_non_str_ids_still_take_their_paths():
 
 @pytest.mark.parametrize("missing", ["zero", "skip"])
 def test_evaluator_ideal_rankings_kept_across_runs_equal_evaluate(missing):
-    """The Evaluator keeps each gains' ideal ranking in the qrels' query numbering and
-    takes every run's queries' part of it (``views._kept_ideal``): runs retrieving the
+    """The Evaluator keeps each gains' ideal ranking and each level's counts of judgments
+    in the qrels' query numbering and takes every run's queries' part of them
+    (``views._kept_ideal``, ``_build_level``): runs retrieving the
     queries in other orders and subsets (so each numbers them differently), a query
     judged with no relevant document, given gains; every value equals
     ``searcheval.evaluate``'s (the Results of one call, themselves pytrec_eval's)."""
@@ -114,7 +115,8 @@ def test_evaluator_ideal_rankings_kept_across_runs_equal_evaluate(missing):
     runs = [{"q2": {"x": 0.3, "y": 0.2, "w": 0.9}, "q1": {"c": 0.8, "a": 0.1}},
             {"q4": {"p": 0.5}, "q3": {"m": 0.4}, "q1": {"b": 0.7, "a": 0.6, "c": 0.5}},
             {"q9": {"a": 1.0}, "q2": {"z": 0.1, "y": 0.2}}]
-    measures = ["nDCG@10", "nDCG", "ndcg.1=0.5,2=3", "ndcg_rel", "AP"]
+    measures = ["nDCG@10", "nDCG", "ndcg.1=0.5,2=3", "ndcg_rel", "AP", "R-prec", "bpref",
+                "P(rel=2)@2", "recall@2"]
     evaluator = searcheval.Evaluator(qrels, measures, missing=missing)
     for run in runs * 2:
         got, once = evaluator.evaluate(run), searcheval.evaluate(qrels, run, measures,

@@ -70,12 +70,26 @@ def _build_level(r: Ranked, level: int, averaged: bool) -> LevelView:
         mean = group_mean(r, exact.is_rel.astype(np.float64))
         return LevelView(r, mean, exact.num_rel, exact.num_nonrel,
                          cum_rel=segment_cumsum(mean, r.starts), num_rel_ret=exact.num_rel_ret)
-    nq = r.num_queries
-    judged = r.judged_grade
-    return LevelView(
-        r, r.rel >= level,
-        num_rel=np.bincount(r.judged_q[judged >= level], minlength=nq),
-        num_nonrel=np.bincount(r.judged_q[(judged >= 0) & (judged < level)], minlength=nq))
+    if r.kept_qrels is None:
+        num_rel, num_nonrel = _level_counts_of(r.judged_q, r.judged_grade, r.num_queries, level)
+    else:  # an Evaluator's qrels: counted once in their numbering, each run's queries taken
+        qrels, code = r.kept_qrels, r.qrels_code
+        key = ("level", level)
+        if key not in qrels.lookup.kept:
+            qrels.lookup.kept[key] = _level_counts_of(
+                np.asarray(qrels.query.codes), qrels.relevance, len(qrels.query.vocabulary),
+                level)
+        num_rel, num_nonrel = (np.where(code >= 0, counts[code], 0)
+                               for counts in qrels.lookup.kept[key])
+    return LevelView(r, r.rel >= level, num_rel=num_rel, num_nonrel=num_nonrel)
+
+
+def _level_counts_of(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int,
+                     level: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per query, (judgments with grade >= level, judgments with 0 <= grade < level)."""
+    return (np.bincount(judged_q[judged_grade >= level], minlength=num_queries),
+            np.bincount(judged_q[(judged_grade >= 0) & (judged_grade < level)],
+                        minlength=num_queries))
 
 
 def group_mean(r: Ranked, values: np.ndarray) -> np.ndarray:
