@@ -116,7 +116,7 @@ def test_evaluator_ideal_rankings_kept_across_runs_equal_evaluate(missing):
             {"q4": {"p": 0.5}, "q3": {"m": 0.4}, "q1": {"b": 0.7, "a": 0.6, "c": 0.5}},
             {"q9": {"a": 1.0}, "q2": {"z": 0.1, "y": 0.2}}]
     measures = ["nDCG@10", "nDCG", "ndcg.1=0.5,2=3", "ndcg_rel", "AP", "R-prec", "bpref",
-                "P(rel=2)@2", "recall@2"]
+                "P(rel=2)@2", "AP(rel=2)", "recall@2"]
     evaluator = searcheval.Evaluator(qrels, measures, missing=missing)
     for run in runs * 2:
         got, once = evaluator.evaluate(run), searcheval.evaluate(qrels, run, measures,
