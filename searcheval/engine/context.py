@@ -66,8 +66,9 @@ class Ranked:
     pair: np.ndarray | None = None
     subtopics: Subtopics | None = None
     # An Evaluator's qrels (``fast.join.prepared``), whose views of the judgments alone
-    # (ideal rankings) are kept on them for every run, and per query here its code in
-    # them (-1: not in them, or not evaluated); None for qrels evaluated once.
+    # (ideal rankings, counts per relevance level: ``views``) are kept on them for every
+    # run, and per query here its code in them (-1: not in them, or not evaluated); None
+    # for qrels evaluated once.
     kept_qrels: Qrels | None = None
     qrels_code: np.ndarray | None = None
     cache: dict = field(default_factory=dict)
