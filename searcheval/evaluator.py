@@ -1,9 +1,12 @@
 """Many runs against one qrels: ``Evaluator(qrels, measures, **settings).evaluate(run)``.
 
 What depends only on the qrels and the measures is done once, when the Evaluator is made:
-the qrels read or converted, the measure names parsed, the settings checked, the doc ids
-of the judgments hashed and their lookup table built (``fast.join.prepared``). Each
-``evaluate`` then converts the run and computes, as ``searcheval.evaluate`` does with
+the qrels read or converted (a dict copied, since runs held as dicts are looked up in it:
+``model.nested``), the measure names parsed, the settings checked, the doc ids of the
+judgments hashed and their lookup table built (``fast.join.prepared``); the ideal rankings
+and the counts of judgments per relevance level when the first run needs them
+(``engine.views``). Each ``evaluate`` then converts the run and computes, as
+``searcheval.evaluate`` does with
 the same arguments (the two give equal Results: tests/test_evaluator.py), as a
 validation step in a training loop or a parameter sweep calls it thousands of times.
 """
@@ -39,7 +42,7 @@ class Evaluator:
         names, self._notes = dataset_measures(qrels, measures)
         self.measures = resolve_measures(names, compat)
         self.engine = engine
-        self.qrels = as_qrels(qrels)
+        self.qrels = as_qrels(_own_copy(qrels))
         if engine == "native":
             prepared(self.qrels)  # hashes and lookup table of the judgments, kept on them
 
@@ -61,3 +64,12 @@ class Evaluator:
         names = ", ".join(str(m) for m in self.measures)
         return (f"Evaluator({self.qrels.path}, {len(self.qrels.relevance):,} judgments; "
                 f"{names}; engine {self.engine})")
+
+
+def _own_copy(qrels: Any) -> Any:
+    """A ``{query_id: {doc_id: grade}}`` dict copied one level deep (each inner dict in C):
+    a dict run is looked up in the qrels' own dict (``model.nested``) for every run, so
+    edits the caller makes to theirs afterwards must not reach it. Anything else as it is."""
+    if isinstance(qrels, dict) and all(isinstance(docs, dict) for docs in qrels.values()):
+        return {query: dict(docs) for query, docs in qrels.items()}
+    return qrels

@@ -15,6 +15,7 @@ import numpy as np
 from .fast.hashing import descending_order
 from .model import Run, natural_key
 from .model.columns import Encoded
+from .model.nested import NestedDocs
 
 
 def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
@@ -85,8 +86,8 @@ def canonical_order(query_codes: np.ndarray, scores: np.ndarray, docs, compat: i
                     ties: str = "trec_eval", lines: np.ndarray | None = None,
                     ranks: np.ndarray | None = None) -> np.ndarray:
     """Permutation grouping rows by query code, each query in ranking order under a tie
-    policy. ``docs``: the rows' doc ids (an Arrow string column, or an ``Encoded`` whose
-    strings are not held), compared only for ties."""
+    policy. ``docs``: the rows' doc ids (an Arrow string column, an ``Encoded`` whose
+    strings are not held, or a dict's ``NestedDocs``), compared only for ties."""
     return ranking(query_codes, scores, docs, compat, ties, lines, ranks).permutation()
 
 
@@ -201,6 +202,8 @@ def _tie_moves(q: np.ndarray, s: np.ndarray, docs, judged: np.ndarray | None,
     rows = positions if base is None else base[positions]
     if isinstance(docs, Encoded):  # ids as codes: the tied rows' ids read in the vocabulary
         docs, rows = docs.vocabulary, docs.codes[rows]
+    elif isinstance(docs, NestedDocs):  # a dict's ids: only the tied rows' are made strings
+        docs, rows = docs.strings_at(rows), np.arange(len(rows))
     by_doc = descending_order(group, docs, rows)  # doc ids compared by bytes, descending
     return positions, positions[by_doc]
 

@@ -19,6 +19,7 @@ import pyarrow as pa
 from ..errors import UsageError
 from ..model import Qrels, Run
 from ..model.columns import encode, vocabulary_maps
+from ..model.nested import NestedDocs
 from ..errors import FormatError
 from ..fast.join import NONPOOL, UNJUDGED, judgments
 from ..ranking import comparable_scores, ranking
@@ -64,6 +65,12 @@ class Ranked:
     # judgment (``views.subtopic_view`` makes a grade per subtopic of each row from them).
     pair: np.ndarray | None = None
     subtopics: Subtopics | None = None
+    # An Evaluator's qrels (``fast.join.prepared``), whose views of the judgments alone
+    # (ideal rankings, counts per relevance level: ``views``) are kept on them for every
+    # run, and per query here its code in them (-1: not in them, or not evaluated); None
+    # for qrels evaluated once.
+    kept_qrels: Qrels | None = None
+    qrels_code: np.ndarray | None = None
     cache: dict = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
@@ -195,6 +202,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
     names = np.array(query_vocab.to_pylist(), dtype=object)
     in_run = np.zeros(len(internal), dtype=bool)
     in_run[index[run_queries]] = True
+    kept = qrels.lookup is not None and pair_of_judgment is None
+    qrels_code = _qrels_codes(qrels_map, index, evaluated, len(internal)) if kept else None
     return Ranked(
         query_ids=names[internal], reported=index[evaluated].astype(np.int64), in_run=in_run,
         q=q, pos=pos, rel=rel, starts=starts,
@@ -204,11 +213,22 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         skipped=list(names[absent]) if settings.missing == "skip" else [],
         ignored=list(names[np.flatnonzero(in_run_codes & ~in_qrels)]), settings=settings,
         doc_ids=doc_ids, pair=pair, scores=scores,
+        kept_qrels=qrels if kept else None, qrels_code=qrels_code,
         judged_docs=None if grades_only else _judged_docs(qrels, judged), qrels_docs=qrels.doc,
         subtopics=None if pair is None else Subtopics(
             pair_of_judgment, index[qrels_map[subtopic_qrels.query.codes]],
             np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,
             subtopic_qrels.subtopic.vocabulary, qrels.doc))
+
+
+def _qrels_codes(qrels_map: np.ndarray, index: np.ndarray, evaluated: np.ndarray,
+                 num_queries: int) -> np.ndarray:
+    """Per query (internal numbering), its code in the qrels when it is evaluated, else -1."""
+    joint_to_qrels = np.full(len(index), -1, dtype=np.int64)
+    joint_to_qrels[qrels_map] = np.arange(len(qrels_map))
+    code = np.full(num_queries, -1, dtype=np.int64)
+    code[index[evaluated]] = joint_to_qrels[evaluated]
+    return code
 
 
 def _judged_docs(qrels: Qrels, judged) -> pa.Array:
@@ -291,7 +311,9 @@ def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings,
     held = comparable_scores(run.scores, settings.compat)
     ranks = _rank_column(run) if settings.ties == "rank" else None
     lines = run.lines if settings.ties in ("input", "rank") else None  # made on demand
-    order = ranking(q, held, run.doc.values(), settings.compat, ties=settings.ties,
+    # a dict's doc ids stay in it: ties read only the tied rows' (``NestedDocs``)
+    docs = run.doc if isinstance(run.doc, NestedDocs) else run.doc.values()
+    order = ranking(q, held, docs, settings.compat, ties=settings.ties,
                     lines=lines, ranks=ranks,
                     rel=(rel if pair is None else pair) if grades_only else None)
     permutation = None if grades_only else order.permutation()

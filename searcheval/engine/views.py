@@ -70,12 +70,26 @@ def _build_level(r: Ranked, level: int, averaged: bool) -> LevelView:
         mean = group_mean(r, exact.is_rel.astype(np.float64))
         return LevelView(r, mean, exact.num_rel, exact.num_nonrel,
                          cum_rel=segment_cumsum(mean, r.starts), num_rel_ret=exact.num_rel_ret)
-    nq = r.num_queries
-    judged = r.judged_grade
-    return LevelView(
-        r, r.rel >= level,
-        num_rel=np.bincount(r.judged_q[judged >= level], minlength=nq),
-        num_nonrel=np.bincount(r.judged_q[(judged >= 0) & (judged < level)], minlength=nq))
+    if r.kept_qrels is None:
+        num_rel, num_nonrel = _level_counts_of(r.judged_q, r.judged_grade, r.num_queries, level)
+    else:  # an Evaluator's qrels: counted once in their numbering, each run's queries taken
+        qrels, code = r.kept_qrels, r.qrels_code
+        key = ("level", level)
+        if key not in qrels.lookup.kept:
+            qrels.lookup.kept[key] = _level_counts_of(
+                np.asarray(qrels.query.codes), qrels.relevance, len(qrels.query.vocabulary),
+                level)
+        num_rel, num_nonrel = (np.where(code >= 0, counts[code], 0)
+                               for counts in qrels.lookup.kept[key])
+    return LevelView(r, r.rel >= level, num_rel=num_rel, num_nonrel=num_nonrel)
+
+
+def _level_counts_of(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int,
+                     level: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per query, (judgments with grade >= level, judgments with 0 <= grade < level)."""
+    return (np.bincount(judged_q[judged_grade >= level], minlength=num_queries),
+            np.bincount(judged_q[(judged_grade >= 0) & (judged_grade < level)],
+                        minlength=num_queries))
 
 
 def group_mean(r: Ranked, values: np.ndarray) -> np.ndarray:
@@ -156,7 +170,37 @@ def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
     for level, gain in given.items():
         judged_gain[grades == level] = gain
     has = judged_gain != 0
-    counts = _level_counts(r)
+    if r.kept_qrels is None:
+        ideal = _ideal(r.judged_q, r.judged_grade, r.num_queries, given)
+    else:
+        ideal = _kept_ideal(r, given)
+    return GainView(len(r.rel), judged[has], judged_gain[has], *ideal)
+
+
+def _kept_ideal(r: Ranked, given: dict[int, float]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_ideal`` of an Evaluator's qrels (``Ranked.kept_qrels``): made once per gains in
+    the qrels' own query numbering, kept on them, and each run's queries' segments taken
+    from it (each segment is summed alone, so the bits are those ``_ideal`` gives)."""
+    qrels = r.kept_qrels
+    kept = qrels.lookup.kept
+    key = ("ideal", tuple(sorted(given.items())))
+    if key not in kept:
+        kept[key] = _ideal(np.asarray(qrels.query.codes), qrels.relevance,
+                           len(qrels.query.vocabulary), given)
+    gain, starts, cum_dcg = kept[key]
+    code = r.qrels_code
+    lengths = np.where(code >= 0, np.diff(starts)[code], 0)
+    ideal_starts = np.concatenate(([0], np.cumsum(lengths)))
+    rows = np.arange(int(ideal_starts[-1])) + np.repeat(starts[code] - ideal_starts[:-1],
+                                                        lengths)
+    return gain[rows], ideal_starts, cum_dcg[rows]
+
+
+def _ideal(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int,
+           given: dict[int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ideal gains, their offsets per query, running ideal DCG) of the judgments."""
+    counts = _level_counts(judged_q, judged_grade, num_queries)
     num_levels = _num_rel_levels(counts)
     q_parts, rank_parts, gain_parts, count_parts = [], [], [], []
     for nrl in sorted(set(num_levels.tolist())):  # not np.unique: it imports numpy.ma
@@ -186,18 +230,18 @@ def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
         ideal_q = np.repeat(q_all[order], count_all)
     else:
         ideal_gain, ideal_q = np.zeros(0), np.zeros(0, dtype=np.int64)
-    ideal_starts = np.searchsorted(ideal_q, np.arange(r.num_queries + 1))
+    ideal_starts = np.searchsorted(ideal_q, np.arange(num_queries + 1))
     position = np.arange(len(ideal_q)) - ideal_starts[:-1][ideal_q] if len(ideal_q) else ideal_q
     discounted = ideal_gain / np.log2(position + 2.0)
-    return GainView(len(r.rel), judged[has], judged_gain[has], ideal_gain, ideal_starts,
-                    segment_cumsum(discounted, ideal_starts))
+    return ideal_gain, ideal_starts, segment_cumsum(discounted, ideal_starts)
 
 
-def _level_counts(r: Ranked) -> np.ndarray:
-    judged = r.judged_grade >= 0
-    width = int(r.judged_grade[judged].max()) + 1 if judged.any() else 1
-    flat = r.judged_q[judged] * width + r.judged_grade[judged]
-    return np.bincount(flat, minlength=r.num_queries * width).reshape(r.num_queries, width)
+def _level_counts(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int
+                  ) -> np.ndarray:
+    judged = judged_grade >= 0
+    width = int(judged_grade[judged].max()) + 1 if judged.any() else 1
+    flat = judged_q[judged] * width + judged_grade[judged]
+    return np.bincount(flat, minlength=num_queries * width).reshape(num_queries, width)
 
 
 def _num_rel_levels(counts: np.ndarray) -> np.ndarray:

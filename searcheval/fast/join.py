@@ -11,10 +11,14 @@ compares ids only.
 
 from __future__ import annotations
 
+import math
+from itertools import chain, repeat
+
 import numpy as np
 
 from ..model import Qrels, Run
 from ..model.arrow import numbers
+from ..model.nested import NestedDocs
 from .cores import in_pieces
 from .hashing import pair_keys, same_strings, string_hashes
 
@@ -33,6 +37,8 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     every match is then confirmed by comparing the doc ids' bytes. Hash collisions (two
     ids, one hash) send the lookup to the exact, slower path.
     """
+    if _both_nested(qrels, run):
+        return _nested_judgments(qrels.doc.nested, run.doc.nested, len(run.doc))
     run_qc = run.query.codes
     if qrels.lookup is not None:  # ``prepared``: the table of every judgment, made once
         table = qrels.lookup
@@ -62,6 +68,26 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     if not confirmed:
         return _exact_judgments(qrels, judged_qc, run, run_qc)
     return rel
+
+
+def _both_nested(qrels: Qrels, run: Run) -> bool:
+    """Whether the qrels and the run still hold the rows of the dicts they were made from."""
+    return (isinstance(qrels.doc, NestedDocs) and isinstance(run.doc, NestedDocs)
+            and qrels.doc.belongs_to(qrels, qrels.relevance) and run.doc.belongs_to(run))
+
+
+def _nested_judgments(judged: dict, ranked: dict, size: int) -> np.ndarray:
+    """``judgments`` of a ``{query_id: {doc_id: score}}`` run against ``{query_id: {doc_id:
+    grade}}`` qrels (``NestedDocs``): each query's documents looked up in its judgments
+    by Python's own dict lookups, in C (no code of ours per entry); NaN marks a miss (a
+    grade is a finite number: ``io.inputs`` checked it)."""
+    nothing: dict = {}
+    found = np.fromiter(chain.from_iterable(
+        map((judged.get(query) or nothing).get, docs, repeat(math.nan))
+        for query, docs in ranked.items()), dtype=np.float64, count=size)
+    missed = np.isnan(found)
+    found[missed] = NONPOOL
+    return np.where(found < 0, np.where(missed, NONPOOL, UNJUDGED), found).astype(np.int32)
 
 
 def prepared(qrels: Qrels) -> Qrels:
@@ -143,6 +169,7 @@ class _PreparedTable(_KeyTable):
 
     def __init__(self, queries: np.ndarray, hashes: np.ndarray, num_queries: int) -> None:
         super().__init__(queries, hashes, num_queries)
+        self.kept: dict = {}  # views of the judgments alone, for every run (engine.views)
         self.first = np.full(num_queries, -1, dtype=np.int64)  # per query: a judgment of it
         self.first[queries[::-1]] = np.arange(len(queries) - 1, -1, -1)
 

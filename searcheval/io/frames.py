@@ -23,7 +23,7 @@ def read_parquet(path: str, data: bytes, kind: str | None,
         table = pq.read_table(io.BytesIO(data))
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise FormatError(path, 0, f"not a readable Parquet file: {exc}") from None
-    return _from_arrow(table, path, kind, notes)
+    return _from_arrow(table, path, kind, notes, keep_hashes=False)  # a file: its peak memory
 
 
 def from_arrow(table: pa.Table, kind: str, label: str | None = None,
@@ -34,12 +34,12 @@ def from_arrow(table: pa.Table, kind: str, label: str | None = None,
 
 
 def _from_arrow(table: pa.Table, path: str, kind: str | None,
-                notes: list[str] | None) -> Qrels | Run:
+                notes: list[str] | None, keep_hashes: bool = True) -> Qrels | Run:
     kind = kind or table_kind(table.column_names, path, 0)
     names = list(roles(table.column_names).values())
     columns = Columns(path, {n: _one_chunk(table.column(n)) for n in names},
                       np.arange(1, table.num_rows + 1), unit="rows", names=table.column_names)
-    return checked(columns, kind, notes)
+    return checked(columns, kind, notes, keep_hashes)
 
 
 def _one_chunk(column: pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
@@ -58,7 +58,7 @@ def from_dataframe(frame: Any, kind: str, label: str | None = None,
     for name in roles(names).values():
         arrays[name] = _series_array(frame[name], label, name)
     columns = Columns(label, arrays, np.arange(1, len(frame) + 1), unit="rows", names=names)
-    return checked(columns, kind, notes)
+    return checked(columns, kind, notes, keep_hashes=True)
 
 
 def _series_array(series: Any, label: str, name: str) -> pa.Array:

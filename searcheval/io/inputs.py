@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from ..errors import FormatError, UsageError
 from ..model.columns import Encoded, encode
+from ..model.nested import NestedDocs
 from .irds import is_irds  # the module imports ir_datasets only when used
 from ..model import Qrels, Run
 from .registry import read, read_path
@@ -95,11 +96,13 @@ def as_run(source: Any, name: str = "run", ranks: bool = False) -> Run:
 
 # ---- dicts of str ids: straight to columns ------------------------------------------------
 # {query_id: {doc_id: value}} with str ids and plain numbers, as models and pytrec_eval's
-# users hold them, goes to the engine's columns in C: the doc ids and the values are each
-# read in one pass by itertools.chain and pyarrow, with no Python code per entry. No repeat
-# check: a dict holds each of its keys once. Anything else (ids that are not str, a value
-# that is not a finite number) returns None, and the checked per-entry path below
-# converts it or names the entry it refuses.
+# users hold them, goes to the engine's columns in C: the values are read in one pass by
+# itertools.chain and pyarrow, with no Python code per entry, and the doc ids stay in the
+# dict (``NestedDocs``: a dict run is joined to dict qrels by dict lookups; the ids become
+# Arrow strings only if something asks for them). No repeat check: a dict holds each of
+# its keys once. Anything else (ids that are not str, a value that is not a finite number)
+# returns None, and the checked per-entry path below converts it or names the entry it
+# refuses.
 
 def _fast_dict_qrels(source: Any) -> Qrels | None:
     flat = _flat_dict(source)
@@ -116,7 +119,8 @@ def _fast_dict_qrels(source: Any) -> Qrels | None:
     relevance = np.asarray(values.cast(pa.int64()), dtype=np.int64)
     if len(relevance) and (relevance.min() < -2**31 or relevance.max() >= 2**31):
         return None  # out of the engine's 32-bit range: the checked path names the entry
-    return Qrels(query, doc, relevance, None, "<qrels>")
+    return Qrels(query, NestedDocs(source, query, relevance, strings=doc), relevance, None,
+                 "<qrels>")
 
 
 def _fast_dict_run(source: Any, name: str) -> Run | None:
@@ -129,12 +133,15 @@ def _fast_dict_run(source: Any, name: str) -> Run | None:
     scores = np.asarray(values.cast(pa.float64()), dtype=np.float64)
     if not np.isfinite(scores).all():
         return None
-    return Run(query, doc, scores, None, f"<{name}>", name, empty_queries=_empty_queries(source))
+    return Run(query, NestedDocs(source, query, strings=doc), scores, None, f"<{name}>", name,
+               empty_queries=_empty_queries(source))
 
 
-def _flat_dict(source: Any) -> tuple[Encoded, Encoded, pa.Array] | None:
-    """(query column, doc column, values as Arrow infers them) of a dict of dicts whose ids
-    are all str and whose values hold no None; None for any other input."""
+def _flat_dict(source: Any) -> tuple[Encoded, pa.Array | None, pa.Array] | None:
+    """(query column, doc ids, values as Arrow infers them) of a dict of dicts whose ids
+    are all str and whose values hold no None; None for any other input. The doc ids are
+    None (left in the dict) when all are ASCII, else Arrow strings (made now, so that ids
+    that are no UTF-8 take the checked path)."""
     if not isinstance(source, dict):
         return None
     inner = list(source.values())
@@ -142,7 +149,8 @@ def _flat_dict(source: Any) -> tuple[Encoded, Encoded, pa.Array] | None:
         return None
     try:
         queries = pa.array(list(source), type=pa.string())
-        docs = pa.array(list(chain.from_iterable(inner)), type=pa.string())
+        docs = None if _ascii_str_keys(inner) else pa.array(
+            list(chain.from_iterable(inner)), type=pa.string())
         values = pa.array(list(chain.from_iterable(d.values() for d in inner)))
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeError):
         return None  # ids that are not str (or not UTF-8), values of mixed kinds
@@ -152,7 +160,16 @@ def _flat_dict(source: Any) -> tuple[Encoded, Encoded, pa.Array] | None:
     if not sizes.all():  # a query without entries is no query of these columns
         queries, sizes = queries.filter(pa.array(sizes > 0)), sizes[sizes > 0]
     codes = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-    return Encoded(codes, queries), Encoded.lazy(docs), values
+    return Encoded(codes, queries), docs, values
+
+
+def _ascii_str_keys(inner: list[dict]) -> bool:
+    """Whether every key of every dict is an ASCII str: one ``str.join`` per dict (it
+    refuses any other key), three times as fast as making the Arrow strings."""
+    try:
+        return all(map(str.isascii, map("".join, inner)))
+    except TypeError:
+        return False
 
 
 def _dict_run(source: Any, name: str) -> Run:

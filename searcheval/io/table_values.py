@@ -55,10 +55,13 @@ def table_kind(names: list[str], path: str, line: int) -> str:
                      "--kind run")
 
 
-def checked(table: Columns, kind: str, notes: list[str] | None = None) -> Qrels | Run:
+def checked(table: Columns, kind: str, notes: list[str] | None = None,
+            keep_hashes: bool = False) -> Qrels | Run:
     """Qrels or Run from raw columns: ids as text, values checked, every refusal located;
-    what was noticed on the way (a missing tag, several tags) is added to ``notes``."""
-    return join([convert(table, kind)], kind, table.path, table.unit, notes)
+    what was noticed on the way (a missing tag, several tags) is added to ``notes``.
+    ``keep_hashes``: keep the repeat check's doc-id hashes for the judgment join (tables
+    already in memory, evaluated at once: ``io.frames``)."""
+    return join([convert(table, kind)], kind, table.path, table.unit, notes, keep_hashes)
 
 
 # ---- one piece ---------------------------------------------------------------------------------
@@ -117,12 +120,12 @@ def read_parts(path: str, cut, read_piece, kind_of, notes: list[str] | None = No
 
 
 def join(parts: list[Part], kind: str, path: str, unit: str = "lines",
-         notes: list[str] | None = None) -> Qrels | Run:
+         notes: list[str] | None = None, keep_hashes: bool = False) -> Qrels | Run:
     """The Qrels or Run of a table read whole (its doc ids kept where they are)."""
     joined = Joined(kind, path, own_memory=False)
     for part in parts:
         joined.add(part, 0)
-    return joined.finished(unit, notes)
+    return joined.finished(unit, notes, keep_hashes)
 
 
 class Joined:
@@ -166,14 +169,15 @@ class Joined:
         line = _first_line(part, before) if role in self.roles else self.first_line
         raise FormatError(self.path, line, f"{role} is missing")
 
-    def finished(self, unit: str = "lines", notes: list[str] | None = None) -> Qrels | Run:
+    def finished(self, unit: str = "lines", notes: list[str] | None = None,
+                 keep_hashes: bool = False) -> Qrels | Run:
         if self.own_memory:
             hand_back_freed_heap()  # the pieces' heap, before the last columns are made
         docs = Encoded.lazy(self._docs())
         query, lines = self.queries.encoded(), self.lines.array()
         if self.kind == "qrels":
             return make_qrels(query, docs, self.values.array(), lines, self.path, unit=unit,
-                              keep_hashes=False)
+                              keep_hashes=keep_hashes)
         ranks = self.ranks.array() if "rank" in self.roles else None
         # MS MARCO: each document scores -rank, made once here, not kept while reading
         values = self.values.array() if "score" in self.roles else \
@@ -186,8 +190,7 @@ class Joined:
         if notes is not None:
             notes.extend(added)
         return make_run(query, docs, values, lines, self.path, tag, unit=unit, ranks=ranks,
-                        keep_hashes=False)
-
+                        keep_hashes=keep_hashes)
 
     def _docs(self) -> pa.Array | pa.ChunkedArray:
         if isinstance(self.docs, GrowingStrings):
