@@ -190,3 +190,19 @@ def test_fixture_files_are_what_the_generator_writes(tmp_path):
         assert (tmp_path / name).read_bytes() == (SEEDS / name).read_bytes()
     printed = {" ".join(line.split()[:-3]): float(line.split()[-3]) for line in out.splitlines()}
     assert round(printed["P@5 before"], 2) == 0.65 and round(printed["nDCG@10 after"], 2) == 0.82
+
+
+def test_relative_change_has_the_changes_sign_on_a_negative_baseline(tmp_path):
+    # utility.1,-1,0,0 is relevant retrieved minus non-relevant retrieved (trec_eval's
+    # m_utility.c): the baseline retrieves one non-relevant document, -1 a query; the run
+    # adds the relevant one, 0 a query. The change is +1, an improvement: +100% of the
+    # baseline's magnitude, never -100% (dividing by the negative mean itself)
+    qrels = tmp_path / "u.qrels"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\nq2 0 d2 0\n")
+    worse, better = tmp_path / "worse.run", tmp_path / "better.run"
+    worse.write_text("q1 Q0 d2 1 1 w\nq2 Q0 d2 1 1 w\n")
+    better.write_text("q1 Q0 d1 1 2 b\nq1 Q0 d2 2 1 b\nq2 Q0 d1 1 2 b\nq2 Q0 d2 2 1 b\n")
+    result = run("compare", qrels, worse, better, "-m", "utility.1,-1,0,0", "-f", "csv")
+    assert result.exit_code == 0, result.output
+    [row] = csv.DictReader(io.StringIO(result.stdout))
+    assert (float(row["delta"]), float(row["relative"])) == (1.0, 1.0)

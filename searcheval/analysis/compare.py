@@ -34,8 +34,10 @@ DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
 
 @dataclass(frozen=True)
 class Row:
-    """One measure of one run against its baseline. ``relative`` is None when the
-    baseline's mean is 0; ``effect`` (paired Cohen's d) when the differences do not vary."""
+    """One measure of one run against its baseline. ``relative`` is the change over the
+    baseline's absolute mean (so that it has the change's sign when the mean is negative,
+    as utility's can be), None when that mean is 0; ``effect`` (paired Cohen's d) None
+    when the differences do not vary."""
 
     measure: str
     run: str
@@ -58,7 +60,7 @@ class Row:
 
     @property
     def relative(self) -> float | None:
-        return self.delta / self.baseline_mean if self.baseline_mean else None
+        return self.delta / abs(self.baseline_mean) if self.baseline_mean else None
 
 
 @dataclass

@@ -113,7 +113,7 @@ def legend(comparison: Comparison, options: TableOptions = TableOptions()) -> li
     return [
         f"{marks_legend(comparison)}; best mean of each measure in bold{second} (not in the "
         "text table)",
-        "change: run mean - baseline mean (points); relative: change / baseline mean; "
+        "change: run mean - baseline mean (points); relative: change / |baseline mean|; "
         "W/T/L: queries where the run scores higher / the same / lower",
         f"test: {comparison.test_description}",
         comparison.correction_text(),
