@@ -206,3 +206,19 @@ def test_relative_change_has_the_changes_sign_on_a_negative_baseline(tmp_path):
     assert result.exit_code == 0, result.output
     [row] = csv.DictReader(io.StringIO(result.stdout))
     assert (float(row["delta"]), float(row["relative"])) == (1.0, 1.0)
+
+
+def test_skipped_names_only_the_queries_a_run_lacks(tmp_path):
+    # -M skip: a.run lacks q3, b.run lacks q4; both are left out of the pairing, but each
+    # run's "skipped (in qrels, not in run)" is its own missing query, not the other's
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 1\nq2 0 d1 1\nq3 0 d3 1\nq4 0 d4 2\n")
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 1 a\nq2 Q0 d1 1 1 a\nq4 Q0 d4 1 1 a\n")
+    (tmp_path / "b.run").write_text("q1 Q0 d1 1 1 b\nq2 Q0 d1 1 1 b\nq3 Q0 d3 1 1 b\n")
+    result = run("compare", qrels, tmp_path / "a.run", tmp_path / "b.run", "-m", "AP",
+                 "--missing", "skip")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "left out (2, not evaluated for every run): q3, q4" in lines
+    assert "a.run: skipped (in qrels, not in run): q3" in lines
+    assert "b.run: skipped (in qrels, not in run): q4" in lines

@@ -344,10 +344,10 @@ def _paired(full: list[Results]) -> tuple[list[Results], list[str], list[str]]:
         if len(keep) == len(results.query_ids):
             cut.append(results)
             continue
-        gone = [q for q in results.query_ids if q not in common]
+        # the queries cut here are the comparison's "left out", not the run's "skipped (in
+        # qrels, not in run)": a run that has a query another lacks still has it
         cut.append(_rebuilt(results, query_ids=[results.query_ids[j] for j in keep],
                             values=results.values[:, keep], in_run=results.in_run[keep],
-                            skipped=results.skipped + gone,
                             texts={k: [v[j] for j in keep] for k, v in results.texts.items()},
                             undefined={k: [q for q in ids if q in common]
                                        for k, ids in results.undefined.items()
