@@ -94,13 +94,16 @@ class Fusion:
     labels: tuple[str, ...]  # the fused runs, in order
     partial_queries: tuple[str, ...] = field(default=())  # missing from some runs
 
-    def text(self) -> bytes:
-        """The TREC run file: a ``#`` header line, then the run in trec_eval's order."""
+    def text(self, header: bool = False) -> bytes:
+        """The TREC run file in trec_eval's order; with ``header``, a ``#`` line first.
+        No header by default: ir_measures, ranx and trectools refuse a run holding one
+        (the method and its parameters are in every line's tag anyway)."""
         from ..io.trec_writers import run_text
         from ..ranking import canonical_rows
 
         order, ranks = canonical_rows(self.run, compat=10)  # the fused doubles decide
-        return (self.header() + "\n").encode() + run_text(self.run, order, ranks)
+        first = (self.header() + "\n").encode() if header else b""
+        return first + run_text(self.run, order, ranks)
 
     def header(self) -> str:
         """One comment line. searcheval's reader and trec_eval 10.0 skip it; trec_eval

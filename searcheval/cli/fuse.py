@@ -41,13 +41,17 @@ _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted
 @click.option("-m", "--measure", "metric", default="nDCG", show_default=True,
               help="The measure --optimize maximises (any evaluate measure name; --metric "
                    "before: deprecated).")
+@click.option("--header", is_flag=True,
+              help="Begin the fused run with a '#' line naming the method, its parameters "
+                   "and the runs (searcheval and trec_eval 10.0 skip it; ir_measures, ranx "
+                   "and trectools refuse it, so it is not written unless asked).")
 def fuse_command(runs, output, method, norm, weights, k, phi, gamma, sigma, optimize,
-                 train_qrels, folds, metric) -> None:
+                 train_qrels, folds, metric, header) -> None:
     """Fuse RUN(s) into one TREC run, with ranx's methods and normalisations.
 
     A query missing from some runs is fused from the runs that have it; the summary says
     how many there were. The output is in trec_eval's order, scores at full precision,
-    the method and its parameters in the tag and in a '#' header line.
+    the method and its parameters in the tag (and, with --header, in a '#' line first).
     """
     from . import _fail, run_reporting
     if (train_qrels or folds) and not optimize:
@@ -59,11 +63,11 @@ def fuse_command(runs, output, method, norm, weights, k, phi, gamma, sigma, opti
               "--gamma or --sigma with it")
     given = dict(k=k, phi=phi, gamma=gamma, sigma=sigma)
     tuning = (train_qrels, folds, metric) if optimize else None
-    run_reporting(lambda: _fuse(runs, output, method, norm, weights, given, tuning),
+    run_reporting(lambda: _fuse(runs, output, method, norm, weights, given, tuning, header),
                   output)
 
 
-def _fuse(runs, output, method, norm, weights, given, tuning) -> list[str]:
+def _fuse(runs, output, method, norm, weights, given, tuning, header) -> list[str]:
     from ..analysis.fusion import fuse
     from ..io.inputs import as_run
     from ..io.run_labels import run_labels
@@ -82,12 +86,12 @@ def _fuse(runs, output, method, norm, weights, given, tuning) -> list[str]:
         weights, given = chosen.weights, chosen.params
     else:
         weights = _weights(weights)
-    if any(names):  # NAME=PATH: the fused run's header and tag name the runs so
+    if any(names):  # NAME=PATH: the fused run's header (--header) names the runs so
         read = [as_run(path) for path in runs]
         fusion = fuse(read, method, norm, weights, labels=run_labels(read, names), **given)
     else:
         fusion = fuse(runs, method, norm, weights, **given)
-    write_text(output, fusion.text().decode("utf-8"))
+    write_text(output, fusion.text(header).decode("utf-8"))
     return [*report, _summary(fusion, output)]
 
 
