@@ -158,7 +158,8 @@ SPECS: tuple[Spec, ...] = (
           "gains: ir_measures' default pipeline has no provider for it, so on graded qrels only "
           "its `RBP(rel=N)` is checked (on binary qrels the two agree, and are checked). "
           "`value=ETC` (or ETU, EC, ED, ResEU...): cwl_eval's other columns for RBP (see the C/W/L "
-          "measures; `ResEU` its residual over cwl_eval's 1000 ranks)",
+          "measures; `ResEU` its residual over cwl_eval's 1000 ranks), graded and with `rel=N` "
+          "checked against cwl_eval's RBP fed the same gains",
           default=(0.9,), coeff_count=1, param="p", trec_prefix="p=",
           words=(("value", CWL_VALUES),),
           spelling_defaults=(("RBP", (0.8,)),),
