@@ -190,6 +190,21 @@ def test_report_and_agree_take_the_measures_too(module_file: Path, tmp_path: Pat
         {k: v for k, v in p3.items() if k != "measure"}
 
 
+def test_fuse_optimizes_a_defined_measure_as_its_built_in_twin(module_file: Path,
+                                                               tmp_path: Path) -> None:
+    """fuse --optimize -m takes any evaluate measure: HandP3 (P@3 by hand) chooses the
+    weights P@3 chooses, and the fused runs are the same bytes."""
+    fused, said = {}, {}
+    for name in ("HandP3", "P@3"):
+        out = tmp_path / f"{name}.txt"
+        done = cli("fuse", "--measures-from", module_file, "--optimize", "--train-qrels", QRELS,
+                   "-m", name, "--method", "wsum", BM25, CLASSIC, "-o", out)
+        assert done.returncode == 0, done.stderr
+        fused[name], said[name] = out.read_text(), done.stdout.splitlines()[0]
+    assert fused["HandP3"] == fused["P@3"]
+    assert said["HandP3"].replace("HandP3", "P@3") == said["P@3"]
+
+
 def test_measures_from_a_module_name_and_the_listing(module_file: Path) -> None:
     listing = subprocess.run(
         [sys.executable, "-m", "searcheval", "measures", "--measures-from", "my_measures"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from .options import measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -41,6 +42,7 @@ _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted
 @click.option("-m", "--measure", "metric", default="nDCG", show_default=True,
               help="The measure --optimize maximises (any evaluate measure name; --metric "
                    "before: deprecated).")
+@measures_from_option
 def fuse_command(runs, output, method, norm, weights, k, phi, gamma, sigma, optimize,
                  train_qrels, folds, metric) -> None:
     """Fuse RUN(s) into one TREC run, with ranx's methods and normalisations.
