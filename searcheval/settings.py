@@ -53,6 +53,9 @@ class Settings:
     ties: str = "trec_eval"  # trec_eval | input | rank | average (TIE_POLICIES)
     num_docs: int = 0  # -N: documents in the collection; only utility's 4th coefficient reads it
     costs: DocumentCosts | None = None  # --costs: per-document costs of the C/W/L measures
+    # --like trectools: a run query the qrels lack scores 0 and counts in every mean, as
+    # trectools divides each mean by the run's queries (len(run.topics()))
+    run_queries_count: bool = False
 
     def __post_init__(self) -> None:
         # Types first: from the API, "2" raised a TypeError, depth 1.5 kept 2 documents,
@@ -72,6 +75,9 @@ class Settings:
                              f"integer >= 0, found {self.num_docs!r}")
         if not isinstance(self.judged_only, (bool, np.bool_)):
             raise UsageError(f"judged_only must be True or False, found {self.judged_only!r}")
+        if not isinstance(self.run_queries_count, (bool, np.bool_)):
+            raise UsageError(f"run_queries_count must be True or False, found "
+                             f"{self.run_queries_count!r}")
         if self.costs is not None and not isinstance(self.costs, DocumentCosts):
             raise UsageError(f"costs must be DocumentCosts (read_costs), found "
                              f"{type(self.costs).__name__}")

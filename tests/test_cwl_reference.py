@@ -226,3 +226,46 @@ def test_every_family_and_column_agrees_with_cwl_eval_on_one_hostile_case() -> N
                 for j, query in enumerate(results.query_ids):
                     mine, theirs = float(results.values[i][j]), expected[query][i]
                     assert close(mine, theirs), (name, query, mine, theirs)
+
+
+def graded_rbp_reference(qrels: dict, run: dict, costs: dict, p: float,
+                         depth: int | None = None, judged_only: bool = False) -> dict:
+    """cwl_eval's ten columns of RBP with trec_eval 10's graded gains: each query's grades
+    over its largest judged grade when that is above 1 (a negative grade 0), i.e. cwl_eval
+    fed by IrmQrelHandler(None, 0, max(largest, 1)), one query at a time."""
+    out = {}
+    for query, docs in qrels.items():
+        largest = max(max(docs.values()), 1)
+        out.update(reference({query: docs}, run, costs, (None, 0, largest),
+                             lambda: cwl_ruler.RBPCWLMetric(p), depth, judged_only))
+    return out
+
+
+@settings(max_examples=120, deadline=None)
+@given(qrels_strategy, run_strategy, costs_strategy, st.sampled_from([0.1, 0.5, 0.8, 0.95]),
+       st.sampled_from([None, None, 1, 4]), st.booleans())
+def test_graded_rbp_columns_agree_with_cwl_eval(qrels, run, costs, p, depth,
+                                                judged_only) -> None:
+    """Graded RBP (no rel=N) in every column cwl_eval prints: expected utility (the RBP
+    value), expected total utility, cost, total cost, depth and their residuals."""
+    names = [f"RBP(p={p},value={value})" for value in CWL_VALUES]
+    results = searcheval.evaluate(qrels, run, names, costs=costs, depth=depth,
+                                  judged_only=judged_only)
+    expected = graded_rbp_reference(qrels, run, costs, p, depth, judged_only)
+    for i, name in enumerate(names):
+        for j, query in enumerate(results.query_ids):
+            mine, theirs = float(results.values[i][j]), expected[query][i]
+            assert close(mine, theirs), (name, query, mine, theirs)
+
+
+def test_graded_rbp_columns_agree_with_cwl_eval_on_the_hostile_case() -> None:
+    """GRID's q1 grades up to 6 (gains = grade / 6), with ties, negative grades, unjudged
+    documents and costs; q2 is binary, q3 absent from the run."""
+    for p in (0.5, 0.8, 0.95):
+        names = [f"RBP(p={p},value={value})" for value in CWL_VALUES]
+        results = searcheval.evaluate(GRID_QRELS, GRID_RUN, names, costs=GRID_COSTS)
+        expected = graded_rbp_reference(GRID_QRELS, GRID_RUN, GRID_COSTS, p)
+        for i, name in enumerate(names):
+            for j, query in enumerate(results.query_ids):
+                mine, theirs = float(results.values[i][j]), expected[query][i]
+                assert close(mine, theirs), (name, query, mine, theirs)

@@ -102,6 +102,44 @@ def test_like_trectools_is_trectools(run_path, tmp_path):
     assert ours == pytest.approx(theirs, abs=1e-12)
 
 
+def test_like_trectools_divides_by_the_run_queries_as_trectools(tmp_path):
+    """trectools' means divide by len(run.topics()): a run with two queries the qrels do not
+    judge (9001, 9002) and without query 15 gets trectools' own numbers, each mean over the
+    run's 226 queries with those two scoring 0 (trec_eval's mean: over the 224 in both)."""
+    from trectools import TrecEval, TrecQrel, TrecRun
+
+    run = tie_free_run(CRANFIELD / "results" / "results_custom_bm25.txt")  # lacks query 15
+    run["9001"], run["9002"] = dict(run["1"]), dict(run["2"])  # retrieved, never judged
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"{q} Q0 {d} {i} {s} tie-free\n" for q, docs in run.items()
+                            for i, (d, s) in enumerate(docs.items(), 1)))
+    evaluation = TrecEval(TrecRun(str(path)), TrecQrel(str(QRELS)))
+    theirs = {"P@10": evaluation.get_precision(depth=10), "AP": evaluation.get_map(),
+              "nDCG@10": evaluation.get_ndcg(depth=10), "RR": evaluation.get_reciprocal_rank(),
+              "R@100": evaluation.get_recall(depth=100)}
+    results = searcheval.evaluate(QRELS, path, [*theirs, "NumQ"], like="trectools")
+    ours = results.summary()
+    assert ours.pop("NumQ") == len(run) == 226
+    assert ours == pytest.approx(theirs, abs=1e-12)
+    both = searcheval.evaluate(QRELS, path, list(theirs), like="trec_eval").summary()
+    assert ours["AP"] == pytest.approx(both["AP"] * 224 / 226, abs=1e-15)
+    assert (results.value("AP", "9001"), results.ignored) == (0.0, [])
+    assert any("2 queries of the run not in the qrels (9001, 9002) scored 0" in note
+               for note in results.notes)
+
+
+def test_like_trectools_on_the_command_line_says_which_queries_scored_0(tmp_path):
+    path = tmp_path / "run.txt"
+    path.write_text("1 Q0 184 1 2.0 r\n9001 Q0 184 1 2.0 r\n")
+    code, out, err = cli("evaluate", QRELS, path, "-m", "P@5", "-m", "NumQ", "--like",
+                         "trectools", "-f", "csv")
+    assert code == 0, err
+    rows = {tuple(line.split(",")[1:3]): line.split(",")[3] for line in out.splitlines()[1:]}
+    assert rows[("all", "NumQ")] == "2" and rows[("9001", "P@5")] == "0.0"
+    assert rows[("all", "P@5")] == str(searcheval.evaluate(
+        QRELS, {"1": {"184": 2.0}}, ["P@5"], missing="skip").summary()["P@5"] / 2)
+
+
 # ---- BEIR --------------------------------------------------------------------------------
 # BEIR's formulas, written out from its source (beir-cellar/beir):
 # beir/retrieval/evaluation.py, EvaluateRetrieval.evaluate (pytrec_eval underneath), and

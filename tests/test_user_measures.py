@@ -166,6 +166,45 @@ def test_cli_csv_json_and_compare(module_file: Path) -> None:
         {k: v for k, v in rows["P@3"].items() if k != "measure"}
 
 
+def test_report_and_agree_take_the_measures_too(module_file: Path, tmp_path: Path) -> None:
+    """report and agree read -m as evaluate does: --measures-from there too (they refused
+    'no such option'); HandP3 is P@3 by hand, so every number of the two is P@3's."""
+    import re
+
+    page = tmp_path / "report.html"
+    done = cli("report", "--measures-from", module_file, "-m", "HandP3", "-m", "P@3",
+               "-o", page, QRELS, BM25, CLASSIC)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)'
+                                r'</script>', page.read_text(), re.S).group(1))
+    assert [m["name"] for m in data["measures"]] == ["HandP3", "P@3"]
+    for summary, per_query in zip(data["summary"], data["per_query"]):
+        assert summary[0] == summary[1] and per_query[0] == per_query[1]
+    agreed = cli("agree", "--measures-from", module_file, "-m", "HandP3", "-m", "P@3",
+                 "-f", "json", QRELS, ROOT / "fixtures" / "agree" / "second-assessor.qrels",
+                 BM25, CLASSIC)
+    assert agreed.returncode == 0, agreed.stderr
+    hand, p3 = json.loads(agreed.stdout)["leaderboards"]
+    assert (hand["measure"], p3["measure"]) == ("HandP3", "P@3")
+    assert {k: v for k, v in hand.items() if k != "measure"} == \
+        {k: v for k, v in p3.items() if k != "measure"}
+
+
+def test_fuse_optimizes_a_defined_measure_as_its_built_in_twin(module_file: Path,
+                                                               tmp_path: Path) -> None:
+    """fuse --optimize -m takes any evaluate measure: HandP3 (P@3 by hand) chooses the
+    weights P@3 chooses, and the fused runs are the same bytes."""
+    fused, said = {}, {}
+    for name in ("HandP3", "P@3"):
+        out = tmp_path / f"{name}.txt"
+        done = cli("fuse", "--measures-from", module_file, "--optimize", "--train-qrels", QRELS,
+                   "-m", name, "--method", "wsum", BM25, CLASSIC, "-o", out)
+        assert done.returncode == 0, done.stderr
+        fused[name], said[name] = out.read_text(), done.stdout.splitlines()[0]
+    assert fused["HandP3"] == fused["P@3"]
+    assert said["HandP3"].replace("HandP3", "P@3") == said["P@3"]
+
+
 def test_measures_from_a_module_name_and_the_listing(module_file: Path) -> None:
     listing = subprocess.run(
         [sys.executable, "-m", "searcheval", "measures", "--measures-from", "my_measures"],

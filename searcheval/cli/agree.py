@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .options import measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -16,6 +17,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @name_option
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s) of the leaderboards, as for evaluate. Default: AP, nDCG@10.")
+@measures_from_option
 @click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap"]),
               default="t", show_default=True, help="Test of each swapped pair, as for compare.")
 @click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "sidak", "hommel",

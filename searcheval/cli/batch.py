@@ -21,8 +21,8 @@ from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabe
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..io.irds import is_irds
-from .options import (ci_options, interval_asked, measures_from_option, peer_options,
-                      query_and_ranking_options, trec_eval_options)
+from .options import (ci_options, costs_option, interval_asked, measures_from_option,
+                      peer_options, query_and_ranking_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 from .output import write_text
 from ..io.run_labels import path_labels
@@ -208,11 +208,12 @@ def _human(number: float) -> str:
               default=None, help="Also print the leaderboard on stdout: table for people, "
               "csv and json as OUTDIR's summary.csv and summary.json (default: not printed).")
 @ci_options()
+@costs_option
 def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
                   judged_only, ties, compat, num_docs, results_format, qrels_format, like,
                   ignore_identical_ids, sort_by, jobs, stream,
                   chunk_queries, block_size, dask, fmt, ci, ci_method, ci_level, seed,
-                  resamples) -> None:
+                  resamples, costs) -> None:
     """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
 
     A rerun skips the runs whose outputs are complete and were made from the same run,
@@ -223,9 +224,11 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
         _fail("searcheval: --chunk-queries streams, so it cannot go with --no-stream")
     try:
         from ..engine.presets import choose
+        from .commands import document_costs
         chosen = choose(like, Settings(
             compat=int(compat), missing=missing or "zero", relevance_level=relevance_level,
-            depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs),
+            depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
+            costs=document_costs(costs)),
             missing_given=bool(missing or complete), ignore_identical_ids=ignore_identical_ids)
         job, sort = batch_job(qrels, list(measures), chosen.settings, sort_by, stream,
                               chunk_queries, parse_size(block_size), like)

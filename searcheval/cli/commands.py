@@ -34,7 +34,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     refuse_inputs_as_outputs([output], [costs] if costs else [])
     settings = Settings(compat=compat, missing=missing or "zero", relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
-                        costs=_costs(costs))
+                        costs=document_costs(costs))
     chosen = choose(like, settings, missing_given=missing is not None,
                     ignore_identical_ids=ignore_identical_ids)  # --like TOOL
     settings = chosen.settings
@@ -121,7 +121,7 @@ def _groups(path: str | None, fmt: str) -> dict[str, list[str]] | None:
 RUNID = "runid"  # trec_eval's line naming the run's tag: a -m name, but not a number
 
 
-def _costs(path: str | None):
+def document_costs(path: str | None):
     """The --costs file's costs (the C/W/L measures'), or None."""
     if path is None:
         return None

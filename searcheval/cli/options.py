@@ -221,7 +221,7 @@ def table_options(command: Callable) -> Callable:
 
 
 def costs_option(command: Callable) -> Callable:
-    """--costs FILE: per-document costs of the C/W/L measures (evaluate, compare)."""
+    """--costs FILE: per-document costs of the C/W/L measures (evaluate, compare, batch)."""
     return click.option(
         "--costs", "costs", default=None, metavar="FILE",
         help="What reading each document costs, for the C/W/L measures (INST, BPM, TBG, U, "

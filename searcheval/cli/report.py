@@ -11,7 +11,7 @@ from typing import Callable
 
 import click
 
-from .options import QUERY_AND_RANKING_OPTIONS
+from .options import QUERY_AND_RANKING_OPTIONS, measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -38,6 +38,7 @@ def ranking_options(command: Callable) -> Callable:
               help="HTML file to write, atomically ('-', the default: stdout).")
 @click.option("-m", "--measure", "measures", multiple=True,
               help=f"Measure(s), as for evaluate. Default: {', '.join(DEFAULT_MEASURES)}.")
+@measures_from_option
 @click.option("--baseline", default=None, metavar="RUN",
               help="Test every run against this one (one of the RUNs, or another run file).")
 @click.option("--docs", default=None, metavar="DOCS",

@@ -86,8 +86,9 @@ def ndcg(r: Ranked, m: Measure) -> np.ndarray:
 
 def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here),
-    or 2^grade - 1 with gain=exp."""
-    g = gain_view(r, (), _exponential(m))
+    2^grade - 1 with gain=exp, or the given gains (ir_measures' nDCG(gains={...})@k, which
+    relabels the qrels and asks trec_eval's ndcg_cut: the ideal is the one of ndcg's gains)."""
+    g = gain_view(r, m.params, _exponential(m))
     inside = r.pos[g.gain_rows] < m.cutoff  # rows without a gain add nothing
     rows = g.gain_rows[inside]
     terms = g.gain_values[inside] / np.log2(r.pos[rows] + 2.0)

@@ -30,6 +30,7 @@ class Preset:
     names: str  # how bare measure names are read
     ignore_identical_ids: bool = False
     equal_queries: bool = False  # ranx: the run and the qrels must have the same queries
+    run_queries_count: bool = False  # trectools: a mean divides by the run's queries
 
 
 _BOTH = "the queries in both the run and the qrels"
@@ -56,11 +57,12 @@ PRESETS = {
                    "Python's stable sort (ties in the run's order) in MRR@k, R_cap@k, "
                    "Hole@k", "BEIR's (NDCG@k, MAP@k, Recall@k, P@k, MRR@k, R_cap@k, Hole@k)",
                    ignore_identical_ids=True),
-    "trectools": Preset("trectools", "skip", _BOTH + ", but the mean divides by the run's "
+    "trectools": Preset("trectools", "skip", _BOTH + ", but each mean divides by the run's "
                         "queries (len(run.topics())): a run query missing from the qrels "
-                        "counts 0 there and is ignored here", _TREC_TIES + " in P, R, MAP, "
+                        "scores 0 and counts, as here", _TREC_TIES + " in P, R, MAP, "
                         "RR, bpref (trec_eval=True); nDCG in the order the run was read "
-                        "(score descending, doc id ascending)", "trec_eval's"),
+                        "(score descending, doc id ascending)", "trec_eval's",
+                        run_queries_count=True),
 }
 
 
@@ -89,6 +91,7 @@ def choose(like: str | None, settings: Settings, *, missing_given: bool,
     chosen = preset(like)
     if not missing_given:
         settings = replace(settings, missing=chosen.missing)
+    settings = replace(settings, run_queries_count=chosen.run_queries_count)
     drop = chosen.ignore_identical_ids if ignore_identical_ids is None else ignore_identical_ids
     return Chosen(settings, drop, like, _note(chosen, settings, drop))
 
@@ -96,6 +99,8 @@ def choose(like: str | None, settings: Settings, *, missing_given: bool,
 def _note(chosen: Preset, settings: Settings, drop: bool) -> str:
     policy = ("every qrels query (missing=zero)" if settings.missing == "zero"
               else "the queries in both (missing=skip)")
+    if settings.run_queries_count:
+        policy += ", and the run's queries the qrels lack, scoring 0"
     ids = "; documents whose id is their query's id dropped" if drop else ""
     return (f"--like {chosen.tool}: averaged over {policy}; ties: {settings.ties}; measure "
             f"names: {chosen.names}{ids}")

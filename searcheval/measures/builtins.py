@@ -112,9 +112,12 @@ SPECS: tuple[Spec, ...] = (
           " 0 (see below)", param="gains"),
     _trec("ndcg_cut", Kind.CUTOFF, "nDCG", "ndcg_cut",
           "nDCG at rank k, gain = grade; `nDCG(gain=exp)@k`: gain 2^grade - 1 (Burges et al. "
-          "2005, as gdeval.pl computes it; ir_measures writes it `nDCG(dcg='exp-log2')@k`)",
+          "2005, as gdeval.pl computes it; ir_measures writes it `nDCG(dcg='exp-log2')@k`); "
+          "`nDCG(gains={0:0,1:1,2:3})@k`: the given gains, a grade not listed gaining itself "
+          "(ir_measures' gains, checked against it; trec_eval's ndcg_cut takes none)",
           default=STANDARD_CUTOFFS, words=GAIN_WORDS, uses_rel=False, ranx=("ndcg",),
-          average=SAME, written=("nDCG@k", "nDCG(gain=exp)@k")),
+          param="gains", param_default=(), average=SAME,
+          written=("nDCG@k", "nDCG(gain=exp)@k", "nDCG(gains={1:3,2:9})@k")),
     _trec("map_cut", Kind.CUTOFF, "AP", "average_precision",
           "AP counting only the first k documents, still over R",
           default=STANDARD_CUTOFFS, aliases=("MAP",), ranx=("map",), average="average_precision"),
@@ -155,7 +158,8 @@ SPECS: tuple[Spec, ...] = (
           "gains: ir_measures' default pipeline has no provider for it, so on graded qrels only "
           "its `RBP(rel=N)` is checked (on binary qrels the two agree, and are checked). "
           "`value=ETC` (or ETU, EC, ED, ResEU...): cwl_eval's other columns for RBP (see the C/W/L "
-          "measures; `ResEU` its residual over cwl_eval's 1000 ranks)",
+          "measures; `ResEU` its residual over cwl_eval's 1000 ranks), graded and with `rel=N` "
+          "checked against cwl_eval's RBP fed the same gains",
           default=(0.9,), coeff_count=1, param="p", trec_prefix="p=",
           words=(("value", CWL_VALUES),),
           spelling_defaults=(("RBP", (0.8,)),),

@@ -98,6 +98,8 @@ def _parse_value(tokens: list, i: int) -> tuple[object, int]:
             i += 1
     if value == "{":
         pairs, i = [], i + 1
+        if tokens[i][1] == "}":  # ir_measures' gains={}: every grade gains itself
+            return (), i + 1
         while True:
             if tokens[i][0] != "num" or tokens[i + 1][1] != ":" or tokens[i + 2][0] != "num":
                 raise _Problem(tokens[i][2], "expected level:gain")
@@ -161,7 +163,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         if problem:  # a family's own limits (C/W/L measures: min_rel below max_rel)
             raise _Problem(pos, f"{name}: {problem}")
         params = () if params == spec.parameter_default() else params
-    if options and params and spec.kind is Kind.GAINS:  # words of other families combine
+    if options and params and spec.takes_gains:  # words of other families combine
         raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
     if spec.spelling_defaults and spec.param not in args:
         params = _spelling_default(spec, name)  # RBP is ir_measures': its default persistence
@@ -177,10 +179,12 @@ def _cutoff_example(name: str, family: str) -> str:
 
 def _family_params(family: str, value: object, pos: int) -> tuple:
     spec = BY_TREC[family]
-    if spec.kind is Kind.GAINS:
-        if not isinstance(value, tuple) or not value or not isinstance(value[0], tuple):
-            raise _Problem(pos, "gains are written {level:gain,...}")
-        return value
+    if spec.takes_gains:
+        # ir_measures prints the gains without the grades that gain themselves, so its
+        # nDCG(gains={0:0,1:1}) is written gains={}: the default gains.
+        if value == () or (isinstance(value, tuple) and value and isinstance(value[0], tuple)):
+            return value
+        raise _Problem(pos, "gains are written {level:gain,...}")
     values = value if isinstance(value, tuple) else (value,)
     if any(not isinstance(v, float) for v in values):  # a word, a quoted text, {level:gain}
         raise _Problem(pos, f"{spec.param} takes numbers, found {written(value)}")

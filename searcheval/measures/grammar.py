@@ -14,6 +14,7 @@ ir_measures' own spellings of the same measures are accepted too (spaces are all
 inside the parentheses)::
 
     nDCG(dcg='exp-log2')@10  AP(judged_only=True)  NumRet(rel=1)  SetRelP  SetP(relative=True)
+    nDCG(gains={0:0,1:1,2:3})@10  nDCG(gains={})  (a grade not listed gains itself)
 
 trec_eval syntax: a family name, optionally followed by ``.`` or ``_`` and its
 parameters; a family with cutoffs and no parameter expands to its default cutoffs::

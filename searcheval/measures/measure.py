@@ -58,7 +58,7 @@ class Measure:
             args += [f"{key}={format_number(v)}" for key, v in zip(spec.param_keys, params)]
         elif params:
             key = spec.param
-            if spec.kind is Kind.GAINS:
+            if spec.takes_gains:
                 pairs = ",".join(f"{lvl}:{format_number(g)}" for lvl, g in params)
                 args.append(f"{key}={{{pairs}}}")
             elif spec.coeff_count == 1:
@@ -78,8 +78,10 @@ class Measure:
         """The name trec_eval prints (``P_5``, ``iprec_at_recall_0.10``), or None if it has none."""
         spec = self.spec
         if (self.cutoff is not None and not spec.takes_cutoff) or self.options \
-                or spec.since == 0 or (spec.binary_at_rel and self.rel is not None):
-            return None  # an extension (RR@k, nDCG(gain=exp), ERR, Judged): not trec_eval's
+                or spec.since == 0 or (spec.binary_at_rel and self.rel is not None) \
+                or (spec.takes_cutoff and self.params):
+            # an extension (RR@k, nDCG(gain=exp), nDCG(gains={...})@k, ERR, Judged)
+            return None
         if spec.kind is Kind.CUTOFF:
             return f"{self.family}_{self.cutoff}"
         if spec.kind is Kind.FRACTION:

@@ -141,6 +141,12 @@ class Spec:
     def takes_cutoff(self) -> bool:
         return self.kind in (Kind.CUTOFF, Kind.FRACTION)
 
+    @property
+    def takes_gains(self) -> bool:
+        """Its parameter is level:gain pairs: a GAINS family, or a cutoff family whose
+        parameter besides the cutoff is ``gains`` (ir_measures' ``nDCG(gains={...})@k``)."""
+        return self.kind is Kind.GAINS or self.param == "gains"
+
     def parameter_default(self, spelling: str | None = None) -> tuple:
         """The default of the parameter besides cutoffs, as ``spelling`` writes the family."""
         by_spelling = dict(self.spelling_defaults)

@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,7 @@ class Job:
         facts = {"searcheval": __version__, "code": code_sha256(),
                  "qrels_sha256": self.qrels_sha256,
                  "run_sha256": run_sha256, "measures": list(self.measures),
-                 "settings": asdict(self.settings)}
+                 "settings": settings_facts(self.settings, with_path=False)}
         if self.qrels_form != "trec":  # the same file read as another form: other numbers
             facts["qrels_form"] = self.qrels_form
         facts.update(batch_spread.key_facts(self))
@@ -244,6 +244,18 @@ class Outputs:
             path.unlink(missing_ok=True)
 
 
+def settings_facts(settings: Settings, with_path: bool = True) -> dict:
+    """The settings as a stamp holds them: the --costs file as the hash of its costs (a
+    cost edited re-evaluates every run; the same costs at another path change no number,
+    so the job's key leaves the path out), not every document's cost written out."""
+    facts = asdict(replace(settings, costs=None))
+    costs = settings.costs
+    if costs is not None:
+        facts["costs"] = {"sha256": sha256_text(json.dumps([costs.doc_ids, costs.values])),
+                          **({"path": costs.path} if with_path else {})}
+    return facts
+
+
 def file_identity(path: str) -> str:
     """What names one run file however it is spelled (``same_file_key``), from any folder."""
     return os.path.realpath(same_file_key(str(path)))
@@ -258,7 +270,8 @@ def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int
             "run": path,
             "run_file": file_identity(path),
             "run_sha256": run_sha256, "qrels": job.qrels, "qrels_sha256": job.qrels_sha256,
-            "measures": list(job.measures), "settings": asdict(job.settings), "lines": lines,
+            "measures": list(job.measures), "settings": settings_facts(job.settings),
+            "lines": lines,
             "queries": len(results.query_ids), "summary": results.summary(),
             "run_tag": results.run_tag}
 
@@ -385,14 +398,14 @@ def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]
     tags = ["runid"] if job.runid else []  # -m runid: trec_eval's line, a column here
     header = (["run"] + tags + [str(m) for m in measures] + ["queries"]
               + batch_spread.header(job, measures))
-    lines = [",".join(header)]
+    lines = [",".join(map(_csv_cell, header))]  # INST(T=2,max_rel=4): a name with commas
     for o in done:
         lines.append(",".join([_csv_cell(o.name)] + [_csv_cell(o.tag)] * len(tags) +
                               [_number_text(m, o.summary[str(m)]) for m in measures] +
                               [str(o.queries)] + batch_spread.cells(job, measures, o.spread)))
     document = {
         "qrels": job.qrels, "qrels_sha256": job.qrels_sha256, "measures": list(job.measures),
-        "settings": asdict(job.settings), "sort": sort,
+        "settings": settings_facts(job.settings), "sort": sort,
         "runs": [{"run": o.name, "path": o.path, **({"runid": o.tag} if job.runid else {}),
                   "queries": o.queries,
                   "summary": {str(m): _number(m, o.summary[str(m)]) for m in measures},
