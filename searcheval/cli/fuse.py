@@ -41,17 +41,18 @@ _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted
 @click.option("-m", "--measure", "metric", default="nDCG", show_default=True,
               help="The measure --optimize maximises (any evaluate measure name; --metric "
                    "before: deprecated).")
-@click.option("--header", is_flag=True,
+@click.option("--header/--no-header", default=True, show_default=True,
               help="Begin the fused run with a '#' line naming the method, its parameters "
-                   "and the runs (searcheval and trec_eval 10.0 skip it; ir_measures, ranx "
-                   "and trectools refuse it, so it is not written unless asked).")
+                   "and the runs. searcheval and trec_eval read it (9.0.8 as a result of a "
+                   "query '#', in no qrels); ir_measures, ranx and trectools refuse it: "
+                   "--no-header for them.")
 def fuse_command(runs, output, method, norm, weights, k, phi, gamma, sigma, optimize,
                  train_qrels, folds, metric, header) -> None:
     """Fuse RUN(s) into one TREC run, with ranx's methods and normalisations.
 
     A query missing from some runs is fused from the runs that have it; the summary says
     how many there were. The output is in trec_eval's order, scores at full precision,
-    the method and its parameters in the tag (and, with --header, in a '#' line first).
+    the method and its parameters in the tag and in a '#' header line (--no-header: none).
     """
     from . import _fail, run_reporting
     if (train_qrels or folds) and not optimize:
@@ -86,7 +87,7 @@ def _fuse(runs, output, method, norm, weights, given, tuning, header) -> list[st
         weights, given = chosen.weights, chosen.params
     else:
         weights = _weights(weights)
-    if any(names):  # NAME=PATH: the fused run's header (--header) names the runs so
+    if any(names):  # NAME=PATH: the fused run's header and tag name the runs so
         read = [as_run(path) for path in runs]
         fusion = fuse(read, method, norm, weights, labels=run_labels(read, names), **given)
     else:
