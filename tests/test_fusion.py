@@ -172,7 +172,7 @@ def test_rrf_worked_by_hand():
     a = {"q": {"d1": 9.0, "d2": 5.0, "d3": 1.0}}
     b = {"q": {"d3": 0.7, "d4": 0.2}}
     fusion = fuse([a, b], "RRF", norm="none")
-    assert fusion.text().decode().splitlines() == [
+    assert fusion.text(header=False).decode().splitlines() == [
         "q Q0 d3 1 0.032266458495966696 method=rrf,norm=none,k=60",
         "q Q0 d1 2 0.01639344262295082 method=rrf,norm=none,k=60",
         "q Q0 d4 3 0.016129032258064516 method=rrf,norm=none,k=60",
@@ -229,15 +229,13 @@ def test_command_writes_a_run_searcheval_reads_back(tmp_path):
     result = cli("fuse", *paths, "-o", out, "--method", "CombMNZ", "--norm", "z-score")
     assert result.exit_code == 0, result.output
     assert "every query is in every run" in result.output
-    lines = out.read_text().splitlines()
-    assert not lines[0].startswith("#")  # no header unless asked: peers refuse one
-    with_header = tmp_path / "fused-header.txt"
-    assert cli("fuse", *paths, "-o", with_header, "--method", "CombMNZ", "--norm", "z-score",
-               "--header").exit_code == 0
-    first, *rest = with_header.read_text().splitlines()
-    assert first.startswith("# searcheval fuse method=mnz norm=zmuv runs=3 ") and rest == lines
+    first, *lines = out.read_text().splitlines()
+    assert first.startswith("# searcheval fuse method=mnz norm=zmuv runs=3 ")
     assert len(first.split()) >= 6  # trec_eval 9.0.8 reads it as a result of query '#'
-    assert read_run(with_header).scores.tolist() == read_run(out).scores.tolist()
+    plain = tmp_path / "fused-plain.txt"
+    assert cli("fuse", *paths, "-o", plain, "--method", "CombMNZ", "--norm", "z-score",
+               "--no-header").exit_code == 0
+    assert plain.read_text().splitlines() == lines  # the same run, without the comment
     fused = read_run(out)
     assert fused.tag == "method=mnz,norm=zmuv"
     back: dict[str, dict[str, float]] = {}
@@ -448,8 +446,8 @@ def test_weight_grid_is_ranxs(count):
 
 
 def test_the_fused_run_is_read_by_ir_measures_and_ranx(tmp_path):
-    """The file fuse writes is a TREC run every peer reads, with the same scores (a header
-    line made ir_measures' and ranx's readers raise ValueError)."""
+    """With --no-header the file fuse writes is a TREC run every peer reads, with the same
+    scores (the header line makes ir_measures' and ranx's readers raise ValueError)."""
     import ir_measures
     from ranx import Run as RanxRun
 
@@ -459,7 +457,7 @@ def test_the_fused_run_is_read_by_ir_measures_and_ranx(tmp_path):
         paths.append(tmp_path / f"run{i}.txt")
         write_run(paths[-1], run, f"sys{i}")
     out = tmp_path / "fused.txt"
-    assert cli("fuse", *paths, "-o", out, "--method", "rrf").exit_code == 0
+    assert cli("fuse", *paths, "-o", out, "--method", "rrf", "--no-header").exit_code == 0
     ours = read_run(out)
     expected = {(q, d): s for q, d, s in zip(ours.query_ids, ours.doc_ids, ours.scores.tolist())}
     theirs = {(r.query_id, r.doc_id): r.score for r in ir_measures.read_trec_run(str(out))}

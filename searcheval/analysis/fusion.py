@@ -94,10 +94,10 @@ class Fusion:
     labels: tuple[str, ...]  # the fused runs, in order
     partial_queries: tuple[str, ...] = field(default=())  # missing from some runs
 
-    def text(self, header: bool = False) -> bytes:
-        """The TREC run file in trec_eval's order; with ``header``, a ``#`` line first.
-        No header by default: ir_measures, ranx and trectools refuse a run holding one
-        (the method and its parameters are in every line's tag anyway)."""
+    def text(self, header: bool = True) -> bytes:
+        """The TREC run file in trec_eval's order, after a ``#`` line unless ``header`` is
+        False: ir_measures, ranx and trectools refuse a run holding one (the method and
+        its parameters are in every line's tag too)."""
         from ..io.trec_writers import run_text
         from ..ranking import canonical_rows
 
