@@ -48,3 +48,40 @@ def irds_home(tmp_path_factory) -> Iterator[Path]:
         os.environ.pop("IR_DATASETS_HOME", None)
     else:
         os.environ["IR_DATASETS_HOME"] = saved
+
+
+@pytest.fixture(scope="session", autouse=True)
+def pytrec_eval_inputs_it_can_read():
+    """Every in-process pytrec_eval evaluation in the suite (the tests' own and
+    ir_measures') is refused when a query of the run has no judgment >= 0 in the qrels.
+
+    trec_eval 9.0.8's form_res_rels.c (pytrec_eval's C code) leaves ``num_rel_levels``
+    at the previous query's value for such a query, and m_ndcg.c then reads that many
+    counts from a buffer it did not fill: heap garbage, a loop of billions of steps that
+    held a whole CI run to its time limit, depending on what ran before in the process.
+    searcheval's own pytrec engine runs it in a child process and emulates such queries;
+    a test must keep them away from its in-process reference."""
+    import pytrec_eval
+
+    real = pytrec_eval.RelevanceEvaluator
+
+    class Guarded:
+        def __init__(self, qrels, *args, **kwargs):
+            self._qrels = qrels
+            self._real = real(qrels, *args, **kwargs)
+
+        def evaluate(self, run):
+            unreadable = [q for q in run if q in self._qrels
+                          and not any(grade >= 0 for grade in self._qrels[q].values())]
+            if unreadable:
+                raise AssertionError(
+                    f"pytrec_eval reads uninitialised memory for queries of the run with no "
+                    f"judgment >= 0 (trec_eval 9.0.8's form_res_rels): {unreadable[:5]}")
+            return self._real.evaluate(run)
+
+        def __getattr__(self, name):
+            return getattr(self._real, name)
+
+    pytrec_eval.RelevanceEvaluator = Guarded
+    yield
+    pytrec_eval.RelevanceEvaluator = real
