@@ -80,14 +80,14 @@ def _exponential(m: Measure) -> bool:
 def ndcg(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG = DCG / ideal DCG, gain = grade (or the given gains, or 2^grade - 1 with
     gain=exp), discount log2(rank + 1)."""
-    g = gain_view(r, m.params, _exponential(m))
+    g = gain_view(r, m.params, _exponential(m), m)
     return divide(total_dcg(r, g), _ideal_dcg_at(g, g.ideal_len))
 
 
 def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here),
     or 2^grade - 1 with gain=exp."""
-    g = gain_view(r, (), _exponential(m))
+    g = gain_view(r, (), _exponential(m), m)
     inside = r.pos[g.gain_rows] < m.cutoff  # rows without a gain add nothing
     rows = g.gain_rows[inside]
     terms = g.gain_values[inside] / np.log2(r.pos[rows] + 2.0)

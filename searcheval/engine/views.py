@@ -146,15 +146,15 @@ class GainView:
         return np.diff(self.ideal_starts)
 
 
-def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainView:
+def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False,
+              measure: object = "") -> GainView:
     """Gains per grade: the grade itself (trec_eval), the given pairs, or 2^grade - 1
     (``exponential``, the Burges et al. gain that gdeval uses)."""
     def build() -> GainView:
-        given = dict(pairs)
-        if exponential:
-            top = int(r.judged_grade.max(initial=0))
-            given = {grade: 2.0 ** grade - 1 for grade in range(top + 1)}
+        given = _exponential_gains(r, measure) if exponential else dict(pairs)
         view = _build_gains(r, given)
+        if exponential and not np.isfinite(view.ideal_cum_dcg).all():
+            raise _exp_overflow(measure, int(r.judged_grade.max(initial=0)))
         if r.settings.ties == "average":  # DCG is linear in the gains: average them
             view.row_gain = group_mean(r, view.row_gain)
         return view
@@ -162,13 +162,37 @@ def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainVi
     return r.cached(("gains", pairs, exponential), build)
 
 
+def _exponential_gains(r: Ranked, measure: object) -> dict[int, float]:
+    """2^grade - 1 for each grade judged (not each level up to the largest: a qrels may
+    grade a document 2^31 - 1)."""
+    grades = sorted(set(r.judged_grade[r.judged_grade >= 0].tolist()))
+    with np.errstate(over="ignore"):
+        gains = np.exp2(np.array(grades, dtype=np.float64)) - 1
+    if len(grades) and not np.isfinite(gains[-1]):
+        raise _exp_overflow(measure, grades[-1])
+    return dict(zip(grades, gains.tolist()))
+
+
+def _exp_overflow(measure: object, grade: int) -> UsageError:
+    # gdeval.pl, which ir_measures runs for nDCG(dcg='exp-log2'), refuses any grade above 4;
+    # an infinite gain would make nDCG inf / inf.
+    return UsageError(f"{measure}: its gain 2^grade - 1 of grade {grade} (or its ideal DCG) "
+                      "is past the largest float (about 1.8e308): exponential gain needs "
+                      "grades below 1024, and few of them near it; use the grade as gain "
+                      "(nDCG@k)")
+
+
 def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
     # Only judged rows have a gain (unless a gain is given to a negative grade).
     judged = np.flatnonzero(r.rel >= min(min(given, default=0), 0))
     grades = r.rel[judged]
     judged_gain = np.where(grades >= 0, grades, 0).astype(np.float64)
-    for level, gain in given.items():
-        judged_gain[grades == level] = gain
+    if given:  # one lookup, not a pass per given grade: exponential gain gives each one
+        levels = np.array(sorted(given), dtype=np.int64)
+        at = np.searchsorted(levels, grades).clip(max=len(levels) - 1)
+        is_given = levels[at] == grades
+        judged_gain[is_given] = np.array([given[level] for level in levels.tolist()])[
+            at[is_given]]
     has = judged_gain != 0
     if r.kept_qrels is None:
         ideal = _ideal(r.judged_q, r.judged_grade, r.num_queries, given)
@@ -199,32 +223,37 @@ def _kept_ideal(r: Ranked, given: dict[int, float]
 
 def _ideal(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int,
            given: dict[int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(ideal gains, their offsets per query, running ideal DCG) of the judgments."""
-    counts = _level_counts(judged_q, judged_grade, num_queries)
-    num_levels = _num_rel_levels(counts)
-    q_parts, rank_parts, gain_parts, count_parts = [], [], [], []
-    for nrl in sorted(set(num_levels.tolist())):  # not np.unique: it imports numpy.ma
-        queries = np.flatnonzero(num_levels == nrl)
-        levels, gains = _traversal(given, int(nrl))
-        level_idx = np.array(levels, dtype=np.int64)
-        inside = (level_idx >= 0) & (level_idx < counts.shape[1])
-        c = np.zeros((len(queries), len(levels)), dtype=np.int64)
-        c[:, inside] = counts[queries][:, level_idx[inside]]
-        # trec_eval skips exhausted levels and stops at the first level left whose gain <= 0;
-        # it starts from the top level's gain whatever that level's count, so a top level
-        # with gain <= 0 ends the ideal ranking at once (ideal DCG 0). With gains less than
-        # 1 apart the comparator leaves the gain-0 level on top: ndcg.1=0.5 is 0.
-        ok = (c == 0) | (np.array(gains) > 0)
-        if levels:
-            ok[:, 0] = gains[0] > 0
-        c = c * np.logical_and.accumulate(ok, axis=1)
-        q_parts.append(np.repeat(queries, len(levels)))
-        rank_parts.append(np.tile(np.arange(len(levels)), len(queries)))
-        gain_parts.append(np.tile(np.array(gains, dtype=np.float64), len(queries)))
-        count_parts.append(c.ravel())
+    """(ideal gains, their offsets per query, running ideal DCG) of the judgments.
+
+    Worked per (query, grade) judged, never per integer level up to the largest grade: a
+    qrels may grade a document 2^31 - 1.
+    """
+    pair_q, pair_grade, pair_count = _grade_counts(judged_q, judged_grade)
+    q_parts, gain_parts, count_parts = [], [], []
+    for queries, levels, gains, always in _traversals(given, pair_q, pair_grade, num_queries):
+        take = np.isin(pair_q, queries)
+        q, grade, count = pair_q[take], pair_grade[take], pair_count[take]
+        rank = _rank_in(levels, grade)
+        order = np.lexsort((rank, q))
+        q, rank, count = q[order], rank[order], count[order]
+        gain = np.asarray(gains, dtype=np.float64)[rank]
+        # trec_eval stops at the first level left whose gain <= 0 (exhausted ones skipped),
+        # and starts from the query's top level's gain whatever that level's count, so a
+        # top level with gain <= 0 ends the ideal ranking at once (ideal DCG 0). With gains
+        # less than 1 apart the comparator leaves the gain-0 level on top: ndcg.1=0.5 is 0.
+        starts = np.searchsorted(q, np.arange(num_queries + 1))
+        keep = segment_cumsum((gain <= 0).astype(np.int64), starts) == 0
+        has = np.diff(starts) > 0
+        first_judged = np.full(num_queries, len(levels))
+        first_judged[has] = rank[starts[:-1][has]]
+        top_gain = np.append(gains, 0.0)[np.minimum(always, first_judged)]
+        keep &= (top_gain > 0)[q]
+        q_parts.append(q[keep])
+        gain_parts.append(gain[keep])
+        count_parts.append(count[keep])
     if q_parts:
-        q_all, rank_all = np.concatenate(q_parts), np.concatenate(rank_parts)
-        order = np.lexsort((rank_all, q_all))
+        q_all = np.concatenate(q_parts)
+        order = np.argsort(q_all, kind="stable")  # each query's entries stay in their order
         count_all = np.concatenate(count_parts)[order]
         ideal_gain = np.repeat(np.concatenate(gain_parts)[order], count_all)
         ideal_q = np.repeat(q_all[order], count_all)
@@ -236,29 +265,63 @@ def _ideal(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int,
     return ideal_gain, ideal_starts, segment_cumsum(discounted, ideal_starts)
 
 
-def _level_counts(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int
-                  ) -> np.ndarray:
+def _grade_counts(judged_q: np.ndarray, judged_grade: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (query, grade >= 0) judged, sorted, and how many judgments each has.
+    Keyed in 64 bits: a query code times a grade's range passes 2^31."""
     judged = judged_grade >= 0
-    width = int(judged_grade[judged].max()) + 1 if judged.any() else 1
-    flat = judged_q[judged] * width + judged_grade[judged]
-    return np.bincount(flat, minlength=num_queries * width).reshape(num_queries, width)
+    key = (judged_q[judged].astype(np.int64) << 32) | judged_grade[judged].astype(np.int64)
+    distinct, count = np.unique(key, return_counts=True)
+    return distinct >> 32, distinct & 0xFFFFFFFF, count
 
 
-def _num_rel_levels(counts: np.ndarray) -> np.ndarray:
-    present = counts > 0
-    last = counts.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1)
-    return np.where(present.any(axis=1), last + 1, 0)
+# With a fractional gain given, trec_eval's comparator is not an order, and the levels a
+# query does not judge can move the ones it does; they are walked up to this many levels.
+FULL_LEVELS_LIMIT = 4096
 
 
-def _traversal(given: dict[int, float], num_rel_levels: int) -> tuple[list[int], list[float]]:
+def _traversals(given: dict[int, float], pair_q: np.ndarray, pair_grade: np.ndarray,
+                num_queries: int):
+    """(queries, levels in trec_eval's order, their gains, per query the rank of the
+    first level it walks whether judged or not) for groups of queries sharing one order.
+
+    trec_eval walks levels 0..max grade and the given ones; a level no judgment of the
+    query has is skipped unless it comes first. With whole-number gains the comparator
+    is an order, so the walk over the grades judged anywhere, restricted to a query's,
+    is its walk: one group.
+    """
+    top = np.full(num_queries, -1, dtype=np.int64)
+    np.maximum.at(top, pair_q, pair_grade)
+    whole = all(float(g).is_integer() for g in given.values())
+    if whole or int(top.max(initial=-1)) >= FULL_LEVELS_LIMIT:
+        # sorted(set()): np.unique on a handful of levels would import numpy.ma
+        levels, gains = _traversal(given, sorted(set(pair_grade.tolist())))
+        first_given = min((i for i, level in enumerate(levels) if level in given),
+                          default=len(levels))
+        yield np.arange(num_queries), levels, gains, first_given
+        return
+    for nrl in sorted(set((top + 1).tolist())):
+        levels, gains = _traversal(given, list(range(nrl)))
+        yield np.flatnonzero(top + 1 == nrl), levels, gains, 0
+
+
+def _rank_in(levels: list[int], grade: np.ndarray) -> np.ndarray:
+    """Each grade's index in ``levels`` (every grade is one of them)."""
+    by_level = np.argsort(np.array(levels, dtype=np.int64), kind="stable")
+    sorted_levels = np.array(levels, dtype=np.int64)[by_level]
+    return by_level[np.searchsorted(sorted_levels, grade)]
+
+
+def _traversal(given: dict[int, float], default_levels: list[int]
+               ) -> tuple[list[int], list[float]]:
     """Levels from highest gain to lowest, in the order trec_eval's setup_gains leaves them.
 
     trec_eval sorts with qsort and a comparator returning ``(int)(gain1 - gain2)``, so
     gains less than 1 apart compare equal; glibc's qsort is a stable merge sort, which
-    this reproduces.
+    this reproduces. A level not given has its grade as gain.
     """
     entries = [(level, gain) for level, gain in given.items()]
-    entries += [(i, float(i)) for i in range(num_rel_levels) if i not in given]
+    entries += [(i, float(i)) for i in default_levels if i not in given]
     ordered = _merge_sort(entries, lambda a, b: int(a[1] - b[1]))
     ordered.reverse()
     return [e[0] for e in ordered], [e[1] for e in ordered]
@@ -269,10 +332,15 @@ def _merge_sort(items: list, compare) -> list:
         return list(items)
     half = len(items) // 2
     left, right = _merge_sort(items[:half], compare), _merge_sort(items[half:], compare)
-    out = []
-    while left and right:
-        out.append(left.pop(0) if compare(left[0], right[0]) <= 0 else right.pop(0))
-    return out + left + right
+    out, i, j = [], 0, 0  # indices, not pop(0): a qrels may judge thousands of grades
+    while i < len(left) and j < len(right):
+        if compare(left[i], right[j]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
 
 
 def total_dcg(r: Ranked, gains: GainView) -> np.ndarray:
