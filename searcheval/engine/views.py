@@ -152,7 +152,8 @@ def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False,
     (``exponential``, the Burges et al. gain that gdeval uses)."""
     def build() -> GainView:
         given = _exponential_gains(r, measure) if exponential else dict(pairs)
-        view = _build_gains(r, given)
+        with np.errstate(over="ignore"):  # an overflow is refused just below
+            view = _build_gains(r, given)
         if exponential and not np.isfinite(view.ideal_cum_dcg).all():
             raise _exp_overflow(measure, int(r.judged_grade.max(initial=0)))
         if r.settings.ties == "average":  # DCG is linear in the gains: average them
