@@ -271,8 +271,14 @@ def _grade_counts(judged_q: np.ndarray, judged_grade: np.ndarray
     """The distinct (query, grade >= 0) judged, sorted, and how many judgments each has.
     Keyed in 64 bits: a query code times a grade's range passes 2^31."""
     judged = judged_grade >= 0
-    key = (judged_q[judged].astype(np.int64) << 32) | judged_grade[judged].astype(np.int64)
-    distinct, count = np.unique(key, return_counts=True)
+    q, grade = judged_q[judged].astype(np.int64), judged_grade[judged].astype(np.int64)
+    width = int(grade.max(initial=-1)) + 1
+    cells = (int(q.max(initial=-1)) + 1) * width
+    if cells <= 4 * len(grade) + 1024:  # few levels (real qrels): counted in place, no sort
+        counts = np.bincount(q * width + grade, minlength=cells)
+        distinct = np.flatnonzero(counts)
+        return distinct // width, distinct % width, counts[distinct]
+    distinct, count = np.unique((q << 32) | grade, return_counts=True)
     return distinct >> 32, distinct & 0xFFFFFFFF, count
 
 
