@@ -80,7 +80,7 @@ def _exponential(m: Measure) -> bool:
 def ndcg(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG = DCG / ideal DCG, gain = grade (or the given gains, or 2^grade - 1 with
     gain=exp), discount log2(rank + 1)."""
-    g = gain_view(r, m.params, _exponential(m))
+    g = gain_view(r, m.params, _exponential(m), m)
     return divide(total_dcg(r, g), _ideal_dcg_at(g, g.ideal_len))
 
 
@@ -88,7 +88,7 @@ def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here),
     2^grade - 1 with gain=exp, or the given gains (ir_measures' nDCG(gains={...})@k, which
     relabels the qrels and asks trec_eval's ndcg_cut: the ideal is the one of ndcg's gains)."""
-    g = gain_view(r, m.params, _exponential(m))
+    g = gain_view(r, m.params, _exponential(m), m)
     inside = r.pos[g.gain_rows] < m.cutoff  # rows without a gain add nothing
     rows = g.gain_rows[inside]
     terms = g.gain_values[inside] / np.log2(r.pos[rows] + 2.0)

@@ -36,7 +36,7 @@ def f1_at(r: Ranked, m: Measure) -> np.ndarray:
 def dcg_at(r: Ranked, m: Measure) -> np.ndarray:
     """DCG@k = sum over ranks i <= k of gain_i / log2(i + 1); gain = grade, or 2^grade - 1
     with gain=exp (ranx's _dcg, Jarvelin's and Burges' formulations)."""
-    g = gain_view(r, (), m.option("gain") == "exp")
+    g = gain_view(r, (), m.option("gain") == "exp", m)
     cutoff = np.inf if m.cutoff is None else m.cutoff
     inside = r.pos[g.gain_rows] < cutoff  # rows without a gain add nothing
     rows = g.gain_rows[inside]

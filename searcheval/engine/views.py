@@ -8,6 +8,7 @@ from ..errors import UsageError
 from ..fast.join import NONPOOL
 from .context import Ranked
 from ..fast.segments import segment_cumsum, segment_sum, value_at
+from .ideal_gains import ideal_ranking
 
 
 def level_of(r: Ranked, m) -> int:
@@ -146,15 +147,16 @@ class GainView:
         return np.diff(self.ideal_starts)
 
 
-def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainView:
+def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False,
+              measure: object = "") -> GainView:
     """Gains per grade: the grade itself (trec_eval), the given pairs, or 2^grade - 1
     (``exponential``, the Burges et al. gain that gdeval uses)."""
     def build() -> GainView:
-        given = dict(pairs)
-        if exponential:
-            top = int(r.judged_grade.max(initial=0))
-            given = {grade: 2.0 ** grade - 1 for grade in range(top + 1)}
-        view = _build_gains(r, given)
+        given = _exponential_gains(r, measure) if exponential else dict(pairs)
+        with np.errstate(over="ignore"):  # an overflow is refused just below
+            view = _build_gains(r, given)
+        if exponential and not np.isfinite(view.ideal_cum_dcg).all():
+            raise _exp_overflow(measure, int(r.judged_grade.max(initial=0)))
         if r.settings.ties == "average":  # DCG is linear in the gains: average them
             view.row_gain = group_mean(r, view.row_gain)
         return view
@@ -162,16 +164,40 @@ def gain_view(r: Ranked, pairs: tuple = (), exponential: bool = False) -> GainVi
     return r.cached(("gains", pairs, exponential), build)
 
 
+def _exponential_gains(r: Ranked, measure: object) -> dict[int, float]:
+    """2^grade - 1 for each grade judged (not each level up to the largest: a qrels may
+    grade a document 2^31 - 1)."""
+    grades = sorted(set(r.judged_grade[r.judged_grade >= 0].tolist()))
+    with np.errstate(over="ignore"):
+        gains = np.exp2(np.array(grades, dtype=np.float64)) - 1
+    if len(grades) and not np.isfinite(gains[-1]):
+        raise _exp_overflow(measure, grades[-1])
+    return dict(zip(grades, gains.tolist()))
+
+
+def _exp_overflow(measure: object, grade: int) -> UsageError:
+    # gdeval.pl, which ir_measures runs for nDCG(dcg='exp-log2'), refuses any grade above 4;
+    # an infinite gain would make nDCG inf / inf.
+    return UsageError(f"{measure}: its gain 2^grade - 1 of grade {grade} (or its ideal DCG) "
+                      "is past the largest float (about 1.8e308): exponential gain needs "
+                      "grades below 1024, and few of them near it; use the grade as gain "
+                      "(nDCG@k)")
+
+
 def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
     # Only judged rows have a gain (unless a gain is given to a negative grade).
     judged = np.flatnonzero(r.rel >= min(min(given, default=0), 0))
     grades = r.rel[judged]
     judged_gain = np.where(grades >= 0, grades, 0).astype(np.float64)
-    for level, gain in given.items():
-        judged_gain[grades == level] = gain
+    if given:  # one lookup, not a pass per given grade: exponential gain gives each one
+        levels = np.array(sorted(given), dtype=np.int64)
+        at = np.searchsorted(levels, grades).clip(max=len(levels) - 1)
+        is_given = levels[at] == grades
+        judged_gain[is_given] = np.array([given[level] for level in levels.tolist()])[
+            at[is_given]]
     has = judged_gain != 0
     if r.kept_qrels is None:
-        ideal = _ideal(r.judged_q, r.judged_grade, r.num_queries, given)
+        ideal = ideal_ranking(r.judged_q, r.judged_grade, r.num_queries, given)
     else:
         ideal = _kept_ideal(r, given)
     return GainView(len(r.rel), judged[has], judged_gain[has], *ideal)
@@ -179,14 +205,14 @@ def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
 
 def _kept_ideal(r: Ranked, given: dict[int, float]
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``_ideal`` of an Evaluator's qrels (``Ranked.kept_qrels``): made once per gains in
+    """``ideal_ranking`` of an Evaluator's qrels (``Ranked.kept_qrels``): made once per gains in
     the qrels' own query numbering, kept on them, and each run's queries' segments taken
-    from it (each segment is summed alone, so the bits are those ``_ideal`` gives)."""
+    from it (each segment is summed alone, so the bits are those ``ideal_ranking`` gives)."""
     qrels = r.kept_qrels
     kept = qrels.lookup.kept
     key = ("ideal", tuple(sorted(given.items())))
     if key not in kept:
-        kept[key] = _ideal(np.asarray(qrels.query.codes), qrels.relevance,
+        kept[key] = ideal_ranking(np.asarray(qrels.query.codes), qrels.relevance,
                            len(qrels.query.vocabulary), given)
     gain, starts, cum_dcg = kept[key]
     code = r.qrels_code
@@ -195,84 +221,6 @@ def _kept_ideal(r: Ranked, given: dict[int, float]
     rows = np.arange(int(ideal_starts[-1])) + np.repeat(starts[code] - ideal_starts[:-1],
                                                         lengths)
     return gain[rows], ideal_starts, cum_dcg[rows]
-
-
-def _ideal(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int,
-           given: dict[int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(ideal gains, their offsets per query, running ideal DCG) of the judgments."""
-    counts = _level_counts(judged_q, judged_grade, num_queries)
-    num_levels = _num_rel_levels(counts)
-    q_parts, rank_parts, gain_parts, count_parts = [], [], [], []
-    for nrl in sorted(set(num_levels.tolist())):  # not np.unique: it imports numpy.ma
-        queries = np.flatnonzero(num_levels == nrl)
-        levels, gains = _traversal(given, int(nrl))
-        level_idx = np.array(levels, dtype=np.int64)
-        inside = (level_idx >= 0) & (level_idx < counts.shape[1])
-        c = np.zeros((len(queries), len(levels)), dtype=np.int64)
-        c[:, inside] = counts[queries][:, level_idx[inside]]
-        # trec_eval skips exhausted levels and stops at the first level left whose gain <= 0;
-        # it starts from the top level's gain whatever that level's count, so a top level
-        # with gain <= 0 ends the ideal ranking at once (ideal DCG 0). With gains less than
-        # 1 apart the comparator leaves the gain-0 level on top: ndcg.1=0.5 is 0.
-        ok = (c == 0) | (np.array(gains) > 0)
-        if levels:
-            ok[:, 0] = gains[0] > 0
-        c = c * np.logical_and.accumulate(ok, axis=1)
-        q_parts.append(np.repeat(queries, len(levels)))
-        rank_parts.append(np.tile(np.arange(len(levels)), len(queries)))
-        gain_parts.append(np.tile(np.array(gains, dtype=np.float64), len(queries)))
-        count_parts.append(c.ravel())
-    if q_parts:
-        q_all, rank_all = np.concatenate(q_parts), np.concatenate(rank_parts)
-        order = np.lexsort((rank_all, q_all))
-        count_all = np.concatenate(count_parts)[order]
-        ideal_gain = np.repeat(np.concatenate(gain_parts)[order], count_all)
-        ideal_q = np.repeat(q_all[order], count_all)
-    else:
-        ideal_gain, ideal_q = np.zeros(0), np.zeros(0, dtype=np.int64)
-    ideal_starts = np.searchsorted(ideal_q, np.arange(num_queries + 1))
-    position = np.arange(len(ideal_q)) - ideal_starts[:-1][ideal_q] if len(ideal_q) else ideal_q
-    discounted = ideal_gain / np.log2(position + 2.0)
-    return ideal_gain, ideal_starts, segment_cumsum(discounted, ideal_starts)
-
-
-def _level_counts(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int
-                  ) -> np.ndarray:
-    judged = judged_grade >= 0
-    width = int(judged_grade[judged].max()) + 1 if judged.any() else 1
-    flat = judged_q[judged] * width + judged_grade[judged]
-    return np.bincount(flat, minlength=num_queries * width).reshape(num_queries, width)
-
-
-def _num_rel_levels(counts: np.ndarray) -> np.ndarray:
-    present = counts > 0
-    last = counts.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1)
-    return np.where(present.any(axis=1), last + 1, 0)
-
-
-def _traversal(given: dict[int, float], num_rel_levels: int) -> tuple[list[int], list[float]]:
-    """Levels from highest gain to lowest, in the order trec_eval's setup_gains leaves them.
-
-    trec_eval sorts with qsort and a comparator returning ``(int)(gain1 - gain2)``, so
-    gains less than 1 apart compare equal; glibc's qsort is a stable merge sort, which
-    this reproduces.
-    """
-    entries = [(level, gain) for level, gain in given.items()]
-    entries += [(i, float(i)) for i in range(num_rel_levels) if i not in given]
-    ordered = _merge_sort(entries, lambda a, b: int(a[1] - b[1]))
-    ordered.reverse()
-    return [e[0] for e in ordered], [e[1] for e in ordered]
-
-
-def _merge_sort(items: list, compare) -> list:
-    if len(items) <= 1:
-        return list(items)
-    half = len(items) // 2
-    left, right = _merge_sort(items[:half], compare), _merge_sort(items[half:], compare)
-    out = []
-    while left and right:
-        out.append(left.pop(0) if compare(left[0], right[0]) <= 0 else right.pop(0))
-    return out + left + right
 
 
 def total_dcg(r: Ranked, gains: GainView) -> np.ndarray:

@@ -30,6 +30,8 @@ import pyarrow as pa
 from ..errors import FormatError
 from ..model import Qrels, Run
 from . import pieces
+from .bounded import LINE_LIMIT
+from .pieces import line_count
 from .column_names import roles
 from .table_values import Columns, Part, convert, read_parts, table_kind
 from .trec import line_at, refuse_non_utf8, text_bytes
@@ -53,7 +55,8 @@ def read_delimited_pieces(path: str, cut: Iterable[tuple[bytes, int]], delimiter
     """``read_delimited`` of text in pieces cut at line ends, each with the number of
     physical lines before it (a leading BOM removed): each piece is converted and dropped."""
     reader = _PieceReader(path, delimiter, kind)
-    return read_parts(path, _quotes_closed(cut), reader.read, lambda: reader.kind, notes)
+    return read_parts(path, _quotes_closed(path, cut, delimiter), reader.read,
+                      lambda: reader.kind, notes)
 
 
 class _PieceReader:
@@ -81,23 +84,59 @@ class _PieceReader:
         return convert(columns, self.kind)
 
 
-def _quotes_closed(cut: Iterable[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
+def _quotes_closed(path: str, cut: Iterable[tuple[bytes, int]], delimiter: str
+                   ) -> Iterator[tuple[bytes, int]]:
     """The pieces, a piece joined with the next ones while an odd number of quotes leaves a
     quoted value open at its end: a value spanning lines is never cut between pieces (a
-    stray quote only makes a piece larger, never a row wrong)."""
+    stray quote only makes a piece larger, never a row wrong). A quoted value longer than
+    a line may be (``LINE_LIMIT``) is refused as soon as it passes the limit: its newlines
+    kept every physical line short, and a gzip of newlines in quotes was all joined."""
     pending: list[bytes] = []
-    start, quotes = 0, 0
+    start, quotes, size, stray = 0, 0, 0, False
     for piece, before in cut:
         if not pending:
             start = before
         pending.append(piece)
+        size += len(piece)
         if _QUOTE in piece:  # a fast scan; counting is slower, and most runs hold no quote
             quotes += piece.count(_QUOTE)
         if quotes % 2 == 0:
-            yield b"".join(pending) if len(pending) > 1 else pending[0], start
-            pending, quotes = [], 0
+            batch = b"".join(pending) if len(pending) > 1 else pending[0]
+            if size > LINE_LIMIT and _QUOTE in batch:  # only then can a value pass it
+                _refuse_long_value(path, batch, start, delimiter, still_open=False)
+            yield batch, start
+            pending, quotes, size, stray = [], 0, 0, False
+        elif size > LINE_LIMIT and not stray:
+            pending = [b"".join(pending)]
+            # a quote inside an unquoted value is a character: the text goes on joined
+            stray = not _refuse_long_value(path, pending[0], start, delimiter, still_open=True)
     if pending:
         yield b"".join(pending), start
+
+
+def _refuse_long_value(path: str, batch: bytes, lines_before: int, delimiter: str,
+                       still_open: bool) -> bool:
+    """Refuses the first quoted value of ``batch`` longer than ``LINE_LIMIT`` (a value
+    left open at its end runs to its end), naming the physical line where it starts.
+    False when the open value's quote is not at a field's start (a stray quote)."""
+    quotes = np.flatnonzero(np.frombuffer(batch, dtype=np.uint8) == _QUOTE[0])
+    if still_open:
+        quotes = np.append(quotes, len(batch))  # the value closes past the batch's end
+    opens, closes = quotes[0::2], quotes[1::2]
+    # "" inside a quoted value closes it and opens it again at once: one value
+    joined = opens[1:] == closes[:-1] + 1
+    first = np.flatnonzero(np.concatenate(([True], ~joined)))
+    last = np.append(first[1:] - 1, len(opens) - 1)
+    value_start, value_end = opens[first], closes[last]
+    too_long = np.flatnonzero(value_end - value_start - 1 > LINE_LIMIT)
+    if not len(too_long):
+        return True
+    at = int(value_start[too_long[0]])
+    if at > 0 and batch[at - 1:at] not in (delimiter.encode(), b"\n", b"\r"):
+        return False
+    raise FormatError(path, lines_before + line_count(batch, 0, at) + 1,
+                      f"expected a quoted value of at most 1 MiB ({LINE_LIMIT:,} bytes), found "
+                      "a longer one starting here (reading stopped there)")
 
 
 def _delimited_by_arrow(path: str, piece: bytes, delimiter: str, header: list[str],
