@@ -300,7 +300,7 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
     # irds: the content's hash is made by run_batch, which reads the judgments anyway
     digest = "" if is_irds(qrels) else _qrels_sha256(qrels)
     return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes,
-               runid=runid), sort
+               runid=runid, trec_labels=tuple(m.trec_label for m in measures_parsed)), sort
 
 
 def default_sort(measures: list) -> str:
