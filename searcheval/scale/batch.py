@@ -396,7 +396,7 @@ def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]
     tags = ["runid"] if job.runid else []  # -m runid: trec_eval's line, a column here
     header = (["run"] + tags + [str(m) for m in measures] + ["queries"]
               + batch_spread.header(job, measures))
-    lines = [",".join(header)]
+    lines = [",".join(map(_csv_cell, header))]  # utility(coeffs=[2,-1,0,0]) holds commas
     for o in done:
         lines.append(",".join([_csv_cell(o.name)] + [_csv_cell(o.tag)] * len(tags) +
                               [_number_text(m, o.summary[str(m)]) for m in measures] +
