@@ -79,3 +79,13 @@ def test_stdin_for_two_inputs_is_refused(tmp_path):
     assert result.stderr == ("'-' (standard input) is given for two inputs: it can be read "
                              "only once; give the other input as a file\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_stdin_with_dask_is_refused_up_front(tmp_path):
+    # a Dask worker reads each run from its path, which a temporary file is not elsewhere
+    (tmp_path / "q").write_text(QRELS)
+    result = batch(RUN, tmp_path / "q", "-", "-o", tmp_path / "out", "--dask", "local:1")
+    assert result.exit_code == 2
+    assert result.stderr == ("-: --dask workers read each run from its path: save standard "
+                             "input to a file and give that file\n")
+    assert not (tmp_path / "out").exists()
