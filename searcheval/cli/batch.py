@@ -44,7 +44,18 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     The qrels are read (and checked) here once; worker processes get them from here, so
     that a qrels file replaced during the batch cannot give two runs different judgments."""
     from .run_args import paths_and_names
+    from .batch_stdin import spooled
     paths, names = paths_and_names(run_arguments, outdir, once=True)
+    with spooled(qrels_source, paths, names, dask) as (paths, names, spool):
+        return _run_paths(qrels_source, paths, names, spool, outdir, job, sort, jobs, dask,
+                          on_outcome)
+
+
+def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
+               spool: str | None, outdir: str, job: Job, sort: str, jobs: int,
+               dask: str | None, on_outcome: Callable[[Outcome], None] | None
+               ) -> list[Outcome]:
+    from .batch_stdin import STDIN, shown
     if dask is not None:
         from ..scale.distributed import require_dask
         require_dask()
@@ -52,7 +63,7 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     from ..engine.qrels_forms import form_warnings
     for warning in form_warnings(qrels):
         click.echo(f"searcheval: warning: {warning}", err=True)
-    if is_irds(qrels_source):  # the id stays when the dataset's judgments change
+    if is_irds(qrels_source) or qrels_source == STDIN:  # an id, or stdin: no file to hash
         job = replace(job, qrels_sha256=qrels_content_sha256(qrels))
     else:
         _refuse_changed_qrels(qrels_source, job.qrels_sha256)
@@ -81,7 +92,7 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
         outcomes[outcome.path] = outcome
         if on_outcome:
             on_outcome(outcome)
-    ordered = [outcomes[path] for path in paths]
+    ordered = [shown(outcomes[path], spool) for path in paths]
     summary_csv, summary_json = leaderboard(ordered, job, sort)
     write_text(str(Path(outdir) / "summary.csv"), summary_csv)
     write_text(str(Path(outdir) / "summary.json"), summary_json)
@@ -301,9 +312,9 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
         if resolve_measures([sort_by], settings.compat)[0].spec.text:
             raise UsageError(f"--sort {sort_by}: a string per query, with no mean to sort by")
     # irds: the content's hash is made by run_batch, which reads the judgments anyway
-    digest = "" if is_irds(qrels) else _qrels_sha256(qrels)
+    digest = "" if is_irds(qrels) or qrels == "-" else _qrels_sha256(qrels)
     return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes,
-               runid=runid), sort
+               runid=runid, trec_labels=tuple(m.trec_label for m in measures_parsed)), sort
 
 
 def default_sort(measures: list) -> str:

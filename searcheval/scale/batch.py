@@ -55,9 +55,18 @@ class Job:
     runid: bool = False  # -m runid: the leaderboard names each run's tag (trec_eval's runid)
     like: str | None = None  # --like TOOL (engine.presets): the settings above are its
     ignore_identical_ids: bool = False  # BEIR's rule: drop documents with the query's id
+    # Each measure's parameter text as typed (Measure.trec_label), which its canonical name
+    # drops: trec_eval 10.0 zeroes a missing query's ``utility`` but keeps the placeholder's
+    # value for ``utility.1,-1,0,0`` (engine.missing), so the measures must keep it.
+    trec_labels: tuple[str | None, ...] = ()
 
     def parsed_measures(self) -> list[Measure]:
-        return parse_measures(list(self.measures), self.settings.compat)
+        """The measures exactly as the command line gave them (``evaluate``'s)."""
+        measures = parse_measures(list(self.measures), self.settings.compat)
+        if not self.trec_labels:
+            return measures
+        return [replace(m, trec_label=label) for m, label in zip(measures, self.trec_labels,
+                                                                  strict=True)]
 
     def key(self, run_sha256: str) -> str:
         """Hash of everything a number depends on (how a run is read changes none)."""
@@ -70,6 +79,8 @@ class Job:
         facts.update(batch_spread.key_facts(self))
         if self.ignore_identical_ids or self.like == "ranx":  # other rows, or a refusal
             facts["peer"] = [self.like, self.ignore_identical_ids]
+        if any(self.trec_labels):  # utility vs utility.1,-1,0,0: other numbers under -C 10
+            facts["trec_labels"] = list(self.trec_labels)
         return sha256_text(json.dumps(facts, sort_keys=True))
 
     def streams(self, path: str) -> bool:
