@@ -217,14 +217,19 @@ def write_run(path, run: dict[str, dict[str, float]], tag: str) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+def write_runs(folder, runs: list[dict[str, dict[str, float]]]) -> list:
+    """Each run as folder/runI.txt, tagged sysI: the paths, in order."""
+    paths = [folder / f"run{i}.txt" for i in range(len(runs))]
+    for i, (path, run) in enumerate(zip(paths, runs)):
+        write_run(path, run, f"sys{i}")
+    return paths
+
+
 def test_command_writes_a_run_searcheval_reads_back(tmp_path):
     """Through real files: the output's scores are ranx's, at full precision (read back as
     the same doubles), in trec_eval's order, the method in the tag and the header."""
     runs = random_runs(seed=11)
-    paths = []
-    for i, run in enumerate(runs):
-        paths.append(tmp_path / f"run{i}.txt")
-        write_run(paths[-1], run, f"sys{i}")
+    paths = write_runs(tmp_path, runs)
     out = tmp_path / "fused.txt"
     result = cli("fuse", *paths, "-o", out, "--method", "CombMNZ", "--norm", "z-score")
     assert result.exit_code == 0, result.output
@@ -393,10 +398,7 @@ def test_optimize_held_out_score_is_ranx_choosing_on_the_other_folds():
 def test_command_optimize_reports_and_fuses_with_the_chosen_weights(tmp_path):
     runs = random_runs(seed=5, queries=12)
     qrels = random_qrels(runs, seed=1)
-    paths = []
-    for i, run in enumerate(runs):
-        paths.append(tmp_path / f"run{i}.txt")
-        write_run(paths[-1], run, f"sys{i}")
+    paths = write_runs(tmp_path, runs)
     qrels_path = tmp_path / "qrels.txt"
     qrels_path.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items()
                                   for d, g in docs.items()))
@@ -452,10 +454,7 @@ def test_the_fused_run_is_read_by_ir_measures_and_ranx(tmp_path):
     from ranx import Run as RanxRun
 
     runs = random_runs(seed=5)
-    paths = []
-    for i, run in enumerate(runs):
-        paths.append(tmp_path / f"run{i}.txt")
-        write_run(paths[-1], run, f"sys{i}")
+    paths = write_runs(tmp_path, runs)
     out = tmp_path / "fused.txt"
     assert cli("fuse", *paths, "-o", out, "--method", "rrf", "--no-header").exit_code == 0
     ours = read_run(out)

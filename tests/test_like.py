@@ -88,35 +88,33 @@ def test_like_trectools_is_trectools(run_path, tmp_path):
     Not compared: its get_rprec, 1.539 on the first run (a precision above 1: its
     groupby().apply() under the pandas installed here), and its get_bpref, 0 where no
     document is judged non-relevant (all of Cranfield's here), as ranx's is NaN."""
-    from trectools import TrecEval, TrecQrel, TrecRun
-
     run = tie_free_run(run_path)
     path = tmp_path / "run.txt"
+    theirs = trectools_means(run, path)
+    ours = searcheval.evaluate(QRELS, path, list(theirs), like="trectools").summary()
+    assert ours == pytest.approx(theirs, abs=1e-12)
+
+
+def trectools_means(run: dict[str, dict[str, float]], path) -> dict[str, float]:
+    """trectools' own P@10, AP, nDCG@10, RR and R@100 of ``run``, written to ``path``."""
+    from trectools import TrecEval, TrecQrel, TrecRun
+
     path.write_text("".join(f"{q} Q0 {d} {i} {s} tie-free\n" for q, docs in run.items()
                             for i, (d, s) in enumerate(docs.items(), 1)))
     evaluation = TrecEval(TrecRun(str(path)), TrecQrel(str(QRELS)))
-    theirs = {"P@10": evaluation.get_precision(depth=10), "AP": evaluation.get_map(),
-              "nDCG@10": evaluation.get_ndcg(depth=10), "RR": evaluation.get_reciprocal_rank(),
-              "R@100": evaluation.get_recall(depth=100)}
-    ours = searcheval.evaluate(QRELS, path, list(theirs), like="trectools").summary()
-    assert ours == pytest.approx(theirs, abs=1e-12)
+    return {"P@10": evaluation.get_precision(depth=10), "AP": evaluation.get_map(),
+            "nDCG@10": evaluation.get_ndcg(depth=10), "RR": evaluation.get_reciprocal_rank(),
+            "R@100": evaluation.get_recall(depth=100)}
 
 
 def test_like_trectools_divides_by_the_run_queries_as_trectools(tmp_path):
     """trectools' means divide by len(run.topics()): a run with two queries the qrels do not
     judge (9001, 9002) and without query 15 gets trectools' own numbers, each mean over the
     run's 226 queries with those two scoring 0 (trec_eval's mean: over the 224 in both)."""
-    from trectools import TrecEval, TrecQrel, TrecRun
-
     run = tie_free_run(CRANFIELD / "results" / "results_custom_bm25.txt")  # lacks query 15
     run["9001"], run["9002"] = dict(run["1"]), dict(run["2"])  # retrieved, never judged
     path = tmp_path / "run.txt"
-    path.write_text("".join(f"{q} Q0 {d} {i} {s} tie-free\n" for q, docs in run.items()
-                            for i, (d, s) in enumerate(docs.items(), 1)))
-    evaluation = TrecEval(TrecRun(str(path)), TrecQrel(str(QRELS)))
-    theirs = {"P@10": evaluation.get_precision(depth=10), "AP": evaluation.get_map(),
-              "nDCG@10": evaluation.get_ndcg(depth=10), "RR": evaluation.get_reciprocal_rank(),
-              "R@100": evaluation.get_recall(depth=100)}
+    theirs = trectools_means(run, path)
     results = searcheval.evaluate(QRELS, path, [*theirs, "NumQ"], like="trectools")
     ours = results.summary()
     assert ours.pop("NumQ") == len(run) == 226
