@@ -80,3 +80,15 @@ def test_a_quote_inside_an_unquoted_value_is_a_character(tmp_path):
     assert len(path.read_bytes()) > 2 * LIMIT
     read = registry.read(path, "qrels").data
     assert len(read.doc_ids) == 150_001 and 'd"1' in read.doc_ids
+
+
+def test_a_stray_quote_before_a_long_quoted_value_does_not_hide_it(tmp_path):
+    # line 2's d"1 is a doc id holding a quote (not a field's start: a character, as for
+    # the csv module); counting quotes by parity took it for an opening quote, so the
+    # value opened at line 3 looked closed, the check stopped, and the rest of the file
+    # was joined into one piece (4 MiB here; a gzip bomb's gigabytes in memory)
+    qrels = tmp_path / "q.csv"
+    qrels.write_bytes(b'query_id,doc_id,relevance\nq1,d"1,1\nq1,"' + b"\n" * (4 << 20) +
+                      b'",2\nq1,d3,1\n')
+    took, peak = _refused_quickly(tmp_path, qrels)
+    assert took < 5 and peak < 150 << 20

@@ -86,57 +86,82 @@ class _PieceReader:
 
 def _quotes_closed(path: str, cut: Iterable[tuple[bytes, int]], delimiter: str
                    ) -> Iterator[tuple[bytes, int]]:
-    """The pieces, a piece joined with the next ones while an odd number of quotes leaves a
-    quoted value open at its end: a value spanning lines is never cut between pieces (a
-    stray quote only makes a piece larger, never a row wrong). A quoted value longer than
-    a line may be (``LINE_LIMIT``) is refused as soon as it passes the limit: its newlines
-    kept every physical line short, and a gzip of newlines in quotes was all joined."""
+    """The pieces, a piece joined with the next ones while a quoted value is open at its
+    end: a value spanning lines is never cut between pieces. A quote opens a value only at
+    a field's start (inside a value it is a character, as for the csv module), so a stray
+    quote joins nothing. A quoted value longer than a line may be (``LINE_LIMIT``) is
+    refused as soon as it passes the limit, at the physical line of its opening quote: its
+    newlines kept every physical line short, and a gzip of newlines in quotes was all
+    joined."""
+    scan = _QuoteScan(path, delimiter)
     pending: list[bytes] = []
-    start, quotes, size, stray = 0, 0, 0, False
+    start = 0
     for piece, before in cut:
         if not pending:
             start = before
+            scan.begin_batch(before)
         pending.append(piece)
-        size += len(piece)
-        if _QUOTE in piece:  # a fast scan; counting is slower, and most runs hold no quote
-            quotes += piece.count(_QUOTE)
-        if quotes % 2 == 0:
-            batch = b"".join(pending) if len(pending) > 1 else pending[0]
-            if size > LINE_LIMIT and _QUOTE in batch:  # only then can a value pass it
-                _refuse_long_value(path, batch, start, delimiter, still_open=False)
-            yield batch, start
-            pending, quotes, size, stray = [], 0, 0, False
-        elif size > LINE_LIMIT and not stray:
-            pending = [b"".join(pending)]
-            # a quote inside an unquoted value is a character: the text goes on joined
-            stray = not _refuse_long_value(path, pending[0], start, delimiter, still_open=True)
+        scan.feed(piece, pending)
+        if not scan.inside:
+            yield (b"".join(pending) if len(pending) > 1 else pending[0]), start
+            pending = []
     if pending:
         yield b"".join(pending), start
 
 
-def _refuse_long_value(path: str, batch: bytes, lines_before: int, delimiter: str,
-                       still_open: bool) -> bool:
-    """Refuses the first quoted value of ``batch`` longer than ``LINE_LIMIT`` (a value
-    left open at its end runs to its end), naming the physical line where it starts.
-    False when the open value's quote is not at a field's start (a stray quote)."""
-    quotes = np.flatnonzero(np.frombuffer(batch, dtype=np.uint8) == _QUOTE[0])
-    if still_open:
-        quotes = np.append(quotes, len(batch))  # the value closes past the batch's end
-    opens, closes = quotes[0::2], quotes[1::2]
-    # "" inside a quoted value closes it and opens it again at once: one value
-    joined = opens[1:] == closes[:-1] + 1
-    first = np.flatnonzero(np.concatenate(([True], ~joined)))
-    last = np.append(first[1:] - 1, len(opens) - 1)
-    value_start, value_end = opens[first], closes[last]
-    too_long = np.flatnonzero(value_end - value_start - 1 > LINE_LIMIT)
-    if not len(too_long):
-        return True
-    at = int(value_start[too_long[0]])
-    if at > 0 and batch[at - 1:at] not in (delimiter.encode(), b"\n", b"\r"):
-        return False
-    raise FormatError(path, lines_before + line_count(batch, 0, at) + 1,
-                      f"expected a quoted value of at most 1 MiB ({LINE_LIMIT:,} bytes), found "
-                      "a longer one starting here (reading stopped there)")
+class _QuoteScan:
+    """Whether a quoted value is open after each piece, and how long each one is: the csv
+    module's reading of quotes (open at a field's start, ``""`` inside a value is one
+    quote, anything else closes it) over the quotes' positions only."""
+
+    def __init__(self, path: str, delimiter: str) -> None:
+        self.path, self.starts = path, {delimiter.encode()[0], ord("\n"), ord("\r")}
+        self.inside, self.maybe_doubled, self.previous = False, False, None
+        self.opened, self.offset, self.lines_before = 0, 0, 0
+
+    def begin_batch(self, lines_before: int) -> None:
+        self.offset, self.lines_before = 0, lines_before
+
+    def feed(self, piece: bytes, batch: list[bytes]) -> None:
+        quotes = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == _QUOTE[0]).tolist() \
+            if _QUOTE in piece else []
+        k = 0
+        if self.maybe_doubled:  # the last piece ended inside a value on a quote
+            self.maybe_doubled = False
+            if quotes and quotes[0] == 0:
+                k = 1  # "" cut between the pieces: one quote, the value goes on
+            else:
+                self._close(self.offset - 1, batch)
+        while k < len(quotes):
+            at = quotes[k]
+            if not self.inside:
+                before = piece[at - 1] if at else self.previous
+                if before is None or before in self.starts:
+                    self.inside, self.opened = True, self.offset + at
+                k += 1
+            elif k + 1 < len(quotes) and quotes[k + 1] == at + 1:
+                k += 2  # "" inside a value
+            elif at == len(piece) - 1:
+                self.maybe_doubled = True
+                k += 1
+            else:
+                self._close(self.offset + at, batch)
+                k += 1
+        self.offset += len(piece)
+        self.previous = piece[-1] if piece else self.previous
+        if self.inside and self.offset - self.opened - 1 > LINE_LIMIT:
+            self._refuse(batch)
+
+    def _close(self, at: int, batch: list[bytes]) -> None:
+        if at - self.opened - 1 > LINE_LIMIT:
+            self._refuse(batch)
+        self.inside = False
+
+    def _refuse(self, batch: list[bytes]) -> None:
+        text = b"".join(batch)
+        raise FormatError(self.path, self.lines_before + line_count(text, 0, self.opened) + 1,
+                          f"expected a quoted value of at most 1 MiB ({LINE_LIMIT:,} bytes), "
+                          "found a longer one starting here (reading stopped there)")
 
 
 def _delimited_by_arrow(path: str, piece: bytes, delimiter: str, header: list[str],
