@@ -200,10 +200,11 @@ def _tie_moves(q: np.ndarray, s: np.ndarray, docs, judged: np.ndarray | None,
         if len(positions) == 0:
             return nothing, nothing
     rows = positions if base is None else base[positions]
-    if isinstance(docs, Encoded):  # ids as codes: the tied rows' ids read in the vocabulary
-        docs, rows = docs.vocabulary, docs.codes[rows]
-    elif isinstance(docs, NestedDocs):  # a dict's ids: only the tied rows' are made strings
+    # NestedDocs first: it is an Encoded whose vocabulary would make every id a string
+    if isinstance(docs, NestedDocs):  # a dict's ids: only the tied rows' are made strings
         docs, rows = docs.strings_at(rows), np.arange(len(rows))
+    elif isinstance(docs, Encoded):  # ids as codes: the tied rows' ids read in the vocabulary
+        docs, rows = docs.vocabulary, docs.codes[rows]
     by_doc = descending_order(group, docs, rows)  # doc ids compared by bytes, descending
     return positions, positions[by_doc]
 

@@ -156,8 +156,8 @@ class Results(Outcome):
             len(self.measures), -1), added], axis=1)[:, order]
         self.in_run = np.concatenate([np.asarray(self.in_run, dtype=bool),
                                       np.ones(len(extra), dtype=bool)])[order]
-        self.texts = {name: [(list(strings) + [""] * len(extra))[j] for j in order]
-                      for name, strings in self.texts.items()}
+        padded = {name: list(strings) + [""] * len(extra) for name, strings in self.texts.items()}
+        self.texts = {name: [strings[j] for j in order] for name, strings in padded.items()}
         self.query_ids = [ids[j] for j in order]
         self.ignored = []
         self.notes.append(f"--like trectools: {len(extra)} quer"

@@ -5,6 +5,8 @@ A Settings is checked when made, so no engine meets an option it cannot honour.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +41,14 @@ class DocumentCosts:
         bad = [v for v in self.values if not (np.isfinite(v) and v >= 0)]
         if bad:
             raise UsageError(f"{self.path}: a cost is a number >= 0, found {bad[0]!r}")
+
+    @functools.cached_property
+    def sha256(self) -> str:
+        """The hash of the costs themselves (not the path): what a batch stamp records, made
+        once, not once per run."""
+        import hashlib
+        import json
+        return hashlib.sha256(json.dumps([self.doc_ids, self.values]).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -123,3 +123,16 @@ def test_evaluator_ideal_rankings_kept_across_runs_equal_evaluate(missing):
                                                                  missing=missing)
         assert got.query_ids == once.query_ids
         np.testing.assert_array_equal(got.values, once.values)
+
+
+def test_ranking_a_dicts_ties_makes_only_the_tied_ids_strings():
+    # trec_eval's order (score descending, doc id descending on ties), derived by hand:
+    # q1: c (2.0), then b, a (tied at 1.0); q2: y, x (tied). NestedDocs is an Encoded:
+    # taken as one, every id of the dict was made a string to rank a few ties
+    from searcheval.io.inputs import as_run
+    from searcheval.ranking import canonical_rows
+
+    run = as_run({"q1": {"a": 1.0, "b": 1.0, "c": 2.0}, "q2": {"x": 0.5, "y": 0.5}})
+    order, _ = canonical_rows(run, compat=9)
+    assert not run.doc.holds_strings  # before doc_ids below, which make them all
+    assert [run.doc_ids[i] for i in order] == ["c", "b", "a", "y", "x"]

@@ -59,9 +59,9 @@ def _refuse_32_bit_overflow(path: str, rows: int, lines: np.ndarray | None, unit
     if rows >= _INT32:
         raise FormatError(path, 0, f"too many {unit}: {rows:,} records, searcheval reads at "
                           f"most {_INT32 - 1:,} (split the file by query)")
-    if relevance is None or not len(relevance) or \
+    if relevance is None or not len(relevance) or relevance.dtype.itemsize <= 4 or \
             (relevance.min() >= -_INT32 and relevance.max() < _INT32):  # no per-row temporary
-        return
+        return  # grades read narrow (the table readers' Grades) are in range by their type
     outside = (relevance < -_INT32) | (relevance >= _INT32)
     if outside.any():
         row = int(np.flatnonzero(outside)[0])

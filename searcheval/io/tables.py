@@ -112,12 +112,13 @@ def _quotes_closed(path: str, cut: Iterable[tuple[bytes, int]], delimiter: str
 class _QuoteScan:
     """Whether a quoted value is open after each piece, and how long each one is: the csv
     module's reading of quotes (open at a field's start, ``""`` inside a value is one
-    quote, anything else closes it) over the quotes' positions only."""
+    quote, anything else closes it) over the quotes' positions only. Pieces end at line
+    ends (``pieces.piece_end``), so a piece starts at a field's start and a ``""`` is never
+    cut between two."""
 
     def __init__(self, path: str, delimiter: str) -> None:
         self.path, self.starts = path, {delimiter.encode()[0], ord("\n"), ord("\r")}
-        self.inside, self.maybe_doubled, self.previous = False, False, None
-        self.opened, self.offset, self.lines_before = 0, 0, 0
+        self.inside, self.opened, self.offset, self.lines_before = False, 0, 0, 0
 
     def begin_batch(self, lines_before: int) -> None:
         self.offset, self.lines_before = 0, lines_before
@@ -126,29 +127,18 @@ class _QuoteScan:
         quotes = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == _QUOTE[0]).tolist() \
             if _QUOTE in piece else []
         k = 0
-        if self.maybe_doubled:  # the last piece ended inside a value on a quote
-            self.maybe_doubled = False
-            if quotes and quotes[0] == 0:
-                k = 1  # "" cut between the pieces: one quote, the value goes on
-            else:
-                self._close(self.offset - 1, batch)
         while k < len(quotes):
             at = quotes[k]
             if not self.inside:
-                before = piece[at - 1] if at else self.previous
-                if before is None or before in self.starts:
+                if at == 0 or piece[at - 1] in self.starts:
                     self.inside, self.opened = True, self.offset + at
                 k += 1
             elif k + 1 < len(quotes) and quotes[k + 1] == at + 1:
                 k += 2  # "" inside a value
-            elif at == len(piece) - 1:
-                self.maybe_doubled = True
-                k += 1
             else:
                 self._close(self.offset + at, batch)
                 k += 1
         self.offset += len(piece)
-        self.previous = piece[-1] if piece else self.previous
         if self.inside and self.offset - self.opened - 1 > LINE_LIMIT:
             self._refuse(batch)
 

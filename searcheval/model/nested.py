@@ -57,6 +57,12 @@ class NestedDocs(Encoded):
         return pairs.doc is self and pairs.query is self.query and (
             values is None or values is self.owned_values)
 
+    @property
+    def holds_strings(self) -> bool:
+        """Whether the ids were made Arrow strings already: asking ``_strings`` would make
+        them (what this column exists to avoid)."""
+        return self._made is not None
+
     def strings_at(self, rows: np.ndarray) -> pa.Array:
         """The ids of ``rows`` (any order) as Arrow strings, reading only their queries'
         keys: a dict's ties are few, its ids many."""

@@ -262,7 +262,7 @@ def settings_facts(settings: Settings, with_path: bool = True) -> dict:
     facts = asdict(replace(settings, costs=None))
     costs = settings.costs
     if costs is not None:
-        facts["costs"] = {"sha256": sha256_text(json.dumps([costs.doc_ids, costs.values])),
+        facts["costs"] = {"sha256": costs.sha256,
                           **({"path": costs.path} if with_path else {})}
     return facts
 
