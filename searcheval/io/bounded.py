@@ -65,18 +65,20 @@ def refuse_large_json(path: str, size: int) -> None:
 
 @contextmanager
 def memory_map(handle) -> Iterator[mmap.mmap]:
-    """A read-only memory map of an open file, closed on leaving. An exception raised
-    inside (a Ctrl-C can land anywhere) may leave a slice of the map held by a frame of
-    its traceback; closing then raises BufferError, which would replace the exception
-    (a traceback for a Ctrl-C): the map is then left to close when the slice goes."""
+    """A read-only memory map of an open file, closed on leaving if nothing still holds
+    a slice of it; else it closes when the last slice goes (the map object unmaps itself).
+    Something outside the reader may hold one a moment longer than the reader's frames:
+    a frame of an exception's traceback (a Ctrl-C can land anywhere), or a frame that a
+    sampling profiler took from another thread (Dask's workers sample every thread's
+    frames, and so keep a finished scan's numpy view alive). ``close`` raises BufferError
+    then, which would fail a good read, or replace an exception by a traceback."""
     view = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     try:
         yield view
-    except BaseException:
+    finally:
         with suppress(BufferError):
             view.close()
-        raise
-    view.close()
+
 
 @contextmanager
 def opened(source: str | Path):

@@ -26,6 +26,7 @@ as they first appear, as ``columns.vocabulary_maps`` numbers them.
 from __future__ import annotations
 
 import mmap
+from contextlib import suppress
 
 import numpy as np
 import pyarrow as pa
@@ -65,11 +66,17 @@ class Growing:
     def _resize(self, size: int) -> None:
         try:
             self._map.resize(size)
-        except (OSError, SystemError, ValueError):  # no mremap (not Linux): copy once
-            bigger = _mapped(size)
-            bigger[:len(self._map)] = self._map
-            self._map.close()
-            self._map = bigger
+        except (OSError, SystemError, ValueError, BufferError):
+            # copy once: no mremap (not Linux), or a view of the map still held elsewhere
+            # (a column handed out by ``array``; a frame that a sampling profiler, such
+            # as Dask's, took from ``append``), which keeps the old map until it goes
+            other = _mapped(size)
+            kept = min(size, len(self._map))
+            with memoryview(self._map) as old:
+                other[:kept] = old[:kept]
+            with suppress(BufferError):
+                self._map.close()
+            self._map = other
 
     def widened(self, dtype) -> Growing:
         """The same values in a wider type (32-bit values past their range)."""
