@@ -3,16 +3,15 @@
 import importlib
 
 from .errors import FormatError, MeasureError, SearchevalError
-from .io.trec import read_qrels, read_run
-from .measures import Measure, parse_measures
-from .model import Qrels, Run
-from .results import Results, ResultsByRun, evaluate
-from .report import views as _views  # noqa: F401 - registers the views of Results, Comparison
-from .settings import __version__
 
-# Imported on first use (PEP 562): `import searcheval` and `searcheval evaluate` need none
-# of them, and together they cost milliseconds of every start.
-_LAZY = {"Comparison": ".analysis.compare", "compare": ".analysis.compare",
+# Every other name is imported on first use (PEP 562). `import searcheval` then costs
+# nothing, and the program (``__main__``) loads numpy, Arrow and the rest inside its own
+# guard, where a Ctrl-C is an "Aborted!" line and not a traceback of the imports.
+_LAZY = {"__version__": ".settings", "read_qrels": ".io.trec", "read_run": ".io.trec",
+         "Measure": ".measures", "parse_measures": ".measures",
+         "Qrels": ".model", "Run": ".model",
+         "Results": ".results", "ResultsByRun": ".results", "evaluate": ".results",
+         "Comparison": ".analysis.compare", "compare": ".analysis.compare",
          "Fusion": ".analysis.fusion", "fuse": ".analysis.fusion",
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",
          "Evaluator": ".evaluator"}
@@ -25,6 +24,10 @@ __all__ = ["Comparison", "Evaluator", "FormatError", "Fusion", "Measure", "Measu
 def __getattr__(name: str):
     if name not in _LAZY:
         raise AttributeError(f"module 'searcheval' has no attribute {name!r}")
+    # the notebook and table views of Results and Comparison (they live in a later layer
+    # than the objects, which may not import it), registered before any object is made
+    if name != "__version__":
+        importlib.import_module(".report.views", __name__)
     value = getattr(importlib.import_module(_LAZY[name], __name__), name)
     globals()[name] = value  # found directly from now on
     return value
