@@ -111,3 +111,17 @@ def test_a_folder_met_again_is_not_empty(tmp_path):
     assert result.exit_code == 0, result.output
     assert [line for line in result.stdout.splitlines() if ",all," in line] == [
         "a.run,all,NumRet,1"]  # one run, one document retrieved
+
+
+@pytest.mark.parametrize("outdir", [None, "out"])
+def test_expand_runs_refuses_a_folder_without_runs_from_python(tmp_path, outdir):
+    # the refusal lives where folders are expanded, so a caller from Python meets it too
+    from searcheval.errors import UsageError
+    from searcheval.scale.batch import expand_runs
+
+    folder = folder_of(tmp_path, "hidden")
+    with pytest.raises(UsageError) as refused:
+        expand_runs([str(folder)], None if outdir is None else str(tmp_path / outdir))
+    assert str(refused.value) == (f"{folder}: the folder holds no run file (files named '.*'"
+                                  + (" and batch's own outputs" if outdir else "")
+                                  + " are left out)")
