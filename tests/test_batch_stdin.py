@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from cli_runner import batch, leaderboard
 
 QRELS = "q1 0 d1 1\nq2 0 d1 1\n"
@@ -78,3 +80,33 @@ def test_stdin_with_dask_is_refused_up_front(tmp_path):
     assert result.stderr == ("-: --dask workers read each run from its path: save standard "
                              "input to a file and give that file\n")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("way", [[], ["--stream"]], ids=["whole", "streamed"])
+def test_a_run_from_stdin_is_read_once(tmp_path, monkeypatch, way):
+    """It was parsed whole for its tag, then read again to be evaluated (and under
+    --stream held whole for the tag first). Every read of a run starts at io.inputs.read
+    (whole) or scale.stream.run_blocks (streamed): each call on the temporary file is
+    counted, and each still does its work."""
+    from searcheval.io import inputs
+    from searcheval.scale import stream
+
+    reads: list[str] = []
+
+    def counted(module, name):
+        real = getattr(module, name)
+
+        def call(source, *args, **kwargs):
+            if "searcheval-stdin" in str(source):
+                reads.append(name)
+            return real(source, *args, **kwargs)
+        monkeypatch.setattr(module, name, call)
+
+    counted(inputs, "read")
+    counted(stream, "run_blocks")
+    (tmp_path / "q").write_text(QRELS)
+    out = tmp_path / "out"
+    result = batch(tmp_path / "q", "-", "-o", out, "-m", "AP", *way, input=BOTH)
+    assert result.exit_code == 0, result.output
+    assert reads == (["run_blocks"] if way else ["read"])
+    assert leaderboard(out) == [{"run": "tagB", "AP": "1.0", "queries": "2"}]  # (1 + 1) / 2
