@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import pty
@@ -15,20 +13,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 import searcheval
-from searcheval.cli import main
 from searcheval.report.render import to_csv, to_json
+
+from cli_runner import batch, leaderboard, run_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 CRANFIELD = FIXTURES / "cranfield-runs"
 BAD_RUN = FIXTURES / "errors" / "short-line.run"
-
-
-def batch(*args):
-    return CliRunner().invoke(main, ["batch", *[str(a) for a in args]])
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -42,7 +36,7 @@ def test_outputs_are_the_evaluate_outputs_and_trec_eval_numbers(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stderr == (f"searcheval: 15 runs: 15 evaluated, 0 up to date, 0 failed; "
                              f"leaderboard in {tmp_path / 'summary.csv'}, best first by P@10\n")
-    board = list(csv.DictReader(io.StringIO((tmp_path / "summary.csv").read_text())))
+    board = leaderboard(tmp_path)
     assert [row["P@10"] for row in board] == sorted((row["P@10"] for row in board), key=float,
                                                      reverse=True)
     for row in board:
@@ -61,10 +55,6 @@ def test_outputs_are_the_evaluate_outputs_and_trec_eval_numbers(tmp_path):
     assert summary["settings"]["missing"] == "skip" and summary["failed"] == []
 
 
-def resume_counts(result) -> str:
-    return result.stderr.splitlines()[-1].split(": ", 1)[1].split(";")[0]
-
-
 def test_rerun_skips_current_outputs_and_recomputes_what_changed(tmp_path):
     runs = tmp_path / "runs-in"
     runs.mkdir()
@@ -72,20 +62,20 @@ def test_rerun_skips_current_outputs_and_recomputes_what_changed(tmp_path):
         (runs / name).write_bytes((FIXTURES / "trec_eval" / "results.test").read_bytes())
     qrels, out = FIXTURES / "trec_eval" / "qrels.test", tmp_path / "out"
     args = [qrels, runs, "-o", out, "-m", "AP", "-m", "P@5"]
-    assert resume_counts(batch(*args)) == "3 runs: 3 evaluated, 0 up to date, 0 failed"
+    assert run_counts(batch(*args)) == "3 runs: 3 evaluated, 0 up to date, 0 failed"
     before = tree(out)
-    assert resume_counts(batch(*args)) == "3 runs: 0 evaluated, 3 up to date, 0 failed"
+    assert run_counts(batch(*args)) == "3 runs: 0 evaluated, 3 up to date, 0 failed"
     assert tree(out) == before
     with (runs / "b.run").open("a") as handle:  # one run changes
         handle.write("303 Q0 extra-doc 1 99 STANDARD\n")
     (out / "runs" / "c.run.csv").write_text("truncated")  # one output is damaged
-    assert resume_counts(batch(*args)) == "3 runs: 2 evaluated, 1 up to date, 0 failed"
+    assert run_counts(batch(*args)) == "3 runs: 2 evaluated, 1 up to date, 0 failed"
     assert (out / "runs" / "c.run.csv").read_bytes() == before["runs/c.run.csv"]
     for option in (["--stream"], ["--chunk-queries", "1"], ["-j", "2"]):  # no number changes
-        assert resume_counts(batch(*args, *option)) == "3 runs: 0 evaluated, 3 up to date, 0 failed"
+        assert run_counts(batch(*args, *option)) == "3 runs: 0 evaluated, 3 up to date, 0 failed"
     for option in (["-l", "2"], ["--missing", "skip"], ["-M", "10"], ["-J"], ["--compat", "10"],
                    ["--ties", "input"], ["-m", "RR"]):
-        assert resume_counts(batch(*args, *option)) == "3 runs: 3 evaluated, 0 up to date, 0 failed"
+        assert run_counts(batch(*args, *option)) == "3 runs: 3 evaluated, 0 up to date, 0 failed"
 
 
 def test_a_bad_run_is_reported_and_skipped(tmp_path):
@@ -207,7 +197,7 @@ def test_killed_batch_resumes_to_the_clean_outputs(signal_number, jobs, tmp_path
                                         f"in {out}: run the same command again to finish\n")
     resumed = batch(qrels, tmp_path / "in", "-o", out, *options)
     assert resumed.exit_code == 0
-    assert resume_counts(resumed) == (f"{runs} runs: {runs - done} evaluated, {done} up to date, "
+    assert run_counts(resumed) == (f"{runs} runs: {runs - done} evaluated, {done} up to date, "
                                       "0 failed")
     assert tree(out) == tree(tmp_path / "clean")
 
@@ -265,7 +255,7 @@ def test_leaderboard_sorts_by_the_first_measure_that_grades_the_ranking(measures
     assert result.exit_code == 0, result.output
     assert result.stderr.endswith(f"leaderboard in {tmp_path / 'summary.csv'}, "
                                   "best first by AP\n")
-    board = list(csv.DictReader(io.StringIO((tmp_path / "summary.csv").read_text())))
+    board = leaderboard(tmp_path)
     assert [row["run"] for row in board] == [names[2], names[1], names[0]]
     assert [f"{float(row['AP']):.4f}" for row in board] == [trec_eval_map(n) for n in
                                                             (names[2], names[1], names[0])]
@@ -307,8 +297,8 @@ def test_irds_qrels_that_change_under_the_same_id_are_recomputed(tmp_path, irds_
                                str(run), "-o", str(tmp_path / "out"), "-m", "AP"], cwd=ROOT,
                               env=environment, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
-        board = list(csv.DictReader(io.StringIO((tmp_path / "out" / "summary.csv").read_text())))
-        return resume_counts(done), float(board[0]["AP"])
+        board = leaderboard(tmp_path / "out")
+        return run_counts(done), float(board[0]["AP"])
 
     original = (home / "cranfield" / "qrels.txt").read_text()
     assert run_batch() == ("1 run: 1 evaluated, 0 up to date, 0 failed",
@@ -334,7 +324,7 @@ def test_leaderboard_by_firstrel_puts_the_earliest_first(tmp_path):
                    "-o", tmp_path / "out", "-m", "FirstRel", "-m", "AP", "--sort", "FirstRel")
     assert result.exit_code == 0, result.output
     assert result.stderr.endswith("best first by FirstRel\n")
-    board = list(csv.DictReader(io.StringIO((tmp_path / "out" / "summary.csv").read_text())))
+    board = leaderboard(tmp_path / "out")
     assert [(row["run"], float(row["FirstRel"])) for row in board] == [("early.run", 1.0),
                                                                         ("late.run", 3.0)]
 
@@ -356,16 +346,15 @@ def test_batch_reads_every_run_format_evaluate_reads(tmp_path):
         {"query_id": q, "doc_id": d, "score": float(s)}) + "\n" for q, _, d, _, s, _ in rows))
     runs = [str(seeds / "library.run")] + [str(tmp_path / f"lab.{ext}")
                                           for ext in ("json", "csv", "jsonl")]
-    result = CliRunner().invoke(main, ["batch", str(seeds / "library.qrels"), *runs,
-                                       "-o", str(tmp_path / "out"), "-m", "RR", "-m", "R@1"])
+    result = batch(seeds / "library.qrels", *runs, "-o", tmp_path / "out", "-m", "RR",
+                   "-m", "R@1")
     assert result.exit_code == 0, result.stderr
-    summary = list(csv.DictReader(io.StringIO((tmp_path / "out" / "summary.csv").read_text())))
+    summary = leaderboard(tmp_path / "out")
     assert sorted(row["run"] for row in summary) == ["lab.csv", "lab.json", "lab.jsonl",
                                                      "library.run"]
     assert {(float(row["RR"]), float(row["R@1"])) for row in summary} == {(0.7, 0.5)}
-    forced = CliRunner().invoke(main, ["batch", str(seeds / "library.qrels"),
-                                       str(tmp_path / "lab.json"), "--stream",
-                                       "-o", str(tmp_path / "streamed"), "-m", "RR"])
+    forced = batch(seeds / "library.qrels", tmp_path / "lab.json", "--stream",
+                   "-o", tmp_path / "streamed", "-m", "RR")
     assert forced.exit_code == 1
     assert (f"{tmp_path / 'lab.json'}: --stream and --chunk-queries read TREC run text, and "
             "this run is in another format: leave them out (run skipped)") in forced.stderr
@@ -377,9 +366,7 @@ def test_error_outdir_is_a_file(tmp_path):
     target = tmp_path / "taken.txt"
     target.write_text("keep me\n")
     suite = FIXTURES / "trec_eval"
-    result = CliRunner().invoke(main, ["batch", str(suite / "qrels.test"),
-                                       str(suite / "results.test"), "-m", "AP",
-                                       "-o", str(target)])
+    result = batch(suite / "qrels.test", suite / "results.test", "-m", "AP", "-o", target)
     assert result.exit_code == 2
     assert result.stderr == (f"{target}: cannot make the output folder {target}/runs: "
                              "Not a directory\n")
@@ -398,8 +385,7 @@ def test_outdir_inside_the_run_folder_is_not_read_as_runs(tmp_path):
     for _ in range(2):
         result = batch(suite / "qrels.test", folder, "-m", "AP", "-o", folder)
         assert result.exit_code == 0, result.stderr
-        with open(folder / "summary.csv", newline="") as handle:
-            rows = list(csv.DictReader(handle))
+        rows = leaderboard(folder)
         assert [(r["run"], round(float(r["AP"]), 4)) for r in rows] == [("a.run", 0.1785),
                                                                        ("b.run", 0.1785)]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_runner import cli
+from cli_runner import batch, cli, leaderboard, run_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
@@ -43,11 +43,10 @@ def _evaluated(costs: Path) -> dict[str, float]:
 
 def _batch(outdir: Path, costs: Path, *extra) -> tuple[str, dict[str, float]]:
     flags = [a for m in MEASURES for a in ("-m", m)]
-    out = cli("batch", CRANFIELD / "qrel", RUN, "-o", outdir, *flags, "--costs", costs, *extra)
+    out = batch(CRANFIELD / "qrel", RUN, "-o", outdir, *flags, "--costs", costs, *extra)
     assert out.exit_code == 0, out.stderr
-    counts = out.stderr.splitlines()[-1].split(": ", 1)[1].split(";")[0]
-    (row,) = csv.DictReader(io.StringIO((outdir / "summary.csv").read_text()))
-    return counts, {m: float(row[m]) for m in MEASURES}
+    (row,) = leaderboard(outdir)
+    return run_counts(out), {m: float(row[m]) for m in MEASURES}
 
 
 @pytest.mark.parametrize("extra", [(), ("--stream",)], ids=["whole", "streamed"])
@@ -57,8 +56,8 @@ def test_batch_costs_are_evaluate_costs(tmp_path, extra):
     counts, means = _batch(tmp_path / "out", costs, *extra)
     assert counts == "1 run: 1 evaluated, 0 up to date, 0 failed"
     assert means == pytest.approx(expected, abs=1e-12)
-    without = cli("batch", CRANFIELD / "qrel", RUN, "-o", tmp_path / "plain", "-m", MEASURES[0])
-    (row,) = csv.DictReader(io.StringIO((tmp_path / "plain" / "summary.csv").read_text()))
+    without = batch(CRANFIELD / "qrel", RUN, "-o", tmp_path / "plain", "-m", MEASURES[0])
+    (row,) = leaderboard(tmp_path / "plain")
     assert without.exit_code == 0 and float(row[MEASURES[0]]) != means[MEASURES[0]]
 
 
@@ -83,8 +82,8 @@ def test_the_same_costs_at_another_path_keep_the_run_up_to_date(tmp_path):
 def test_a_bad_cost_file_stops_the_batch_before_any_output(tmp_path):
     costs = tmp_path / "costs"
     costs.write_text("12 2.5\n78 ten\n")
-    out = cli("batch", CRANFIELD / "qrel", RUN, "-o", tmp_path / "out", "-m", MEASURES[0],
-              "--costs", costs)
+    out = batch(CRANFIELD / "qrel", RUN, "-o", tmp_path / "out", "-m", MEASURES[0],
+                "--costs", costs)
     assert (out.exit_code, out.stdout) == (2, "")
     assert out.stderr == f"{costs}:2: expected a cost (a number >= 0), found 'ten'\n"
     assert not (tmp_path / "out").exists()

@@ -24,6 +24,8 @@ from click.testing import CliRunner
 
 from searcheval.cli import main
 
+from cli_runner import leaderboard
+
 ROOT = Path(__file__).resolve().parent.parent
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
 CASES = ROOT / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"
@@ -50,8 +52,7 @@ def batch_values(outdir: Path, qrels, run, *options, others=()) -> tuple[dict, d
     invoke("batch", qrels, run, *others, "-o", outdir, *options)
     rows = csv.DictReader(io.StringIO((outdir / "runs" / f"{Path(run).name}.csv").read_text()))
     per_query = {(row["query_id"], row["measure"]): float(row["value"]) for row in rows}
-    board = csv.DictReader(io.StringIO((outdir / "summary.csv").read_text()))
-    summary = next(row for row in board if row["run"] == Path(run).name)
+    summary = next(row for row in leaderboard(outdir) if row["run"] == Path(run).name)
     means = {m: float(v) for m, v in summary.items() if m not in ("run", "queries")}
     return per_query, means
 

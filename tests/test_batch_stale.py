@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_runner import cli
+from cli_runner import batch, leaderboard, run_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
@@ -41,18 +41,13 @@ def pytrec_eval_ap(qrels: Path, run: Path) -> float:
 
 
 def board(out: Path) -> dict[str, float]:
-    rows = csv.DictReader(io.StringIO((out / "summary.csv").read_text()))
-    return {row["run"]: float(row["AP"]) for row in rows}
-
-
-def counts(result) -> str:
-    return result.stderr.splitlines()[-1].split(": ", 1)[1].split(";")[0]
+    return {row["run"]: float(row["AP"]) for row in leaderboard(out)}
 
 
 @pytest.mark.parametrize("missing", ["zero", "skip"])
 def test_error_err_above_gdevals_largest_grade_is_refused_once(missing, tmp_path):
     # each of the 3 runs failed with this same line (exit 1, an empty leaderboard)
-    result = cli("batch", CRANFIELD / "qrel", *RUNS, "-o", tmp_path / "out", "-m", "ERR@10",
+    result = batch(CRANFIELD / "qrel", *RUNS, "-o", tmp_path / "out", "-m", "ERR@10",
                  "-m", "AP", "--missing", missing)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
@@ -64,7 +59,7 @@ def test_error_err_above_gdevals_largest_grade_is_refused_once(missing, tmp_path
 
 def test_error_a_measure_ties_average_does_not_define_is_refused_once(tmp_path):
     # the default set holds GMAP, whose geometric mean has no expected value over tie orders
-    result = cli("batch", CRANFIELD / "qrel", *RUNS, "-o", tmp_path / "out", "--ties", "average")
+    result = batch(CRANFIELD / "qrel", *RUNS, "-o", tmp_path / "out", "--ties", "average")
     assert (result.exit_code, result.stderr) == (2, (
         "--ties average is not defined for GMAP: it is for AP, Rprec, RR, P, R, nDCG, "
         "relative_P, Success, Hits, F1 and DCG, and for measures that do not depend on the order (every run "
@@ -73,13 +68,13 @@ def test_error_a_measure_ties_average_does_not_define_is_refused_once(tmp_path):
 
 
 def test_err_with_the_qrels_largest_grade_runs(tmp_path):
-    result = cli("batch", CRANFIELD / "qrel", *RUNS, "-o", tmp_path, "-m", "ERR(max_grade=5)@10")
-    assert (result.exit_code, counts(result)) == (0, "3 runs: 3 evaluated, 0 up to date, 0 failed")
+    result = batch(CRANFIELD / "qrel", *RUNS, "-o", tmp_path, "-m", "ERR(max_grade=5)@10")
+    assert (result.exit_code, run_counts(result)) == (0, "3 runs: 3 evaluated, 0 up to date, 0 failed")
 
 
 def test_error_query_named_all_is_refused_once(tmp_path):
     (tmp_path / "q.qrels").write_text("all 0 d1 1\nq1 0 d1 1\n")
-    result = cli("batch", tmp_path / "q.qrels", *RUNS, "-o", tmp_path / "out", "-m", "AP")
+    result = batch(tmp_path / "q.qrels", *RUNS, "-o", tmp_path / "out", "-m", "AP")
     assert (result.exit_code, result.stderr) == (2, (
         f"{tmp_path / 'q.qrels'}: a query has the id 'all', the name of the mean rows of the "
         "CSV files batch writes, so the two could not be told apart: rename the query "
@@ -97,14 +92,14 @@ def test_a_relabelled_run_leaves_no_stale_outputs(tmp_path):
         (tmp_path / folder).mkdir()
         shutil.copy(source, tmp_path / folder / "run.txt")
     exp1, exp2, other = tmp_path / "exp1" / "run.txt", tmp_path / "exp2" / "run.txt", RUNS[2]
-    assert cli("batch", qrels, exp1, other, "-o", out, "-m", "AP").exit_code == 0
+    assert batch(qrels, exp1, other, "-o", out, "-m", "AP").exit_code == 0
     assert outputs(out) == [
         "results_whitespace_boolean.txt.csv", "results_whitespace_boolean.txt.done",
         "results_whitespace_boolean.txt.json", "run.txt.csv", "run.txt.done", "run.txt.json"]
     # A run of the same file name joins: exp1's run is now exp1/run.txt; its run.txt
     # outputs (its numbers under a name no batch updates any more) go. The run of the
     # first batch that is not in this one keeps its outputs.
-    assert cli("batch", qrels, exp1, exp2, "-o", out, "-m", "AP").exit_code == 0
+    assert batch(qrels, exp1, exp2, "-o", out, "-m", "AP").exit_code == 0
     assert outputs(out) == [
         "exp1%2Frun.txt.csv", "exp1%2Frun.txt.done", "exp1%2Frun.txt.json",
         "exp2%2Frun.txt.csv", "exp2%2Frun.txt.done", "exp2%2Frun.txt.json",
@@ -113,8 +108,8 @@ def test_a_relabelled_run_leaves_no_stale_outputs(tmp_path):
     assert board(out) == {"exp1/run.txt": pytest.approx(pytrec_eval_ap(qrels, RUNS[0]), abs=1e-12),
                           "exp2/run.txt": pytest.approx(pytrec_eval_ap(qrels, RUNS[1]), abs=1e-12)}
     # exp2 alone is run.txt again: its exp2/run.txt outputs go, exp1's (not in it) stay.
-    result = cli("batch", qrels, exp2, "-o", out, "-m", "AP")
-    assert counts(result) == "1 run: 1 evaluated, 0 up to date, 0 failed"
+    result = batch(qrels, exp2, "-o", out, "-m", "AP")
+    assert run_counts(result) == "1 run: 1 evaluated, 0 up to date, 0 failed"
     assert [n for n in outputs(out) if "exp2" in n] == []
     assert "exp1%2Frun.txt.csv" in outputs(out)
     rows = list(csv.DictReader(io.StringIO((out / "runs" / "run.txt.csv").read_text())))
@@ -126,15 +121,15 @@ def test_changed_qrels_are_recomputed(tmp_path):
     qrels, out = tmp_path / "q.qrels", tmp_path / "out"
     original = (CRANFIELD / "qrel").read_text()
     qrels.write_text(original)
-    assert counts(cli("batch", qrels, RUNS[0], "-o", out, "-m", "AP")) == (
+    assert run_counts(batch(qrels, RUNS[0], "-o", out, "-m", "AP")) == (
         "1 run: 1 evaluated, 0 up to date, 0 failed")
-    assert counts(cli("batch", qrels, RUNS[0], "-o", out, "-m", "AP")) == (
+    assert run_counts(batch(qrels, RUNS[0], "-o", out, "-m", "AP")) == (
         "1 run: 0 evaluated, 1 up to date, 0 failed")
     # The labels change, not the file's size: every judgment of the odd queries becomes 0.
     qrels.write_text("\n".join(line[:-1] + "0" if int(line.split()[0]) % 2 else line
                                for line in original.splitlines()))
     assert qrels.stat().st_size == len(original)
-    assert counts(cli("batch", qrels, RUNS[0], "-o", out, "-m", "AP")) == (
+    assert run_counts(batch(qrels, RUNS[0], "-o", out, "-m", "AP")) == (
         "1 run: 1 evaluated, 0 up to date, 0 failed")
     changed = pytrec_eval_ap(qrels, RUNS[0])
     assert board(out) == {RUNS[0].name: pytest.approx(changed, abs=1e-12)}
@@ -155,7 +150,7 @@ def test_changed_code_is_recomputed(tmp_path):
                               env=environment, cwd=tmp_path, capture_output=True, text=True,
                               timeout=120)
         assert done.returncode == 0, done.stderr
-        return counts(done)
+        return run_counts(done)
 
     assert run_batch() == "1 run: 1 evaluated, 0 up to date, 0 failed"
     assert run_batch() == "1 run: 0 evaluated, 1 up to date, 0 failed"

@@ -68,6 +68,26 @@ def test_evaluate_group_means_are_pytrec_evals(groups):
     assert any("not evaluated, left out: odd 1" in n for n in data["notes"])
 
 
+def test_evaluate_group_rows_under_ci_fill_the_group_column(groups):
+    # The group rows were added by parsing the rendered csv back and appending five cells,
+    # so under --ci (three spread columns before `group`) the group's name sat in `std`.
+    out = CliRunner().invoke(main, ["evaluate", str(QRELS), str(BM25), "-m", "AP",
+                                    "--groups", str(groups), "--ci", "-f", "csv"])
+    assert out.exit_code == 0, out.stderr
+    table = list(csv.reader(io.StringIO(out.stdout)))
+    assert table[0] == ["run", "query_id", "measure", "value", "std", "ci_low", "ci_high",
+                        "group"]
+    assert {len(row) for row in table} == {8}
+    values = per_query(BM25)
+    by_group = {row["group"]: row for row in csv.DictReader(io.StringIO(out.stdout))
+                if row["group"] not in ("", "all")}
+    assert set(by_group) == {"odd", "even", "first50"}
+    for name, row in by_group.items():
+        assert (row["query_id"], row["std"], row["ci_low"], row["ci_high"]) == ("all", "", "", "")
+        assert float(row["value"]) == pytest.approx(
+            np.mean([values[q]["map"] for q in members(name)]), abs=1e-12)
+
+
 def test_evaluate_group_rows_in_csv_and_table(groups):
     out = CliRunner().invoke(main, ["evaluate", str(QRELS), str(BM25), "-m", "AP",
                                     "--groups", str(groups), "-f", "csv"])

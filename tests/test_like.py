@@ -134,8 +134,16 @@ def test_like_trectools_on_the_command_line_says_which_queries_scored_0(tmp_path
     assert code == 0, err
     rows = {tuple(line.split(",")[1:3]): line.split(",")[3] for line in out.splitlines()[1:]}
     assert rows[("all", "NumQ")] == "2" and rows[("9001", "P@5")] == "0.0"
-    assert rows[("all", "P@5")] == str(searcheval.evaluate(
-        QRELS, {"1": {"184": 2.0}}, ["P@5"], missing="skip").summary()["P@5"] / 2)
+    from trectools import TrecEval, TrecQrel, TrecRun
+    theirs = TrecEval(TrecRun(str(path)), TrecQrel(str(QRELS))).get_precision(depth=5)
+    assert float(rows[("all", "P@5")]) == pytest.approx(theirs, abs=1e-12)
+    assert err == (
+        "searcheval: note: --like trectools: averaged over the queries in both "
+        "(missing=skip), and the run's queries the qrels lack, scoring 0; ties: trec_eval; "
+        "measure names: trec_eval's\n"
+        "searcheval: note: --like trectools: 1 query of the run not in the qrels (9001) "
+        "scored 0 and counted in every mean: trectools divides by the run's queries "
+        "(trec_eval ignores them)\n")
 
 
 # ---- BEIR --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ columns (``Qrels.relevance`` int64, ``Run.scores`` float64, the line numbers) ar
 once at the end, after the pieces' freed heap is handed back to the system.
 
 Each peak is a child process's (``resource.getrusage(RUSAGE_CHILDREN)`` in a probe parent
-of its own), with the command line's allocator settings (``cli.memory``), minus the same
+of its own), with the command line's allocator settings (``io.heap``), minus the same
 child's peak when it reads only a 1-line file of the format (every module imported,
 Arrow's threads started). Reading the text whole, the gzip CSV below peaked at 187 MiB,
 stdin CSV at 207 MiB, JSON Lines at 203 MiB; read in 2 MiB pieces copied together at the
@@ -49,7 +49,7 @@ DOC_BYTES = sum(len(doc(d)) for d in range(DOCS)) * QUERIES
 
 READ = """
 import sys
-from searcheval.cli.memory import reuse_freed_memory
+from searcheval.io.heap import reuse_freed_memory
 reuse_freed_memory()  # as the command line does
 from searcheval.io import bounded, registry
 small, path, kind, how = sys.argv[1:5]

@@ -67,6 +67,23 @@ def trec_eval_all(run: Path, name: str) -> float:
     raise KeyError(name)
 
 
+def pytrec_eval_p3(run: Path) -> dict[str, float]:
+    """pytrec_eval's P_3 per qrels query of ``run`` (0 for a query the run lacks: -c, the
+    default) and their mean under ``all``."""
+    import pytrec_eval
+    judged: dict[str, dict[str, int]] = {}
+    for line in QRELS.read_text().splitlines():
+        query_id, _, doc_id, grade = line.split()
+        judged.setdefault(query_id, {})[doc_id] = int(grade)
+    ranking: dict[str, dict[str, float]] = {}
+    for line in run.read_text().splitlines():
+        query_id, _, doc_id, _, score, _ = line.split()
+        ranking.setdefault(query_id, {})[doc_id] = float(score)
+    computed = pytrec_eval.RelevanceEvaluator(judged, {"P_3"}).evaluate(ranking)
+    values = {q: computed[q]["P_3"] if q in computed else 0.0 for q in judged}
+    return {**values, "all": sum(values.values()) / len(values)}
+
+
 @pytest.fixture()
 def hand_measures():
     define("HandP5", precision_at(5), description="precision at 5, by hand")
@@ -147,7 +164,10 @@ def test_cli_csv_json_and_compare(module_file: Path) -> None:
     values: dict[str, dict[str, str]] = {}
     for row in csv.DictReader(io.StringIO(first.stdout)):
         values.setdefault(row["measure"], {})[row["query_id"]] = row["value"]
-    assert len(values["HandP3"]) == 226 and values["HandP3"] == values["P@3"]
+    reference = pytrec_eval_p3(BM25)  # 225 queries, and their mean as `all`
+    assert len(values["HandP3"]) == 226
+    assert {q: float(v) for q, v in values["HandP3"].items()} == pytest.approx(reference,
+                                                                              abs=1e-12)
     assert values["HandRprec"] == values["Rprec"]
     assert float(values["HandRprec"]["all"]) == pytest.approx(trec_eval_all(BM25, "Rprec"),
                                                               abs=5e-5)

@@ -19,7 +19,7 @@ from .options import (ci_options, costs_option, interval_asked, measures_from_op
 from .run_args import RunsCommand, name_option
 
 from ..settings import __version__
-from .memory import reuse_freed_memory
+from ..io.heap import reuse_freed_memory
 from ..errors import ReferenceEngineCrash, SearchevalError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}

@@ -10,6 +10,7 @@ import threading
 import time
 from dataclasses import replace
 from collections.abc import Callable, Iterator
+from itertools import chain
 from pathlib import Path
 
 import click
@@ -55,7 +56,7 @@ def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
                spool: str | None, outdir: str, job: Job, sort: str, jobs: int,
                dask: str | None, on_outcome: Callable[[Outcome], None] | None
                ) -> list[Outcome]:
-    from .batch_stdin import STDIN, shown
+    from .batch_stdin import STDIN, evaluated_first, kept, shown
     if dask is not None:
         from ..scale.distributed import require_dask
         require_dask()
@@ -76,17 +77,23 @@ def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
                          f"{exc.strerror or exc}") from None
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
         leftover.unlink(missing_ok=True)
+    first = None
+    if spool is not None:  # its name is its tag: read (once) and evaluated before the others
+        names, first = evaluated_first(spool, paths, names, job, outdir, qrels)
     labels = dict(zip(paths, path_labels(paths, names)))  # NAME=PATH; exp1/run.txt, exp2/run.txt: one name each
     remove_relabelled(outdir, labels)  # run.txt, now exp1/run.txt: its old outputs go
     stamps = {path: Outputs(outdir, labels[path]).intact() for path in paths}
+    files = [path for path in paths if path != spool]
     if dask is not None:
         from ..scale.distributed import run_on_dask
-        results = run_on_dask(dask, qrels, paths, stamps, outdir, job, labels)
-    elif jobs > 1 and len(paths) > 1:
-        results = _in_processes(qrels, paths, stamps, outdir, job, min(jobs, len(paths)), labels)
+        results = run_on_dask(dask, qrels, files, stamps, outdir, job, labels)
+    elif jobs > 1 and len(files) > 1:
+        results = _in_processes(qrels, files, stamps, outdir, job, min(jobs, len(files)), labels)
     else:
         results = (process(path, job, outdir, stamps[path], qrels, label=labels[path])
-                   for path in paths)
+                   for path in files)
+    if first is not None:
+        results = chain([kept(first, labels[spool], stamps[spool], outdir)], results)
     outcomes = {}
     for outcome in results:
         outcomes[outcome.path] = outcome

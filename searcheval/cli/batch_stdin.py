@@ -1,9 +1,13 @@
 """batch's ``-``: a run (or the qrels) read from standard input, as every other command
-reads it. A run is evaluated from its path, perhaps in another process, and its outputs
-are kept while its bytes hash the same; so standard input is read once into a temporary
-file, whose bytes are the ones hashed and evaluated, and the run is named by its tag, as
-``evaluate -`` names it. The qrels are read in this process: ``-`` is parsed from stdin
-directly and hashed by its content, like an ``irds:`` id's."""
+reads it. A run is evaluated from its path and its outputs are kept while its bytes hash
+the same; so standard input is copied once into a temporary file, whose bytes are the
+ones hashed and evaluated. The run is named by its tag, as ``evaluate -`` names it, and
+the tag is known only once the run is read: so the run is evaluated first, in this
+process, and its outcome then named and kept (``kept``): it is read once (its tag was
+read by a whole parse of its own before, then the run parsed again to evaluate it; a
+--stream run was held whole for its tag). The qrels are read in this process: ``-`` is
+parsed from stdin directly and hashed by its content, like an ``irds:`` id's.
+"""
 
 from __future__ import annotations
 
@@ -13,17 +17,22 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..errors import SearchevalError, UsageError
+from ..errors import UsageError
 from ..io.output import refuse_stdin_twice
+
+if TYPE_CHECKING:
+    from ..model import Qrels
+    from ..scale.batch import Job, Outcome
 
 STDIN = "-"
 
 
 @contextmanager
 def spooled(qrels: str, paths: list[str], names: list[str | None], dask: str | None):
-    """(paths, names, spool path or None) with ``-`` read into a temporary file that lives
-    as long as the block; ``names``: stdin's run named by its tag unless NAME=- named it."""
+    """(paths, names, spool path or None) with ``-`` copied into a temporary file that
+    lives as long as the block (the run is named once read: ``evaluated_first``)."""
     refuse_stdin_twice([qrels, *paths])
     if STDIN not in paths:
         yield paths, names, None
@@ -36,19 +45,39 @@ def spooled(qrels: str, paths: list[str], names: list[str | None], dask: str | N
         with open(spool, "wb") as out:
             shutil.copyfileobj(sys.stdin.buffer, out)
         at = paths.index(STDIN)
-        paths, names = list(paths), list(names)
-        paths[at], names[at] = str(spool), names[at] or _tag(spool)
+        paths = list(paths)
+        paths[at] = str(spool)
         yield paths, names, str(spool)
 
 
-def _tag(spool: Path) -> str:
-    """The run's tag, its name in evaluate's outputs; ``-`` for a run that cannot be read
-    (batch then reports it, and skips it, as any bad run)."""
-    from ..io.inputs import as_run
-    try:
-        return as_run(str(spool)).tag or STDIN
-    except SearchevalError:
-        return STDIN
+def evaluated_first(spool: str, paths: list[str], names: list[str | None], job: Job,
+                    outdir: str, qrels: Qrels) -> tuple[list[str | None], Outcome]:
+    """(names, outcome): standard input's run evaluated (its one read), and named by its
+    tag unless NAME=- named it; ``-`` for a run that cannot be read (batch then reports
+    it, and skips it, as any bad run). The outcome's outputs are not written yet (``kept``)."""
+    from ..scale.batch import process
+    outcome = process(spool, job, outdir, None, qrels, write=False)
+    at = paths.index(spool)
+    names = list(names)
+    names[at] = names[at] or outcome.tag or STDIN
+    return names, outcome
+
+
+def kept(outcome: Outcome, label: str, stamp: dict | None, outdir: str) -> Outcome:
+    """Standard input's outcome under its label: its outputs written, or left as they are
+    when an earlier batch made them from the same bytes and options (up to date)."""
+    from ..scale.batch import Outputs
+    outputs = Outputs(outdir, label)
+    outcome.name = label
+    if outcome.status == "failed":
+        outputs.remove()  # outputs of an older version would mislead
+        return outcome
+    outcome.results.run = label
+    if stamp is not None and stamp.get("key") == outcome.stamp["key"]:
+        return replace(outcome, status="up to date", results=None)
+    outputs.write(outcome.results, outcome.stamp)
+    outcome.results = None
+    return outcome
 
 
 def shown(outcome, spool: str | None):

@@ -90,11 +90,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)
-    text = render.render_results(results_list, fmt, per_query, runid, summary,
+    text = render.render_results(results_list, fmt, per_query, runid, summary, groups=groups,
                                  **({"options": looks} if looks is not None else {}))
-    if groups is not None:
-        from ..report.groups import with_groups
-        text = with_groups(text, results_list, groups, fmt)
     files = (_plots(qrels, dict(zip(labels, runs)), results_list, settings, plot_how)
              if plot_dir else {})
     if files:  # the plot folder first: a refusal there leaves the -o output unwritten

@@ -139,11 +139,7 @@ def run_arguments(tokens: list[str] | tuple[str, ...], outdir: str | None = None
             found.append(argument)  # a file, or what its reader reports as missing
             continue
         from ..scale.batch import expand_runs  # batch's module: only for a folder or a glob
-        paths = expand_runs([argument.path], outdir)
-        if not paths:  # else evaluate printed [] or a bare header, and batch "succeeded"
-            left_out = "files named '.*'" + (" and batch's own outputs" if outdir else "")
-            raise UsageError(f"{argument.path}: the folder holds no run file ({left_out} "
-                             "are left out)")
+        paths = expand_runs([argument.path], outdir)  # refuses a folder without runs
         paths = [p for p in paths if same_file_key(p) not in expanded]
         if argument.name is not None and len(paths) != 1:
             raise UsageError(f"{argument.name}={argument.path}: a name goes with one run, and "

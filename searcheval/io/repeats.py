@@ -11,7 +11,7 @@ from ..errors import FormatError
 from ..fast.hashing import hashes_and_repeats, same_strings
 from ..model import Qrels, Run, forms
 from ..model.columns import Encoded, pair_ranks
-from .table_columns import hand_back_freed_heap
+from .heap import hand_back_freed_heap
 
 
 def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,

@@ -17,7 +17,7 @@ for real qrels; ``make_qrels`` widens them to int64 after its repeat check). Lin
 are kept only when some line is not a row (a blank line, a value spanning lines): while
 row i is line i + 1 (``line_numbers`` None: MS MARCO, JSON Lines) or line i + 2 (after
 a header) they are counted, and numbered once at the end, after the pieces' freed heap
-is handed back (``hand_back_freed_heap``). They are 32-bit (a file needs 2**31 lines
+is handed back (``heap.hand_back_freed_heap``). They are 32-bit (a file needs 2**31 lines
 before they are not; past that the column turns 64-bit). The doc ids' hashes are not kept
 (``make_run``'s ``keep_hashes``): evaluation hashes them again. Query ids get their codes
 as they first appear, as ``columns.vocabulary_maps`` numbers them.
@@ -153,26 +153,6 @@ def _mapped(size: int) -> mmap.mmap:
     if private is None:
         return mmap.mmap(-1, max(size, 1))
     return mmap.mmap(-1, max(size, 1), flags=private)
-
-
-def hand_back_freed_heap() -> None:
-    """Return the heap's free pages to the system (glibc's ``malloc_trim``; elsewhere
-    nothing). The command line keeps freed heap for reuse (``cli.memory``), and the pieces
-    leave it scattered: the columns made once at the end (grades widened, line numbers,
-    -rank scores) would not fit in it and would add to it instead."""
-    global _TRIM
-    if _TRIM is None:
-        try:
-            import ctypes
-
-            _TRIM = ctypes.CDLL(None).malloc_trim
-        except (OSError, AttributeError, TypeError):  # no glibc: macOS, musl, Windows
-            _TRIM = False
-    if _TRIM:
-        _TRIM(0)
-
-
-_TRIM = None
 
 
 class Queries:

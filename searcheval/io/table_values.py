@@ -23,8 +23,8 @@ from ..model.columns import Encoded
 from . import pieces
 from .column_names import VALUE_COLUMNS, roles
 from .table_checks import Columns, checked_ids, checked_integers, checked_numbers
-from .table_columns import (Grades, Growing, GrowingStrings, Lines, Queries, Ranks,
-                            hand_back_freed_heap)
+from .heap import hand_back_freed_heap
+from .table_columns import Grades, Growing, GrowingStrings, Lines, Queries, Ranks
 from .trec import make_qrels, make_run
 
 

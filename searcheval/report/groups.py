@@ -3,16 +3,14 @@
 The group means go beside the overall ones in every format that has a place for them:
 a table per run (measure, all, each group; the number of queries in each header) after
 the table, Markdown and LaTeX outputs; a ``"groups"`` object in each run's JSON; and in
-CSV a fifth column ``group``: empty on per-query rows, ``all`` on the overall means, the
-group's name on its means (whose ``query_id`` is ``all`` too). wide-csv (one row per
-query) and trec (trec_eval's text) have no place for them and refuse ``--groups``.
+CSV a last column ``group``: empty on per-query rows, ``all`` on the overall means, the
+group's name on its means (whose ``query_id`` is ``all`` too; under --ci their spread
+cells are empty). wide-csv (one row per query) and trec (trec_eval's text) have no place
+for them and refuse ``--groups``. The renderers take the values from here: nothing
+rendered is parsed back.
 """
 
 from __future__ import annotations
-
-import csv
-import io
-import json
 
 from ..analysis.groups import group_means, group_notes
 from ..errors import UsageError
@@ -27,13 +25,11 @@ def refuse_format(fmt: str) -> None:
                          "table, csv, json, markdown or latex")
 
 
-def with_groups(text: str, results_list: list[Results], groups: dict[str, list[str]],
+def with_tables(text: str, results_list: list[Results], groups: dict[str, list[str]],
                 fmt: str) -> str:
-    refuse_format(fmt)
-    if fmt == "json":
-        return _json(text, results_list, groups)
-    if fmt == "csv":
-        return _csv(text, results_list, groups)
+    """The table, markdown or latex output, each run's table of means per group after it
+    (csv and json hold the groups in their own rows and objects: ``csv_rows``,
+    ``json_groups``, which the renderers call)."""
     tables = [_table(results, groups, markdown=fmt == "markdown") for results in results_list]
     if fmt == "latex":
         tables = ["% " + line for table in tables for line in table.splitlines()]
@@ -66,30 +62,23 @@ def _table(results: Results, groups: dict[str, list[str]], markdown: bool) -> st
     return "\n".join(lines + notes)
 
 
-def _json(text: str, results_list: list[Results], groups: dict[str, list[str]]) -> str:
-    documents = json.loads(text)
-    for doc, results in zip(documents if isinstance(documents, list) else [documents], results_list):
-        doc["groups"] = {g.group: {"queries": len(g.queries), "not_evaluated": g.not_evaluated,
-                                   "summary": {name: plain_value(m, g.means[name])
-                                               for m in results.measures if not m.spec.text
-                                               for name in [str(m)]}}
-                         for g in group_means(results, groups)}
-        doc.setdefault("notes", []).extend(group_notes(results, groups))
-    return json.dumps(documents, indent=2) + "\n"
+def json_groups(results: Results, groups: dict[str, list[str]]) -> tuple[dict, list[str]]:
+    """A run's ``"groups"`` object (each group's queries, those not evaluated, its means)
+    and the notes it adds to the run's."""
+    shown = {g.group: {"queries": len(g.queries), "not_evaluated": g.not_evaluated,
+                       "summary": {str(m): plain_value(m, g.means[str(m)])
+                                   for m in results.measures if not m.spec.text}}
+             for g in group_means(results, groups)}
+    return shown, group_notes(results, groups)
 
 
-def _csv(text: str, results_list: list[Results], groups: dict[str, list[str]]) -> str:
-    rows = list(csv.reader(io.StringIO(text)))
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(rows[0] + ["group"])
-    for row in rows[1:]:
-        writer.writerow(row + ["all" if row[1] == "all" else ""])
-    for results in results_list:
-        for g in group_means(results, groups):
-            for m in results.measures:
-                if not m.spec.text:
-                    value = plain_value(m, g.means[str(m)])
-                    writer.writerow([results.run, "all", str(m),
-                                     repr(value) if isinstance(value, float) else value, g.group])
-    return out.getvalue()
+def csv_rows(results: Results, groups: dict[str, list[str]]) -> list[tuple[str, str, str]]:
+    """(group, measure, value as the long csv writes it) of each mean per group of a run."""
+    rows = []
+    for g in group_means(results, groups):
+        for m in results.measures:
+            if not m.spec.text:
+                value = plain_value(m, g.means[str(m)])
+                rows.append((g.group, str(m), repr(value) if isinstance(value, float)
+                             else str(value)))
+    return rows

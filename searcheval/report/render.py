@@ -40,29 +40,41 @@ def refuse_query_named_all(results_list: list[Results], fmt: str) -> None:
                              "the query")
 
 
-def to_csv(results_list: list[Results], summary: bool = True) -> str:
-    """Long CSV; ``summary`` False (-n): no `all` rows. A text measure's value is its string."""
+def to_csv(results_list: list[Results], summary: bool = True,
+           groups: dict[str, list[str]] | None = None) -> str:
+    """Long CSV; ``summary`` False (-n): no `all` rows. A text measure's value is its string.
+    ``groups`` (--groups): a last column ``group``, and each run's means per group after
+    every run's rows (``report.groups``)."""
     refuse_query_named_all(results_list, "csv")
     import csv  # here: only the CSV formats need it
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     spreads = summary and spread_cells.has_spreads(results_list)  # --ci: of the `all` rows
-    writer.writerow(["run", "query_id", "measure", "value"]
-                    + (list(spread_cells.CSV_FIELDS) if spreads else []))
+    fields = list(spread_cells.CSV_FIELDS) if spreads else []
+    group = ["group"] if groups is not None else []
+    writer.writerow(["run", "query_id", "measure", "value"] + fields + group)
     for results in results_list:
         rows = long_rows(results)  # the queries' rows, then the `all` rows
         per_query = len(results.query_ids) * len(results.measures)
         for n, row in enumerate(rows if summary else rows[:per_query]):
             extra = spread_cells.csv_cells(results, row[2], n >= per_query) if spreads else []
             writer.writerow(row[:3] + (repr(row[3]) if isinstance(row[3], float) else row[3],)
-                            + tuple(extra))
+                            + tuple(extra) + (("all" if n >= per_query else "",) if group else ()))
+    if groups is not None:
+        from .groups import csv_rows
+        for results in results_list:
+            for name, measure, value in csv_rows(results, groups):
+                writer.writerow([results.run, "all", measure, value] + [""] * len(fields)
+                                + [name])
     return out.getvalue()
 
 
-def to_json(results_list: list[Results], per_query: bool = True, summary: bool = True) -> str:
+def to_json(results_list: list[Results], per_query: bool = True, summary: bool = True,
+            groups: dict[str, list[str]] | None = None) -> str:
     """``summary`` False (-n): no "summary" object. A text measure (relstring) has a string
-    per query and no summary entry."""
+    per query and no summary entry. ``groups`` (--groups): each run's ``"groups"`` object
+    and their notes (``report.groups``)."""
     documents = []
     for results in results_list:
         doc = {"run": results.run, "run_tag": results.run_tag, "settings": results.settings_dict(),
@@ -78,6 +90,10 @@ def to_json(results_list: list[Results], per_query: bool = True, summary: bool =
             doc["per_query"] = {q: {m: _json_number(results.measures[i], v) for i, (m, v) in
                                     enumerate(values.items())}
                                 for q, values in results.per_query().items()}
+        if groups is not None:
+            from .groups import json_groups
+            doc["groups"], notes = json_groups(results, groups)
+            doc.setdefault("notes", []).extend(notes)
         documents.append(doc)
     import json  # here: only --format json needs it
 
@@ -239,11 +255,16 @@ def to_trec_blocks(results_list: list[Results], per_query: bool = False,
 
 def render_results(results_list: list[Results], fmt: str, per_query: bool = False,
                    runid: bool = False, summary: bool = True,
-                   options: TableOptions = TableOptions()) -> str:
+                   options: TableOptions = TableOptions(),
+                   groups: dict[str, list[str]] | None = None) -> str:
     """The text of one output format (``FORMATS``) for the Results of one or more runs.
     ``summary`` False is trec_eval's -n: no `all` values (``SUMMARY_OPTIONAL`` formats).
-    ``options``: how the tables for people (table, markdown, latex) look."""
+    ``options``: how the tables for people (table, markdown, latex) look. ``groups``
+    (--groups: group -> query ids): the means per group too (``report.groups``)."""
     require_unique_labels(results_list)
+    if groups is not None:
+        from .groups import refuse_format
+        refuse_format(fmt)
     if not summary and fmt not in SUMMARY_OPTIONAL:
         raise UsageError(f"-n (no summary) leaves the {fmt} format nothing to show: it is for "
                          f"-f {', '.join(SUMMARY_OPTIONAL)}")
@@ -253,15 +274,18 @@ def render_results(results_list: list[Results], fmt: str, per_query: bool = Fals
     if fmt in ALL_NAMES_THE_MEAN or (per_query and fmt in PER_QUERY_TABLES):
         refuse_query_named_all(results_list, fmt)
     views = {"table": lambda: to_table(results_list, per_query=per_query, options=options),
-             "csv": lambda: to_csv(results_list, summary),
+             "csv": lambda: to_csv(results_list, summary, groups),
              "wide-csv": lambda: to_wide_csv(results_list, summary),
-             "json": lambda: to_json(results_list, summary=summary),
+             "json": lambda: to_json(results_list, summary=summary, groups=groups),
              "markdown": lambda: to_markdown(results_list, per_query=per_query,
                                              options=options),
              "latex": lambda: to_latex(results_list, per_query=per_query, options=options)}
     if fmt not in views:
         raise UsageError(f"unknown format {fmt!r}: choose {', '.join(FORMATS)}")
-    return views[fmt]()
+    if groups is None or fmt in ("csv", "json"):
+        return views[fmt]()
+    from .groups import with_tables
+    return with_tables(views[fmt](), results_list, groups, fmt)
 
 
 def csv_value(value: int | float) -> str:

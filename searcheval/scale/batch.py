@@ -165,13 +165,18 @@ def qrels_content_sha256(qrels: Qrels) -> str:
 def expand_runs(arguments: list[str], outdir: str | None = None) -> list[str]:
     """Files as given; a directory's files (not hidden, natural order); a glob's matches.
     A directory or glob leaves out batch's own outputs in ``outdir`` (``-o`` the runs'
-    folder: a rerun read summary.csv and summary.json as runs, failed them, exit 1)."""
+    folder: a rerun read summary.csv and summary.json as runs, failed them, exit 1).
+    A directory that leaves no file, or a glob that matches none, is a UsageError."""
     paths: list[str] = []
     ours = _own_outputs(outdir)
     for argument in arguments:
         if os.path.isdir(argument):
             found = [str(p) for p in Path(argument).iterdir() if p.is_file()
                      and not p.name.startswith(".") and not ours(str(p))]
+            if not found:  # else evaluate printed [] or a bare header, and batch "succeeded"
+                left_out = "files named '.*'" + (" and batch's own outputs" if outdir else "")
+                raise UsageError(f"{argument}: the folder holds no run file ({left_out} "
+                                 "are left out)")
         elif os.path.exists(argument):
             found = [argument]
         else:
