@@ -159,12 +159,19 @@ SPECS: tuple[Spec, ...] = (
           "its `RBP(rel=N)` is checked (on binary qrels the two agree, and are checked). "
           "`value=ETC` (or ETU, EC, ED, ResEU...): cwl_eval's other columns for RBP (see the C/W/L "
           "measures; `ResEU` its residual over cwl_eval's 1000 ranks), graded and with `rel=N` "
-          "checked against cwl_eval's RBP fed the same gains",
+          "checked against cwl_eval's RBP fed the same gains. `RBP(p=x)@k`: the sum over "
+          "the first k ranks alone (ir_measures' `RBP@k`), checked against ir_measures' "
+          "trectools provider, the only one of its providers that takes a cutoff (not in its "
+          "default pipeline), which multiplies by the raw grade as ranx's `rbp` does: held to "
+          "it with `rel=N` on qrels made binary at N, graded with trec_eval 10's gains as "
+          "grades; `RBP(rel=N,p=x)@k` is cross-checked against cwl_eval's RBP of the ranking "
+          "cut at k",
           default=(0.9,), coeff_count=1, param="p", trec_prefix="p=",
           words=(("value", CWL_VALUES),),
           spelling_defaults=(("RBP", (0.8,)),),
-          uses_rel=False, binary_at_rel=True, since=10,
-          written=("RBP(p=x)", "RBP(rel=N,p=x)"), trec_written=("rbp", "rbp.p=x")),
+          uses_rel=False, binary_at_rel=True, since=10, cutoff_optional=True,
+          written=("RBP(p=x)", "RBP(rel=N,p=x)", "RBP(p=x)@k"),
+          trec_written=("rbp", "rbp.p=x")),
     _trec("rbp_resid", Kind.COEFFS, None, "rbp_residual",
           "RBP's residual: p^n + (1 - p) * sum over unjudged ranks i of p^(i-1), the most RBP "
           "could rise if every unjudged document retrieved had full gain (trec_eval 10; a query "
