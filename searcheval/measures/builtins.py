@@ -114,7 +114,9 @@ SPECS: tuple[Spec, ...] = (
           "nDCG at rank k, gain = grade; `nDCG(gain=exp)@k`: gain 2^grade - 1 (Burges et al. "
           "2005, as gdeval.pl computes it; ir_measures writes it `nDCG(dcg='exp-log2')@k`); "
           "`nDCG(gains={0:0,1:1,2:3})@k`: the given gains, a grade not listed gaining itself "
-          "(ir_measures' gains, checked against it; trec_eval's ndcg_cut takes none)",
+          "(ir_measures' gains, checked against it; trec_eval's ndcg_cut takes none, so "
+          "`--engine pytrec_eval` and `--cross-check` give it, as ir_measures does, the "
+          "qrels with each grade rewritten to its gain)",
           default=STANDARD_CUTOFFS, words=GAIN_WORDS, uses_rel=False, ranx=("ndcg",),
           param="gains", param_default=(), average=SAME,
           written=("nDCG@k", "nDCG(gain=exp)@k", "nDCG(gains={1:3,2:9})@k")),
