@@ -32,7 +32,7 @@ from ..model.columns import Encoded
 from ..model import Qrels, Run
 from ..measures import Measure, Spec
 from .children import run_worker
-from .outcome import Outcome
+from .outcome import Outcome, run_only_notes
 from . import missing, pytrec_worker, reference_order
 from .context import Ranked, prepare
 from ..settings import Settings
@@ -143,7 +143,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    engine=ENGINE, in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
-                   notes=_notes(measures, reasons, settings),
+                   notes=run_only_notes(ranked.run_only) + _notes(measures, reasons, settings),
                    positive_judgments=ranked.positive_judgments,
                    undefined=zero_over_zero(ranked, [measures[i] for i in rows],
                                             ranked.reported[ranked.in_run[ranked.reported]]))
