@@ -11,8 +11,9 @@ Protocol, one request per process. stdin holds one pickle::
 ``gains`` is ("graded", min_rel, max_rel) or ("binary", rel): the grades become gains as
 ir_measures' cwl_eval provider makes them (its IrmQrelHandler, a negative grade counted
 as 0 first); ``depth`` None, or the ranks kept of each ranking (RBP@k). Each
-document's element type is its doc id, so the cost file's lines are per document. stdout receives one pickle: per job ``{query_id: [EU, ETU, EC, ETC, ED,
-ResEU, ResETU, ResEC, ResETC, ResED]}``. Exit code :data:`NOT_INSTALLED`: cwl_eval or
+document's element type is its doc id, so the cost file's lines are per document.
+stdout receives one pickle: per job ``{query_id: [EU, ETU, EC, ETC, ED, ResEU, ResETU,
+ResEC, ResETC, ResED]}``. Exit code :data:`NOT_INSTALLED`: cwl_eval or
 ir_measures cannot be imported; :data:`FAILED`: it raised (message on stderr). Run by
 path, as ``pytrec_worker``: the searcheval package stays out of the child.
 """

@@ -9,8 +9,9 @@ A query of ``queries`` without a judgment (a run query the qrels lack, evaluated
 --like trectools) gets one of grade 0, for a document no ranking holds: trec_eval evaluates
 only the queries its qrels judge, and such a query scores as one with no relevant document.
 ``gains`` (may be left out): None, or ``[(grade, gain), ...]``, the job's qrels then with
-each such grade rewritten to its gain (how trec_eval's ndcg_cut is given gains). Columns are ``(rows per query, doc vocabulary, doc codes as int64 bytes, values
-as int64 / float64 bytes)``, rows grouped by query in the order of ``queries``. stdout
+each such grade rewritten to its gain (how trec_eval's ndcg_cut is given gains). Columns
+are ``(rows per query, doc vocabulary, doc codes as int64 bytes, values as int64 / float64
+bytes)``, rows grouped by query in the order of ``queries``. stdout
 receives one pickle: pytrec_eval's ``{query_id: {key: value}}`` answer for each job.
 Exit code :data:`NOT_INSTALLED`: pytrec_eval cannot be imported; :data:`FAILED`: it
 raised (message on stderr); negative: the signal that killed it.
