@@ -16,9 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import UsageError
+from .engine import presets
 from .fast.join import prepared
 from .io.inputs import as_qrels, as_run
-from .results import ENGINES, Results, dataset_measures, resolve_measures
+from .results import ENGINES, Results, dataset_measures, document_costs, resolve_measures
 from .settings import Settings
 
 
@@ -28,19 +29,29 @@ class Evaluator:
     The arguments are ``searcheval.evaluate``'s but the run: ``qrels`` a path, a DataFrame,
     a pyarrow Table, an ``irds:`` id or a ``{query_id: {doc_id: grade}}`` dict;
     ``measures`` names in trec_eval's or ir_measures' syntax (default: trec_eval's
-    ``official`` set); the keywords as ``evaluate``'s."""
+    ``official`` set); the keywords as ``evaluate``'s (``costs``: a cost file's path or a
+    ``{doc_id: cost}`` mapping; ``like``: a peer's defaults, ``engine.presets.TOOLS``;
+    ``ignore_identical_ids``: BEIR's rule, None for the preset's)."""
 
     def __init__(self, qrels: Any, measures: list[str] | str | None = None, *,
-                 missing: str = "zero", relevance_level: int = 1, depth: int | None = None,
-                 judged_only: bool = False, engine: str = "native", compat: int = 9,
-                 ties: str = "trec_eval", num_docs: int = 0) -> None:
+                 missing: str | None = None, relevance_level: int = 1,
+                 depth: int | None = None, judged_only: bool = False, engine: str = "native",
+                 compat: int = 9, ties: str = "trec_eval", num_docs: int = 0,
+                 costs: Any = None, like: str | None = None,
+                 ignore_identical_ids: bool | None = None) -> None:
         if engine not in ENGINES:
             raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
-        self.settings = Settings(compat=compat, missing=missing,
-                                 relevance_level=relevance_level, depth=depth,
-                                 judged_only=judged_only, ties=ties, num_docs=num_docs)
+        settings = Settings(compat=compat, missing=missing or "zero",
+                            relevance_level=relevance_level, depth=depth,
+                            judged_only=judged_only, ties=ties, num_docs=num_docs,
+                            costs=document_costs(costs))
+        # as searcheval.evaluate: the preset's query policy unless missing= was given
+        self._chosen = presets.choose(like, settings, missing_given=missing is not None,
+                                      ignore_identical_ids=ignore_identical_ids)
+        self.settings = self._chosen.settings
         names, self._notes = dataset_measures(qrels, measures)
-        self.measures = resolve_measures(names, compat)
+        self.measures = resolve_measures(names, compat, like)
+        self._notes += [self._chosen.note] if self._chosen.note else []
         self.engine = engine
         self.qrels = as_qrels(_own_copy(qrels))
         if engine == "native":
@@ -50,6 +61,7 @@ class Evaluator:
         """The Results of one run (a path, a DataFrame, a pyarrow Table or a
         ``{query_id: {doc_id: score}}`` dict), equal to ``searcheval.evaluate``'s."""
         ranked = as_run(run, ranks=self.settings.ties == "rank")
+        ranked = presets.prepared(self._chosen, self.qrels, ranked)  # ranx's check, BEIR's ids
         if self.engine == "native":
             from .engine import native
             outcome = native.evaluate(self.qrels, ranked, self.measures, self.settings)

@@ -127,8 +127,6 @@ class Results(Outcome):
         return cls(**{f.name: getattr(outcome, f.name) for f in fields(Outcome)})
 
     def __post_init__(self) -> None:
-        if self.settings.run_queries_count and self.ignored:
-            self._score_run_only_queries()
         recount = self.positive_judgments if self.settings.missing == "zero" else None
         unevaluated = (~np.asarray(self.in_run, dtype=bool)
                        if self.settings.compat == 9 and self.settings.missing == "zero" else None)
@@ -138,33 +136,6 @@ class Results(Outcome):
             self.notes.append(undefined_note(self.undefined))
         self._row = {str(m): i for i, m in enumerate(self.measures)}
         self._col = {q: j for j, q in enumerate(self.query_ids)}
-
-    def _score_run_only_queries(self) -> None:
-        """trectools' means (--like trectools): the run's queries the qrels lack, which
-        trec_eval ignores, become queries scoring 0 (a text measure: ''), in trec_eval's
-        byte order among the others, so that every mean, spread and comparison divides by
-        the run's queries as trectools' do (NumQ counts them; NumRet does not count their
-        documents, which trectools' get_retrieved_documents does)."""
-        extra = list(self.ignored)
-        ids = list(self.query_ids) + extra
-        order = sorted(range(len(ids)), key=lambda j: ids[j].encode())
-        text_rows = [i for i, m in enumerate(self.measures) if m.spec.text]
-        added = np.zeros((len(self.measures), len(extra)))
-        added[text_rows] = np.nan
-        added[[i for i, m in enumerate(self.measures) if m.family == "num_q"]] = 1.0  # averaged
-        self.values = np.concatenate([np.asarray(self.values, dtype=np.float64).reshape(
-            len(self.measures), -1), added], axis=1)[:, order]
-        self.in_run = np.concatenate([np.asarray(self.in_run, dtype=bool),
-                                      np.ones(len(extra), dtype=bool)])[order]
-        padded = {name: list(strings) + [""] * len(extra) for name, strings in self.texts.items()}
-        self.texts = {name: [strings[j] for j in order] for name, strings in padded.items()}
-        self.query_ids = [ids[j] for j in order]
-        self.ignored = []
-        self.notes.append(f"--like trectools: {len(extra)} quer"
-                          f"{'y' if len(extra) == 1 else 'ies'} of the run not in the qrels "
-                          f"({', '.join(extra[:3])}{' ...' if len(extra) > 3 else ''}) scored "
-                          "0 and counted in every mean: trectools divides by the run's "
-                          "queries (trec_eval ignores them)")
 
     def _measure_row(self, measure: str | Measure) -> int:
         key = str(measure)

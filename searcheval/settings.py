@@ -63,8 +63,9 @@ class Settings:
     ties: str = "trec_eval"  # trec_eval | input | rank | average (TIE_POLICIES)
     num_docs: int = 0  # -N: documents in the collection; only utility's 4th coefficient reads it
     costs: DocumentCosts | None = None  # --costs: per-document costs of the C/W/L measures
-    # --like trectools: a run query the qrels lack scores 0 and counts in every mean, as
-    # trectools divides each mean by the run's queries (len(run.topics()))
+    # --like trectools: a run query the qrels lack is evaluated (a query without judgments:
+    # engine.context.prepare) and counts in every mean, as trectools divides each mean by
+    # the run's queries (len(run.topics()))
     run_queries_count: bool = False
 
     def __post_init__(self) -> None:

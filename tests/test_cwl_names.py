@@ -110,7 +110,10 @@ def test_cwl_evals_printed_names_parse(metric, canonical: str) -> None:
     ("SDCG(max_rel=2.5)@10", "max_rel must be a whole number, found 2.5"),
     ("INST(value=ETX)", "INST has no parameter 'value' with that value"),
     ("NERR8(max_rel=2)", "NERR8 needs a cutoff"),
-    ("RBP@10", "RBP takes no cutoff"),  # cwl_eval's RBP@x is a persistence below 1
+    # cwl_eval's RBP@x is a persistence below 1; RBP@10 is ir_measures' RBP cut at 10,
+    # and cwl_eval's other columns of RBP read its 1000 ranks
+    ("RBP(value=ETC)@10", "value=ETC is cwl_eval's, which reads 1000 ranks: it takes no "
+                          "cutoff"),
 ])
 def test_bad_parameters_are_refused_by_name(name: str, problem: str) -> None:
     with pytest.raises(MeasureError, match=problem):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import searcheval
@@ -124,6 +125,30 @@ def test_like_trectools_divides_by_the_run_queries_as_trectools(tmp_path):
     assert (results.value("AP", "9001"), results.ignored) == (0.0, [])
     assert any("2 queries of the run not in the qrels (9001, 9002) scored 0" in note
                for note in results.notes)
+
+
+def test_like_trectools_counts_the_run_queries_documents_as_trectools(tmp_path):
+    """The run's queries the qrels lack are evaluated (as queries without judgments), so
+    NumRet counts their documents, as trectools' get_retrieved_documents does; NumRelRet
+    is its get_relevant_retrieved_documents. The pytrec_eval engine evaluates them too
+    (each given a judgment of grade 0 for a document it does not retrieve: trec_eval
+    evaluates only judged queries) and agrees with the native one value for value."""
+    from trectools import TrecEval, TrecQrel, TrecRun
+
+    run = tie_free_run(CRANFIELD / "results" / "results_custom_bm25.txt")
+    run["9001"], run["9002"] = dict(run["1"]), dict(run["2"])
+    path = tmp_path / "run.txt"
+    trectools_means(run, path)  # writes the run
+    evaluation = TrecEval(TrecRun(str(path)), TrecQrel(str(QRELS)))
+    names = ["NumRet", "NumRelRet", "AP", "P@10", "nDCG@10", "utility", "Bpref"]
+    native = searcheval.evaluate(QRELS, path, names, like="trectools")
+    assert native.summary()["NumRet"] == evaluation.get_retrieved_documents() == sum(
+        len(docs) for docs in run.values())
+    assert native.summary()["NumRelRet"] == evaluation.get_relevant_retrieved_documents()
+    reference = searcheval.evaluate(QRELS, path, names, like="trectools", engine="pytrec_eval")
+    assert reference.query_ids == native.query_ids and "9001" in native.query_ids
+    np.testing.assert_allclose(reference.values, native.values, rtol=0, atol=1e-12)
+    assert native.value("utility", "9001") == -len(run["9001"])  # all retrieved, none relevant
 
 
 def test_like_trectools_on_the_command_line_says_which_queries_scored_0(tmp_path):

@@ -49,6 +49,9 @@ class Ranked:
     skipped: list[str]  # qrels queries absent from the run, left out (missing="skip")
     ignored: list[str]  # run queries absent from the qrels
     settings: Settings
+    # run queries absent from the qrels, evaluated as queries without judgments
+    # (``Settings.run_queries_count``: --like trectools); then none is ``ignored``
+    run_only: list[str] = field(default_factory=list)
     # per row: its doc id (Arrow strings), only for measures that read more than the
     # grades (``Spec.grades_only`` False; ``prepare(grades_only=False)``), else None
     doc_ids: object = None
@@ -177,6 +180,9 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         if len(evaluated) == 0:
             raise UsageError(f"no query is in both {qrels.path} and {run.path} "
                              "(with --missing skip nothing would be averaged)")
+    run_only = np.flatnonzero(in_run_codes & ~in_qrels)
+    if settings.run_queries_count:  # trectools divides each mean by the run's queries
+        evaluated = np.union1d(evaluated, run_only)  # by code: trec_eval's (byte) order
     # Internal numbering: the run's queries as it first retrieves them, then the rest.
     internal = np.concatenate((retrieved, np.flatnonzero(unretrieved & (in_qrels | in_run_codes)))
                               ).astype(np.int64)
@@ -211,7 +217,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         judged_q=index[judged_qc][judged], judged_grade=qrels.relevance[judged],
         zero_filled=list(names[absent]) if settings.missing == "zero" else [],
         skipped=list(names[absent]) if settings.missing == "skip" else [],
-        ignored=list(names[np.flatnonzero(in_run_codes & ~in_qrels)]), settings=settings,
+        ignored=[] if settings.run_queries_count else list(names[run_only]),
+        run_only=list(names[run_only]) if settings.run_queries_count else [], settings=settings,
         doc_ids=doc_ids, pair=pair, scores=scores,
         kept_qrels=qrels if kept else None, qrels_code=qrels_code,
         judged_docs=None if grades_only else _judged_docs(qrels, judged), qrels_docs=qrels.doc,

@@ -76,14 +76,16 @@ def unsupported(measure: Measure, ties: str = "trec_eval") -> str | None:
 
 
 def _job(measure: Measure, judged_only: bool) -> tuple:
-    """(gains, cwl_eval's class, its arguments, judged only) for the worker."""
+    """(gains, cwl_eval's class, its arguments, judged only, depth) for the worker: RBP@k
+    is cwl_eval's RBP of the ranking cut at k (the ranks below score gain 0 in both)."""
     spec = measure.spec
     keys = spec.param_keys or (spec.param,)
     params = dict(zip(keys, measure.coefficients()))
     name, args = CLASSES[measure.family]
     gains = (("binary", measure.rel) if measure.family == "rbp"
              else ("graded", int(params["min_rel"]), int(params["max_rel"])))
-    return gains, name, args(params, measure.cutoff), measure.judged_only or judged_only
+    depth = measure.cutoff if measure.family == "rbp" else None  # BPM's, NERR's k are args
+    return gains, name, args(params, measure.cutoff), measure.judged_only or judged_only, depth
 
 
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:

@@ -6,13 +6,14 @@ Protocol, one request per process. stdin holds one pickle::
     {"qrels": [(query_id, doc_id, grade), ...],
      "rankings": {judged_only: {query_id: [doc_id, ...]}},   # in rank order
      "costs": {doc_id: cost} or None,
-     "jobs": [(gains, class name, args, judged_only), ...]}
+     "jobs": [(gains, class name, args, judged_only, depth), ...]}
 
 ``gains`` is ("graded", min_rel, max_rel) or ("binary", rel): the grades become gains as
 ir_measures' cwl_eval provider makes them (its IrmQrelHandler, a negative grade counted
-as 0 first). Each document's element type is its doc id, so the cost file's lines are
-per document. stdout receives one pickle: per job ``{query_id: [EU, ETU, EC, ETC, ED,
-ResEU, ResETU, ResEC, ResETC, ResED]}``. Exit code :data:`NOT_INSTALLED`: cwl_eval or
+as 0 first); ``depth`` None, or the ranks kept of each ranking (RBP@k). Each
+document's element type is its doc id, so the cost file's lines are per document.
+stdout receives one pickle: per job ``{query_id: [EU, ETU, EC, ETC, ED, ResEU, ResETU,
+ResEC, ResETC, ResED]}``. Exit code :data:`NOT_INSTALLED`: cwl_eval or
 ir_measures cannot be imported; :data:`FAILED`: it raised (message on stderr). Run by
 path, as ``pytrec_worker``: the searcheval package stays out of the child.
 """
@@ -46,7 +47,7 @@ def main() -> int:
     payload = pickle.load(sys.stdin.buffer)
     answers = []
     try:
-        for gains, name, args, judged_only in payload["jobs"]:
+        for gains, name, args, judged_only, depth in payload["jobs"]:
             handler = _handler(IrmQrelHandler, gains, payload["qrels"])
             metric = getattr(cwl_ruler, name)(*args)
             metric.residuals = True
@@ -54,7 +55,7 @@ def main() -> int:
             for query, docs in payload["rankings"][judged_only].items():
                 maker = RankingMaker(query, handler, payload["costs"], max_gain=1.0,
                                      min_gain=0.0, max_cost=1.0, min_cost=1.0, max_n=HORIZON)
-                for doc in docs:
+                for doc in docs[:depth]:
                     maker.add(doc, doc)
                 metric.measure(maker.get_ranking())
                 values[query] = [metric.expected_utility, metric.expected_total_utility,

@@ -174,7 +174,8 @@ def _ideal_cum_at(g, q: np.ndarray, k: np.ndarray) -> np.ndarray:
 def rank_biased_precision(r: Ranked, m: Measure) -> np.ndarray:
     """RBP = (1 - p) sum over rows of gain * p^(rank-1), gains scaled into [0, 1] by the
     query's largest grade when it exceeds 1 (trec_eval 10); with rel=N the gain is 1 for a
-    grade >= N, else 0 (ir_measures' RBP(rel=N), which cwl_eval computes)."""
+    grade >= N, else 0 (ir_measures' RBP(rel=N), which cwl_eval computes). RBP@k sums the
+    first k ranks alone, as ir_measures' RBP@k (its trectools provider's depth)."""
     (p,) = m.coefficients()
     if m.option("value") != "EU":  # cwl_eval's other columns (ETC, ED, the residual...)
         from .cwl_kernels import rbp_column
@@ -184,6 +185,8 @@ def rank_biased_precision(r: Ranked, m: Measure) -> np.ndarray:
     else:
         top = _largest_grade(r)
         gain = gain_view(r, ()).row_gain / np.where(top > 1, top, 1.0)[r.q]
+    if m.cutoff is not None:
+        gain = np.where(r.pos < m.cutoff, gain, 0.0)
     return (1.0 - p) * segment_sum(gain * _powers(p, r.pos), r.q, r.num_queries)
 
 

@@ -21,7 +21,8 @@ from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg,
 from .views import before_rows, level_of, level_view
 from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: F401
                         nnrbp, nrbp, p_ia, strec)  # ndeval's measures' kernels
-from .peer_kernels import dcg_at, f1_at, hits, hole_at  # noqa: F401  other tools' measures
+from .peer_kernels import (  # noqa: F401  other tools' measures
+    accuracy_at, dcg_at, f1_at, hits, hole_at)
 from .texts import relstring  # noqa: F401  the relstring spec's kernel (NaN: a string measure)
 from .user_measures import user_measure  # noqa: F401  the kernel of measures.user.define's
 from .cwl_kernels import (cwl_bpm, cwl_bpm_dynamic, cwl_insq, cwl_inst,  # noqa: F401

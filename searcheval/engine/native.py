@@ -8,7 +8,7 @@ import numpy as np
 
 from ..model import Qrels, Run
 from ..measures import Measure
-from .outcome import Outcome, refusal_notes
+from .outcome import Outcome, refusal_notes, run_only_notes
 from .context import Ranked, prepare
 from ..settings import Settings
 from . import missing
@@ -53,7 +53,8 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
                    notes=refusal_notes(settings, ranked.skipped,
-                                       int(np.count_nonzero(ranked.in_run[ranked.reported]))),
+                                       int(np.count_nonzero(ranked.in_run[ranked.reported])))
+                   + run_only_notes(ranked.run_only),
                    positive_judgments=ranked.positive_judgments, undefined=undefined,
                    texts=text_values(ranked, measures))
 

@@ -56,3 +56,16 @@ def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[
                 "relevance info\"), -c or not; searcheval evaluates every qrels query as an "
                 "empty ranking"]
     return []
+
+
+def run_only_notes(run_only: list[str]) -> list[str]:
+    """What --like trectools did with the run's queries the qrels lack (``Ranked.run_only``):
+    evaluated as queries without judgments, so that each mean divides by the run's queries,
+    as trectools' do (len(run.topics()))."""
+    if not run_only:
+        return []
+    shown = ", ".join(run_only[:3]) + (" ..." if len(run_only) > 3 else "")
+    return [f"--like trectools: {len(run_only)} quer{'y' if len(run_only) == 1 else 'ies'} of "
+            f"the run not in the qrels ({shown}) scored 0 in trectools' measures (evaluated "
+            "as queries without judgments) and counted in every mean: trectools divides by "
+            "the run's queries (trec_eval ignores them)"]

@@ -1,5 +1,5 @@
 """Kernels of the measures other tools report that trec_eval lacks (``measures.peer_specs``):
-ranx's hits@k and f1@k, unnormalised DCG, BEIR's Hole@k."""
+ranx's hits@k and f1@k, unnormalised DCG, BEIR's Hole@k, ir_measures' Accuracy."""
 
 from __future__ import annotations
 
@@ -42,6 +42,27 @@ def dcg_at(r: Ranked, m: Measure) -> np.ndarray:
     rows = g.gain_rows[inside]
     terms = g.gain_values[inside] / np.log2(r.pos[rows] + 2.0)
     return segment_sum(terms, r.q[rows], r.num_queries)
+
+
+def accuracy_at(r: Ranked, m: Measure) -> np.ndarray:
+    """Accuracy@k = 1 - sum over the relevant rows i among the first k of N_i, over
+    (R_k N_k): N_i the non-relevant rows above i (an unjudged document is non-relevant),
+    R_k and N_k the relevant and non-relevant rows among the first k (ir_measures'
+    accuracy provider, its ``nonrels`` list). 0 when R_k is 0 (ir_measures reports
+    nothing, then fills in the measure's default, 0); 1 when N_k is 0, where ir_measures
+    raises ZeroDivisionError: every relevant document retrieved is above every
+    non-relevant one."""
+    v = level_view(r, level_of(r, m))
+    shown = r.num_ret if m.cutoff is None else np.minimum(r.num_ret, m.cutoff)
+    inside = r.pos[v.rel_rows] < shown[v.rel_q]
+    q = v.rel_q[inside]
+    # the rows above a relevant row less the relevant ones among them
+    above = (r.pos[v.rel_rows[inside]] - (v.rel_rank[inside] - 1)).astype(np.float64)
+    relevant = np.bincount(q, minlength=r.num_queries)
+    nonrelevant = shown - relevant
+    pairs = relevant.astype(np.float64) * nonrelevant
+    value = 1.0 - divide(segment_sum(above, q, r.num_queries), pairs)
+    return np.where(relevant == 0, 0.0, np.where(nonrelevant == 0, 1.0, value))
 
 
 def hole_at(r: Ranked, m: Measure) -> np.ndarray:

@@ -11,7 +11,10 @@ the end of searcheval. What pytrec_eval lacks is emulated here, each in one plac
   bug there cannot cut both engines' inputs alike;
 * empty rankings: ``_empty_ranking_nan_to_zero`` (the only place a NaN becomes 0);
 * gm_map / gm_bpref: pytrec_eval returns log values; AP / bpref are asked for instead
-  and Results takes the geometric mean, as for the native engine.
+  and Results takes the geometric mean, as for the native engine;
+* gains at a cutoff (``nDCG(gains={...})@k``): trec_eval's ndcg_cut takes no gains, so its
+  evaluator gets the qrels with each grade rewritten to its gain (``relabelled_gains``), as
+  ir_measures' pytrec_eval provider does it.
 
 pytrec_eval always computes trec_eval 9.0.8 semantics (it holds scores as 32-bit
 floats, verified: 1.00000005 ties with 1.0): with ``compat=10`` the Results say 9.0.8.
@@ -29,7 +32,7 @@ from ..model.columns import Encoded
 from ..model import Qrels, Run
 from ..measures import Measure, Spec
 from .children import run_worker
-from .outcome import Outcome
+from .outcome import Outcome, run_only_notes
 from . import missing, pytrec_worker, reference_order
 from .context import Ranked, prepare
 from ..settings import Settings
@@ -69,6 +72,24 @@ def level_for(measure: Measure, relevance_level: int) -> int:
     return level if measure.spec.uses_rel else max(level, 1)
 
 
+def relabelled_gains(measure: Measure) -> tuple[tuple[int, int], ...] | None:
+    """The (grade, gain) pairs to rewrite the qrels with for ``measure`` (nDCG with gains at a
+    cutoff, which trec_eval's ndcg_cut reads from the grades), else None."""
+    if measure.family != "ndcg_cut" or not measure.params:
+        return None
+    return tuple((level, int(gain)) for level, gain in measure.params)
+
+
+def _gains_problem(measure: Measure) -> str | None:
+    """Why the gains of ``nDCG(gains={...})@k`` cannot be written as qrels grades, or None."""
+    if any(level < 0 for level, _ in measure.params):
+        return "a gain for a negative grade, which trec_eval reads as unjudged"
+    if any(not float(gain).is_integer() or gain < 0 for _, gain in measure.params):
+        return ("a gain that is not a whole number >= 0: trec_eval's ndcg_cut reads gains from "
+                "the qrels' grades, which are integers (a negative one is unjudged)")
+    return None
+
+
 def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_eval") -> str | None:
     """Why pytrec_eval cannot compute ``measure``, or None when it can."""
     if ties == "average" and not measure.spec.order_free:
@@ -81,6 +102,8 @@ def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_ev
         if measure.spec.since == 0:
             return "not a trec_eval measure"
         return f"added in trec_eval {measure.spec.since}.0; pytrec_eval embeds 9.0.8"
+    if relabelled_gains(measure) is not None:
+        return _gains_problem(measure)
     if measure.trec_request is None:
         return "not a trec_eval measure"
     if level_for(measure, relevance_level) < 1:
@@ -120,7 +143,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    engine=ENGINE, in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
-                   notes=_notes(measures, reasons, settings),
+                   notes=run_only_notes(ranked.run_only) + _notes(measures, reasons, settings),
                    positive_judgments=ranked.positive_judgments,
                    undefined=zero_over_zero(ranked, [measures[i] for i in rows],
                                             ranked.reported[ranked.in_run[ranked.reported]]))
@@ -164,11 +187,13 @@ def _notes(measures: list[Measure], reasons: list[str | None], settings: Setting
 
 @dataclass
 class _Job:
-    """One pytrec_eval evaluator: one relevance level and -J or not, at most one request
-    per family."""
+    """One pytrec_eval evaluator: one relevance level, -J or not and one rewriting of the
+    grades to gains (``relabelled_gains``; None: the grades), at most one request per
+    family."""
 
     level: int
     judged_only: bool
+    gains: tuple | None = None
     params: dict[str, list[str]] = field(default_factory=dict)  # family -> params ("" = none)
     keys: set[str] = field(default_factory=set)
 
@@ -201,15 +226,17 @@ class _Plan:
     def place(self, m: Measure) -> tuple[int, str]:
         asked = route(m.spec)
         level = level_for(m, self.default_level)
-        param = m.trec_request[len(m.family) + 1:]
-        key = m.trec_name if asked.per_cutoff else asked.request
+        gains = relabelled_gains(m)
+        plain = m if gains is None else replace(m, params=())  # ndcg_cut.k on rewritten grades
+        param = plain.trec_request[len(m.family) + 1:]
+        key = plain.trec_name if asked.per_cutoff else asked.request
         judged_only = self.judged_only or m.judged_only
         for index, job in enumerate(self.jobs):
-            if (job.level, job.judged_only) == (level, judged_only) \
+            if (job.level, job.judged_only, job.gains) == (level, judged_only, gains) \
                     and job.accepts(asked, param, key):
                 job.add(asked, param, key)
                 return index, key
-        self.jobs.append(_Job(level, judged_only))
+        self.jobs.append(_Job(level, judged_only, gains))
         self.jobs[-1].add(asked, param, key)
         return len(self.jobs) - 1, key
 
@@ -230,7 +257,8 @@ def _payload(qrels: Qrels, run: Run, ranked: Ranked, plan: _Plan, settings: Sett
         "qrels": _columns(qrels.query, qrels.doc, qrels.relevance.astype(np.int64), queries,
                           np.ones(len(qrels.relevance), dtype=bool), primer, 1),
         "run": _columns(run.query, run.doc, scores, queries, keep, primer, 1.0),
-        "jobs": [(job.level, job.judged_only, job.requests()) for job in plan.jobs],
+        "jobs": [(job.level, job.judged_only, job.requests(),
+                  None if job.gains is None else list(job.gains)) for job in plan.jobs],
     }
 
 

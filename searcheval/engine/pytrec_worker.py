@@ -3,10 +3,15 @@
 Protocol, one request per process. stdin holds one pickle::
 
     {"queries": [query_id, ...], "qrels": columns, "run": columns,
-     "jobs": [(relevance_level, judged_only, [request, ...]), ...]}
+     "jobs": [(relevance_level, judged_only, [request, ...], gains), ...]}
 
-where columns are ``(rows per query, doc vocabulary, doc codes as int64 bytes, values
-as int64 / float64 bytes)``, rows grouped by query in the order of ``queries``. stdout
+A query of ``queries`` without a judgment (a run query the qrels lack, evaluated under
+--like trectools) gets one of grade 0, for a document no ranking holds: trec_eval evaluates
+only the queries its qrels judge, and such a query scores as one with no relevant document.
+``gains`` (may be left out): None, or ``[(grade, gain), ...]``, the job's qrels then with
+each such grade rewritten to its gain (how trec_eval's ndcg_cut is given gains). Columns
+are ``(rows per query, doc vocabulary, doc codes as int64 bytes, values as int64 / float64
+bytes)``, rows grouped by query in the order of ``queries``. stdout
 receives one pickle: pytrec_eval's ``{query_id: {key: value}}`` answer for each job.
 Exit code :data:`NOT_INSTALLED`: pytrec_eval cannot be imported; :data:`FAILED`: it
 raised (message on stderr); negative: the signal that killed it.
@@ -44,11 +49,13 @@ def main() -> int:
     try:
         qrels = _nested(payload["queries"], *payload["qrels"], "q")
         run = _nested(payload["queries"], *payload["run"], "d")
+        _judge_unjudged_queries(qrels, run)
         # Each evaluator is built just before its evaluate() and dropped after: trec_eval
         # keeps measure parameters in global tables.
-        for level, judged_only, requests in payload["jobs"]:
+        for level, judged_only, requests, *gains in payload["jobs"]:
             evaluator = pytrec_eval_ext.RelevanceEvaluator(
-                query_relevance=qrels, measures=set(requests),
+                query_relevance=_relabelled(qrels, gains[0] if gains else None),
+                measures=set(requests),
                 relevance_level=level, judged_docs_only_flag=judged_only)
             answers.append(evaluator.evaluate(run))
             del evaluator
@@ -58,6 +65,24 @@ def main() -> int:
     pickle.dump(answers, answer, protocol=pickle.HIGHEST_PROTOCOL)
     answer.close()
     return 0
+
+
+def _judge_unjudged_queries(qrels: dict, run: dict) -> None:
+    """One judgment of grade 0, for a document its ranking lacks, to each query without one."""
+    for query, judged in qrels.items():
+        if not judged:
+            absent = "searcheval-no-judgment"
+            while absent in run.get(query, {}):
+                absent += "_"
+            judged[absent] = 0
+
+
+def _relabelled(qrels: dict, gains: list | None) -> dict:
+    """``qrels`` with each grade listed in ``gains`` rewritten to its gain."""
+    if not gains:
+        return qrels
+    table = dict(gains)
+    return {q: {d: table.get(g, g) for d, g in docs.items()} for q, docs in qrels.items()}
 
 
 def _nested(queries: list, counts: list, vocabulary: list, codes: bytes, packed: bytes,

@@ -114,7 +114,9 @@ SPECS: tuple[Spec, ...] = (
           "nDCG at rank k, gain = grade; `nDCG(gain=exp)@k`: gain 2^grade - 1 (Burges et al. "
           "2005, as gdeval.pl computes it; ir_measures writes it `nDCG(dcg='exp-log2')@k`); "
           "`nDCG(gains={0:0,1:1,2:3})@k`: the given gains, a grade not listed gaining itself "
-          "(ir_measures' gains, checked against it; trec_eval's ndcg_cut takes none)",
+          "(ir_measures' gains, checked against it; trec_eval's ndcg_cut takes none, so "
+          "`--engine pytrec_eval` and `--cross-check` give it, as ir_measures does, the "
+          "qrels with each grade rewritten to its gain)",
           default=STANDARD_CUTOFFS, words=GAIN_WORDS, uses_rel=False, ranx=("ndcg",),
           param="gains", param_default=(), average=SAME,
           written=("nDCG@k", "nDCG(gain=exp)@k", "nDCG(gains={1:3,2:9})@k")),
@@ -159,12 +161,19 @@ SPECS: tuple[Spec, ...] = (
           "its `RBP(rel=N)` is checked (on binary qrels the two agree, and are checked). "
           "`value=ETC` (or ETU, EC, ED, ResEU...): cwl_eval's other columns for RBP (see the C/W/L "
           "measures; `ResEU` its residual over cwl_eval's 1000 ranks), graded and with `rel=N` "
-          "checked against cwl_eval's RBP fed the same gains",
+          "checked against cwl_eval's RBP fed the same gains. `RBP(p=x)@k`: the sum over "
+          "the first k ranks alone (ir_measures' `RBP@k`), checked against ir_measures' "
+          "trectools provider, the only one of its providers that takes a cutoff (not in its "
+          "default pipeline), which multiplies by the raw grade as ranx's `rbp` does: held to "
+          "it with `rel=N` on qrels made binary at N, graded with trec_eval 10's gains as "
+          "grades; `RBP(rel=N,p=x)@k` is cross-checked against cwl_eval's RBP of the ranking "
+          "cut at k",
           default=(0.9,), coeff_count=1, param="p", trec_prefix="p=",
           words=(("value", CWL_VALUES),),
           spelling_defaults=(("RBP", (0.8,)),),
-          uses_rel=False, binary_at_rel=True, since=10,
-          written=("RBP(p=x)", "RBP(rel=N,p=x)"), trec_written=("rbp", "rbp.p=x")),
+          uses_rel=False, binary_at_rel=True, since=10, cutoff_optional=True,
+          written=("RBP(p=x)", "RBP(rel=N,p=x)", "RBP(p=x)@k"),
+          trec_written=("rbp", "rbp.p=x")),
     _trec("rbp_resid", Kind.COEFFS, None, "rbp_residual",
           "RBP's residual: p^n + (1 - p) * sum over unjudged ranks i of p^(i-1), the most RBP "
           "could rise if every unjudged document retrieved had full gain (trec_eval 10; a query "

@@ -163,6 +163,10 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         if problem:  # a family's own limits (C/W/L measures: min_rel below max_rel)
             raise _Problem(pos, f"{name}: {problem}")
         params = () if params == spec.parameter_default() else params
+    if family == "rbp" and cutoff is not None and dict(options).get("value", "EU") != "EU":
+        # RBP@k is ir_measures' (trectools' depth); cwl_eval's RBP has no cutoff
+        raise _Problem(cutoff_tok[2], f"RBP's value={dict(options)['value']} is cwl_eval's, "
+                                      "which reads 1000 ranks: it takes no cutoff")
     if options and params and spec.takes_gains:  # words of other families combine
         raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
     if spec.spelling_defaults and spec.param not in args:

@@ -1,5 +1,6 @@
 """Measures other tools report that trec_eval lacks: ranx's ``hits@k`` and ``f1@k``,
-unnormalised DCG (ranx's ``dcg`` and ``dcg_burges``), BEIR's ``Hole@k``. BEIR's capped
+unnormalised DCG (ranx's ``dcg`` and ``dcg_burges``), BEIR's ``Hole@k``, ir_measures'
+``Accuracy``. BEIR's capped
 recall ``R_cap@k`` is trec_eval's relative_P@k (rel(k) / min(k, R)) under another name,
 an alias of that family. Kernels: ``engine.peer_kernels``.
 """
@@ -32,4 +33,15 @@ PEER_SPECS: tuple[Spec, ...] = (
          "(BEIR's `Hole@k`, its custom_metrics.hole: a measure of the judgments' coverage)",
          default=(10,), uses_rel=False, grades_only=False, ranks_quality=False,
          average=REFUSED),
+    Spec("Accuracy", Kind.CUTOFF, "Accuracy", "accuracy_at",
+         "the share of (relevant, non-relevant) pairs among the first k retrieved in which the "
+         "relevant document is ranked above: 1 - sum over relevant documents of the "
+         "non-relevant ones above it, over (relevant retrieved x non-relevant retrieved); "
+         "unjudged documents are non-relevant; 0 when no relevant document is in the first k, "
+         "1 when no non-relevant one is (ir_measures divides 0 by 0 there); `Accuracy` "
+         "without k: the whole ranking (ir_measures' Accuracy, its accuracy provider, checked "
+         "against it query by query; its mean is over every query, where ir_measures' is over "
+         "the queries with a relevant document in the first k; not BEIR's `Accuracy@k`)",
+         cutoff_optional=True, default=(10,), average=REFUSED,
+         written=("Accuracy@k", "Accuracy", "Accuracy(rel=N)@k")),
 )
