@@ -167,8 +167,9 @@ def test_like_trectools_on_the_command_line_says_which_queries_scored_0(tmp_path
         "(missing=skip), and the run's queries the qrels lack, scoring 0; ties: trec_eval; "
         "measure names: trec_eval's\n"
         "searcheval: note: --like trectools: 1 query of the run not in the qrels (9001) "
-        "scored 0 and counted in every mean: trectools divides by the run's queries "
-        "(trec_eval ignores them)\n")
+        "scored 0 in trectools' measures (evaluated as queries without judgments) and "
+        "counted in every mean: trectools divides by the run's queries (trec_eval ignores "
+        "them)\n")
 
 
 # ---- BEIR --------------------------------------------------------------------------------
