@@ -223,6 +223,13 @@ def test_accuracy_is_ir_measures_on_cranfield(run_path):
         mean = ir_measures.calc_aggregate([ir_measures.parse_measure(name)], qrels, run)
         assert list(mean.values())[0] == pytest.approx(sum(reported) / len(reported), abs=1e-12)
         assert results.summary()[name] == pytest.approx(sum(reported) / len(qrels), abs=1e-12)
+        # the output says so, with ir_measures' mean (to the 4 decimals printed)
+        unreported = len(qrels) - len(reported)
+        where = f"in the first {name.split('@')[1]}" if "@" in name else "in the ranking"
+        assert (f"{name}: {unreported} of {len(qrels)} queries have no relevant document "
+                f"{where}, score 0 and count in the mean; ir_measures leaves them out of its "
+                f"mean: {list(mean.values())[0]:.4f} over the other {len(reported)}"
+                in results.notes)
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)

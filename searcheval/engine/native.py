@@ -13,6 +13,7 @@ from .context import Ranked, prepare
 from ..settings import Settings
 from . import missing
 from .kernels import kernel_of
+from .peer_kernels import accuracy_notes
 from . import judgment_groups
 from .qrels_forms import form_notes, refuse_unfit
 from .texts import text_values
@@ -54,7 +55,7 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
                    skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
                    notes=refusal_notes(settings, ranked.skipped,
                                        int(np.count_nonzero(ranked.in_run[ranked.reported])))
-                   + run_only_notes(ranked.run_only),
+                   + run_only_notes(ranked.run_only) + accuracy_notes(ranked, measures, values),
                    positive_judgments=ranked.positive_judgments, undefined=undefined,
                    texts=text_values(ranked, measures))
 

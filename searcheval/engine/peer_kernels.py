@@ -52,6 +52,20 @@ def accuracy_at(r: Ranked, m: Measure) -> np.ndarray:
     nothing, then fills in the measure's default, 0); 1 when N_k is 0, where ir_measures
     raises ZeroDivisionError: every relevant document retrieved is above every
     non-relevant one."""
+    relevant, nonrelevant, wrong_pairs = _accuracy_counts(r, m)
+    value = 1.0 - divide(wrong_pairs, relevant.astype(np.float64) * nonrelevant)
+    return np.where(relevant == 0, 0.0, np.where(nonrelevant == 0, 1.0, value))
+
+
+def accuracy_unreported(r: Ranked, m: Measure) -> np.ndarray:
+    """Per query: no relevant document among the first k (none retrieved included), where
+    ir_measures' accuracy provider reports nothing, and so leaves the query out of its
+    mean; searcheval scores it 0 and counts it (``accuracy_note``)."""
+    return _accuracy_counts(r, m)[0] == 0
+
+
+def _accuracy_counts(r: Ranked, m: Measure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per query: R_k, N_k, and the (relevant, non-relevant) pairs in the wrong order."""
     v = level_view(r, level_of(r, m))
     shown = r.num_ret if m.cutoff is None else np.minimum(r.num_ret, m.cutoff)
     inside = r.pos[v.rel_rows] < shown[v.rel_q]
@@ -59,10 +73,27 @@ def accuracy_at(r: Ranked, m: Measure) -> np.ndarray:
     # the rows above a relevant row less the relevant ones among them
     above = (r.pos[v.rel_rows[inside]] - (v.rel_rank[inside] - 1)).astype(np.float64)
     relevant = np.bincount(q, minlength=r.num_queries)
-    nonrelevant = shown - relevant
-    pairs = relevant.astype(np.float64) * nonrelevant
-    value = 1.0 - divide(segment_sum(above, q, r.num_queries), pairs)
-    return np.where(relevant == 0, 0.0, np.where(nonrelevant == 0, 1.0, value))
+    return relevant, shown - relevant, segment_sum(above, q, r.num_queries)
+
+
+def accuracy_notes(r: Ranked, measures: list[Measure], values: np.ndarray) -> list[str]:
+    """For each Accuracy measure with queries ir_measures does not report: how many, and
+    the mean ir_measures prints, over the others (``values``: every measure's per-query
+    values, final, in ``r``'s internal order)."""
+    notes = []
+    for i, m in enumerate(measures):
+        if m.family != "Accuracy":
+            continue
+        unreported = accuracy_unreported(r, m)[r.reported]
+        if not unreported.any():
+            continue
+        kept = values[i, r.reported][~unreported]
+        theirs = f"{kept.mean():.4f} over the other {len(kept)}" if len(kept) else "none"
+        where = "in the ranking" if m.cutoff is None else f"in the first {m.cutoff}"
+        notes.append(f"{m}: {int(unreported.sum())} of {len(unreported)} queries have no "
+                     f"relevant document {where}, score 0 and count in the mean; "
+                     f"ir_measures leaves them out of its mean: {theirs}")
+    return notes
 
 
 def hole_at(r: Ranked, m: Measure) -> np.ndarray:
