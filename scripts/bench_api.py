@@ -248,11 +248,10 @@ def bench_size(name: str, repeat: int, slow_repeat: int) -> tuple[list[Contender
               f" | {numbers} |")
     ok = all(agree[c.name][0] == 0 for c in found if c.name.startswith("searcheval"))
     print()
-    for contender, against, at_most in TARGETS:
-        ratio = reference[contender] / reference[against]
-        met = ratio <= at_most
-        print(f"target: {contender} <= {at_most}x {against}: {ratio:.2f}x "
-              f"({'met' if met else 'MISSED'})")
+    for contender, against, at_most in TARGETS:  # judged by CPU time: steadier under load
+        ratio, wall = cpu[contender] / cpu[against], reference[contender] / reference[against]
+        print(f"target: {contender} <= {at_most}x {against}: {ratio:.2f}x by CPU time, "
+              f"{wall:.2f}x by wall ({'met' if ratio <= at_most else 'MISSED'})")
     print(f"numbers: searcheval {'EQUAL to' if ok else 'DIFFER from'} pytrec_eval's "
           "(every query, every measure)", flush=True)
     return found, ok

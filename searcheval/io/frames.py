@@ -38,7 +38,7 @@ def _from_arrow(table: pa.Table, path: str, kind: str | None,
     kind = kind or table_kind(table.column_names, path, 0)
     names = list(roles(table.column_names).values())
     columns = Columns(path, {n: _one_chunk(table.column(n)) for n in names},
-                      np.arange(1, table.num_rows + 1), unit="rows", names=table.column_names)
+                      range(1, table.num_rows + 1), unit="rows", names=table.column_names)
     return checked(columns, kind, notes, keep_hashes)
 
 
@@ -57,7 +57,7 @@ def from_dataframe(frame: Any, kind: str, label: str | None = None,
     arrays = {}
     for name in roles(names).values():
         arrays[name] = _series_array(frame[name], label, name)
-    columns = Columns(label, arrays, np.arange(1, len(frame) + 1), unit="rows", names=names)
+    columns = Columns(label, arrays, range(1, len(frame) + 1), unit="rows", names=names)
     return checked(columns, kind, notes, keep_hashes=True)
 
 

@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 
 from ..errors import FormatError, UsageError
 from ..model import Qrels, Run
+from ..model.arrow import numbers
 from ..model.columns import Encoded
 from . import pieces
 from .column_names import VALUE_COLUMNS, roles
@@ -134,9 +135,12 @@ class Joined:
 
     def __init__(self, kind: str, path: str, own_memory: bool = True) -> None:
         self.kind, self.path, self.own_memory = kind, path, own_memory
-        self.queries, self.lines = Queries(), Lines()
+        self.lines = Lines()
+        self.queries: Queries | KeptQueries = Queries() if own_memory else KeptQueries()
         self.docs: GrowingStrings | list = GrowingStrings() if own_memory else []
-        self.values = Grades() if kind == "qrels" else Growing(np.float64)
+        value_type = np.int64 if kind == "qrels" else np.float64
+        self.values: Grades | Growing | Kept = (Grades() if kind == "qrels" else Growing(
+            value_type)) if own_memory else Kept(value_type)
         self.ranks = Ranks()
         self.roles: frozenset[str] | None = None
         self.first_line = 0
@@ -198,6 +202,42 @@ class Joined:
         chunks = [chunk.cast(pa.string()) for docs in self.docs for chunk in (
             docs.chunks if isinstance(docs, pa.ChunkedArray) else [docs])]
         return chunks[0] if len(chunks) == 1 else pa.chunked_array(chunks, type=pa.string())
+
+
+class Kept:
+    """A column of a table read whole (already in memory, a piece of its own): its parts
+    kept where they are and joined at the end; one part is the column, not a copy."""
+
+    def __init__(self, dtype) -> None:
+        self.dtype, self.parts = np.dtype(dtype), []
+
+    def append(self, values: np.ndarray) -> None:
+        self.parts.append(np.asarray(values, dtype=self.dtype))
+
+    def array(self) -> np.ndarray:
+        if len(self.parts) == 1:
+            return self.parts[0]
+        return np.concatenate(self.parts) if self.parts else np.zeros(0, dtype=self.dtype)
+
+
+class KeptQueries:
+    """The query column of a table read whole: one part's dictionary encoding already
+    numbers the queries as they first appear, as ``Queries`` does, so its codes are kept
+    as they are; several parts are numbered by ``Queries``."""
+
+    def __init__(self) -> None:
+        self.parts: list[pa.DictionaryArray] = []
+
+    def append(self, query: pa.DictionaryArray) -> None:
+        self.parts.append(query)
+
+    def encoded(self) -> Encoded:
+        if len(self.parts) == 1:
+            return Encoded(numbers(self.parts[0].indices), self.parts[0].dictionary)
+        queries = Queries()
+        for part in self.parts:
+            queries.append(part)
+        return queries.encoded()
 
 
 def _first_line(part: Part, before: int) -> int:

@@ -1,0 +1,77 @@
+"""Candidate pairs of the judgment join from one sort: the judgments' and the run's rows
+keyed alike, sorted together, neighbours compared.
+
+Contract: ``candidate_pairs(judged_q, judged_hash, run_q, run_hash, num_queries)`` gives
+(judgment indices, run rows) holding every pair of a judgment and a run row with the same
+query code and the same doc hash (and maybe some pairs that differ: a hash is a filter,
+the caller compares bytes), or None when the keys would keep too few bits of the hash to
+be worth it (2**31 rows and more: the caller's exact path).
+
+Each row becomes one uint64: its query code in the top bits, then the top bits of its doc
+hash, then its own index (judgments first, then run rows) in the low bits. numpy sorts
+uint64s without an index array (``np.sort``, several times faster than ``argsort``), and
+rows whose keys agree above the index bits lie side by side, a query's rows together, so
+the bytes compared next are read query by query, in cache. Two rows agree only if their
+queries do; most groups of agreeing rows are a judgment and the run row it judges. A
+group of three or more (hash bits that collide within a query) is paired out in full.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_FEWEST_HASH_BITS = 16  # fewer: most rows would share a group with others
+_MOST_CROWDED = 1 << 12  # rows in groups of three or more paired out in full, at most
+
+
+def candidate_pairs(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.ndarray,
+                    run_hash: np.ndarray, num_queries: int
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
+    """(judgment indices, run rows) of the pairs that may match, grouped by query; None:
+    the sort would keep too few hash bits, or too many rows collide (the exact path)."""
+    judged, n = len(judged_q), len(judged_q) + len(run_q)
+    index_bits = max(n - 1, 1).bit_length()
+    query_bits = max(num_queries - 1, 1).bit_length()
+    hash_bits = 64 - index_bits - query_bits
+    if hash_bits < _FEWEST_HASH_BITS:
+        return None
+    keys = np.empty(n, dtype=np.uint64)
+    _key(keys[:judged], judged_q, judged_hash, hash_bits)
+    _key(keys[judged:], run_q, run_hash, hash_bits)
+    keys <<= np.uint64(index_bits)
+    keys |= np.arange(n, dtype=np.uint64)
+    keys.sort()
+    low = np.uint64((1 << index_bits) - 1)
+    same = np.flatnonzero((keys[1:] ^ keys[:-1]) <= low)  # neighbours agreeing above the index
+    left, right = (keys[same] & low).astype(np.int64), (keys[same + 1] & low).astype(np.int64)
+    across = (left < judged) & (right >= judged)  # a group lists its judgments first
+    pairs = (left[across], right[across] - judged)
+    if not np.any(np.diff(same) == 1):  # no neighbour pair right after another: no crowd
+        return pairs
+    return _with_crowded_groups(pairs, keys, same, low, judged)
+
+
+def _key(out: np.ndarray, query: np.ndarray, doc_hash: np.ndarray, hash_bits: int) -> None:
+    np.right_shift(doc_hash, np.uint64(64 - hash_bits), out=out)
+    out |= query.astype(np.uint64) << np.uint64(hash_bits)
+
+
+def _with_crowded_groups(pairs: tuple[np.ndarray, np.ndarray], keys: np.ndarray,
+                         same: np.ndarray, low: np.uint64, judged: int
+                         ) -> tuple[np.ndarray, np.ndarray] | None:
+    """``pairs`` and every (judgment, run row) of each group of three or more rows: the
+    neighbour pairs miss a judgment and a run row with another row between them."""
+    # a group of k rows from position p is the k - 1 consecutive entries p.. of ``same``
+    first = np.flatnonzero(np.concatenate(([True], same[1:] != same[:-1] + 1)))
+    starts, sizes = same[first], np.diff(np.append(first, len(same))) + 1
+    big = sizes > 2
+    if int(sizes[big].sum()) > _MOST_CROWDED:
+        return None
+    found_j, found_r = [pairs[0]], [pairs[1]]
+    for start, size in zip(starts[big].tolist(), sizes[big].tolist()):
+        members = (keys[start:start + size] & low).astype(np.int64)
+        rows = members[members >= judged] - judged
+        judgments = members[members < judged]
+        found_j.append(np.repeat(judgments, len(rows)))
+        found_r.append(np.tile(rows, len(judgments)))
+    return np.concatenate(found_j), np.concatenate(found_r)
