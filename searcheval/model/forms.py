@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import FormatError, UsageError
+from .arrow import take_strings
 from .columns import Encoded, pair_ranks
 
 
@@ -88,16 +89,20 @@ def check_columns(qrels) -> None:
                              f"{len(qrels.relevance)} judgments")
 
 
-def refuse_repeats(qrels, verb: str = "judges document", unit: str = "lines") -> None:
+def refuse_repeats(qrels, verb: str = "judges document", unit: str = "lines",
+                   may_repeat=None) -> None:
     """The FormatError naming the earliest line that judges a document a second time
     within its query and key (``Form.key``), with the line of the first time.
 
-    One Arrow sort of (query and key, doc id): exact, and cheap for judgments (the plain
-    trec form's check for millions of run rows is ``io.trec``'s hashing one)."""
+    One Arrow sort of (query and key, doc id): exact. ``may_repeat(codes, docs)``, a
+    filter that never misses a repeat (``io.repeats``' hashes), may say first that no
+    pair repeats: the sort, and the import of Arrow's compute module, are then skipped."""
     form = form_of(qrels.form)
     keys = [qrels.query] + [getattr(qrels, name) for name in form.key]
     combined = _combined_codes(keys)
     docs = qrels.doc.values()
+    if may_repeat is not None and not may_repeat(combined, docs):
+        return
     rank, repeats = pair_ranks(combined, docs)
     if not repeats.any():
         return
@@ -115,9 +120,14 @@ def refuse_repeats(qrels, verb: str = "judges document", unit: str = "lines") ->
 def _combined_codes(columns: list[Encoded]) -> np.ndarray:
     """One code per row for the tuple of the columns' values (equal tuples, equal codes)."""
     combined = np.asarray(columns[0].codes, dtype=np.int64)
+    span = max(len(columns[0].vocabulary), 1)  # every code is below it
     for column in columns[1:]:
-        joint = combined * len(column.vocabulary) + column.codes
-        combined = np.unique(joint, return_inverse=True)[1].astype(np.int64).ravel()
+        size = max(len(column.vocabulary), 1)
+        combined = combined * size + column.codes
+        span *= size
+        if span > max(len(combined), 1 << 20):  # renumbered densely (np.unique sorts: only
+            combined = np.unique(combined, return_inverse=True)[1].astype(np.int64).ravel()
+            span = int(combined.max()) + 1 if len(combined) else 1  # when codes grow sparse)
     return combined
 
 
@@ -149,18 +159,22 @@ def by_document(qrels):
     pair_of_row = np.empty(len(key), dtype=np.int64)
     pair_of_row[order] = np.repeat(pair_of_sorted, np.diff(np.r_[starts, len(key)]))
     query, doc = qrels.query, qrels.doc
+    # the pairs' doc ids as strings, and their hashes when known: the judgment join reads
+    # both, and would otherwise write the strings out of the vocabulary with Arrow's take
+    doc_ids = take_strings(doc.values(), rows) if doc.holds_strings else None
     collapsed = Qrels(Encoded(query.codes[rows], query.vocabulary, query.ordered),
-                      Encoded(doc_codes[rows], doc.vocabulary, doc.ordered),
-                      top[by_file], qrels.lines[rows], qrels.path)
+                      Encoded(doc_codes[rows], doc.vocabulary, doc.ordered, doc_ids),
+                      top[by_file], qrels.lines[rows], qrels.path,
+                      doc_hash=None if qrels.doc_hash is None else qrels.doc_hash[rows])
     return collapsed, pair_of_row
 
 
-def checked(qrels, unit: str = "lines"):
+def checked(qrels, unit: str = "lines", may_repeat=None):
     """``qrels`` read from TREC qrels lines (``query iteration doc grade``) as its form
     reads those lines, checked: qrels_jg and qrels_prefs take the iteration as the
     judgment group (get_qrels_jg.c's ujg, get_qrels_prefs.c's JG), qrels_prefs gives every
     line the subgroup "0" and the grade as its level (get_qrels_prefs.c reads it with
-    atof; this reader reads integers only)."""
+    atof; this reader reads integers only). ``may_repeat``: ``refuse_repeats``' filter."""
     from .arrow import strings
 
     if qrels.form in ("qrels_jg", "qrels_prefs") and qrels.group is None:
@@ -170,5 +184,5 @@ def checked(qrels, unit: str = "lines"):
         qrels.relevance = (qrels.preference > 0).astype(np.int64)
         qrels.subgroup = Encoded(np.zeros(len(qrels.relevance), dtype=np.int64), strings(["0"]))
     check_columns(qrels)
-    refuse_repeats(qrels, unit=unit)
+    refuse_repeats(qrels, unit=unit, may_repeat=may_repeat)
     return qrels
