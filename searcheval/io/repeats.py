@@ -53,15 +53,18 @@ def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
 def _checked_form(query: Encoded, doc: Encoded, relevance: np.ndarray, lines, path: str,
                   form: str, iteration: Encoded | None, unit: str) -> Qrels:
     """Qrels of a form other than trec (subtopics, judgment groups), checked
-    (``forms.checked``). Their doc ids are encoded here, from their hashes (kept for the
-    judgment join), so that neither the repeat check nor the judgments by document
-    (``forms.by_document``) need Arrow's compute module (about 25 ms to import, most of
-    a TREC-sized diversity evaluation's own work)."""
-    hashes = string_hashes(doc.values()) if doc.holds_strings else None
-    doc = _encoded_by_hashes(doc, hashes) if hashes is not None else doc
+    (``forms.checked``). Their doc ids are encoded (as read, or here from their hashes),
+    and hashed for the judgment join, so that neither the repeat check nor the judgments
+    by document (``forms.by_document``) need Arrow's compute module (about 25 ms to
+    import, a large part of a TREC-sized diversity evaluation's own work)."""
+    if doc.holds_strings:
+        hashes = string_hashes(doc.values())
+        doc = _encoded_by_hashes(doc, hashes)
+    else:  # encoded as read (``trec.CODED_DOCS``): each distinct id hashed once
+        hashes = string_hashes(doc.vocabulary)[doc.codes]
     qrels = Qrels(query, doc, relevance, lines, path, form=form, iteration=iteration,
                   doc_hash=hashes)
-    return forms.checked(qrels, unit, lambda key_codes, docs: _repeats(key_codes, doc))
+    return forms.checked(qrels, unit, _repeats)
 
 
 def _encoded_by_hashes(doc: Encoded, hashes: np.ndarray) -> Encoded:

@@ -94,15 +94,15 @@ def refuse_repeats(qrels, verb: str = "judges document", unit: str = "lines",
     """The FormatError naming the earliest line that judges a document a second time
     within its query and key (``Form.key``), with the line of the first time.
 
-    One Arrow sort of (query and key, doc id): exact. ``may_repeat(codes, docs)``, a
+    One Arrow sort of (query and key, doc id): exact. ``may_repeat(codes, doc)``, a
     filter that never misses a repeat (``io.repeats``' hashes), may say first that no
     pair repeats: the sort, and the import of Arrow's compute module, are then skipped."""
     form = form_of(qrels.form)
     keys = [qrels.query] + [getattr(qrels, name) for name in form.key]
     combined = _combined_codes(keys)
-    docs = qrels.doc.values()
-    if may_repeat is not None and not may_repeat(combined, docs):
+    if may_repeat is not None and not may_repeat(combined, qrels.doc):
         return
+    docs = qrels.doc.values()
     rank, repeats = pair_ranks(combined, docs)
     if not repeats.any():
         return
@@ -145,28 +145,49 @@ def by_document(qrels):
     from . import Qrels  # the package defines Qrels; this module is imported by it
 
     doc_codes = np.asarray(qrels.doc.codes, dtype=np.int64)
-    key = np.asarray(qrels.query.codes, dtype=np.int64) * max(len(qrels.doc.vocabulary), 1) \
-        + doc_codes
+    span = max(len(qrels.doc.vocabulary), 1)
+    key = np.asarray(qrels.query.codes, dtype=np.int64) * span + doc_codes
+    span *= max(len(qrels.query.vocabulary), 1)
+    rows, pair_of_row = (_pairs_by_table if span <= max(4 * len(key), 1 << 20)
+                         else _pairs_by_sort)(key, span)
+    top = np.full(len(rows), np.iinfo(np.int64).min, dtype=np.int64)
+    np.maximum.at(top, pair_of_row, qrels.relevance)
+    query, doc = qrels.query, qrels.doc
+    # the pairs' doc ids as strings, and their hashes when known: the judgment join reads
+    # both, and would otherwise write the strings out of the vocabulary with Arrow's take
+    doc_ids = take_strings(doc.values(), rows) if doc.holds_strings else \
+        take_strings(doc.vocabulary, doc_codes[rows])
+    collapsed = Qrels(Encoded(query.codes[rows], query.vocabulary, query.ordered),
+                      Encoded(doc_codes[rows], doc.vocabulary, doc.ordered, doc_ids),
+                      top, qrels.lines[rows], qrels.path,
+                      doc_hash=None if qrels.doc_hash is None else qrels.doc_hash[rows])
+    return collapsed, pair_of_row
+
+
+def _pairs_by_table(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """(each pair's first row, in file order; per row its pair's number) of the rows' pair
+    keys, all below ``span``, through a table of ``span`` slots: no sort."""
+    first = np.full(span, len(key), dtype=np.int64)
+    np.minimum.at(first, key, np.arange(len(key), dtype=np.int64))
+    first_of_row = first[key]
+    rows = np.flatnonzero(first_of_row == np.arange(len(key)))
+    number = np.empty(len(key), dtype=np.int64)
+    number[rows] = np.arange(len(rows))
+    return rows, number[first_of_row]
+
+
+def _pairs_by_sort(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """``_pairs_by_table`` by a stable sort of the keys, for keys too sparse for a table."""
     order = np.argsort(key, kind="stable")
     ordered = key[order]
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(key) else order
-    top = np.maximum.reduceat(qrels.relevance[order], starts) if len(key) else qrels.relevance
     first_rows = order[starts]  # a pair's first line (the sort is stable)
     by_file = np.argsort(first_rows, kind="stable")
-    rows = first_rows[by_file]
     pair_of_sorted = np.empty(len(starts), dtype=np.int64)
     pair_of_sorted[by_file] = np.arange(len(starts))
     pair_of_row = np.empty(len(key), dtype=np.int64)
     pair_of_row[order] = np.repeat(pair_of_sorted, np.diff(np.r_[starts, len(key)]))
-    query, doc = qrels.query, qrels.doc
-    # the pairs' doc ids as strings, and their hashes when known: the judgment join reads
-    # both, and would otherwise write the strings out of the vocabulary with Arrow's take
-    doc_ids = take_strings(doc.values(), rows) if doc.holds_strings else None
-    collapsed = Qrels(Encoded(query.codes[rows], query.vocabulary, query.ordered),
-                      Encoded(doc_codes[rows], doc.vocabulary, doc.ordered, doc_ids),
-                      top[by_file], qrels.lines[rows], qrels.path,
-                      doc_hash=None if qrels.doc_hash is None else qrels.doc_hash[rows])
-    return collapsed, pair_of_row
+    return first_rows[by_file], pair_of_row
 
 
 def checked(qrels, unit: str = "lines", may_repeat=None):
