@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -86,21 +87,26 @@ PROGRAMS = {"searcheval": SEARCHEVAL, "pyndeval": PYNDEVAL, "floor (numpy + pyar
 
 
 def time_once(name: str, qrels: Path, run: Path, again: int = 0) -> tuple[float, float | None,
-                                                                         float | None]:
+                                                                         float | None, float]:
     """(wall time of the process, the time of its first call after its imports, the
-    median of ``again`` more calls in the same process; None for the command line and
-    the floor, which do not say). A process timed for its wall time makes one call only."""
+    median of ``again`` more calls in the same process (None for the command line and
+    the floor, which do not say), the process's CPU time, user and system, all threads).
+    A process timed for its wall time makes one call only. On a shared machine the CPU
+    time moves less with the load than the wall time does."""
     if name == "searcheval evaluate":
         argv = [sys.executable, *COMMAND, str(qrels), str(run)]
     else:
         argv = [sys.executable, "-c", PROGRAMS[name], str(qrels), str(run), str(again)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, check=True, capture_output=True, text=True)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     if name not in ("searcheval", "pyndeval"):
-        return wall, None, None
+        return wall, None, None, cpu
     first, warm = (float(x) for x in done.stdout.split()[-2:])
-    return wall, first, warm if again else None
+    return wall, first, warm if again else None, cpu
 
 
 def agree(qrels: Path, run: Path) -> bool:
@@ -156,16 +162,18 @@ def bench_size(topics: int, repeat: int) -> bool:
                 warm[name].append(time_once(name, qrels, run, WARM_CALLS)[2])
         same = agree(qrels, run)
     wall = {name: statistics.median(t[0] for t in values) for name, values in times.items()}
+    cpu = {name: statistics.median(t[3] for t in values) for name, values in times.items()}
     first = {name: statistics.median(t[1] for t in values) if values[0][1] is not None else None
              for name, values in times.items()}
     steady = {name: statistics.median(values) for name, values in warm.items()}
     print(f"\n{topics} topics x 1,000 documents x 6 subtopics, median of {repeat}\n")
     print("Whole process (each tool's Python start, imports, reading, computing; the command "
           "line also prints):\n")
-    print("| tool | process wall time | pyndeval / it |")
-    print("|---|---|---|")
+    print("| tool | process wall time | pyndeval / it | process CPU time | pyndeval / it |")
+    print("|---|---|---|---|---|")
     for name in names:
-        print(f"| {name} | {wall[name]:.3f} s | {wall['pyndeval'] / wall[name]:.2f}x |")
+        print(f"| {name} | {wall[name]:.3f} s | {wall['pyndeval'] / wall[name]:.2f}x | "
+              f"{cpu[name]:.3f} s | {cpu['pyndeval'] / cpu[name]:.2f}x |")
     print(f"\nIn process (reading both files and computing, timed inside the process; "
           f"warm: the median of {WARM_CALLS} calls after a first, every module imported):\n")
     print("| tool | first call after its imports | warm call | pyndeval / it (warm) |")
@@ -174,7 +182,8 @@ def bench_size(topics: int, repeat: int) -> bool:
         print(f"| {name} | {first[name]:.3f} s | {steady[name]:.3f} s | "
               f"{steady['pyndeval'] / steady[name]:.2f}x |")
     print(f"\npyndeval / searcheval: {wall['pyndeval'] / wall['searcheval']:.2f}x wall "
-          f"({wall['pyndeval'] / wall['searcheval evaluate']:.2f}x the command line), "
+          f"({wall['pyndeval'] / wall['searcheval evaluate']:.2f}x the command line; CPU "
+          f"{cpu['pyndeval'] / cpu['searcheval evaluate']:.2f}x), "
           f"{first['pyndeval'] / first['searcheval']:.2f}x the first call after imports, "
           f"{steady['pyndeval'] / steady['searcheval']:.2f}x warm; alpha-nDCG@20 agrees "
           f"on every topic: {'yes' if same else 'NO'}", flush=True)
