@@ -38,29 +38,30 @@ from pathlib import Path
 
 # Each program reads both files and computes ndeval's 21 values per topic; given a count
 # N (the third argument) it does so once, then N more times, timed, in the same process.
-# It prints the time of its first call after its imports, then the median of the N more
-# (every module the work needs imported by then: the in-process comparison).
+# It prints the wall and CPU times of its first call after its imports, then the medians
+# of the N more (every module the work needs imported by then: the in-process comparison).
 TIMED = """
 import statistics
-first, again = work(), [work() for _ in range(int(sys.argv[3]))]
-print(first, statistics.median(again) if again else -1.0)
+def timed():
+    wall, cpu = time.perf_counter(), time.process_time()
+    work()
+    return time.perf_counter() - wall, time.process_time() - cpu
+first, again = timed(), [timed() for _ in range(int(sys.argv[3]))]
+warm = [statistics.median(t[i] for t in again) if again else -1.0 for i in (0, 1)]
+print(*first, *warm)
 """
 SEARCHEVAL = """
 import sys, time, searcheval
 def work():
-    start = time.perf_counter()
     qrels = searcheval.read_qrels(sys.argv[1], form="diversity")
     searcheval.evaluate(qrels, sys.argv[2], ["ndeval"])
-    return time.perf_counter() - start
 """ + TIMED
 PYNDEVAL = """
 import sys, time, pyndeval
 def work():
-    start = time.perf_counter()
     qrels = [(q, s, d, int(g)) for q, s, d, g in (line.split() for line in open(sys.argv[1]))]
     run = [(f[0], f[2], float(f[4])) for f in (line.split() for line in open(sys.argv[2]))]
     pyndeval.ndeval(qrels, run)
-    return time.perf_counter() - start
 """ + TIMED
 
 
@@ -86,13 +87,12 @@ FLOOR = "import numpy, pyarrow"  # what searcheval cannot start without: its flo
 PROGRAMS = {"searcheval": SEARCHEVAL, "pyndeval": PYNDEVAL, "floor (numpy + pyarrow)": FLOOR}
 
 
-def time_once(name: str, qrels: Path, run: Path, again: int = 0) -> tuple[float, float | None,
-                                                                         float | None, float]:
-    """(wall time of the process, the time of its first call after its imports, the
-    median of ``again`` more calls in the same process (None for the command line and
-    the floor, which do not say), the process's CPU time, user and system, all threads).
-    A process timed for its wall time makes one call only. On a shared machine the CPU
-    time moves less with the load than the wall time does."""
+def time_once(name: str, qrels: Path, run: Path, again: int = 0) -> tuple:
+    """(wall time of the process, its CPU time (user and system, every thread), then, for
+    the programs that say (not the command line nor the floor: None), the wall and CPU
+    times of the first call after the tool's import and the medians of ``again`` more
+    calls in the same process). A process timed for its wall time makes one call only.
+    On a shared machine the CPU time moves less with the load than the wall time does."""
     if name == "searcheval evaluate":
         argv = [sys.executable, *COMMAND, str(qrels), str(run)]
     else:
@@ -104,9 +104,8 @@ def time_once(name: str, qrels: Path, run: Path, again: int = 0) -> tuple[float,
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     if name not in ("searcheval", "pyndeval"):
-        return wall, None, None, cpu
-    first, warm = (float(x) for x in done.stdout.split()[-2:])
-    return wall, first, warm if again else None, cpu
+        return wall, cpu, None
+    return wall, cpu, [float(x) for x in done.stdout.split()[-4:]]
 
 
 def agree(qrels: Path, run: Path) -> bool:
@@ -154,7 +153,7 @@ def bench_size(topics: int, repeat: int) -> bool:
         qrels, run = generate(Path(folder), topics)
         names = ["searcheval", "searcheval evaluate", "pyndeval", "floor (numpy + pyarrow)"]
         times: dict[str, list[tuple]] = {name: [] for name in names}
-        warm: dict[str, list[float]] = {"searcheval": [], "pyndeval": []}
+        warm: dict[str, list[list[float]]] = {"searcheval": [], "pyndeval": []}
         for turn in range(repeat):  # taking turns: load from other work falls on all
             for name in (names if turn % 2 == 0 else list(reversed(names))):
                 times[name].append(time_once(name, qrels, run))
@@ -162,10 +161,11 @@ def bench_size(topics: int, repeat: int) -> bool:
                 warm[name].append(time_once(name, qrels, run, WARM_CALLS)[2])
         same = agree(qrels, run)
     wall = {name: statistics.median(t[0] for t in values) for name, values in times.items()}
-    cpu = {name: statistics.median(t[3] for t in values) for name, values in times.items()}
-    first = {name: statistics.median(t[1] for t in values) if values[0][1] is not None else None
-             for name, values in times.items()}
-    steady = {name: statistics.median(values) for name, values in warm.items()}
+    cpu = {name: statistics.median(t[1] for t in values) for name, values in times.items()}
+    # in process: (first call's wall, its CPU, warm wall, warm CPU), medians over processes
+    inside = {name: [statistics.median(t[2][i] for t in times[name]) for i in (0, 1)]
+              + [statistics.median(t[i] for t in values) for i in (2, 3)]
+              for name, values in warm.items()}
     print(f"\n{topics} topics x 1,000 documents x 6 subtopics, median of {repeat}\n")
     print("Whole process (each tool's Python start, imports, reading, computing; the command "
           "line also prints):\n")
@@ -176,16 +176,18 @@ def bench_size(topics: int, repeat: int) -> bool:
               f"{cpu[name]:.3f} s | {cpu['pyndeval'] / cpu[name]:.2f}x |")
     print(f"\nIn process (reading both files and computing, timed inside the process; "
           f"warm: the median of {WARM_CALLS} calls after a first, every module imported):\n")
-    print("| tool | first call after its imports | warm call | pyndeval / it (warm) |")
-    print("|---|---|---|---|")
-    for name in warm:
-        print(f"| {name} | {first[name]:.3f} s | {steady[name]:.3f} s | "
-              f"{steady['pyndeval'] / steady[name]:.2f}x |")
+    print("| tool | first call after its imports: wall | CPU | warm call: wall | CPU | "
+          "pyndeval / it (warm CPU) |")
+    print("|---|---|---|---|---|---|")
+    for name, (first_wall, first_cpu, warm_wall, warm_cpu) in inside.items():
+        print(f"| {name} | {first_wall:.3f} s | {first_cpu:.3f} s | {warm_wall:.3f} s | "
+              f"{warm_cpu:.3f} s | {inside['pyndeval'][3] / warm_cpu:.2f}x |")
     print(f"\npyndeval / searcheval: {wall['pyndeval'] / wall['searcheval']:.2f}x wall "
           f"({wall['pyndeval'] / wall['searcheval evaluate']:.2f}x the command line; CPU "
           f"{cpu['pyndeval'] / cpu['searcheval evaluate']:.2f}x), "
-          f"{first['pyndeval'] / first['searcheval']:.2f}x the first call after imports, "
-          f"{steady['pyndeval'] / steady['searcheval']:.2f}x warm; alpha-nDCG@20 agrees "
+          f"{inside['pyndeval'][1] / inside['searcheval'][1]:.2f}x the first call after "
+          f"imports (CPU), {inside['pyndeval'][3] / inside['searcheval'][3]:.2f}x warm; "
+          f"alpha-nDCG@20 agrees "
           f"on every topic: {'yes' if same else 'NO'}", flush=True)
     return same
 
