@@ -248,7 +248,8 @@ def test_every_reading_path_judges_the_same_documents(tmp_path: Path) -> None:
     line 4 (grade 2), d4 line 6 (0); q2's d5 lines 7 and 8, d6 line 9; q3's d9 line 10."""
     texts = {"direct": DIVERSITY, "fields": "# a comment\n" + DIVERSITY,
              "line by line": "# a comment\n" + DIVERSITY.replace("d9", "d\x1f9")}
-    read = {name: parse_qrels(name, text.encode(), form="diversity") for name, text in texts.items()}
+    read = {name: parse_qrels(name, text.encode(), form="diversity")
+            for name, text in texts.items()}
     read["pieces"] = parse_qrels("pieces", DIVERSITY.encode(), piece_bytes=30, form="diversity")
     for name, qrels in read.items():
         pairs, pair_of_line = qrels.by_document_rows()
@@ -279,7 +280,8 @@ def test_numpy_string_order_and_take_are_pythons(ids, data) -> None:
     expected = sorted(range(len(ids)), key=lambda i: ids[i].encode())
     assert np.argsort(byte_ranks(column)).tolist() == expected
     rows = data.draw(st.lists(st.integers(0, len(ids) - 1), max_size=20)) if ids else []
-    assert take_strings(column, np.array(rows, dtype=np.int64)).to_pylist() == [ids[i] for i in rows]
+    taken = take_strings(column, np.array(rows, dtype=np.int64))
+    assert taken.to_pylist() == [ids[i] for i in rows]
 
 
 @settings(max_examples=200, deadline=None)
