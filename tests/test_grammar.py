@@ -23,6 +23,7 @@ from searcheval.io.pieces import SLOW_PIECE_BYTES
 from searcheval.io.scan import scan
 from searcheval.io.trec import read_columns
 from searcheval.io.trec_grammar import TREC_QRELS, TREC_RUN
+from searcheval.model.columns import Encoded
 from searcheval.results import resolve_measures
 from searcheval.scale.stream import evaluate_streaming
 from searcheval.settings import Settings
@@ -120,7 +121,9 @@ def test_a_field_the_readers_drop_is_one_name_away(text):
 
 
 def _texts(column) -> list[str]:
-    return column.to_pylist()
+    """A text column as strings: the fast path hands the iteration back encoded, as it
+    does the query ids (Arrow's CSV reader encodes them as it parses)."""
+    return column.values().to_pylist() if isinstance(column, Encoded) else column.to_pylist()
 
 
 # ---- a carriage return ending the file ----------------------------------------------------

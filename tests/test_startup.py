@@ -106,3 +106,26 @@ def test_the_lazy_names_of_the_package_are_its_modules_own():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "module 'searcheval' has no attribute 'no_such_name'"
+
+
+def _trec_sized_diversity(folder: Path) -> tuple[Path, Path]:
+    """50 topics x 250 judged documents x 6 subtopics: 75,000 judgments, past the 65,536
+    rows below which ids are encoded in Python (``model.columns``), and a run of 300
+    documents a topic, as ``scripts/bench_diversity.py`` makes them, smaller."""
+    qrels, run = folder / "diversity.qrels", folder / "diversity.run"
+    qrels.write_text("".join(f"{t} {s} doc{(t * 37 + d) % 2000} {int((t + d + s) % 7 == 0)}\n"
+                             for t in range(1, 51) for d in range(250) for s in range(1, 7)))
+    run.write_text("".join(f"{t} Q0 doc{(t * 11 + r) % 2000} {r + 1} {300 - r} b\n"
+                           for t in range(1, 51) for r in range(300)))
+    return qrels, run
+
+
+def test_trec_sized_diversity_evaluation_does_not_load_arrow_compute(tmp_path):
+    """Arrow's compute module costs about 25 ms to import, an eighth of pyndeval's whole
+    evaluation of a TREC-sized case (issue 14.6): diversity qrels of 75,000 judgments are
+    read (subtopic and doc ids encoded by Arrow's CSV reader), checked for repeats, judged
+    by document, joined with the run and ranked by ndeval's ideal without it."""
+    loaded = modules_loaded_by_evaluate(*_trec_sized_diversity(tmp_path), "-R", "diversity",
+                                        "-m", "ndeval")
+    assert "searcheval.engine.diversity" in loaded
+    assert "pyarrow.compute" not in loaded

@@ -12,12 +12,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import searcheval
 from searcheval import FormatError, Qrels
 from searcheval.engine.views import subtopic_view
 from searcheval.errors import UsageError
 from searcheval.io.trec import parse_qrels
+from searcheval.model.arrow import byte_ranks, strings, take_strings
+from searcheval.model.forms import _pairs_by_sort, _pairs_by_table
 from searcheval.measures import Kind, Spec, register, unregister
 
 # q1: d1 is relevant to subtopics 1 and 3, judged non-relevant for 2; subtopic 4 has no
@@ -234,3 +237,65 @@ def test_prefs_relevance_is_a_level_above_zero() -> None:
 def test_a_subtopic_measure_on_plain_qrels_says_how_to_read_them(toy, files) -> None:
     with pytest.raises(UsageError, match=r"read_qrels\(path, form='diversity'\)"):
         searcheval.evaluate(files[2], files[1], ["SubRecall@2"])
+
+
+def test_every_reading_path_judges_the_same_documents(tmp_path: Path) -> None:
+    """The judgments by document (each (query, doc) once, in the order of its first line,
+    with its largest grade; per line, its pair) are the same whether Arrow's reader
+    encoded the doc ids (direct), they were read as strings and encoded from their
+    hashes (the field splitter, the line parser) or read in pieces. Worked out by hand
+    from DIVERSITY: q1's d1 is on lines 1, 2 and 5 (grades 1, 0, 1: 1), d2 line 3, d3
+    line 4 (grade 2), d4 line 6 (0); q2's d5 lines 7 and 8, d6 line 9; q3's d9 line 10."""
+    texts = {"direct": DIVERSITY, "fields": "# a comment\n" + DIVERSITY,
+             "line by line": "# a comment\n" + DIVERSITY.replace("d9", "d\x1f9")}
+    read = {name: parse_qrels(name, text.encode(), form="diversity")
+            for name, text in texts.items()}
+    read["pieces"] = parse_qrels("pieces", DIVERSITY.encode(), piece_bytes=30, form="diversity")
+    for name, qrels in read.items():
+        pairs, pair_of_line = qrels.by_document_rows()
+        d9 = "d\x1f9" if name == "line by line" else "d9"
+        assert list(zip(pairs.query_ids, pairs.doc_ids, pairs.relevance.tolist())) == [
+            ("q1", "d1", 1), ("q1", "d2", 1), ("q1", "d3", 2), ("q1", "d4", 0),
+            ("q2", "d5", 1), ("q2", "d6", 1), ("q3", d9, 1)], name
+        first_lines = [1, 3, 4, 6, 7, 9, 10] if name in ("direct", "pieces") else \
+            [2, 4, 5, 7, 8, 10, 11]  # the comment is line 1
+        assert pairs.lines.tolist() == first_lines, name
+        assert pair_of_line.tolist() == [0, 0, 1, 2, 0, 3, 4, 4, 5, 6], name
+
+
+_IDS = st.lists(st.text(st.sampled_from("ab\x7f\xe9\u0100\U0001f600z\x00"), max_size=5),
+                unique=True, max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_IDS, st.data())
+def test_numpy_string_order_and_take_are_pythons(ids, data) -> None:
+    """ndeval breaks ties in its ideal ranking by strcmp of the doc ids: ``byte_ranks``
+    (numpy, no Arrow compute) ranks ids as Python sorts their UTF-8 bytes, non-ASCII and
+    NUL bytes included; ``take_strings`` picks the ids a list of rows names, sliced
+    arrays included."""
+    column = strings(ids)
+    if len(ids) > 2 and data.draw(st.booleans()):
+        column, ids = column.slice(1), ids[1:]
+    expected = sorted(range(len(ids)), key=lambda i: ids[i].encode())
+    assert np.argsort(byte_ranks(column)).tolist() == expected
+    rows = data.draw(st.lists(st.integers(0, len(ids) - 1), max_size=20)) if ids else []
+    taken = take_strings(column, np.array(rows, dtype=np.int64))
+    assert taken.to_pylist() == [ids[i] for i in rows]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=60))
+def test_pairs_by_table_and_by_sort_number_pairs_in_file_order(keys) -> None:
+    """Both ways of finding the (query, doc) pairs give each pair's first row, in file
+    order, and each row its pair's number, as a Python dict numbering keys as they first
+    appear does."""
+    number: dict[int, int] = {}
+    for k in keys:
+        number.setdefault(k, len(number))
+    expected_rows = [i for i, k in enumerate(keys) if keys.index(k) == i]
+    expected_pairs = [number[k] for k in keys]
+    key = np.array(keys, dtype=np.int64)
+    for find in (_pairs_by_table, _pairs_by_sort):
+        rows, pair_of_row = find(key, 41)
+        assert rows.tolist() == expected_rows and pair_of_row.tolist() == expected_pairs

@@ -127,14 +127,9 @@ class Subtopics:
         codes = np.asarray(self.docs.codes, dtype=np.int64)
         if self.docs.ordered:
             return codes
-        import pyarrow.compute as pc
+        from ..model.arrow import byte_ranks  # numpy: no import of Arrow's compute module
 
-        from ..model.arrow import numbers
-
-        order = numbers(pc.sort_indices(self.docs.vocabulary)).astype(np.int64)
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        return rank[codes]
+        return byte_ranks(self.docs.vocabulary)[codes]
 
 
 def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True) -> Ranked:

@@ -87,14 +87,15 @@ def read_pieces(path: str, cut: Iterator[tuple[bytes, int]], read_piece: Callabl
 
 def joined(parts: list[tuple[dict, int]]) -> dict:
     """One set of columns from the pieces' (``trec_fast.columns``, ``trec_exact.parse``):
-    query codes unified, text kept as chunks, numbers concatenated, line numbers made
-    physical; ``runid`` the last piece's that holds a record (trec_eval's: the last line's)."""
+    query codes (and any other column a piece holds encoded) unified, text kept as
+    chunks, numbers concatenated, line numbers made physical; ``runid`` the last piece's
+    that holds a record (trec_eval's: the last line's)."""
     parts = [part for part in parts if len(part[0]["query_id"])] or parts[:1]
     first = parts[0][0]
     out: dict = {}
     for name in first:
         columns = [columns[name] for columns, _ in parts]
-        if name == "query_id":
+        if name == "query_id" or any(isinstance(column, Encoded) for column in columns):
             vocabulary, codes = unify(*[as_encoded(column) for column in columns])
             out[name] = Encoded(np.concatenate(codes) if codes else np.zeros(0, np.int64),
                                 vocabulary)

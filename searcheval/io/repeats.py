@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import FormatError
-from ..fast.hashing import hashes_and_repeats, same_strings
+from ..fast.hashing import hashes_and_repeats, same_strings, string_hashes
 from ..model import Qrels, Run, forms
+from ..model.arrow import take_strings
 from ..model.columns import Encoded, pair_ranks
 from .heap import hand_back_freed_heap
 
@@ -26,8 +27,8 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
         relevance = np.asarray(relevance, dtype=np.int64)
     _refuse_32_bit_overflow(path, len(query), lines, unit, relevance)
     if form != "trec":
-        return forms.checked(Qrels(query, doc, relevance.astype(np.int64, copy=False), lines,
-                                   path, form=form, iteration=iteration), unit)
+        return _checked_form(query, doc, relevance.astype(np.int64, copy=False), lines, path,
+                             form, iteration, unit)
     hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit, keep_hashes)
     if not keep_hashes:  # a table reader minding its peak (issue 12 C.17): its narrow
         hand_back_freed_heap()  # grades widened where the repeat check's temporaries were
@@ -47,6 +48,45 @@ def make_run(query: Encoded, doc: Encoded, scores, lines, path: str, tag: str,
     hashes = _refuse_repeats(query, doc, lines, path, "retrieves document", unit, keep_hashes)
     return Run(query, doc, np.asarray(scores, dtype=np.float64), lines, path, tag, ranks,
                doc_hash=hashes, empty_queries=tuple(empty_queries))
+
+
+def _checked_form(query: Encoded, doc: Encoded, relevance: np.ndarray, lines, path: str,
+                  form: str, iteration: Encoded | None, unit: str) -> Qrels:
+    """Qrels of a form other than trec (subtopics, judgment groups), checked
+    (``forms.checked``). Their doc ids are encoded (as read, or here from their hashes),
+    and hashed for the judgment join, so that neither the repeat check nor the judgments
+    by document (``forms.by_document``) need Arrow's compute module (about 25 ms to
+    import, a large part of a TREC-sized diversity evaluation's own work)."""
+    if doc.holds_strings:
+        hashes = string_hashes(doc.values())
+        doc = _encoded_by_hashes(doc, hashes)
+    else:  # encoded as read (``trec.CODED_DOCS``): each distinct id hashed once
+        hashes = string_hashes(doc.vocabulary)[doc.codes]
+    qrels = Qrels(query, doc, relevance, lines, path, form=form, iteration=iteration,
+                  doc_hash=hashes)
+    return forms.checked(qrels, unit, _repeats)
+
+
+def _encoded_by_hashes(doc: Encoded, hashes: np.ndarray) -> Encoded:
+    """``doc`` (strings) with codes in order of first appearance and their vocabulary, from
+    the ids' hashes, every row's bytes compared with its code's first row; ``doc`` as it
+    is (Arrow encodes it when asked) if two ids share a hash."""
+    docs = doc.values()
+    _, first, codes = np.unique(hashes, return_index=True, return_inverse=True)
+    codes = codes.ravel()
+    if not same_strings(docs, np.arange(len(docs)), docs, first[codes]).all():
+        return doc  # a collision: two ids, one hash
+    order = np.argsort(first)
+    renumber = np.empty(len(order), dtype=np.int64)
+    renumber[order] = np.arange(len(order))
+    return Encoded(renumber[codes], take_strings(docs, first[order]), strings=docs)
+
+
+def _repeats(key_codes: np.ndarray, doc: Encoded) -> bool:
+    """Whether two rows of one key (query and subtopic, or judgment group) judge one doc
+    id: ``forms.refuse_repeats``' filter, which then sorts to name the lines."""
+    pairs = np.sort(key_codes * max(len(doc.vocabulary), 1) + doc.codes)
+    return bool(len(pairs) > 1 and (pairs[1:] == pairs[:-1]).any())
 
 
 _INT32 = 2**31  # the engine counts rows and holds grades in 32 bits (half the memory)

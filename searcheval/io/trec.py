@@ -36,6 +36,10 @@ LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # A \r that neither ends a \r\n nor the text: trec_eval keeps it inside its line.
 _LONE_CR = re.compile(rb"\r(?!\n|\Z)")
 BOM = b"\xef\xbb\xbf"
+# Judgments whose doc ids Arrow's CSV threads encode as they parse: diversity qrels judge
+# each document once per subtopic, and their check and judgments by document read codes
+# (a few thousand distinct ids; a trec run's millions stay strings: ``model.columns``).
+CODED_DOCS = {"diversity": ("doc_id",)}
 
 
 # ---- reading bytes -----------------------------------------------------------------------
@@ -139,23 +143,26 @@ def arrow_errors(path: str):
 # ---- text to columns ---------------------------------------------------------------------
 
 def read_columns(path: str, data: bytes, layout: Layout, wanted: tuple[str, ...],
-                 piece_bytes: int = PIECE_BYTES, problems=None) -> dict:
+                 piece_bytes: int = PIECE_BYTES, problems=None, coded: tuple[str, ...] = ()
+                 ) -> dict:
     """The ``wanted`` columns of a text in ``layout`` (and ``line``, ``runid``:
     ``trec_exact.parse``). Past ``piece_bytes``, a piece at a time; a piece the fast path
     refuses is cut into pieces of ``SLOW_PIECE_BYTES``, and only one of those that the
     fast path refuses goes to the exact parser, which raises the first bad line's
     FormatError or, given ``problems`` (``trec_exact.Problems``, for ``check``), records
-    every bad line and leaves it out."""
+    every bad line and leaves it out. ``coded``: text columns the fast path may return
+    encoded (``trec_fast.direct``)."""
     if pieces.several(data, piece_bytes):
         return pieces.joined(pieces.read_pieces(
             path, pieces.pieces(data, piece_bytes),
-            lambda piece: read_columns(path, piece, layout, wanted, piece_bytes, problems),
+            lambda piece: read_columns(path, piece, layout, wanted, piece_bytes, problems, coded),
             problems))
     try:
-        return trec_fast.columns(data, layout, wanted)
+        return trec_fast.columns(data, layout, wanted, coded)
     except trec_fast.FAILURES:
         if piece_bytes > pieces.SLOW_PIECE_BYTES:  # the exact parser reads only the bad piece
-            return read_columns(path, data, layout, wanted, pieces.SLOW_PIECE_BYTES, problems)
+            return read_columns(path, data, layout, wanted, pieces.SLOW_PIECE_BYTES, problems,
+                                coded)
         return trec_exact.parse(path, data, layout, wanted, problems)
 
 
@@ -169,7 +176,9 @@ def _built(path: str, layout: Layout, columns: dict, ranks: bool,
            form: str = "trec") -> Qrels | Run:
     """The checked Qrels or Run of a TREC file's columns; qrels of the judgments ``form``
     (``model.forms``: which columns it needs, what a repeat is)."""
-    query, doc = pieces.as_encoded(columns["query_id"]), Encoded.lazy(columns["doc_id"])
+    doc = columns["doc_id"]  # strings, or codes when read ``coded`` (diversity qrels)
+    query, doc = pieces.as_encoded(columns["query_id"]), \
+        doc if isinstance(doc, Encoded) else Encoded.lazy(doc)
     if layout is TREC_QRELS:
         return make_qrels(query, doc, columns["relevance"], columns["line"], path,
                           iteration=pieces.as_encoded(columns["iteration"]), form=form)
@@ -198,7 +207,8 @@ def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES,
     go is read in pieces of about ``piece_bytes`` (``pieces``)."""
     if form == "prefs":  # five fields: trec_eval -R prefs (get_prefs.c)
         return _prefs(path, read_columns(path, data, PREFS, PREFS.kept, piece_bytes))
-    columns = read_columns(path, data, TREC_QRELS, TREC_QRELS.kept, piece_bytes)
+    columns = read_columns(path, data, TREC_QRELS, TREC_QRELS.kept, piece_bytes,
+                           coded=CODED_DOCS.get(form, ()))
     return _built(path, TREC_QRELS, columns, False, form)
 
 

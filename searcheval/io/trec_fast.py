@@ -36,13 +36,19 @@ FAILURES = (Refused, pa.ArrowInvalid)  # what sends a piece to the exact parser
 
 
 _BLOCK = 1 << 22  # bytes Arrow parses at a time
+# Text fields of few distinct values that ``direct`` has Arrow's parsing threads encode: the
+# query id, and the qrels' iteration (diversity qrels' subtopic), which the readers encode
+# anyway, and which Arrow's compute module (about 25 ms to import) would encode otherwise.
+_CODED = ("query_id", "iteration")
 
 
-def columns(data: bytes, layout: Layout, wanted: tuple[str, ...]) -> dict:
+def columns(data: bytes, layout: Layout, wanted: tuple[str, ...], coded: tuple[str, ...] = ()
+            ) -> dict:
     """The ``wanted`` columns of ``data`` (and ``line``, ``runid``: see ``trec_exact.parse``),
-    by ``direct`` else ``split_fields``; ``Refused`` (or ArrowInvalid) if neither vouches."""
+    by ``direct`` else ``split_fields``; ``Refused`` (or ArrowInvalid) if neither vouches.
+    ``coded``: text columns ``direct`` returns encoded (``Encoded``) too."""
     try:
-        return direct(data, layout, wanted)
+        return direct(data, layout, wanted, coded=coded)
     except FAILURES:
         return split_fields(data, layout, wanted)
 
@@ -127,19 +133,22 @@ def _line_end_returns(part: np.ndarray, own: np.ndarray) -> int:
 
 
 def direct(data, layout: Layout, wanted: tuple[str, ...], source: str | None = None,
-           delimiter: str | None = None) -> dict:
+           delimiter: str | None = None, coded: tuple[str, ...] = ()) -> dict:
     """Columns straight from Arrow's CSV reader, for texts with one uniform delimiter.
 
     ``data``: the text; or, with ``source`` (a path Arrow reads itself), its last line
     (a run's tag), and ``delimiter`` from the caller's check of the whole file. The query
     column comes dictionary-encoded: Arrow's parsing threads hash the ids of each block,
-    so codes cost nothing here and only the (few) distinct ids are checked.
+    so codes cost nothing here and only the (few) distinct ids are checked. So do the
+    qrels' iteration and the ``coded`` columns (diversity qrels' doc ids: ``io.repeats``).
     """
     delimiter = delimiter or uniform_delimiter(data)
     if delimiter is None:
         raise Refused
     types = {name: _ARROW_TYPES[layout.kind(name)] for name in wanted}
-    types["query_id"] = pa.dictionary(pa.int32(), pa.string())
+    for name in _CODED + coded:
+        if name in types:
+            types[name] = TEXT_CODES
     # Arrow's threads share out blocks: a text of one block (a reader's 1 MiB piece) gains
     # nothing by them, and their buffers, left scattered in the heap, added 7 MiB to the peak.
     threads = source is not None or len(data) > _BLOCK
@@ -159,6 +168,9 @@ def direct(data, layout: Layout, wanted: tuple[str, ...], source: str | None = N
     if not all(distinct) or any(q.startswith("#") for q in distinct):
         raise Refused  # a blank line (a row of empty fields), or a comment line
     out = {name: _typed(table.column(name), layout.kind(name)) for name in wanted}
+    for name in _CODED[1:] + coded:
+        if name in out:
+            out[name] = Encoded.from_dictionary(table.column(name))
     out["query_id"], out["line"] = queries, None  # None: every line is a record
     if "tag" in layout.names:
         out["runid"] = _last_tag(data, layout)

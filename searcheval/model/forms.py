@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import FormatError, UsageError
+from .arrow import take_strings
 from .columns import Encoded, pair_ranks
 
 
@@ -88,15 +89,19 @@ def check_columns(qrels) -> None:
                              f"{len(qrels.relevance)} judgments")
 
 
-def refuse_repeats(qrels, verb: str = "judges document", unit: str = "lines") -> None:
+def refuse_repeats(qrels, verb: str = "judges document", unit: str = "lines",
+                   may_repeat=None) -> None:
     """The FormatError naming the earliest line that judges a document a second time
     within its query and key (``Form.key``), with the line of the first time.
 
-    One Arrow sort of (query and key, doc id): exact, and cheap for judgments (the plain
-    trec form's check for millions of run rows is ``io.trec``'s hashing one)."""
+    One Arrow sort of (query and key, doc id): exact. ``may_repeat(codes, doc)``, a
+    filter that never misses a repeat (``io.repeats``' hashes), may say first that no
+    pair repeats: the sort, and the import of Arrow's compute module, are then skipped."""
     form = form_of(qrels.form)
     keys = [qrels.query] + [getattr(qrels, name) for name in form.key]
     combined = _combined_codes(keys)
+    if may_repeat is not None and not may_repeat(combined, qrels.doc):
+        return
     docs = qrels.doc.values()
     rank, repeats = pair_ranks(combined, docs)
     if not repeats.any():
@@ -115,9 +120,14 @@ def refuse_repeats(qrels, verb: str = "judges document", unit: str = "lines") ->
 def _combined_codes(columns: list[Encoded]) -> np.ndarray:
     """One code per row for the tuple of the columns' values (equal tuples, equal codes)."""
     combined = np.asarray(columns[0].codes, dtype=np.int64)
+    span = max(len(columns[0].vocabulary), 1)  # every code is below it
     for column in columns[1:]:
-        joint = combined * len(column.vocabulary) + column.codes
-        combined = np.unique(joint, return_inverse=True)[1].astype(np.int64).ravel()
+        size = max(len(column.vocabulary), 1)
+        combined = combined * size + column.codes
+        span *= size
+        if span > max(len(combined), 1 << 20):  # renumbered densely (np.unique sorts: only
+            combined = np.unique(combined, return_inverse=True)[1].astype(np.int64).ravel()
+            span = int(combined.max()) + 1 if len(combined) else 1  # when codes grow sparse)
     return combined
 
 
@@ -135,32 +145,57 @@ def by_document(qrels):
     from . import Qrels  # the package defines Qrels; this module is imported by it
 
     doc_codes = np.asarray(qrels.doc.codes, dtype=np.int64)
-    key = np.asarray(qrels.query.codes, dtype=np.int64) * max(len(qrels.doc.vocabulary), 1) \
-        + doc_codes
+    span = max(len(qrels.doc.vocabulary), 1)
+    key = np.asarray(qrels.query.codes, dtype=np.int64) * span + doc_codes
+    span *= max(len(qrels.query.vocabulary), 1)
+    rows, pair_of_row = (_pairs_by_table if span <= max(4 * len(key), 1 << 20)
+                         else _pairs_by_sort)(key, span)
+    top = np.full(len(rows), np.iinfo(np.int64).min, dtype=np.int64)
+    np.maximum.at(top, pair_of_row, qrels.relevance)
+    query, doc = qrels.query, qrels.doc
+    # the pairs' doc ids as strings, and their hashes when known: the judgment join reads
+    # both, and would otherwise write the strings out of the vocabulary with Arrow's take
+    doc_ids = take_strings(doc.values(), rows) if doc.holds_strings else \
+        take_strings(doc.vocabulary, doc_codes[rows])
+    collapsed = Qrels(Encoded(query.codes[rows], query.vocabulary, query.ordered),
+                      Encoded(doc_codes[rows], doc.vocabulary, doc.ordered, doc_ids),
+                      top, qrels.lines[rows], qrels.path,
+                      doc_hash=None if qrels.doc_hash is None else qrels.doc_hash[rows])
+    return collapsed, pair_of_row
+
+
+def _pairs_by_table(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """(each pair's first row, in file order; per row its pair's number) of the rows' pair
+    keys, all below ``span``, through a table of ``span`` slots: no sort."""
+    first = np.full(span, len(key), dtype=np.int64)
+    np.minimum.at(first, key, np.arange(len(key), dtype=np.int64))
+    first_of_row = first[key]
+    rows = np.flatnonzero(first_of_row == np.arange(len(key)))
+    number = np.empty(len(key), dtype=np.int64)
+    number[rows] = np.arange(len(rows))
+    return rows, number[first_of_row]
+
+
+def _pairs_by_sort(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """``_pairs_by_table`` by a stable sort of the keys, for keys too sparse for a table."""
     order = np.argsort(key, kind="stable")
     ordered = key[order]
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(key) else order
-    top = np.maximum.reduceat(qrels.relevance[order], starts) if len(key) else qrels.relevance
     first_rows = order[starts]  # a pair's first line (the sort is stable)
     by_file = np.argsort(first_rows, kind="stable")
-    rows = first_rows[by_file]
     pair_of_sorted = np.empty(len(starts), dtype=np.int64)
     pair_of_sorted[by_file] = np.arange(len(starts))
     pair_of_row = np.empty(len(key), dtype=np.int64)
     pair_of_row[order] = np.repeat(pair_of_sorted, np.diff(np.r_[starts, len(key)]))
-    query, doc = qrels.query, qrels.doc
-    collapsed = Qrels(Encoded(query.codes[rows], query.vocabulary, query.ordered),
-                      Encoded(doc_codes[rows], doc.vocabulary, doc.ordered),
-                      top[by_file], qrels.lines[rows], qrels.path)
-    return collapsed, pair_of_row
+    return first_rows[by_file], pair_of_row
 
 
-def checked(qrels, unit: str = "lines"):
+def checked(qrels, unit: str = "lines", may_repeat=None):
     """``qrels`` read from TREC qrels lines (``query iteration doc grade``) as its form
     reads those lines, checked: qrels_jg and qrels_prefs take the iteration as the
     judgment group (get_qrels_jg.c's ujg, get_qrels_prefs.c's JG), qrels_prefs gives every
     line the subgroup "0" and the grade as its level (get_qrels_prefs.c reads it with
-    atof; this reader reads integers only)."""
+    atof; this reader reads integers only). ``may_repeat``: ``refuse_repeats``' filter."""
     from .arrow import strings
 
     if qrels.form in ("qrels_jg", "qrels_prefs") and qrels.group is None:
@@ -170,5 +205,5 @@ def checked(qrels, unit: str = "lines"):
         qrels.relevance = (qrels.preference > 0).astype(np.int64)
         qrels.subgroup = Encoded(np.zeros(len(qrels.relevance), dtype=np.int64), strings(["0"]))
     check_columns(qrels)
-    refuse_repeats(qrels, unit=unit)
+    refuse_repeats(qrels, unit=unit, may_repeat=may_repeat)
     return qrels
