@@ -252,3 +252,23 @@ def test_a_parameter_out_of_range_is_one_line_and_exit_2(name, problem):
                  "-m", name, "-q", "--cross-check", "-f", "trec")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"measure {name!r}: {problem}\n"
+
+
+def test_the_readme_lists_what_is_refused_and_what_is_kept():
+    """The README's bullet on parameter ranges is true: every measure it names before
+    "Kept" is refused, every one after is accepted (it claimed "out of range parameters are
+    refused" while set_F.-1, 11pt_avg.2, Rprec_mult.-1 and utility.1e400 were computed)."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    bullet = re.search(r"\* \*\*Measure parameters that give no measure.*?(?=\n\* )", readme,
+                       re.S).group()
+    refused, kept = bullet.split("Kept,")
+    named = lambda text: [n for n in re.findall(r"`([^`]+)`", text) if not n.startswith("-")]
+    assert len(named(refused)) >= 10 and len(named(kept)) >= 6
+    for name in named(refused):
+        with pytest.raises(MeasureError):
+            parse_measures([name])
+    for name in named(kept):
+        parse_measures([name])
