@@ -224,7 +224,7 @@ def test_stdout_report_goes_to_stderr(tmp_path):
     assert result.stdout == "7 0 d1 1\n"
     assert result.stderr.splitlines()[-2:] == [
         "query texts: not written (give --write-queries FILE)",
-        "wrote qrels to stdout (1 judgments)"]
+        "wrote qrels to stdout (1 judgment)"]
 
 
 def untouched_queries_file(folder: Path) -> tuple[bytes, int]:
@@ -276,8 +276,8 @@ def test_old_queries_spelling_still_writes_with_a_deprecation_note(tmp_path):
     # the one deprecation line of every renamed flag (README, One vocabulary)
     assert result.stderr == "searcheval: --queries is deprecated, use --write-queries\n"
     assert result.stdout.splitlines()[-1] == (f"wrote qrels {tmp_path / 'out.qrels'} "
-                                              f"(1 judgments), queries {tmp_path / 'mine'} "
-                                              "(1 queries)")
+                                              f"(1 judgment), queries {tmp_path / 'mine'} "
+                                              "(1 query)")
 
 
 def test_columns_by_option_and_first_listed_name_wins(tmp_path):

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli_runner import cli
 from searcheval import MeasureError, parse_measures
 from searcheval.measures import SPECS
 
@@ -143,6 +144,46 @@ ERRORS = [
     (["P.5,99999999999"], "measure 'P.5,99999999999': cutoff must be at most 2147483647, found "
                           "99999999999 at character 3"),
     (["IPrec@1", "P(rel=0)@5", "RBP(p=0.5)", "Rprec_mult.2.0"], None),  # the edges stay valid
+    # Ranges trec_eval does not check (its C code read for each): set_F's x in
+    # (x+1)PR/(xP+R) below 0 makes the denominator cross 0 (x = -1: 0/0, trec_eval's -nan,
+    # where P = R; on the library lab searcheval printed 0.0000); 11pt_avg's points are
+    # iprec_at_recall's levels (2 scored 0, -0.5 as 0); Rprec_mult's rank (long)(x*R + 0.9)
+    # is no rank for x <= 0 (trec_eval leaves 0); 1e400 is inf (utility inf, a numpy
+    # warning; ndcg.1=1e400 a traceback; relstring.1e400 a traceback).
+    (["set_F.-1"], "measure 'set_F.-1': set_F's beta must be at least 0, found -1 at "
+                   "character 7"),
+    (["SetF(beta=-0.5)"], "measure 'SetF(beta=-0.5)': set_F's beta must be at least 0, found "
+                          "-0.5 at character 6"),
+    (["11pt_avg.2"], "measure '11pt_avg.2': 11pt_avg's points must be between 0 and 1, found 2 "
+                     "at character 10"),
+    (["11pt_avg.0,-0.5"], "measure '11pt_avg.0,-0.5': 11pt_avg's points must be between 0 and "
+                          "1, found -0.5 at character 10"),
+    (["11pt_avg(points=[0.5,1.5])"], "measure '11pt_avg(points=[0.5,1.5])': 11pt_avg's points "
+                                     "must be between 0 and 1, found 1.5 at character 10"),
+    (["Rprec_mult.-1"], "measure 'Rprec_mult.-1': Rprec_mult's multiple of R must be above 0, "
+                        "found -1 at character 12"),
+    (["Rprec_mult.0,1"], "measure 'Rprec_mult.0,1': Rprec_mult's multiple of R must be above 0, "
+                         "found 0 at character 12"),
+    (["Rprec_mult@-0.5"], "measure 'Rprec_mult@-0.5': Rprec_mult's multiple of R must be above "
+                          "0, found -0.5 at character 12"),
+    (["utility.1e400,0,0,0"], "measure 'utility.1e400,0,0,0': coeffs must be a finite number, "
+                              "found '1e400' (beyond a double's range) at character 9"),
+    (["utility(coeffs=[1,-1e400,0,0])"], "measure 'utility(coeffs=[1,-1e400,0,0])': coeffs must "
+                                         "be a finite number, found '-1e400' (beyond a double's "
+                                         "range) at character 19"),
+    (["ndcg.1=1e400"], "measure 'ndcg.1=1e400': the gain of level 1 must be a finite number, "
+                       "found '1e400' (beyond a double's range) at character 6"),
+    (["nDCG(gains={2:1e999})"], "measure 'nDCG(gains={2:1e999})': the gain of level 2 must be a "
+                                "finite number, found '1e999' (beyond a double's range) at "
+                                "character 15"),
+    (["TBG(halflife=1e400)"], "measure 'TBG(halflife=1e400)': halflife must be a finite number, "
+                              "found '1e400' (beyond a double's range) at character 14"),
+    (["relstring.1e400"], "measure 'relstring.1e400': length must be a finite number, found "
+                          "'1e400' (beyond a double's range) at character 11"),
+    # trec_eval computes these (its documentation: "Gains are allowed to be 0 or negative";
+    # relstring clamps a negative length to 0; set_F.0 is precision): they stay valid.
+    (["set_F.0", "SetF(beta=0)", "ndcg.1=-3", "nDCG(gains={1:-1,2:3})", "relstring.-1",
+      "11pt_avg.0,1", "Rprec_mult.0.01,3"], None),
 ]
 
 
@@ -175,3 +216,59 @@ RANX_NAMES = [("precision@5", "P@5"), ("recall@100", "R@100"), ("r-precision", "
 @pytest.mark.parametrize("ranx,canonical", RANX_NAMES)
 def test_ranx_names_are_accepted(ranx, canonical):
     assert [str(m) for m in parse_measures([ranx])] == [canonical]
+
+
+def test_an_exponent_is_a_number_in_the_canonical_syntax():
+    """1e-3 was read as a name ("halflife takes a number, found '1e-3'"), which also hid
+    1e400 from the finite check."""
+    assert parse_measures(["TBG(halflife=1e-3)"]) == parse_measures(["TBG(halflife=0.001)"])
+    assert parse_measures(["RBP(p=5e-1)"]) == parse_measures(["RBP(p=0.5)"])
+
+
+def test_every_parameter_of_the_stored_trec_eval_cases_is_accepted():
+    """What the real trec_eval computed on (fixtures/trec_eval-binary) is never refused."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"
+    with gzip.open(path, "rt") as lines:
+        asked = {m for line in lines for m in json.loads(line)["measures"]}
+    assert {"set_F.0", "ndcg.1=-1,2=3", "Rprec_mult.0.2,1,1.5,3", "11pt_avg.0.1,0.9,1"} <= asked
+    for name in sorted(asked):
+        parse_measures([name])
+
+
+@pytest.mark.parametrize("name,problem", [
+    ("set_F.-1", "set_F's beta must be at least 0, found -1 at character 7"),
+    ("SetF(beta=-1)", "set_F's beta must be at least 0, found -1 at character 6"),
+    ("utility.1e400,0,0,0", "coeffs must be a finite number, found '1e400' (beyond a "
+                            "double's range) at character 9"),
+])
+def test_a_parameter_out_of_range_is_one_line_and_exit_2(name, problem):
+    """The newcomer's reproducers: -q --cross-check printed 0.0000 and exited 1 (native 0,
+    pytrec_eval nan); utility.1e400 leaked a numpy RuntimeWarning."""
+    result = cli("evaluate", "fixtures/seeds/library.qrels", "fixtures/seeds/library.run",
+                 "-m", name, "-q", "--cross-check", "-f", "trec")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"measure {name!r}: {problem}\n"
+
+
+def test_the_readme_lists_what_is_refused_and_what_is_kept():
+    """The README's bullet on parameter ranges is true: every measure it names before
+    "Kept" is refused, every one after is accepted (it claimed "out of range parameters are
+    refused" while set_F.-1, 11pt_avg.2, Rprec_mult.-1 and utility.1e400 were computed)."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    bullet = re.search(r"\* \*\*Measure parameters that give no measure.*?(?=\n\* )", readme,
+                       re.S).group()
+    refused, kept = bullet.split("Kept,")
+    named = lambda text: [n for n in re.findall(r"`([^`]+)`", text) if not n.startswith("-")]
+    assert len(named(refused)) >= 10 and len(named(kept)) >= 6
+    for name in named(refused):
+        with pytest.raises(MeasureError):
+            parse_measures([name])
+    for name in named(kept):
+        parse_measures([name])

@@ -109,6 +109,24 @@ def test_best_bold_second_underlined(fmt, read, bold, under, full):
     assert not any(re.search(bold + "|" + under, shown[r]["NumRel"]) for r in LABELS)
 
 
+@pytest.mark.parametrize("fmt,read,under,legend", [
+    ("markdown", from_markdown, "<u>", "second best underlined"),
+    ("latex", from_latex, r"\\underline\{", "the second best underlined")])
+def test_of_two_runs_the_second_is_underlined_as_the_caption_says(fmt, read, under, legend):
+    """Of two runs the worse was never underlined while the caption said "the second best
+    underlined". Which is second: trec_eval's stored outputs (four decimals, none tied)."""
+    two = [CRANFIELD / "results" / "results_english_bm25.txt",
+           CRANFIELD / "results" / "results_english_classic.txt"]
+    text = cli(fmt, "--underline-second", runs=two)
+    shown = read(text)
+    assert legend in text
+    for measure in QUALITY:
+        printed = {run.name: float(trec_eval_printed(run.name)[measure]) for run in two}
+        assert len(set(printed.values())) == 2, measure
+        worse = min(printed, key=printed.get)
+        assert {r for r in printed if re.search(under, shown[r][measure])} == {worse}, measure
+
+
 def test_latex_is_a_complete_table_with_caption_label_and_digits(full):
     text = cli("latex", "--caption", "Cranfield, 15 runs.", "--label", "tab:cranfield",
                "--digits", "3")

@@ -86,7 +86,7 @@ def test_round_trip_sheet_to_qrels_merges_existing(lab):
     assert Path("qrels.txt").read_text(encoding="utf-8") == QRELS
     assert result.stdout == ("read filled.csv (csv): 5 rows, 5 labeled; 'no' -> 0 (1); "
                              "'relevant' -> 1 (1)\n"
-                             "merged with old.qrels: 1 judgments kept\n"
+                             "merged with old.qrels: 1 judgment kept\n"
                              "wrote qrels.txt: 6 judgments, 2 queries\n")
 
 
@@ -114,7 +114,7 @@ def test_pool_follows_trec_eval_order_at_the_cut(lab):
                              "q3,nothing retrieved,c,C,tied.run@1,\n"
                              "q3,nothing retrieved,b,B,tied.run@2,\n")
     assert result.stderr.splitlines()[0] == ("pooled 1 run (tied.run) to depth 2: 2 documents "
-                                             "to judge for 1 queries")
+                                             "to judge for 1 query")
 
 
 def test_pool_of_the_lessons_run_lists_its_top_two(lab):

@@ -15,6 +15,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ..errors import UsageError
+from ..model.words import counted
 from ..io import formats, writing
 from ..ranking import canonical_rows
 from ..io.scan import Scan, scan
@@ -51,8 +52,7 @@ class Report:
         return "\n".join(self.lines + [summary]) + "\n"
 
 
-def _count(n: int, what: str, many: str | None = None) -> str:
-    return f"{n} {what if n == 1 else many or what + 's'}"
+_count = counted  # a count and its noun, singular for one
 
 
 def _listed(ids: list[str]) -> str:

@@ -27,6 +27,7 @@ from ..errors import UsageError
 from ..measures import Measure
 from ..results import Results, undefined_note
 from ..model import natural_key
+from ..model.words import counted
 from ..io.run_labels import path_labels, refuse_repeated_runs, same_file_key
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
@@ -136,9 +137,10 @@ class Comparison:
         """One line (the dataclass's repr printed every value of every run: 35 KB)."""
         against = (f"against {self.baseline}" if self.baseline is not None else "every pair")
         significant = sum(row.significant for row in self.rows)
-        return (f"<Comparison of {len(self.results)} runs ({', '.join(self.runs[:4])}"
+        return (f"<Comparison of {counted(len(self.results), 'run')} ({', '.join(self.runs[:4])}"
                 f"{', ...' if len(self.runs) > 4 else ''}) {against} on "
-                f"{len(self.query_ids)} queries, {len(self.measures)} measures: "
+                f"{counted(len(self.query_ids), 'query')}, "
+                f"{counted(len(self.measures), 'measure')}: "
                 f"{significant} of {len(self.rows)} differences significant ({self.test}, "
                 f"{self.correction})>")
 
@@ -160,16 +162,18 @@ class Comparison:
         from .stats import CORRECTION_NAMES
         count = len(self.rows)
         if self.correction == "none":
-            return f"p-values not corrected for the {count} comparisons made"
+            return f"p-values not corrected for the {counted(count, 'comparison')} made"
         if self.correction == "tukey":
             pairs = len(self.runs) * (len(self.runs) - 1) // 2
             scope = " and group" if self.groups else ""
-            return (f"p-values from Tukey's HSD, adjusted over the {pairs} pairs of runs of each "
-                    f"measure{scope} (family-wise), no further correction; significant: p < {self.alpha:g}")
+            return (f"p-values from Tukey's HSD, adjusted over the {counted(pairs, 'pair')} of "
+                    f"runs of each measure{scope} (family-wise), no further correction; "
+                    f"significant: p < {self.alpha:g}")
         name = CORRECTION_NAMES
         made = "(overall and per group) x pairs x measures" if self.groups else "(pairs x measures)"
-        return (f"p-values {name[self.correction]}-corrected over the {count} comparisons "
-                f"made {made}; significant: corrected p < {self.alpha:g}")
+        return (f"p-values {name[self.correction]}-corrected over the "
+                f"{counted(count, 'comparison')} made {made}; significant: corrected p < "
+                f"{self.alpha:g}")
 
 
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,

@@ -16,6 +16,7 @@ import numpy as np
 from ..engine import cwl_eval, native, ndeval, pytrec
 from ..settings import Settings
 from ..model import Qrels, Run
+from ..model.words import counted
 from ..measures import Measure
 from ..results import Results
 from ..model import natural_key
@@ -77,8 +78,10 @@ class CrossCheck:
         if self.reference_crashed is not None:
             lines = [f"cross-check: not done, {self.reference_crashed}"]
         else:
-            lines = [f"cross-check against {self.references}: {self.compared} values "
-                     f"compared, {len(self.differences)} differ (tolerance {self.tolerance:g})"]
+            differ = len(self.differences)
+            lines = [f"cross-check against {self.references}: {counted(self.compared, 'value')} "
+                     f"compared, {differ} differ{'s' if differ == 1 else ''} (tolerance "
+                     f"{self.tolerance:g})"]
             lines += _difference_lines(self.differences)
         by_reason: dict[str, list[str]] = {}
         for item in self.not_checked:

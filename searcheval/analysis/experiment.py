@@ -79,8 +79,8 @@ def _baseline_name(baseline: int | str, runs: Any) -> Any:
     keys = list(runs) if isinstance(runs, dict) else None
     if isinstance(baseline, int) and not isinstance(baseline, bool):
         if not 0 <= baseline < len(runs):
-            raise UsageError(f"baseline {baseline}: there are {len(runs)} runs (0 to "
-                             f"{len(runs) - 1})")
+            there = "there is 1 run" if len(runs) == 1 else f"there are {len(runs)} runs"
+            raise UsageError(f"baseline {baseline}: {there} (0 to {len(runs) - 1})")
         return keys[baseline] if keys else list(runs)[baseline]
     return baseline
 

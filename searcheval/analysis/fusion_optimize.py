@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import UsageError
 from ..io.inputs import as_qrels, as_run
 from ..model import natural_key
+from ..model.words import counted
 from ..results import evaluate
 from .fusion import describe, fused_run, method_named, norm_named, prepare
 
@@ -46,8 +47,9 @@ class Optimised:
 
     def lines(self) -> list[str]:
         chosen = describe(self.method, self.norm, self.params, self.weights)
-        out = [f"optimised {chosen} by {self.measure} over {self.queries} training queries "
-               f"({self.tried} candidates): {self.measure} {self.score:.4f}"]
+        out = [f"optimised {chosen} by {self.measure} over "
+               f"{counted(self.queries, 'training query')} "
+               f"({counted(self.tried, 'candidate')}): {self.measure} {self.score:.4f}"]
         if self.folds is not None:
             out.append(f"held out ({len(self.folds)} folds): {self.measure} {self.held_out:.4f}")
             for i, (params, weights, score) in enumerate(self.folds, start=1):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..model.words import counted
 from ..results import Results, aggregate
 
 
@@ -50,6 +51,7 @@ def group_notes(results: Results, groups: dict[str, list[str]]) -> list[str]:
                      + ", ".join(f"{g} {n}" for g, n in missing.items()))
     alone = ungrouped(results, groups)
     if alone:
-        notes.append(f"{len(alone)} evaluated queries are in no group (only in the overall mean): "
+        in_none = counted(len(alone), "evaluated query is", "evaluated queries are")
+        notes.append(f"{in_none} in no group (only in the overall mean): "
                      + ", ".join(alone[:10]) + (" ..." if len(alone) > 10 else ""))
     return notes

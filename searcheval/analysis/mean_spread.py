@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..measures import Kind, Measure
+from ..model.words import counted
 from ..results import MIN_GEO_MEAN, Results
 from .spread import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, METHODS, Spread, spread
 
@@ -39,7 +40,8 @@ class Interval:
 
     def describe(self) -> str:
         how = ("Student's t over queries (scipy.stats.t.interval)" if self.method == "t" else
-               f"percentile bootstrap over queries, {self.resamples} resamples, seed {self.seed}")
+               f"percentile bootstrap over queries, {counted(self.resamples, 'resample')}, "
+               f"seed {self.seed}")
         return f"{self.level:.0%} confidence interval of each mean: {how}"
 
 

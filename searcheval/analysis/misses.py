@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 
 from ..model import natural_key
+from ..model.words import counted
 
 
 @dataclass
@@ -91,10 +92,11 @@ def csv_text(found: Misses) -> str:
 def summary(found: Misses) -> str:
     n, of = len(found.misses), found.with_relevant
     share = f" ({100 * n / of:.1f}%)" if of else ""
-    line = (f"{found.run}: {n} of {of} queries{share} have no relevant document in the top "
-            f"{found.k} (Found@{found.k} = 0): not even a perfect model can answer them from "
-            "these results")
+    line = (f"{found.run}: {n} of {counted(of, 'query')}{share} {'has' if n == 1 else 'have'} "
+            f"no relevant document in the top "
+            f"{found.k} (Found@{found.k} = 0): not even a perfect model can answer "
+            f"{'it' if n == 1 else 'them'} from these results")
     if found.without_relevant:
-        line += (f"; {found.without_relevant} quer{'y has' if found.without_relevant == 1 else 'ies have'}"
+        line += (f"; {counted(found.without_relevant, 'query has', 'queries have')}"
                  " no relevant document in the qrels (not counted)")
     return line

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UsageError
+from ..model.words import counted
 from . import resampling
 
 PAIRED_TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
@@ -328,7 +329,7 @@ def _remedy(floor: Floor) -> str:
     if floor.exact:
         return f"more resamples cannot lower it (the test is already exact); {more}"
     if needed is None:
-        return (f"no number of resamples can: with {floor.queries} queries the exact test "
+        return (f"no number of resamples can: with {counted(floor.queries, 'query')} the exact test "
                 f"(--resamples {2 ** floor.queries}) gives no p below 2/2^{floor.queries} = "
                 f"{2 / 2 ** floor.queries:.3g}; {more}")
     return f"--resamples {needed} or more lifts it"

@@ -13,6 +13,7 @@ from ..errors import UsageError
 from ..io import formats, registry, trec, writing
 from ..io.irds import is_irds  # ir_datasets itself is imported only for an irds: id
 from ..model import Run
+from ..model.words import counted
 from ..ranking import canonical_rows
 
 
@@ -123,7 +124,7 @@ def _renumbered(run: Run, compat: int) -> list[str]:
     differ = int(np.count_nonzero(run.ranks[order] != ranks))
     if differ == 0:
         return []
-    return [f"ranks: {differ} of {len(ranks)} rows had a rank other than their place in "
+    return [f"ranks: {differ} of {counted(len(ranks), 'row')} had a rank other than their place in "
             "trec_eval's order (score descending, then doc_id descending); the ranks written "
             "follow that order (searcheval check RUN shows where)"]
 

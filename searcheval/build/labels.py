@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 
 from ..errors import FormatError
+from ..model.words import counted
 from ..io import labeled as lab
 from .votes import AGGREGATES, Agreement, Pair, Vote, aggregate, agreement
 
@@ -140,7 +141,8 @@ def _report(data: lab.LabeledSet, out: Converted, pairs: dict[Pair, list[Vote]],
             grades: list[int | None], how: str, ties: int, scheme: str) -> list[str]:
     columns = ", ".join(f"{role}={name}" for role, name in data.columns.items())
     ignored = f"; ignored: {', '.join(data.ignored)}" if data.ignored else ""
-    lines = [f"read {data.path} ({data.format}): {len(data.rows)} rows; columns {columns}"
+    lines = [f"read {data.path} ({data.format}): {counted(len(data.rows), 'row')}; "
+             f"columns {columns}"
              f"{ignored}"]
     labeled = sum(g is not None for g in grades)
     words = sorted(data.words.values(), key=lambda w: (w[1], w[0]))
@@ -151,14 +153,16 @@ def _report(data: lab.LabeledSet, out: Converted, pairs: dict[Pair, list[Vote]],
     if out.generated_ids:
         lines.append(f"query ids: q1..q{len(out.queries)} in order of first appearance of each "
                      "query text" if scheme == "order" else "query ids: q + the first 12 hex "
-                     f"digits of the SHA-1 of each query text ({len(out.queries)} queries)")
+                     "digits of the SHA-1 of each query text "
+                     f"({counted(len(out.queries), 'query')})")
     named = {v.annotator for votes in pairs.values() for v in votes if v.annotator}
-    by = f" by {len(named)} annotators" if named else ""
+    by = f" by {counted(len(named), 'annotator')}" if named else ""
     repeated = any(len(votes) > 1 for votes in pairs.values())
     rule = f"; aggregate: {AGGREGATES[how]}" if repeated else ""
     tied = (f", {ties} tie{'s' if ties != 1 else ''} broken"
             if how == "majority" and repeated else "")
-    lines.append(f"judgments: {len(out.qrels)} (query, doc) pairs from {labeled} labels{by}"
+    lines.append(f"judgments: {counted(len(out.qrels), '(query, doc) pair')} from "
+                 f"{counted(labeled, 'label')}{by}"
                  f"{rule}{tied}")
     lines.append(_agreement_line(out.agreement))
     if labeled < len(grades):
@@ -178,9 +182,9 @@ def _agreement_line(found: Agreement | None) -> str:
     kappa = "undefined (every label has the same grade)" if found.kappa is None else \
         f"{found.kappa:.3f}"
     who = f" ({' and '.join(found.annotators)})" if found.statistic.startswith("Cohen") else ""
-    over = (f"over {found.items} pairs labeled by both" if who else
-            f"over {found.items} pairs with {found.votes} labels each")
-    left = (f"; {found.left_out} pairs with other numbers of labels left out"
+    over = (f"over {counted(found.items, 'pair')} labeled by both" if who else
+            f"over {counted(found.items, 'pair')} with {counted(found.votes, 'label')} each")
+    left = (f"; {counted(found.left_out, 'pair')} with other numbers of labels left out"
             if found.left_out else "")
     return (f"agreement: {found.statistic} {kappa}{who} {over}; percent agreement "
             f"{100 * found.observed:.1f}% (pairs of labels that agree){left}")

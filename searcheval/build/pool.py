@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError
+from ..model.words import counted
 from ..model import Qrels, Run
 from ..model import natural_key
 
@@ -221,13 +222,14 @@ def missing_texts(found: Pool, queries: dict[str, str], docs: dict[str, str],
                   queries_source: str, docs_source: str) -> None:
     """Refuse a pool whose queries or documents have no text to show the judge."""
     for role, ids, texts, source in (
-            ("queries", {e.query_id for e in found.entries}, queries, queries_source),
-            ("documents", {e.doc_id for e in found.entries}, docs, docs_source)):
+            ("query", {e.query_id for e in found.entries}, queries, queries_source),
+            ("document", {e.doc_id for e in found.entries}, docs, docs_source)):
         lacking = sorted(ids - set(texts), key=natural_key)
         if lacking:
             shown = ", ".join(lacking[:10]) + (f", ... ({len(lacking)} in all)"
                                                if len(lacking) > 10 else "")
-            raise UsageError(f"{source}: no text for {len(lacking)} {role} the runs retrieve: "
+            raise UsageError(f"{source}: no text for {counted(len(lacking), role)} the runs "
+                             "retrieve: "
                              f"{shown}")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from ..model.words import counted
 from .options import measures_from_option
 from .run_args import RunsCommand, name_option
 
@@ -113,12 +114,13 @@ def _weights(given: tuple[str, ...]) -> list[float] | None:
 
 def _summary(fusion, output: str) -> str:
     queries = len(fusion.run.query.vocabulary)
-    line = (f"fused {len(fusion.labels)} runs by {fusion.method} (norm {fusion.norm}): "
-            f"{queries} queries, {len(fusion.run.scores)} documents")
+    line = (f"fused {counted(len(fusion.labels), 'run')} by {fusion.method} (norm "
+            f"{fusion.norm}): {counted(queries, 'query')}, "
+            f"{counted(len(fusion.run.scores), 'document')}")
     partial = fusion.partial_queries
     if partial:
         shown = ", ".join(partial[:10]) + (", ..." if len(partial) > 10 else "")
-        line += (f"; {len(partial)} queries missing from some runs, fused from the runs "
+        line += (f"; {counted(len(partial), 'query')} missing from some runs, fused from the runs "
                  f"that have them ({shown})")
     else:
         line += "; every query is in every run"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..build.judgments import _lines, merge, read_sheet
+from ..model.words import counted
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -45,15 +46,18 @@ def run_judgments(source: str, output: str, existing: str | None, label_map: tup
         kept = len(before)
     write_text(output, qrels_text(merged))
     words = sorted(judged.words.values(), key=lambda w: (w[1], w[0]))
-    lines = [f"read {judged.path} ({judged.format}): {judged.rows} rows, "
+    lines = [f"read {judged.path} ({judged.format}): {counted(judged.rows, 'row')}, "
              f"{len(judged.judgments)} labeled"
              + "".join(f"; {w!r} -> {g} ({n})" for w, g, n in words)]
     if judged.unlabeled:
         lines.append(f"left unjudged (--partial): {_lines(judged.unlabeled)}")
     if existing:
-        lines.append(f"merged with {existing}: {kept} judgments kept"
-                     + (f", {repeated} sheet rows repeat one of them" if repeated else ""))
+        lines.append(f"merged with {existing}: {counted(kept, 'judgment')} kept"
+                     + (f", {counted(repeated, 'sheet row repeats', 'sheet rows repeat')} "
+                        "one of them"
+                        if repeated else ""))
     queries = len({q for q, _, _ in merged})
-    lines.append(f"wrote {'stdout' if output == '-' else output}: {len(merged)} judgments, "
-                 f"{queries} queries")
+    lines.append(f"wrote {'stdout' if output == '-' else output}: "
+                 f"{counted(len(merged), 'judgment')}, "
+                 f"{counted(queries, 'query')}")
     return lines

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
+from ..model.words import counted
 from ..io import labeled as lab
 from ..build.votes import AGGREGATES, aggregate, agreement
 from ..build.labels import (COLUMN_OPTIONS, Converted, convert, qrels_text, queries_text,
@@ -114,16 +115,17 @@ def run_labels(source: str, output: str, run_output: str | None, queries_output:
     tag = tag or "_".join(stem.split()) or "labels"
     if tag.split() != [tag]:
         raise UsageError(f"--tag {tag!r}: a run tag cannot hold whitespace")
-    written = [f"qrels {'to stdout' if output == '-' else output} ({len(out.qrels)} judgments)"]
+    written = [f"qrels {'to stdout' if output == '-' else output} "
+               f"({counted(len(out.qrels), 'judgment')})"]
     if queries_output:
         write_text(queries_output, queries_text(out.queries))
         written.append(f"queries {'to stdout' if queries_output == '-' else queries_output} "
-                       f"({len(out.queries)} queries)")
+                       f"({counted(len(out.queries), 'query')})")
     if run_output:
         write_text(run_output, run_text(out.run, tag))
         written.append(f"run {'to stdout' if run_output == '-' else run_output} "
-                       f"({len(out.run)} documents, "
-                       f"{len({q for q, _, _ in out.run})} queries, tag {tag})")
+                       f"({counted(len(out.run), 'document')}, "
+                       f"{counted(len({q for q, _, _ in out.run}), 'query')}, tag {tag})")
     elif out.run is not None:
         out.report.append("ranking: the file ranks documents; give -r FILE to write the run")
     if out.queries and not queries_output:

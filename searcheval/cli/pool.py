@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..model import natural_key
+from ..model.words import counted
 from ..build.pool import (Pool, docids_text, missing_texts, pool, require_openpyxl, sheet_format,
                           sheet_text, sheet_xlsx, unsampled_qrels)
 
@@ -115,18 +116,21 @@ def report(found: Pool, queries: dict[str, str], existing: str | None,
     pooled = {e.query_id for e in found.entries}
     how = (f"to depth {found.depth}" if found.strategy == "depth"
            else f"by {found.strategy} ({found.parameters})")
-    lines = [f"pooled {len(found.runs)} run{'s' if len(found.runs) != 1 else ''} "
-             f"({', '.join(found.runs)}) {how}: {len(found.entries)} "
-             f"documents to judge for {len(pooled)} queries"]
+    lines = [f"pooled {counted(len(found.runs), 'run')} "
+             f"({', '.join(found.runs)}) {how}: {counted(len(found.entries), 'document')} "
+             f"to judge for {counted(len(pooled), 'query')}"]
     if unsampled is not None:
-        lines.append(f"wrote {unsampled}: {len(found.unsampled)} pooled documents not drawn, "
+        lines.append(f"wrote {unsampled}: {counted(len(found.unsampled), 'pooled document')} "
+                     "not drawn, "
                      "grade -1 (merge with searcheval judgments --qrels)")
     if existing:
-        lines.append(f"left out {found.judged_left_out} documents {existing} already judges")
+        lines.append(f"left out {counted(found.judged_left_out, 'document')} {existing} "
+                     "already judges")
     idle = [q for q in sorted(queries, key=natural_key) if q not in pooled]
     if idle:
         shown = ", ".join(idle[:10]) + (f", ... ({len(idle)} in all)" if len(idle) > 10 else "")
-        lines.append(f"nothing to judge for {len(idle)} of the {len(queries)} queries: {shown}")
+        lines.append(f"nothing to judge for {len(idle)} of the "
+                     f"{counted(len(queries), 'query')}: {shown}")
     if queries:
         lines.append(f"wrote {'stdout' if output == '-' else output}: fill in the label column "
                      "(0, 1, 2 ... or relevant / not relevant), then run searcheval judgments")

@@ -11,6 +11,7 @@ from typing import Callable
 
 import click
 
+from ..model.words import counted
 from .options import QUERY_AND_RANKING_OPTIONS, measures_from_option
 from .run_args import RunsCommand, name_option
 
@@ -124,8 +125,7 @@ def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names
             f"{_count(queries_shown, 'query', 'queries')}, {_count(len(measures), 'measure')}"]
 
 
-def _count(number: int, one: str, many: str | None = None) -> str:
-    return f"{number} {one if number == 1 else many or one + 's'}"
+_count = counted  # a count and its noun, singular for one
 
 
 def _with_baseline(run_paths: list[str], baseline: str | None) -> tuple[list[str], int | None]:

@@ -6,6 +6,7 @@ import click
 
 from ..build.searchers import METHODS, Ranking, ranking_lines, run_text, search
 from ..build.searchers.words import STOP_LISTS
+from ..model.words import counted
 
 from .vocabulary import VocabularyCommand
 
@@ -60,14 +61,15 @@ def search_command(docs, queries, output, method, depth, stopwords, k1, b, tag, 
 
 def report(ranking: Ranking, output: str, lines: int, tag: str) -> list[str]:
     """What was searched, how, and what was written."""
-    out = [f"searched {ranking.documents} documents for {len(ranking.queries)} queries: "
+    out = [f"searched {counted(ranking.documents, 'document')} for "
+           f"{counted(len(ranking.queries), 'query')}: "
            f"{ranking.about}, stop words: {ranking.stop_words}, depth {ranking.k}"]
     empty = ranking.empty
     if empty:
         shown = ", ".join(empty[:10]) + (f", ... ({len(empty)} in all)" if len(empty) > 10 else "")
-        out.append(f"nothing found for {len(empty)} quer{'y' if len(empty) == 1 else 'ies'} "
+        out.append(f"nothing found for {counted(len(empty), 'query')} "
                    f"(no lines in the run): {shown}")
     where = "stdout" if output == "-" else output
-    out.append(f"wrote {where}: {lines} lines, "
-               f"{len(ranking.queries) - len(empty)} queries, tag {tag}")
+    out.append(f"wrote {where}: {counted(lines, 'line')}, "
+               f"{counted(len(ranking.queries) - len(empty), 'query')}, tag {tag}")
     return out

@@ -12,15 +12,18 @@ from __future__ import annotations
 import re
 
 from .measure import Measure, format_number
-from .name_checks import (NUMBER, MAX_CUTOFF, check_coeff_count, check_cutoff,
-                          check_persistence, check_unit_interval, suggest, written)
+from .name_checks import (NUMBER, MAX_CUTOFF, check_coeff_count, check_coefficients,
+                          check_cutoff, check_persistence, check_unit_interval, finite, suggest,
+                          written)
 from .registry import ALIASES, BY_TREC
 from .specs import Kind
 from .spellings import Problem as _Problem, ir_measures_family, ir_measures_name, judged_only
 
 
-# A name may start with digits (11pt_avg), so names are tried before numbers.
-_TOKEN = re.compile(rf"\s*(?:(?P<name>\d*[A-Za-zα_][A-Za-z0-9_\-]*)|(?P<num>{NUMBER})"
+# A name may start with digits (11pt_avg), so names are tried before numbers; but not a
+# whole number with an exponent (1e-3, 1e400 are numbers, not names).
+_TOKEN = re.compile(rf"\s*(?:(?P<name>(?!{NUMBER}(?![A-Za-z0-9_\-]))\d*[A-Za-zα_][A-Za-z0-9_\-]*)"
+                    rf"|(?P<num>{NUMBER})"
                     rf"|(?P<str>'[^']*'|\"[^\"]*\")|(?P<sym>[()@=,\[\]{{}}:]))")
 
 
@@ -60,7 +63,7 @@ def parse_canonical(text: str) -> Measure:
             if key[1] in args:  # else the last would win, silently
                 raise _Problem(key[2], f"{key[1]} given twice")
             expect("sym", f"'=' after {key[1]}", "=")
-            args[key[1]] = (_parse_value(tokens, i), key[2])
+            args[key[1]] = (_parse_value(tokens, i, key[1]), key[2])
             i = args[key[1]][0][1]
             args[key[1]] = (args[key[1]][0][0], key[2])
             if tokens[i][1] == ",":
@@ -76,10 +79,10 @@ def parse_canonical(text: str) -> Measure:
     return _build(name_tok, args, cutoff_tok)
 
 
-def _parse_value(tokens: list, i: int) -> tuple[object, int]:
+def _parse_value(tokens: list, i: int, key: str) -> tuple[object, int]:
     kind, value, pos = tokens[i]
     if kind == "num":
-        return float(value), i + 1
+        return finite(value, pos, key), i + 1
     if kind == "name":
         return value, i + 1
     if kind == "str":  # ir_measures writes words quoted: dcg='exp-log2'
@@ -89,7 +92,7 @@ def _parse_value(tokens: list, i: int) -> tuple[object, int]:
         while True:
             if tokens[i][0] != "num":
                 raise _Problem(tokens[i][2], "expected a number in the list")
-            items.append(float(tokens[i][1]))
+            items.append(finite(tokens[i][1], tokens[i][2], key))
             i += 1
             if tokens[i][1] == "]":
                 return tuple(items), i + 1
@@ -103,7 +106,9 @@ def _parse_value(tokens: list, i: int) -> tuple[object, int]:
         while True:
             if tokens[i][0] != "num" or tokens[i + 1][1] != ":" or tokens[i + 2][0] != "num":
                 raise _Problem(tokens[i][2], "expected level:gain")
-            pairs.append((int(float(tokens[i][1])), float(tokens[i + 2][1])))
+            level = tokens[i][1]
+            pairs.append((int(finite(level, tokens[i][2], "a level")),
+                          finite(tokens[i + 2][1], tokens[i + 2][2], f"the gain of level {level}")))
             i += 3
             if tokens[i][1] == "}":
                 return tuple(pairs), i + 1
@@ -194,6 +199,7 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
         raise _Problem(pos, f"{spec.param} takes numbers, found {written(value)}")
     check_coeff_count(family, values, pos)
     check_persistence(family, values, pos)
+    check_coefficients(family, values, pos)
     if spec.param == "alpha":  # alpha-DCG's alpha: a gain decays by 1 - alpha
         check_unit_interval("alpha", values[0], pos)
     if family == "ERR" and not (values[0].is_integer() and values[0] > 0):

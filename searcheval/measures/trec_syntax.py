@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from .measure import Measure
-from .name_checks import NUMBER, check_coeff_count, check_cutoff, check_persistence, number
+from .name_checks import (NUMBER, check_coeff_count, check_coefficients, check_cutoff,
+                          check_persistence, finite, number)
 from .registry import BY_TREC, TREC_FAMILIES
 from .specs import Kind
 from .spellings import Problem as _Problem
@@ -46,17 +47,18 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
             level, sep, gain = item.partition("=")
             if not sep or not re.fullmatch(r"[-+]?\d+", level) or not re.fullmatch(NUMBER, gain):
                 raise _Problem(offset, f"expected level=gain pairs like 1=3,2=9, found {item!r}")
-            pairs.append((int(level), float(gain)))
+            pairs.append((int(level), finite(gain, offset, f"the gain of level {level}")))
         return [Measure(family, params=tuple(pairs), trec_label=params)]
     if spec.trec_prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
         if not params.startswith(spec.trec_prefix):
             raise _Problem(offset, f"{family} takes {spec.trec_prefix}<{spec.param}>, "
                                    f"found {params!r}")
-        values = (number(params[len(spec.trec_prefix):], offset),)
+        values = (number(params[len(spec.trec_prefix):], offset, spec.param),)
     else:
-        values = tuple(number(v, offset) for v in params.split(","))
+        values = tuple(number(v, offset, spec.param) for v in params.split(","))
     check_coeff_count(family, values, offset)
     check_persistence(family, values, offset)
+    check_coefficients(family, values, offset)
     # The defaults written out (set_F.1, rbp.p=0.9) are the default measure, one canonical
     # name; trec_label keeps the text, which trec_eval prints (set_F_1).
     default = spec.parameter_default()
@@ -65,7 +67,7 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
 
 def _trec_cutoff(text: str, kind: Kind, offset: int) -> int | float:
     if kind is Kind.FRACTION:
-        return number(text, offset)
+        return number(text, offset, "a cutoff")
     # trec_eval reads cutoffs with strtol: "23.4" is 23.  Keep that for its syntax.
     match = re.match(r"[-+]?\d+", text)
     if not match or int(match.group()) <= 0:

@@ -19,6 +19,7 @@ import string
 from . import render, spread_cells
 from ..analysis.compare import Comparison, Row
 from ..errors import UsageError
+from ..model.words import counted
 from .grid import Cell, cells, html_block, html_grid, html_notes, latex_escape, latex_table
 from .grid import markdown_grid, markdown_text, text_grid
 from .tables import TableOptions, summary_grid
@@ -118,7 +119,7 @@ def legend(comparison: Comparison, options: TableOptions = TableOptions()) -> li
         f"test: {comparison.test_description}",
         comparison.correction_text(),
         "d: paired Cohen's d (mean difference / standard deviation of the differences)",
-        f"paired by query id: {len(comparison.query_ids)} queries",
+        f"paired by query id: {counted(len(comparison.query_ids), 'query')}",
     ] + comparison.notes
 
 

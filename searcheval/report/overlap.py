@@ -8,6 +8,7 @@ import json
 import math
 
 from ..analysis.overlap import Overlap
+from ..model.words import counted
 
 COLUMNS = ("RBO_ext", "RBO_min", "RBO_res", "Jaccard@{k}", "tau", "shared")
 
@@ -30,7 +31,8 @@ def settings_lines(result: Overlap) -> list[str]:
     lines = [f"runs: {result.run_a} vs {result.run_b}; p = {result.p:g} (RBO persistence), "
              f"k = {result.k} (Jaccard); each query ranked as trec_eval ranks it "
              "(score descending, then doc id descending)",
-             f"averaged over the {len(result.queries)} queries in both runs; tau (Kendall's tau-b "
+             f"averaged over the {counted(len(result.queries), 'query')} in both runs; "
+             "tau (Kendall's tau-b "
              "on the documents both retrieved) over those with two shared documents or more"]
     for name, ids in ((result.run_a, result.only_a), (result.run_b, result.only_b)):
         if ids:

@@ -27,6 +27,7 @@ import numpy as np
 
 from ...errors import UsageError
 from ...model import natural_key
+from ...model.words import counted
 from . import keyword, words
 from ...io.texts import read_texts
 
@@ -168,5 +169,5 @@ def ranking_lines(ranking: Ranking, show: int = 10, ids: int = 10) -> list[str]:
         text = text if len(text) <= 70 else text[:67] + "..."
         lines.append(f"{text} -> {shown or 'nada'}")
     if len(ranking.queries) > show:
-        lines.append(f"... and {len(ranking.queries) - show} more queries")
+        lines.append(f"... and {counted(len(ranking.queries) - show, 'more query')}")
     return lines
