@@ -90,8 +90,10 @@ def accuracy_notes(r: Ranked, measures: list[Measure], values: np.ndarray) -> li
         kept = values[i, r.reported][~unreported]
         theirs = f"{kept.mean():.4f} over the other {len(kept)}" if len(kept) else "none"
         where = "in the ranking" if m.cutoff is None else f"in the first {m.cutoff}"
-        notes.append(f"{m}: {int(unreported.sum())} of {len(unreported)} queries have no "
-                     f"relevant document {where}, score 0 and count in the mean; "
+        count = int(unreported.sum())
+        verbs = ("has", "scores", "counts") if count == 1 else ("have", "score", "count")
+        notes.append(f"{m}: {count} of {len(unreported)} queries {verbs[0]} no relevant "
+                     f"document {where}, {verbs[1]} 0 and {verbs[2]} in the mean; "
                      f"ir_measures leaves them out of its mean: {theirs}")
     return notes
 
