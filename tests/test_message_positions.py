@@ -6,6 +6,7 @@ text each test writes (derivations beside them)."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,32 @@ def test_a_json_document_names_the_physical_line_and_column(tmp_path, line_end):
     content = b'{"q1": {"d1": 1,' + line_end + b'  "d2": }}\n'
     assert refusal(tmp_path, "bad.json", content) == \
         (2, "bad.json:2: not valid JSON: Expecting value (column 9)\n")
+
+
+# ---- 8b: an unclosed quote in a CSV says so -----------------------------------------------
+
+UNCLOSED = ("expected a closing quote for the quoted value that opens on this line, found "
+            "the end of the file (the quote is never closed)")
+
+
+@pytest.mark.parametrize("name,compress", [("ql.csv", False), ("ql.csv.gz", True)])
+def test_a_quote_never_closed_is_named_at_the_line_it_opens(tmp_path, name, compress):
+    # Line 3 opens `"unterminated,2`; no quote follows, so the csv module reads the rest of
+    # the file as that one value and the row has 2 fields: the quote is the mistake.
+    content = b'query_id,doc_id,score\nq1,d1,1\nq1,"unterminated,2\nq2,d3,1\n'
+    content = gzip.compress(content, mtime=0) if compress else content
+    assert refusal(tmp_path, name, content) == (2, f"{name}:3: {UNCLOSED}\n")
+
+
+def test_a_tsv_quote_never_closed_is_named_at_the_line_it_opens(tmp_path):
+    content = b'query_id\tdoc_id\tscore\nq1\t"d1\t1\nq1\td2\t2\n'
+    assert refusal(tmp_path, "ql.tsv", content) == (2, f"ql.tsv:2: {UNCLOSED}\n")
+
+
+def test_a_row_run_on_by_an_open_quote_says_so(tmp_path):
+    # The quote opened on line 3 closes only at line 5's `"d4"`: the row read from line 3
+    # spans lines 3-5 and has 4 fields (q1 / the run-on value / 1 / the empty last one).
+    content = b'query_id,doc_id,score\nq1,d1,1\nq1,"unterminated,2\nq2,d3,1\nq2,"d4",1,\n'
+    assert refusal(tmp_path, "ql.csv", content) == \
+        (2, "ql.csv:3: expected 3 fields (as the header), found 4 in a row spanning 3 lines "
+            "from here (a quoted value runs on: is its closing quote missing?)\n")
