@@ -72,3 +72,47 @@ def test_a_row_run_on_by_an_open_quote_says_so(tmp_path):
     assert refusal(tmp_path, "ql.csv", content) == \
         (2, "ql.csv:3: expected 3 fields (as the header), found 4 in a row spanning 3 lines "
             "from here (a quoted value runs on: is its closing quote missing?)\n")
+
+
+# ---- 8c: diversity qrels read as plain ones get the -R hint -------------------------------
+
+DIVERSITY = ROOT / "fixtures" / "diversity"
+REPEAT = "query '1' judges document 'a' twice (lines 1 and 2)"  # `1 1 a 1`, `1 2 a 1`
+DIVERSITY_HINT = (f"{REPEAT}, under second fields '1' and '2': alpha_nDCG@10 reads a grade per "
+                  "subtopic: read the file as diversity qrels, whose second field is the "
+                  "subtopic (-R diversity; in Python read_qrels(path, form='diversity'))")
+
+
+@pytest.mark.parametrize("command", [("evaluate", DIVERSITY / "run"),
+                                     ("compare", DIVERSITY / "run", "COPY"),
+                                     ("batch", DIVERSITY / "run", "-o", "OUT")])
+def test_repeats_under_two_subtopics_hint_at_diversity_qrels(tmp_path, command):
+    name, *runs = command
+    (tmp_path / "copy.run").write_bytes((DIVERSITY / "run").read_bytes())
+    runs = [{"OUT": tmp_path / "out", "COPY": tmp_path / "copy.run"}.get(r, r) for r in runs]
+    result = cli(name, DIVERSITY / "qrels", *runs, "-m", "alpha_nDCG@10")
+    assert (result.exit_code, result.stderr) == (2, f"{DIVERSITY / 'qrels'}:2: {DIVERSITY_HINT}\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_repeats_under_two_groups_hint_at_qrels_jg_for_a_group_measure():
+    # map_avgjg is AP_avgjg in searcheval's canonical spelling, as refuse_unfit names it
+    result = cli("evaluate", DIVERSITY / "qrels", DIVERSITY / "run", "-m", "map_avgjg")
+    assert (result.exit_code, result.stderr) == (
+        2, f"{DIVERSITY / 'qrels'}:2: {REPEAT}, under second fields '1' and '2': AP_avgjg "
+           "averages over judgment groups: read the file as qrels_jg qrels, whose second "
+           "field is the judgment group (-R qrels_jg; in Python read_qrels(path, "
+           "form='qrels_jg'))\n")
+
+
+@pytest.mark.parametrize("qrels,measure,message", [
+    # a plain measure: trec_eval refuses the repeat too, and no form is implied
+    (b"1 1 a 1\n1 2 a 1\n", "AP", "query '1' judges document 'a' twice (lines 1 and 2)"),
+    # one second field: no subtopics to tell apart, a plain repeat
+    (b"1 0 a 1\n1 0 a 0\n", "alpha_nDCG@10", "query '1' judges document 'a' twice (lines 1 "
+                                              "and 2)"),
+])
+def test_other_repeats_keep_the_plain_message(tmp_path, qrels, measure, message):
+    (tmp_path / "q").write_bytes(qrels)
+    result = cli("evaluate", tmp_path / "q", DIVERSITY / "run", "-m", measure)
+    assert (result.exit_code, result.stderr) == (2, f"{tmp_path / 'q'}:2: {message}\n")

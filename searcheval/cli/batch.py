@@ -79,8 +79,9 @@ def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
     if dask is not None:
         from ..scale.distributed import require_dask
         require_dask()
-    qrels = load_qrels(qrels_source, job.qrels_form)  # bad qrels stop the batch here, before any run or folder
-    from ..engine.qrels_forms import form_warnings
+    from ..engine.qrels_forms import form_warnings, read_for
+    qrels = read_for(job.parsed_measures(),  # bad qrels stop the batch here, before any
+                     lambda: load_qrels(qrels_source, job.qrels_form))  # run or folder
     for warning in form_warnings(qrels):
         click.echo(f"searcheval: warning: {warning}", err=True)
     if is_irds(qrels_source) or qrels_source == STDIN:  # an id, or stdin: no file to hash
