@@ -11,6 +11,8 @@ import codecs
 import importlib
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
@@ -26,8 +28,53 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 NICKNAME_NAMES = ("official", "all_trec", "set", "qrels_jg", "all_prefs", "prefs")  # print runid
 
 
+class OneLineUsageError(click.UsageError):
+    """A usage error shown as one line, ``searcheval COMMAND: error: ...``, exit 2: click's
+    own show() printed the usage block and a blank line before the message (four lines
+    for ``-l abc``), which hid it among the options."""
+
+    def __init__(self, error: click.UsageError) -> None:
+        super().__init__(error.format_message(), error.ctx)
+        self.error = error
+
+    def show(self, file=None) -> None:
+        click.echo(usage_line(self.error), err=True)
+
+
+def usage_line(error: click.UsageError) -> str:
+    """The one line of a usage error: the command, click's message (which names the
+    option and the value for a bad value); and where to look when something is missing
+    or unknown (an argument, an option, a command)."""
+    where = error.ctx.command_path if error.ctx is not None else "searcheval"
+    line = f"{where}: error: {' '.join(error.format_message().split())}"
+    if isinstance(error, click.BadParameter) and not isinstance(error, click.MissingParameter):
+        return line
+    return f"{line} See '{where} --help'."
+
+
+@contextmanager
+def usage_errors_in_one_line() -> Iterator[None]:
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # `searcheval` alone: the help, as before
+    except OneLineUsageError:
+        raise
+    except click.UsageError as error:
+        raise OneLineUsageError(error) from None
+
+
 class LazyGroup(click.Group):
-    """A click group whose commands from other modules are imported on first use."""
+    """A click group whose commands from other modules are imported on first use, and
+    whose usage errors (its own, its commands') are one line (``OneLineUsageError``)."""
+
+    def make_context(self, *args, **extra) -> click.Context:
+        with usage_errors_in_one_line():
+            return super().make_context(*args, **extra)
+
+    def invoke(self, ctx: click.Context):
+        with usage_errors_in_one_line():
+            return super().invoke(ctx)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
