@@ -21,6 +21,20 @@ class FormatError(SearchevalError):
         return (FormatError, (self.path, self.line, self.message))
 
 
+class RepeatedJudgment(FormatError):
+    """Qrels that judge a (query, document) twice; ``second_fields``: the second field of
+    the two lines when they differ (a subtopic or a judgment group: the qrels may be
+    diversity or qrels_jg qrels read as plain ones), else None."""
+
+    def __init__(self, path: str, line: int, message: str,
+                 second_fields: tuple[str, str] | None = None) -> None:
+        super().__init__(path, line, message)
+        self.second_fields = second_fields
+
+    def __reduce__(self):
+        return (RepeatedJudgment, (self.path, self.line, self.message, self.second_fields))
+
+
 class MeasureError(SearchevalError):
     """One or more measure names could not be parsed; ``problems`` lists every one."""
 

@@ -140,8 +140,8 @@ class Results(Outcome):
     def _measure_row(self, measure: str | Measure) -> int:
         key = str(measure)
         if key not in self._row:
-            from .measures import parse_measure
-            key = str(parse_measure(key)[0])
+            from .measures import parse_measures  # MeasureError: the message -m gives
+            key = str(parse_measures([key])[0])
         if key not in self._row:
             raise UsageError(f"measure {str(measure)!r} was not evaluated (evaluated: "
                              f"{_listed(list(self._row))})")

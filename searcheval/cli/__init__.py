@@ -11,6 +11,8 @@ import codecs
 import importlib
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
@@ -26,8 +28,85 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 NICKNAME_NAMES = ("official", "all_trec", "set", "qrels_jg", "all_prefs", "prefs")  # print runid
 
 
+class OneLineUsageError(click.UsageError):
+    """A usage error shown as one line, ``searcheval COMMAND: error: ...``, exit 2: click's
+    own show() printed the usage block and a blank line before the message (four lines
+    for ``-l abc``), which hid it among the options."""
+
+    def __init__(self, error: click.UsageError) -> None:
+        super().__init__(error.format_message(), error.ctx)
+        self.error = error
+
+    def show(self, file=None) -> None:
+        click.echo(usage_line(self.error), err=True)
+
+
+def usage_line(error: click.UsageError) -> str:
+    """The one line of a usage error: the command, click's message (which names the
+    option and the value for a bad value); and where to look when something is missing
+    or unknown (an argument, an option, a command)."""
+    where = error.ctx.command_path if error.ctx is not None else "searcheval"
+    line = f"{where}: error: {' '.join(error.format_message().split())}"
+    if isinstance(error, click.BadParameter) and not isinstance(error, click.MissingParameter):
+        return line
+    return f"{line} See '{where} --help'."
+
+
+@contextmanager
+def usage_errors_in_one_line() -> Iterator[None]:
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # `searcheval` alone: the help, as before
+    except OneLineUsageError:
+        raise
+    except click.UsageError as error:
+        raise OneLineUsageError(error) from None
+
+
+@contextmanager
+def closed_stdout_is_done() -> Iterator[None]:
+    """A reader that left standard output (``| head -1``) ends the command with exit 0, as
+    trec_eval and Unix tools end (by SIGPIPE, which Python ignores): click turned the
+    BrokenPipeError of a command writing line by line into exit 1 with nothing said,
+    while commands writing their output at once (``output.write_text``) ignored it."""
+    try:
+        yield
+    except BrokenPipeError:
+        if not _stdout_reader_left():
+            raise  # another pipe (a worker's): an error
+        try:  # what is still buffered goes nowhere, and the last flush cannot fail
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (AttributeError, OSError, ValueError):
+            pass
+        raise click.exceptions.Exit(0) from None
+
+
+def _stdout_reader_left() -> bool:
+    """Whether standard output is a pipe whose reading end is closed (poll's POLLERR);
+    True where that cannot be asked (no poll, a stream without a descriptor)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return True
+
+
 class LazyGroup(click.Group):
-    """A click group whose commands from other modules are imported on first use."""
+    """A click group whose commands from other modules are imported on first use, and
+    whose usage errors (its own, its commands') are one line (``OneLineUsageError``)."""
+
+    def make_context(self, *args, **extra) -> click.Context:
+        with usage_errors_in_one_line():
+            return super().make_context(*args, **extra)
+
+    def invoke(self, ctx: click.Context):
+        with usage_errors_in_one_line(), closed_stdout_is_done():
+            return super().invoke(ctx)
+
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
@@ -200,25 +279,29 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
 @measures_from_option
 def measures(fmt) -> None:
     """List every measure: how to write it, trec_eval's name, what it is."""
+    from .output import write_text
+    write_text(None, _measures_text(fmt))  # at once, as every command writes its output
+
+
+def _measures_text(fmt: str) -> str:
     from ..measures.listing import markdown_table, text_rows
     header = ("name", "trec_eval", "what it measures")
     rows = text_rows()
     if fmt == "markdown":
-        click.echo(markdown_table(), nl=False)
-    elif fmt == "csv":
+        return markdown_table()
+    if fmt == "csv":
         import csv
         import io
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerows([header, *rows])
-        click.echo(out.getvalue(), nl=False)
-    elif fmt == "json":
+        return out.getvalue()
+    if fmt == "json":
         import json
-        click.echo(json.dumps([dict(zip(("name", "trec_eval", "about"), row)) for row in rows],
-                              indent=1, ensure_ascii=False))
-    else:
-        width = [max(len(r[i]) for r in [header, *rows]) + 2 for i in range(2)]
-        for row in [header, *rows]:
-            click.echo(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}")
+        return json.dumps([dict(zip(("name", "trec_eval", "about"), row)) for row in rows],
+                          indent=1, ensure_ascii=False) + "\n"
+    width = [max(len(r[i]) for r in [header, *rows]) + 2 for i in range(2)]
+    return "".join(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}\n"
+                   for row in [header, *rows])
 
 
 # Commands defined in other modules: name -> "module:attribute", imported only when that

@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 from collections.abc import Callable, Iterator
 from itertools import chain
@@ -47,9 +48,27 @@ def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job
     from .run_args import paths_and_names
     from .batch_stdin import spooled
     paths, names = paths_and_names(run_arguments, outdir, once=True)
-    with spooled(qrels_source, paths, names, dask) as (paths, names, spool):
+    with spooled(qrels_source, paths, names, dask) as (paths, names, spool), \
+            _left_as_found(Path(outdir)):
         return _run_paths(qrels_source, paths, names, spool, outdir, job, sort, jobs, dask,
                           on_outcome)
+
+
+@contextmanager
+def _left_as_found(outdir: Path) -> Iterator[None]:
+    """A batch that stops with an error before its summary (an unexpected failure, a
+    Ctrl-C) removes the folders it made and left empty: an empty OUTDIR/runs looks like a
+    batch that evaluated nothing. Folders holding anything, or there before, stay."""
+    made = [folder for folder in (outdir / "runs", outdir) if not folder.exists()]
+    try:
+        yield
+    except BaseException:
+        for folder in made:
+            try:
+                folder.rmdir()  # only when empty
+            except OSError:
+                pass
+        raise
 
 
 def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
@@ -60,8 +79,9 @@ def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
     if dask is not None:
         from ..scale.distributed import require_dask
         require_dask()
-    qrels = load_qrels(qrels_source, job.qrels_form)  # bad qrels stop the batch here, before any run or folder
-    from ..engine.qrels_forms import form_warnings
+    from ..engine.qrels_forms import form_warnings, read_for
+    qrels = read_for(job.parsed_measures(),  # bad qrels stop the batch here, before any
+                     lambda: load_qrels(qrels_source, job.qrels_form))  # run or folder
     for warning in form_warnings(qrels):
         click.echo(f"searcheval: warning: {warning}", err=True)
     if is_irds(qrels_source) or qrels_source == STDIN:  # an id, or stdin: no file to hash

@@ -14,7 +14,7 @@ from ..measures import NICKNAMES, Measure, parse_measure
 from ..measures.grammar import split_names
 from .output import write_text
 from ..results import Results
-from ..engine.qrels_forms import form_warnings, refuse_unfit
+from ..engine.qrels_forms import form_warnings, read_for, refuse_unfit
 from ..engine.presets import choose, prepared
 from ..io.run_labels import refuse_repeated_paths, run_labels
 
@@ -53,7 +53,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     measures, first_notes = first_parameters_only(
         names or ([] if runid_asked else ["official"]), measures, compat, fmt == "trec")
     notes = notes + first_notes + ([chosen.note] if chosen.note else [])
-    qrels = as_qrels(qrels_path, qrels_format)
+    qrels = read_for(measures, lambda: as_qrels(qrels_path, qrels_format))  # a -R hint
     refuse_unfit(qrels, measures)  # before reading the runs
     for warning in form_warnings(qrels):
         click.echo(f"searcheval: warning: {warning}", err=True)

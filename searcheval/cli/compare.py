@@ -112,8 +112,10 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                                       "per group; use table, csv, json, markdown or latex")
             groups = read_groups(groups_path)
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
-        judged = as_qrels(qrels, qrels_format)
-        from ..engine.qrels_forms import form_warnings
+        from ..engine.qrels_forms import form_warnings, read_for
+        from ..results import resolve_measures
+        asked = resolve_measures(list(measures), int(compat), like) if measures else []
+        judged = read_for(asked, lambda: as_qrels(qrels, qrels_format))  # a -R hint
         for warning in form_warnings(judged):
             click.echo(f"searcheval: warning: {warning}", err=True)
         baseline = _baseline_path(baseline, list(runs))

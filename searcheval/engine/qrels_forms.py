@@ -9,9 +9,11 @@ at all (te_form_res_rels refuses a rel_info format other than "qrels").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import FormatError, RepeatedJudgment, UsageError
 from ..model import Qrels
 from ..measures import Measure
 
@@ -46,6 +48,34 @@ def refuse_unfit(qrels: Qrels, measures: list[Measure]) -> None:
                              "holds one per judgment group (-R qrels_jg): ask for the "
                              "judgment-group measures (-m qrels_jg: map_avgjg, P_avgjg, "
                              "Rprec_mult_avgjg), or read the qrels with -R trec")
+
+
+def read_for(measures: list[Measure], read: Callable[[], Qrels]) -> Qrels:
+    """``read()``'s qrels; when they judge a document twice under two second fields and a
+    measure asked reads subtopics (or judgment groups), the error says to read them as
+    such, as ``refuse_unfit`` does for qrels without repeats."""
+    try:
+        return read()
+    except RepeatedJudgment as error:
+        raise _hinted(error, measures) from None
+
+
+def _hinted(error: RepeatedJudgment, measures: list[Measure]) -> FormatError:
+    if error.second_fields is None:
+        return error
+    fields = " and ".join(repr(field) for field in error.second_fields)
+    for measure in measures:
+        if measure.spec.subtopics:
+            return FormatError(error.path, error.line, f"{error.message}, under second fields "
+                               f"{fields}: {measure} reads a grade per subtopic: read the file "
+                               "as diversity qrels, whose second field is the subtopic "
+                               f"({_HOW['diversity']})")
+        if measure.spec.groups:
+            return FormatError(error.path, error.line, f"{error.message}, under second fields "
+                               f"{fields}: {measure} averages over judgment groups: read the "
+                               "file as qrels_jg qrels, whose second field is the judgment "
+                               f"group ({_HOW['qrels_jg']})")
+    return error
 
 
 def form_notes(qrels: Qrels, measures: list[Measure]) -> list[str]:

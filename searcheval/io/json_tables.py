@@ -86,7 +86,8 @@ def _jsonl_slowly(path: str, data: bytes) -> Columns:
         try:
             record = json.loads(line)
         except (ValueError, RecursionError) as exc:
-            raise FormatError(path, number, f"not valid JSON: {_json_reason(exc)}") from None
+            raise FormatError(path, number, f"not valid JSON: {_json_reason(exc, line)}") \
+                from None
         if not isinstance(record, dict):
             raise FormatError(path, number, "expected a JSON object {\"query_id\": ..., "
                               f"\"doc_id\": ..., ...}}, found {type(record).__name__}")
@@ -100,8 +101,22 @@ def _jsonl_slowly(path: str, data: bytes) -> Columns:
     return Columns(path, arrays, np.array(lines, dtype=np.int64))
 
 
-def _json_reason(exc: Exception) -> str:
-    return exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+def _json_reason(exc: Exception, text: str) -> str:
+    """json's reason with the column where it stopped (``exc.msg`` alone leaves
+    "Unterminated string starting at" pointing nowhere), in characters from 1 on the
+    physical line of ``json_line(exc, text)``: the words the text and label readers use."""
+    if not isinstance(exc, json.JSONDecodeError):
+        return "nested too deeply"
+    start = max(text.rfind("\n", 0, exc.pos), text.rfind("\r", 0, exc.pos)) + 1
+    return f"{exc.msg} (column {exc.pos - start + 1})"
+
+
+def json_line(exc: Exception, text: str) -> int:
+    """The physical 1-based line where json stopped, a lone \\r ending a line too (json's
+    own ``lineno`` counts only \\n); 0 when there is no position (nested too deeply)."""
+    if not isinstance(exc, json.JSONDecodeError):
+        return 0
+    return len(LINE_BREAK.findall(text, 0, exc.pos)) + 1
 
 
 def read_json(path: str, data: bytes, kind: str | None,
@@ -116,8 +131,8 @@ def read_json(path: str, data: bytes, kind: str | None,
     try:
         document = json.loads(text, object_pairs_hook=_no_repeats)
     except (ValueError, RecursionError) as exc:
-        line = exc.lineno if isinstance(exc, json.JSONDecodeError) else 0
-        raise FormatError(path, line, f"not valid JSON: {_json_reason(exc)}") from None
+        raise FormatError(path, json_line(exc, text),
+                          f"not valid JSON: {_json_reason(exc, text)}") from None
     except _Repeated as exc:
         raise FormatError(path, _locate(text, exc.key, second=True), f"key {exc.key!r} is "
                           "there twice (a query or document repeated)") from None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import FormatError
+from ..errors import FormatError, RepeatedJudgment
 from ..fast.hashing import hashes_and_repeats, same_strings, string_hashes
 from ..model import Qrels, Run, forms
 from ..model.arrow import take_strings
@@ -29,7 +29,8 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
     if form != "trec":
         return _checked_form(query, doc, relevance.astype(np.int64, copy=False), lines, path,
                              form, iteration, unit)
-    hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit, keep_hashes)
+    hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit, keep_hashes,
+                             iteration)
     if not keep_hashes:  # a table reader minding its peak (issue 12 C.17): its narrow
         hand_back_freed_heap()  # grades widened where the repeat check's temporaries were
     return Qrels(query, doc, relevance.astype(np.int64, copy=False), lines, path,
@@ -111,8 +112,10 @@ def _refuse_32_bit_overflow(path: str, rows: int, lines: np.ndarray | None, unit
 
 
 def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path: str,
-                    verb: str, unit: str, keep_hashes: bool = True) -> np.ndarray | None:
-    """The hash of each row's doc id, or the error naming the earliest repeated pair.
+                    verb: str, unit: str, keep_hashes: bool = True,
+                    iteration: Encoded | None = None) -> np.ndarray | None:
+    """The hash of each row's doc id, or the error naming the earliest repeated pair
+    (qrels: a RepeatedJudgment, with the pair's second fields, ``iteration``, if they differ).
 
     Equal hashes are only candidates: their bytes are compared. If some candidates are
     different ids (a hash collision), the exact sort-based check decides."""
@@ -120,15 +123,16 @@ def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path
     hashes, first, second = hashes_and_repeats(query.codes, docs, keep_hashes)
     if len(first) and same_strings(docs, first, docs, second).all():
         _name_earliest_candidate(query, docs, lines, np.union1d(first, second), path, verb,
-                                 unit)
+                                 unit, iteration)
     elif len(first):
         if pair_ranks(query.codes, docs)[1].any():
-            _name_earliest_repeat(query, docs, lines, path, verb, unit)
+            _name_earliest_repeat(query, docs, lines, path, verb, unit, iteration)
     return hashes
 
 
 def _name_earliest_candidate(query: Encoded, docs, lines: np.ndarray | None, rows: np.ndarray,
-                             path: str, verb: str, unit: str) -> None:
+                             path: str, verb: str, unit: str,
+                             iteration: Encoded | None = None) -> None:
     """The error naming the earliest repeat among ``rows``, which hold every row of each
     repeated pair (the hash check's candidates, all confirmed by bytes): no sort of the
     whole file is needed, and no column is copied."""
@@ -142,21 +146,32 @@ def _name_earliest_candidate(query: Encoded, docs, lines: np.ndarray | None, row
                 earliest = (line, row, seen[key])
         seen[key] = row
     line, row, previous = earliest
-    query_id = query.vocabulary[int(query.codes[row])].as_py()
-    first_line = int(lines[previous]) if lines is not None else previous + 1
-    raise FormatError(path, line, f"query {query_id!r} {verb} {docs[row].as_py()!r} twice "
-                      f"({unit} {first_line} and {line})")
+    if lines is None:
+        lines = np.arange(1, len(docs) + 1)
+    _raise_repeat(query, docs, lines, previous, row, path, verb, unit, iteration)
 
 
 def _name_earliest_repeat(query: Encoded, docs, lines: np.ndarray, path: str, verb: str,
-                          unit: str) -> None:
+                          unit: str, iteration: Encoded | None = None) -> None:
     if lines is None:
         lines = np.arange(1, len(docs) + 1)
     rank, repeats = pair_ranks(query.codes, docs)
     row = int(np.flatnonzero(repeats)[np.argmin(lines[repeats])])  # earliest repeat
     first = int(np.flatnonzero(rank == rank[row] - 1)[0])  # the pair ranked just above
+    _raise_repeat(query, docs, lines, first, row, path, verb, unit, iteration)
+
+
+def _raise_repeat(query: Encoded, docs, lines: np.ndarray, first: int, row: int, path: str,
+                  verb: str, unit: str, iteration: Encoded | None) -> None:
+    """The error for ``row`` repeating ``first``'s pair: a RepeatedJudgment for qrels (the
+    command line adds the -R hint that fits the measures asked), a FormatError for a run."""
     query_id = query.vocabulary[int(query.codes[row])].as_py()
-    doc_id = docs[row].as_py()
-    raise FormatError(path, int(lines[row]), f"query {query_id!r} {verb} {doc_id!r} twice "
-                      f"({unit} {int(lines[first])} and {int(lines[row])})")
+    message = (f"query {query_id!r} {verb} {docs[row].as_py()!r} twice "
+               f"({unit} {int(lines[first])} and {int(lines[row])})")
+    if verb != "judges document":
+        raise FormatError(path, int(lines[row]), message)
+    fields = None if iteration is None else \
+        tuple(iteration.vocabulary[int(iteration.codes[i])].as_py() for i in (first, row))
+    raise RepeatedJudgment(path, int(lines[row]), message,
+                           fields if fields and fields[0] != fields[1] else None)
 

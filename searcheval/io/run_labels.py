@@ -52,7 +52,14 @@ def unique_labels(sources: list[tuple[str | None, str]]) -> list[str]:
             while k < len(own) and "/".join(own[-k:]) in pathless:
                 k += 1
             labels[i] = "/".join(own[-k:])
-    return _numbered(labels)
+    return _numbered([printable(label) for label in labels])
+
+
+def printable(label: str) -> str:
+    """``label`` with the bytes of a file name that are not UTF-8 (which Python keeps as
+    surrogates, ``caf\\udce9.run``) written as Python writes them, ``caf\\xe9.run``: every
+    output (a table, JSON, a batch file name, fuse's header) must encode its labels."""
+    return label.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _distinguishing(paths: list[tuple[str, ...]]) -> dict[tuple[str, ...], int]:

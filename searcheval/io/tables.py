@@ -105,8 +105,8 @@ def _quotes_closed(path: str, cut: Iterable[tuple[bytes, int]], delimiter: str
         if not scan.inside:
             yield (b"".join(pending) if len(pending) > 1 else pending[0]), start
             pending = []
-    if pending:
-        yield b"".join(pending), start
+    if pending:  # a quote opened and the text ended: the rest of the file is one value
+        scan.refuse_unclosed(pending)
 
 
 class _QuoteScan:
@@ -148,10 +148,20 @@ class _QuoteScan:
         self.inside = False
 
     def _refuse(self, batch: list[bytes]) -> None:
-        text = b"".join(batch)
-        raise FormatError(self.path, self.lines_before + line_count(text, 0, self.opened) + 1,
+        raise FormatError(self.path, self._opening_line(batch),
                           f"expected a quoted value of at most 1 MiB ({LINE_LIMIT:,} bytes), "
                           "found a longer one starting here (reading stopped there)")
+
+    def refuse_unclosed(self, batch: list[bytes]) -> None:
+        """The csv module reads a quote never closed as a value to the end of the text
+        (without ``strict``), and the row then lacks fields; the mistake is the quote."""
+        raise FormatError(self.path, self._opening_line(batch),
+                          "expected a closing quote for the quoted value that opens on this "
+                          "line, found the end of the file (the quote is never closed)")
+
+    def _opening_line(self, batch: list[bytes]) -> int:
+        """The physical line of the open value's quote."""
+        return self.lines_before + line_count(b"".join(batch), 0, self.opened) + 1
 
 
 def _delimited_by_arrow(path: str, piece: bytes, delimiter: str, header: list[str],
@@ -215,9 +225,10 @@ def _delimited_slowly(path: str, data: bytes, delimiter: str, header: list[str],
             if reader.line_num <= skip or not record:
                 start = reader.line_num + 1
                 continue
+            spanned = reader.line_num - start + 1  # > 1: a quoted value holds line ends
             if len(record) != len(header):
                 raise FormatError(path, start, f"expected {len(header)} fields (as the header), "
-                                  f"found {len(record)}")
+                                  f"found {len(record)}{_spanning(spanned)}")
             for values, i in zip(rows, index):
                 values.append(record[i])
             lines.append(start)
@@ -226,3 +237,10 @@ def _delimited_slowly(path: str, data: bytes, delimiter: str, header: list[str],
         raise FormatError(path, start, f"not valid CSV: {exc}") from None
     arrays = {name: pa.array(values, type=pa.string()) for name, values in zip(wanted, rows)}
     return Columns(path, arrays, np.array(lines, dtype=np.int64), header_line=1)
+
+
+def _spanning(lines: int) -> str:
+    """What a row read across several physical lines tells: a quote that opened a value
+    was not closed where the user meant (the csv module reads on to the next quote)."""
+    return "" if lines == 1 else (f" in a row spanning {lines} lines from here (a quoted "
+                                  "value runs on: is its closing quote missing?)")

@@ -12,6 +12,7 @@ parser (``trec_exact``) reads that piece and says why. Both follow ``trec_gramma
 from __future__ import annotations
 
 import io
+import os
 
 import numpy as np
 import pyarrow as pa
@@ -152,15 +153,17 @@ def direct(data, layout: Layout, wanted: tuple[str, ...], source: str | None = N
     # Arrow's threads share out blocks: a text of one block (a reader's 1 MiB piece) gains
     # nothing by them, and their buffers, left scattered in the heap, added 7 MiB to the peak.
     threads = source is not None or len(data) > _BLOCK
-    table = pacsv.read_csv(
-        source if source is not None else io.BytesIO(data),
-        read_options=pacsv.ReadOptions(column_names=list(layout.names), block_size=_BLOCK,
-                                       use_threads=threads),
-        parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
-                                          newlines_in_values=False, ignore_empty_lines=False),
-        convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
-                                             null_values=[],  # "N/A" is no relevance grade
-                                             include_columns=list(types)))
+    with opened(source) if source is not None else io.BytesIO(data) as stream:
+        table = pacsv.read_csv(
+            stream,
+            read_options=pacsv.ReadOptions(column_names=list(layout.names), block_size=_BLOCK,
+                                           use_threads=threads),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False,
+                                              escape_char=False, newlines_in_values=False,
+                                              ignore_empty_lines=False),
+            convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
+                                                 null_values=[],  # "N/A" is no relevance grade
+                                                 include_columns=list(types)))
     if not table.num_rows:
         raise Refused
     queries = Encoded.from_dictionary(table.column("query_id"))
@@ -175,6 +178,14 @@ def direct(data, layout: Layout, wanted: tuple[str, ...], source: str | None = N
     if "tag" in layout.names:
         out["runid"] = _last_tag(data, layout)
     return out
+
+
+def opened(path: str) -> pa.NativeFile:
+    """``path`` opened for Arrow by its bytes (``os.fsencode``). Given the name as text,
+    Arrow encodes it as UTF-8, which fails for a name that is not (Python keeps its bytes
+    as surrogates: ``caf\\udce9.run``); Python's ``open``, used by the other readers, takes
+    the bytes back the same way."""
+    return pa.OSFile(os.fsencode(path))
 
 
 def _typed(column: pa.ChunkedArray, kind: str):
