@@ -87,6 +87,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
             add_spread(results, interval.level, interval.method, seed=interval.seed,
                        resamples=interval.resamples)
         results.run = label
+        results.count_dropped(run)  # BEIR's identical-id rule: how many it dropped
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)

@@ -87,13 +87,15 @@ def choose(like: str | None, settings: Settings, *, missing_given: bool,
     """``settings`` with the preset's query policy unless one was given (``missing_given``),
     and the identical-id rule (``None``: the preset's, else off)."""
     if like is None:
-        return Chosen(settings, bool(ignore_identical_ids), None, None)
+        drop = bool(ignore_identical_ids) or settings.ignore_identical_ids
+        return Chosen(replace(settings, ignore_identical_ids=drop), drop, None, None)
     chosen = preset(like)
     if not missing_given:
         settings = replace(settings, missing=chosen.missing)
     settings = replace(settings, run_queries_count=chosen.run_queries_count)
     drop = chosen.ignore_identical_ids if ignore_identical_ids is None else ignore_identical_ids
-    return Chosen(settings, drop, like, _note(chosen, settings, drop))
+    settings = replace(settings, ignore_identical_ids=bool(drop))  # named in every output
+    return Chosen(settings, bool(drop), like, _note(chosen, settings, drop))
 
 
 def _note(chosen: Preset, settings: Settings, drop: bool) -> str:

@@ -310,8 +310,9 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     from ..io.inputs import as_run
     run = as_run(path, ranks=job.settings.ties == "rank")  # every format evaluate reads
     records = len(run.scores)
-    results = Results.of(native.evaluate(qrels, prepared(chosen, qrels, run), measures,
-                                         job.settings))
+    run = prepared(chosen, qrels, run)
+    results = Results.of(native.evaluate(qrels, run, measures, job.settings))
+    results.count_dropped(run)
     results.notes.extend([chosen.note] if chosen.note else [])
     return results, records
 

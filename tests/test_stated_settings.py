@@ -1,0 +1,92 @@
+"""Every choice that changes a number is named in every output that states the settings
+(issue 12's rule): --ignore-identical-ids given alone and --costs FILE.
+
+References: pytrec_eval's nDCG@10 of the run with the identical ids popped by hand, as
+BEIR's evaluation.py does (``results[qid].pop(qid)``); the costs' numbers are held to
+cwl_eval elsewhere (tests/test_batch_costs.py, test_cwl_reference.py): here the note only.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import searcheval
+from cli_runner import batch, cli
+
+ROOT = Path(__file__).resolve().parent.parent
+QRELS = {"q1": {"q1": 1, "d2": 1}, "q2": {"d3": 1}}
+RUN = {"q1": {"q1": 3.0, "d2": 2.0, "d9": 1.0}, "q2": {"d3": 1.0}}
+IDS_LINE = ("identical ids: a retrieved document whose id is its query's id is dropped "
+            "(BEIR's rule, --ignore-identical-ids): 1 dropped")
+PINECONE = ROOT / "fixtures" / "seeds"
+COSTS = ROOT / "fixtures" / "cwl" / "pinecone.costs"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    qrels, run = tmp_path / "b.qrels", tmp_path / "b.run"
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in QRELS.items()
+                             for d, g in docs.items()))
+    run.write_text("".join(f"{q} Q0 {d} {r} {s} t\n" for q, docs in RUN.items()
+                           for r, (d, s) in enumerate(docs.items(), 1)))
+    return qrels, run
+
+
+def beir_ndcg10() -> float:
+    """pytrec_eval's ndcg_cut_10 on the run with each query's own id popped (BEIR)."""
+    import pytrec_eval
+    popped = {q: {d: s for d, s in docs.items() if d != q} for q, docs in RUN.items()}
+    per_query = pytrec_eval.RelevanceEvaluator(QRELS, {"ndcg_cut_10"}).evaluate(popped)
+    return sum(v["ndcg_cut_10"] for v in per_query.values()) / len(per_query)
+
+
+@pytest.mark.parametrize("fmt, prefix", [("table", ""), ("markdown", "- "), ("latex", "% ")])
+def test_identical_ids_alone_are_named_in_the_foot(files, fmt, prefix):
+    out = cli("evaluate", *files, "-m", "nDCG@10", "--ignore-identical-ids", "-f", fmt)
+    assert out.exit_code == 0, out.stderr
+    assert prefix + IDS_LINE in out.stdout.splitlines()
+    assert f"{beir_ndcg10():.4f}" in out.stdout  # 0.8066, not the 1.0000 of the full run
+
+
+def test_identical_ids_are_in_the_json_settings(files):
+    out = cli("evaluate", *files, "-m", "nDCG@10", "--ignore-identical-ids", "-f", "json")
+    document = json.loads(out.stdout)
+    assert document["settings"]["ignore_identical_ids"] is True
+    assert document["settings"]["identical_ids_dropped"] == 1
+    assert document["summary"]["nDCG@10"] == pytest.approx(beir_ndcg10(), abs=1e-12)
+    plain = json.loads(cli("evaluate", *files, "-m", "nDCG@10", "-f", "json").stdout)
+    assert plain["settings"]["ignore_identical_ids"] is False
+    assert plain["settings"]["costs"] is None
+
+
+def test_identical_ids_and_costs_in_the_notebook_view(files):
+    results = searcheval.evaluate(str(files[0]), str(files[1]), ["nDCG@10"],
+                                  ignore_identical_ids=True, costs={"d2": 2.0})
+    html = results._repr_html_()
+    assert "BEIR&#x27;s rule" in html or "BEIR's rule" in html
+    assert "costs: &lt;costs&gt; (1 document;" in html or "costs: <costs> (1 document;" in html
+
+
+def test_costs_are_named_in_the_foot_and_the_json_settings():
+    base = [PINECONE / "pinecone.qrels", PINECONE / "pinecone.run", "-m", "TBG(halflife=5)"]
+    table = cli("evaluate", *base, "--costs", COSTS)
+    assert table.exit_code == 0, table.stderr
+    assert any(line.startswith(f"costs: {COSTS} (") for line in table.stdout.splitlines())
+    assert "costs:" not in cli("evaluate", *base).stdout
+    document = json.loads(cli("evaluate", *base, "--costs", COSTS, "-f", "json").stdout)
+    assert document["settings"]["costs"]["path"] == str(COSTS)
+
+
+def test_batch_summary_names_identical_ids_and_costs(files, tmp_path):
+    outdir = tmp_path / "out"
+    out = batch(files[0], files[1], "-o", outdir, "-m", "nDCG@10", "--ignore-identical-ids",
+                "--costs", COSTS)
+    assert out.exit_code == 0, out.stderr
+    settings = json.loads((outdir / "summary.json").read_text())["settings"]
+    assert settings["ignore_identical_ids"] is True
+    assert settings["costs"]["path"] == str(COSTS)
+    per_run = json.loads((outdir / "runs" / "b.run.json").read_text())
+    assert per_run["settings"]["identical_ids_dropped"] == 1
