@@ -143,7 +143,10 @@ def test_like_trectools_on_the_command_line_says_which_queries_scored_0(tmp_path
         "measure names: trec_eval's\n"
         "searcheval: note: --like trectools: 1 query of the run not in the qrels (9001) "
         "scored 0 and counted in every mean: trectools divides by the run's queries "
-        "(trec_eval ignores them)\n")
+        "(trec_eval ignores them)\n"
+        "searcheval: note: settings: 2 queries averaged (missing=skip, as trec_eval without "
+        "-c: the queries in both; 224 absent from the run left out: 10, 100, 101, 102, 103, "
+        "104, 105, 106, 107, 108, ... (224 in all)); ties: trec_eval; relevance level: 1\n")
 
 
 # ---- BEIR --------------------------------------------------------------------------------

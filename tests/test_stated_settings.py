@@ -90,3 +90,77 @@ def test_batch_summary_names_identical_ids_and_costs(files, tmp_path):
     assert settings["costs"]["path"] == str(COSTS)
     per_run = json.loads((outdir / "runs" / "b.run.json").read_text())
     assert per_run["settings"]["identical_ids_dropped"] == 1
+
+
+# ---- defect 5: -f trec, csv and wide-csv state the query policy on stderr ---------------
+
+LIBRARY_QRELS = ROOT / "fixtures" / "seeds" / "library.qrels"
+LIBRARY_RUN = ROOT / "fixtures" / "seeds" / "library.run"
+CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
+
+
+def pytrec_eval_map() -> tuple[float, int]:
+    """(MAP, queries averaged) as trec_eval without -c computes them: pytrec_eval evaluates
+    only the run's queries that the qrels judge (the library run lacks q4)."""
+    import pytrec_eval
+    qrels: dict = {}
+    for line in LIBRARY_QRELS.read_text().splitlines():
+        q, _, d, g = line.split()
+        qrels.setdefault(q, {})[d] = int(g)
+    run: dict = {}
+    for line in LIBRARY_RUN.read_text().splitlines():
+        q, _, d, _, s, _ = line.split()
+        run.setdefault(q, {})[d] = float(s)
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    return sum(v["map"] for v in per_query.values()) / len(per_query), len(per_query)
+
+
+def test_trec_format_says_on_stderr_why_its_mean_is_not_trec_eval_s():
+    reference, in_both = pytrec_eval_map()  # 0.8750 over 4 queries
+    out = cli("evaluate", LIBRARY_QRELS, LIBRARY_RUN, "-m", "map", "-f", "trec")
+    assert out.stdout == "map                   \tall\t0.7000\n"  # trec_eval -c's text
+    assert out.stderr == (
+        "searcheval: note: not trec_eval's numbers with the same flags: the means average all "
+        f"5 qrels queries, the 1 absent from the run (q4) scoring 0, as trec_eval -c does; "
+        f"trec_eval without -c averages the {in_both} in both: --missing skip or --like "
+        "trec_eval gives its numbers\n")
+    for flags in (["--missing", "skip"], ["--like", "trec_eval"]):  # the note's advice holds
+        told = cli("evaluate", LIBRARY_QRELS, LIBRARY_RUN, "-m", "map", "-f", "trec", *flags)
+        assert told.stdout == f"map                   \tall\t{reference:.4f}\n"
+
+
+@pytest.mark.parametrize("flags", [["-c"], ["--missing", "skip"], ["--missing", "zero"]])
+def test_trec_format_is_silent_when_trec_eval_with_the_same_flags_agrees(flags):
+    out = cli("evaluate", LIBRARY_QRELS, LIBRARY_RUN, "-m", "map", "-f", "trec", *flags)
+    assert out.exit_code == 0 and out.stderr == ""
+
+
+def test_trec_format_names_a_tie_rule_and_identical_ids_trec_eval_does_not_have(files):
+    out = cli("evaluate", *files, "-m", "map", "-f", "trec", "-c", "--ties", "input",
+              "--ignore-identical-ids")
+    assert out.stderr.count("\n") == 1
+    assert "ties: input (score descending, then the order of the lines in the run file)" in out.stderr
+    assert "documents whose id is their query's id dropped (--ignore-identical-ids): 1" in out.stderr
+
+
+@pytest.mark.parametrize("fmt", ["csv", "wide-csv"])
+def test_csv_formats_state_the_policy_and_the_zero_filled_on_stderr(fmt):
+    out = cli("evaluate", LIBRARY_QRELS, LIBRARY_RUN, "-m", "map", "-f", fmt)
+    assert out.stderr == ("searcheval: note: settings: 5 queries averaged (missing=zero, as "
+                          "trec_eval -c: every qrels query; 1 absent from the run scored 0: "
+                          "q4); ties: trec_eval; relevance level: 1\n")
+    skip = cli("evaluate", LIBRARY_QRELS, LIBRARY_RUN, "-m", "map", "-f", fmt, "--missing", "skip")
+    assert "4 queries averaged (missing=skip, as trec_eval without -c" in skip.stderr
+    assert "1 absent from the run left out: q4" in skip.stderr
+
+
+def test_compare_csv_names_the_test_and_the_correction():
+    runs = [CRANFIELD / "results" / f"results_{n}.txt" for n in ("english_bm25", "custom_bm25")]
+    out = cli("compare", CRANFIELD / "qrel", *runs, "-m", "AP", "--test", "wilcoxon", "-f", "csv")
+    assert out.exit_code == 0, out.stderr
+    test_line = [line for line in out.stderr.splitlines() if "note: test: " in line]
+    assert len(test_line) == 1
+    assert "Wilcoxon signed-rank test" in test_line[0] and "Holm-corrected" in test_line[0]
+    bonferroni = cli("compare", CRANFIELD / "qrel", *runs, "-m", "AP", "--test", "t",
+                     "--correction", "bonferroni", "-f", "csv")
+    assert "Bonferroni-corrected" in bonferroni.stderr
