@@ -242,6 +242,15 @@ class Results(Outcome):
     def natural_query_order(self) -> list[str]:
         return sorted(self.query_ids, key=natural_key)
 
+    def level_ignored_by(self) -> list[str]:
+        """The measures asked for that -l (a level other than 1) does not change: the
+        families that read no relevance level (``Spec.uses_rel`` False: nDCG's graded gains,
+        graded RBP, ERR, the counts of retrieved documents, ...) without a level of their
+        own (``rel=``). trec_eval ignores -l in them too; the outputs say so."""
+        if self.settings.relevance_level == 1:
+            return []
+        return [str(m) for m in self.measures if not m.spec.uses_rel and m.rel is None]
+
     def settings_dict(self) -> dict:
         s = self.settings
         return {
@@ -251,6 +260,7 @@ class Results(Outcome):
             "queries_averaged": len(self.query_ids), "queries_zero_filled": len(self.zero_filled),
             "queries_skipped": len(self.skipped), "queries_ignored": len(self.ignored),
             "zero_filled": self.zero_filled, "skipped": self.skipped, "ignored": self.ignored,
+            "relevance_level_not_read_by": self.level_ignored_by(),
             "ignore_identical_ids": s.ignore_identical_ids,
             "identical_ids_dropped": self.identical_ids_dropped,
             "costs": None if s.costs is None else {"path": s.costs.path,

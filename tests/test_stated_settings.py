@@ -99,18 +99,24 @@ LIBRARY_RUN = ROOT / "fixtures" / "seeds" / "library.run"
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
 
 
+def trec_dicts(qrels_path: Path, run_path: Path) -> tuple[dict, dict]:
+    """pytrec_eval's dicts of a qrels and a run file, read here (not by searcheval)."""
+    qrels: dict = {}
+    for line in qrels_path.read_text().splitlines():
+        q, _, d, g = line.split()
+        qrels.setdefault(q, {})[d] = int(g)
+    run: dict = {}
+    for line in run_path.read_text().splitlines():
+        q, _, d, _, s, _ = line.split()
+        run.setdefault(q, {})[d] = float(s)
+    return qrels, run
+
+
 def pytrec_eval_map() -> tuple[float, int]:
     """(MAP, queries averaged) as trec_eval without -c computes them: pytrec_eval evaluates
     only the run's queries that the qrels judge (the library run lacks q4)."""
     import pytrec_eval
-    qrels: dict = {}
-    for line in LIBRARY_QRELS.read_text().splitlines():
-        q, _, d, g = line.split()
-        qrels.setdefault(q, {})[d] = int(g)
-    run: dict = {}
-    for line in LIBRARY_RUN.read_text().splitlines():
-        q, _, d, _, s, _ = line.split()
-        run.setdefault(q, {})[d] = float(s)
+    qrels, run = trec_dicts(LIBRARY_QRELS, LIBRARY_RUN)
     per_query = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
     return sum(v["map"] for v in per_query.values()) / len(per_query), len(per_query)
 
@@ -164,3 +170,39 @@ def test_compare_csv_names_the_test_and_the_correction():
     bonferroni = cli("compare", CRANFIELD / "qrel", *runs, "-m", "AP", "--test", "t",
                      "--correction", "bonferroni", "-f", "csv")
     assert "Bonferroni-corrected" in bonferroni.stderr
+
+
+# ---- defect 6: -l N names the measures that do not read the level --------------------------
+
+CRANFIELD_RUN = CRANFIELD / "results" / "results_english_bm25.txt"
+LEVEL_NOTE = ("  the level does not change nDCG@10, RBP(p=0.8): they read the grades themselves "
+              "or no relevance (as in trec_eval)")
+
+
+def pytrec_eval_ndcg10(level: int) -> float:
+    """pytrec_eval's (trec_eval's code) ndcg_cut_10 mean over the run's judged queries at
+    ``level``: trec_eval reads the grades as gains and never the level."""
+    import pytrec_eval
+    qrels, run = trec_dicts(CRANFIELD / "qrel", CRANFIELD_RUN)
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"},
+                                               relevance_level=level).evaluate(run)
+    return sum(v["ndcg_cut_10"] for v in per_query.values()) / len(per_query)
+
+
+def test_a_level_other_than_1_names_the_measures_it_does_not_change():
+    base = ["evaluate", CRANFIELD / "qrel", CRANFIELD_RUN, "-m", "nDCG@10", "-m", "RBP",
+            "-m", "AP", "--missing", "skip"]
+    shown = {level: json.loads(cli(*base, "-l", level, "-f", "json").stdout)
+             for level in (1, 2, 3)}
+    for level in (2, 3):  # the values are kept, as trec_eval's (pytrec_eval's at that level)
+        assert shown[level]["summary"]["nDCG@10"] == pytest.approx(pytrec_eval_ndcg10(level),
+                                                                   abs=1e-12)
+        assert shown[level]["summary"]["RBP(p=0.8)"] == shown[1]["summary"]["RBP(p=0.8)"]
+        assert shown[level]["summary"]["AP"] != shown[1]["summary"]["AP"]  # AP reads it
+        assert shown[level]["settings"]["relevance_level_not_read_by"] == ["nDCG@10", "RBP(p=0.8)"]
+    assert shown[1]["settings"]["relevance_level_not_read_by"] == []
+    table = cli(*base, "-l", "2").stdout.splitlines()
+    assert LEVEL_NOTE in table
+    assert LEVEL_NOTE not in cli(*base).stdout.splitlines()
+    assert "relevance level: 2 (not read by nDCG@10, RBP(p=0.8))" in cli(*base, "-l", "2", "-f",
+                                                                        "csv").stderr

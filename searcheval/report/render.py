@@ -138,6 +138,11 @@ def settings_lines(results: Results) -> list[str]:
     lines.append(f"relevance level: {s['relevance_level']} (grade >= level is relevant)   "
                  f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}"
                  + (f"   collection: {s['num_docs']} documents (-N)" if s["num_docs"] else ""))
+    ignoring = results.level_ignored_by()
+    if ignoring:
+        lines.append(f"  the level does not change {', '.join(ignoring)}: "
+                     f"{'it reads' if len(ignoring) == 1 else 'they read'} the grades "
+                     "themselves or no relevance (as in trec_eval)")
     return lines + input_rules(results) + spread_cells.describe(results) + results.notes
 
 
@@ -180,7 +185,9 @@ def policy_line(results: Results) -> str:
     if results.ignored:
         parts.append(f"{len(results.ignored)} only in the run ignored")
     parts.append(f"ties: {s.ties}" + ("" if s.ties == "trec_eval" else f" ({TIE_POLICIES[s.ties]})"))
-    parts.append(f"relevance level: {s.relevance_level}")
+    ignoring = results.level_ignored_by()
+    parts.append(f"relevance level: {s.relevance_level}"
+                 + (f" (not read by {', '.join(ignoring)})" if ignoring else ""))
     parts += [f"depth: {s.depth} (-M)"] if s.depth else []
     parts += ["judged only (-J)"] if s.judged_only else []
     parts += [line.split(" (")[0].replace(": a retrieved", ": each retrieved")
