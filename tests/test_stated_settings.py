@@ -206,3 +206,46 @@ def test_a_level_other_than_1_names_the_measures_it_does_not_change():
     assert LEVEL_NOTE not in cli(*base).stdout.splitlines()
     assert "relevance level: 2 (not read by nDCG@10, RBP(p=0.8))" in cli(*base, "-l", "2", "-f",
                                                                         "csv").stderr
+
+
+# ---- defect 7: agree states its settings and what each leaderboard column averages --------
+
+CUSTOM_RUN = CRANFIELD / "results" / "results_custom_bm25.txt"
+
+
+def zero_filled_ap(qrels: dict, run: dict) -> float:
+    """trec_eval -c's MAP from pytrec_eval (which evaluates the run's judged queries only):
+    the sum over the run's queries divided by every qrels query, a missing one adding 0."""
+    import pytrec_eval
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    return sum(v["map"] for v in per_query.values()) / len(qrels)
+
+
+def test_agree_states_its_settings_and_the_queries_of_each_column(tmp_path):
+    full, run = trec_dicts(CRANFIELD / "qrel", CUSTOM_RUN)
+    half = tmp_path / "halfB.qrels"  # the queries numbered up to 100
+    half.write_text("".join(line + "\n" for line in (CRANFIELD / "qrel").read_text().splitlines()
+                            if int(line.split()[0]) <= 100))
+    half_dict, _ = trec_dicts(half, CUSTOM_RUN)
+    lacked = len(set(full) - set(run))  # query 15: in both qrels, not in the custom run
+    assert (len(full), len(half_dict), lacked) == (225, 100, 1)
+    args = ["agree", CRANFIELD / "qrel", half, CRANFIELD_RUN, CUSTOM_RUN, "-m", "AP"]
+    table = cli(*args)
+    assert table.exit_code == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert ("means over 225 queries (1 absent from a run, scored 0 there) under qrel, 100 "
+            "queries (1 absent from a run, scored 0 there) under halfB.qrels") in lines
+    assert ("settings of the leaderboards: missing=zero: every qrels query counts; one a run "
+            "lacks scores 0 (trec_eval -c)") in lines
+    assert "ties: score descending, then doc_id descending (byte order), as trec_eval" in lines
+    assert any(line.startswith("relevance level: 1 (grade >= level is relevant)") for line in lines)
+    custom = next(line for line in lines if line.startswith("results_custom_bm25.txt"))
+    assert custom.split()[1:] == [f"{zero_filled_ap(full, run):.4f}",
+                                  f"{zero_filled_ap(half_dict, run):.4f}"]  # 0.2183, 0.1955
+    document = json.loads(cli(*args, "-f", "json").stdout)
+    board = document["leaderboards"][0]
+    assert (board["queries_reference"], board["queries_other"]) == (225, 100)
+    assert (board["zero_filled_reference"], board["zero_filled_other"]) == (1, 1)
+    assert document["settings"]["missing"] == "zero"
+    assert document["settings"]["relevance_level"] == 1
+    assert document["settings"]["ties"] == "trec_eval"
