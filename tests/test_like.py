@@ -329,7 +329,8 @@ def test_like_ranx_refuses_unequal_query_sets():
                             like="ranx")
     assert str(info.value) == ("--like ranx: ranx requires the same queries in the qrels and "
                                "the run, found 1 only in the qrels (q2) (ranx: "
-                               "make_comparable=True)")
+                               "make_comparable=True; here: give --missing zero or skip, "
+                               "missing= in the API, which wins over the preset's rule)")
 
 
 @pytest.mark.parametrize("fmt", ["table", "json", "markdown", "latex", "csv", "trec"])

@@ -249,3 +249,46 @@ def test_agree_states_its_settings_and_the_queries_of_each_column(tmp_path):
     assert document["settings"]["missing"] == "zero"
     assert document["settings"]["relevance_level"] == 1
     assert document["settings"]["ties"] == "trec_eval"
+
+
+# ---- defect 12: an option given explicitly wins over --like ranx's equal-query rule --------
+
+RANX_OVERRIDDEN = ("ranx's own rule (the same queries in the qrels and the run, else refused) "
+                   "overridden by the query policy given (-c or --missing)")
+
+
+def pytrec_eval_rr(every_qrels_query: bool) -> float:
+    """pytrec_eval's recip_rank over the library run's queries (it lacks q4), divided by the
+    qrels queries (trec_eval -c: q4 adds 0) or by the queries in both (trec_eval)."""
+    import pytrec_eval
+    qrels, run = trec_dicts(LIBRARY_QRELS, LIBRARY_RUN)
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)
+    total = sum(v["recip_rank"] for v in per_query.values())
+    return total / (len(qrels) if every_qrels_query else len(per_query))
+
+
+@pytest.mark.parametrize("flags, every", [(["--missing", "zero"], True), (["-c"], True),
+                                          (["--missing", "skip"], False)])
+def test_like_ranx_yields_to_an_explicit_query_policy(flags, every):
+    out = cli("evaluate", LIBRARY_QRELS, LIBRARY_RUN, "-m", "RR", "--like", "ranx", *flags,
+              "-f", "json")
+    assert out.exit_code == 0, out.stderr
+    document = json.loads(out.stdout)
+    assert document["summary"]["RR"] == pytest.approx(pytrec_eval_rr(every), abs=1e-12)
+    assert any(RANX_OVERRIDDEN in note for note in document["notes"])
+
+
+def test_like_ranx_alone_still_refuses_unequal_queries_and_says_how_to_override(tmp_path):
+    out = cli("evaluate", LIBRARY_QRELS, LIBRARY_RUN, "-m", "RR", "--like", "ranx")
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1
+    assert "give --missing zero or skip, missing= in the API, which wins over the preset's " \
+        "rule" in out.stderr
+    outdir = tmp_path / "out"
+    refused = batch(LIBRARY_QRELS, LIBRARY_RUN, "-o", outdir, "-m", "RR", "--like", "ranx")
+    assert refused.exit_code == 1  # the run is reported and skipped
+    given = batch(LIBRARY_QRELS, LIBRARY_RUN, "-o", tmp_path / "given", "-m", "RR", "--like",
+                  "ranx", "--missing", "zero")
+    assert given.exit_code == 0, given.stderr
+    summary = json.loads((tmp_path / "given" / "summary.json").read_text())
+    assert summary["runs"][0]["summary"]["RR"] == pytest.approx(pytrec_eval_rr(True), abs=1e-12)
