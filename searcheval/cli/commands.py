@@ -204,7 +204,8 @@ def _warn(results: Results, show_notes: bool, labelled: bool = False) -> None:
 def _warn_settings(results: Results, fmt: str, policy_given: bool, labelled: bool) -> None:
     """csv, wide-csv and trec have no place for the settings: their line goes to stderr
     (trec's only where trec_eval, given the same flags, would print other numbers)."""
-    line = render.stderr_settings(results, fmt, policy_given)
+    from ..report.stderr_settings import stderr_settings
+    line = stderr_settings(results, fmt, policy_given)
     if line is not None:
         which = f"{results.run}: " if labelled else ""
         click.echo(f"searcheval: note: {which}{line}", err=True)
