@@ -90,10 +90,11 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         results.count_dropped(run)  # BEIR's identical-id rule: how many it dropped
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
-        _warn_settings(results, fmt, policy_given, labelled=len(runs) > 1)
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid, summary, groups=groups,
                                  **({"options": looks} if looks is not None else {}))
+    for results in results_list:  # once the output can be made: not before a refusal
+        _warn_settings(results, fmt, policy_given, labelled=len(runs) > 1)
     files = (_plots(qrels, dict(zip(labels, runs)), results_list, settings, plot_how)
              if plot_dir else {})
     if files:  # the plot folder first: a refusal there leaves the -o output unwritten
