@@ -105,6 +105,14 @@ class Results(Outcome):
     zscores: str | None = None
     spreads: dict[str, Any] | None = None
     interval: Any = None  # analysis.mean_spread.Interval, with ``spreads``
+    # documents BEIR's identical-id rule dropped (Settings.ignore_identical_ids), set from
+    # the run by ``count_dropped``; None: the rule was not applied
+    identical_ids_dropped: int | None = None
+
+    def count_dropped(self, run: Any) -> None:
+        """Keep how many documents of ``run`` (as evaluated) the identical-id rule dropped."""
+        if self.settings.ignore_identical_ids:
+            self.identical_ids_dropped = getattr(run, "identical_ids_dropped", None) or 0
 
     @property
     def tied(self) -> str:
@@ -205,6 +213,15 @@ class Results(Outcome):
     def natural_query_order(self) -> list[str]:
         return sorted(self.query_ids, key=natural_key)
 
+    def level_ignored_by(self) -> list[str]:
+        """The measures asked for that -l (a level other than 1) does not change: the
+        families that read no relevance level (``Spec.uses_rel`` False: nDCG's graded gains,
+        graded RBP, ERR, the counts of retrieved documents, ...) without a level of their
+        own (``rel=``). trec_eval ignores -l in them too; the outputs say so."""
+        if self.settings.relevance_level == 1:
+            return []
+        return [str(m) for m in self.measures if not m.spec.uses_rel and m.rel is None]
+
     def settings_dict(self) -> dict:
         s = self.settings
         return {
@@ -214,6 +231,11 @@ class Results(Outcome):
             "queries_averaged": len(self.query_ids), "queries_zero_filled": len(self.zero_filled),
             "queries_skipped": len(self.skipped), "queries_ignored": len(self.ignored),
             "zero_filled": self.zero_filled, "skipped": self.skipped, "ignored": self.ignored,
+            "relevance_level_not_read_by": self.level_ignored_by(),
+            "ignore_identical_ids": s.ignore_identical_ids,
+            "identical_ids_dropped": self.identical_ids_dropped,
+            "costs": None if s.costs is None else {"path": s.costs.path,
+                                                   "documents": len(s.costs.doc_ids)},
         }
 
     def to_dataframe(self, per_query: bool = True, wide: bool = False, means: bool = False):
@@ -372,6 +394,7 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
             raise UsageError(f"names: one run, {len(names)} names")
         ranked = prepared(chosen, judged, as_run(rows_as_frame(run, "score"), ranks=ties == "rank"))
         results = _evaluate_one(judged, ranked, parsed, settings, engine, notes)
+        results.count_dropped(ranked)
         if names:
             results.run = str(names[0])
         return results
@@ -382,6 +405,7 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     by_run = ResultsByRun()
     for ranked, label in zip(read, labels_of(read, given)):
         results = _evaluate_one(judged, ranked, parsed, settings, engine, list(notes))
+        results.count_dropped(ranked)
         results.run = label
         by_run[label] = results
     return by_run

@@ -67,6 +67,9 @@ class Settings:
     # engine.context.prepare) and counts in every mean, as trectools divides each mean by
     # the run's queries (len(run.topics()))
     run_queries_count: bool = False
+    # --ignore-identical-ids (BEIR's rule, --like beir's default): a retrieved document whose
+    # id is its query's id is dropped before evaluating (engine.presets.prepared)
+    ignore_identical_ids: bool = False
 
     def __post_init__(self) -> None:
         # Types first: from the API, "2" raised a TypeError, depth 1.5 kept 2 documents,
@@ -89,6 +92,9 @@ class Settings:
         if not isinstance(self.run_queries_count, (bool, np.bool_)):
             raise UsageError(f"run_queries_count must be True or False, found "
                              f"{self.run_queries_count!r}")
+        if not isinstance(self.ignore_identical_ids, (bool, np.bool_)):
+            raise UsageError(f"ignore_identical_ids must be True or False, found "
+                             f"{self.ignore_identical_ids!r}")
         if self.costs is not None and not isinstance(self.costs, DocumentCosts):
             raise UsageError(f"costs must be DocumentCosts (read_costs), found "
                              f"{type(self.costs).__name__}")

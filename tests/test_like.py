@@ -169,7 +169,10 @@ def test_like_trectools_on_the_command_line_says_which_queries_scored_0(tmp_path
         "searcheval: note: --like trectools: 1 query of the run not in the qrels (9001) "
         "scored 0 in trectools' measures (evaluated as queries without judgments) and "
         "counted in every mean: trectools divides by the run's queries (trec_eval ignores "
-        "them)\n")
+        "them)\n"
+        "searcheval: note: settings: 2 queries averaged (missing=skip, as trec_eval without "
+        "-c: the queries in both; 224 absent from the run left out: 10, 100, 101, 102, 103, "
+        "104, 105, 106, 107, 108, ... (224 in all)); ties: trec_eval; relevance level: 1\n")
 
 
 # ---- BEIR --------------------------------------------------------------------------------
@@ -352,7 +355,8 @@ def test_like_ranx_refuses_unequal_query_sets():
                             like="ranx")
     assert str(info.value) == ("--like ranx: ranx requires the same queries in the qrels and "
                                "the run, found 1 only in the qrels (q2) (ranx: "
-                               "make_comparable=True)")
+                               "make_comparable=True; here: give --missing zero or skip, "
+                               "missing= in the API, which wins over the preset's rule)")
 
 
 @pytest.mark.parametrize("fmt", ["table", "json", "markdown", "latex", "csv", "trec"])

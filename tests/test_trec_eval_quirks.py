@@ -137,7 +137,10 @@ def test_other_formats_show_both_and_say_why(tmp_path):
     assert result.stdout.splitlines()[-2:] == ["run,all,P@5,0.2", "run,all,P@10,0.1"]
     assert result.stderr == ("searcheval: note: trec_eval prints P with the parameters of its "
                              "first -m (P.5) only: P@10 not in its output (--format trec leaves "
-                             "them out)\n")
+                             "them out)\n"
+                             "searcheval: note: settings: 1 query averaged (missing=zero, as "
+                             "trec_eval -c: every qrels query); ties: trec_eval; relevance "
+                             "level: 1\n")  # csv's settings (its numbers are trec_eval -c's)
     ir_spelling = cli("evaluate", qrels, run, "-m", "P.5", "-m", "P@10", "-f", "trec")
     assert [line.split()[0] for line in ir_spelling.stdout.splitlines()] == ["P_5", "P_10"]
     assert ir_spelling.stderr == ""  # P@10 is no trec_eval argument: nothing to leave out

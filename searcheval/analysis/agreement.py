@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -177,6 +178,13 @@ class LeaderboardAgreement:
     swaps: list[Swap]
     test: str
     correction: str
+    # what the means are over: the queries each column averages (compare's paired queries:
+    # with missing=zero every qrels query), those a run lacks (scored 0), and the settings
+    queries_a: int = 0
+    queries_b: int = 0
+    zero_filled_a: int = 0
+    zero_filled_b: int = 0
+    settings: Any = None  # settings.Settings of both leaderboards (compare's defaults)
 
 
 def agree_leaderboards(qrels_a, qrels_b, runs, measure: str, *, test: str = "t",
@@ -206,4 +214,15 @@ def agree_leaderboards(qrels_a, qrels_b, runs, measure: str, *, test: str = "t",
     tau = float(stats.kendalltau(means_a, means_b).statistic) if len(labels) > 1 else math.nan
     return LeaderboardAgreement(name, labels, means_a.tolist(), means_b.tolist(), tau,
                                 tau_ap(means_a, means_b), tau_ap_b(means_a, means_b), swaps,
-                                under_a.test_description, under_a.correction_text())
+                                under_a.test_description, under_a.correction_text(),
+                                len(under_a.query_ids), len(under_b.query_ids),
+                                _zero_filled(under_a), _zero_filled(under_b),
+                                under_a.results[0].settings)
+
+
+def _zero_filled(comparison) -> int:
+    """The averaged queries that at least one run lacks (each scores 0 for that run)."""
+    lacked: set[str] = set()
+    for results in comparison.results:
+        lacked.update(results.zero_filled)
+    return len(lacked & set(comparison.query_ids))

@@ -223,8 +223,9 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     refuse_repeated_runs(read)  # a run against itself compares nothing
     from ..engine import native
     full = [Results.of(native.evaluate(judged, run, asked, settings)) for run in read]
-    for results, label in zip(full, labels_of(read, names)):  # exp1/run.txt, exp2/run.txt
+    for results, label, run in zip(full, labels_of(read, names), read):  # exp1/run.txt, ...
         results.run = label
+        results.count_dropped(run)
     whole, query_ids, left_out = _paired(full)
     results = [_only(r, parsed) for r in whole]
     pairs = ([(base_index, j) for j in range(len(results)) if j != base_index]

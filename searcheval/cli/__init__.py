@@ -245,6 +245,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
     """
     if complete and missing == "skip":
         _fail("searcheval: -c and --missing skip contradict each other")
+    policy_given = bool(complete) or missing is not None  # trec_eval's -c is its own flag
     missing = missing or ("zero" if complete or like is None else None)  # None: --like's
     try:
         from .commands import run_evaluate
@@ -261,7 +262,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             groups_path=groups_path, plot_how=(plot_measures, plot_size, dpi),
                             looks=table,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures),
-                            interval=interval)
+                            interval=interval, policy_given=policy_given)
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
     except SearchevalError as exc:

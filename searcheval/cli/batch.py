@@ -272,6 +272,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
                               chunk_queries, parse_size(block_size), like)
         job = replace(job, qrels_form=qrels_format, like=like,
                       ignore_identical_ids=chosen.ignore_identical_ids,
+                      equal_queries=chosen.equal_queries,
                       interval=interval_asked(ci, ci_method, ci_level, seed, resamples))
         outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
     except WorkerDied as exc:

@@ -30,7 +30,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  qrels_format: str = "trec", run_names: list[str | None] | None = None,
                  groups_path: str | None = None, plot_how: tuple = ((), None, None),
                  interval=None, costs: str | None = None, looks=None, like: str | None = None,
-                 ignore_identical_ids: bool | None = None) -> int:
+                 ignore_identical_ids: bool | None = None, policy_given: bool = True) -> int:
     refuse_inputs_as_outputs([output], [costs] if costs else [])
     settings = Settings(compat=compat, missing=missing or "zero", relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
@@ -87,11 +87,14 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
             add_spread(results, interval.level, interval.method, seed=interval.seed,
                        resamples=interval.resamples)
         results.run = label
+        results.count_dropped(run)  # BEIR's identical-id rule: how many it dropped
         results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid, summary, groups=groups,
                                  **({"options": looks} if looks is not None else {}))
+    for results in results_list:  # once the output can be made: not before a refusal
+        _warn_settings(results, fmt, policy_given, labelled=len(runs) > 1)
     files = (_plots(qrels, dict(zip(labels, runs)), results_list, settings, plot_how)
              if plot_dir else {})
     if files:  # the plot folder first: a refusal there leaves the -o output unwritten
@@ -197,6 +200,16 @@ def _warn(results: Results, show_notes: bool, labelled: bool = False) -> None:
     which = f"{results.run}: " if labelled else ""
     for note in results.notes if show_notes else []:
         click.echo(f"searcheval: note: {which}{note}", err=True)
+
+
+def _warn_settings(results: Results, fmt: str, policy_given: bool, labelled: bool) -> None:
+    """csv, wide-csv and trec have no place for the settings: their line goes to stderr
+    (trec's only where trec_eval, given the same flags, would print other numbers)."""
+    from ..report.stderr_settings import stderr_settings
+    line = stderr_settings(results, fmt, policy_given)
+    if line is not None:
+        which = f"{results.run}: " if labelled else ""
+        click.echo(f"searcheval: note: {which}{line}", err=True)
 
 
 def first_parameters_only(names: list[str], measures: list[Measure], compat: int,

@@ -85,7 +85,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
     if complete and missing == "skip":
         _fail("searcheval: -c and --missing skip contradict each other")
     try:
-        from .commands import _warn
+        from .commands import _warn, _warn_settings
         from ..analysis.compare import compare
         from ..report.compare import render_comparison
         from ..io.inputs import as_qrels, as_run
@@ -144,7 +144,10 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                  if plot_dir else {})
         for results in comparison.results:
             _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"), labelled=True)
-        if fmt in ("csv", "wide-csv", "trec"):
+            _warn_settings(results, fmt, complete or missing is not None, labelled=True)
+        if fmt in ("csv", "wide-csv", "trec"):  # no place for the test: the table's foot says it
+            click.echo(f"searcheval: note: test: {comparison.test_description}; "
+                       f"{comparison.correction_text()}", err=True)
             for note in first_notes + comparison.notes:
                 click.echo(f"searcheval: note: {note}", err=True)
         write_text(output, text)

@@ -80,6 +80,9 @@ class Chosen:
     ignore_identical_ids: bool
     like: str | None
     note: str | None
+    # ranx's rule (the same queries in both, else refused), unless -c or --missing was
+    # given: an option given explicitly wins over the preset, this one too
+    equal_queries: bool = False
 
 
 def choose(like: str | None, settings: Settings, *, missing_given: bool,
@@ -87,23 +90,30 @@ def choose(like: str | None, settings: Settings, *, missing_given: bool,
     """``settings`` with the preset's query policy unless one was given (``missing_given``),
     and the identical-id rule (``None``: the preset's, else off)."""
     if like is None:
-        return Chosen(settings, bool(ignore_identical_ids), None, None)
+        drop = bool(ignore_identical_ids) or settings.ignore_identical_ids
+        return Chosen(replace(settings, ignore_identical_ids=drop), drop, None, None)
     chosen = preset(like)
     if not missing_given:
         settings = replace(settings, missing=chosen.missing)
     settings = replace(settings, run_queries_count=chosen.run_queries_count)
     drop = chosen.ignore_identical_ids if ignore_identical_ids is None else ignore_identical_ids
-    return Chosen(settings, drop, like, _note(chosen, settings, drop))
+    settings = replace(settings, ignore_identical_ids=bool(drop))  # named in every output
+    overridden = chosen.equal_queries and missing_given
+    return Chosen(settings, bool(drop), like, _note(chosen, settings, drop, overridden),
+                  equal_queries=chosen.equal_queries and not missing_given)
 
 
-def _note(chosen: Preset, settings: Settings, drop: bool) -> str:
+def _note(chosen: Preset, settings: Settings, drop: bool, overridden: bool = False) -> str:
     policy = ("every qrels query (missing=zero)" if settings.missing == "zero"
               else "the queries in both (missing=skip)")
     if settings.run_queries_count:
         policy += ", and the run's queries the qrels lack, scoring 0"
     ids = "; documents whose id is their query's id dropped" if drop else ""
+    rule = (f"; {chosen.tool}'s own rule (the same queries in the qrels and the run, else "
+            "refused) overridden by the query policy given (-c or --missing)"
+            if overridden else "")
     return (f"--like {chosen.tool}: averaged over {policy}; ties: {settings.ties}; measure "
-            f"names: {chosen.names}{ids}")
+            f"names: {chosen.names}{ids}{rule}")
 
 
 def refuse_unequal_queries(qrels: Qrels, run: Run) -> None:
@@ -117,7 +127,9 @@ def refuse_unequal_queries(qrels: Qrels, run: Run) -> None:
              if only_qrels else []) + (
         [f"{len(only_run)} only in the run ({', '.join(only_run[:3])})"] if only_run else [])
     raise UsageError(f"--like ranx: ranx requires the same queries in the qrels and the run, "
-                     f"found {' and '.join(parts)} (ranx: make_comparable=True)")
+                     f"found {' and '.join(parts)} (ranx: make_comparable=True; here: give "
+                     "--missing zero or skip, missing= in the API, which wins over the "
+                     "preset's rule)")
 
 
 def _distinct(column) -> set[str]:
@@ -127,7 +139,7 @@ def _distinct(column) -> set[str]:
 
 def prepared(chosen: Chosen, qrels: Qrels, run: Run) -> Run:
     """The run as the preset evaluates it: checked (ranx), its identical ids dropped (BEIR)."""
-    if chosen.like == "ranx":
+    if chosen.equal_queries:
         refuse_unequal_queries(qrels, run)
     if chosen.ignore_identical_ids:
         from ..io.beir import without_identical_ids

@@ -85,7 +85,9 @@ def without_identical_ids(run: Run) -> Run:
     emptied = run.query.vocabulary.take(lost).to_pylist()
     lines = None if run.line_numbers is None else run.line_numbers[rows]
     ranks = None if run.ranks is None else run.ranks[rows]
-    return make_run(encode(take(queries, rows)), Encoded.lazy(take(docs, rows)),
+    kept = make_run(encode(take(queries, rows)), Encoded.lazy(take(docs, rows)),
                     run.scores[rows], lines, run.path, run.tag, ranks=ranks,
                     empty_queries=tuple(run.empty_queries) + tuple(emptied))
+    kept.identical_ids_dropped = int(len(same) - len(rows))  # the settings name the count
+    return kept
 

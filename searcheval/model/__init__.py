@@ -142,6 +142,9 @@ class Run(_Pairs):
     # Queries the run lists with no document (a dict's or JSON file's ``"q2": {}``): each is
     # an empty ranking, evaluated as pytrec_eval evaluates it, not a query missing from the run.
     empty_queries: tuple[str, ...] = ()
+    # BEIR's identical-id rule (io.beir.without_identical_ids): how many documents it
+    # dropped, which every output names; None: the rule dropped none or was not applied
+    identical_ids_dropped: int | None = None
 
     @property
     def name(self) -> str:

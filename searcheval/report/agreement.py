@@ -36,6 +36,8 @@ def leaderboard_lines(board: LeaderboardAgreement, names: tuple[str, str]) -> li
     width = max(len(r) for r in board.runs)
     lines = ["", f"{board.measure}: Kendall's tau-b {_number(board.tau)}   tau_ap ({a} the "
              f"reference) {_number(board.tau_ap)}   tau_ap_b {_number(board.tau_ap_b)}",
+             f"means over {_queries(board.queries_a, board.zero_filled_a)} under {a}, "
+             f"{_queries(board.queries_b, board.zero_filled_b)} under {b}",
              f"{'run':<{width}}  {'under ' + a:>14}  {'under ' + b:>14}"]
     order = sorted(range(len(board.runs)), key=lambda i: -board.means_a[i])
     for i in order:
@@ -54,12 +56,37 @@ def leaderboard_lines(board: LeaderboardAgreement, names: tuple[str, str]) -> li
     return lines
 
 
+def _queries(count: int, zero_filled: int) -> str:
+    lacked = f" ({zero_filled} absent from a run, scored 0 there)" if zero_filled else ""
+    return f"{count} quer{'y' if count == 1 else 'ies'}{lacked}"
+
+
+def settings_facts(boards: list[LeaderboardAgreement]) -> dict:
+    """What the leaderboards' means depend on (the same for every measure and qrels)."""
+    from ..settings import TIE_POLICIES
+    s = boards[0].settings
+    return {"missing": s.missing, "ties": s.ties, "tie_rule": TIE_POLICIES[s.ties],
+            "relevance_level": s.relevance_level, "compat": s.compat}
+
+
+def settings_lines(boards: list[LeaderboardAgreement]) -> list[str]:
+    if not boards or boards[0].settings is None:
+        return []
+    facts = settings_facts(boards)
+    policy = ("every qrels query counts; one a run lacks scores 0 (trec_eval -c)"
+              if facts["missing"] == "zero" else "only the queries in both (trec_eval default)")
+    return ["", f"settings of the leaderboards: missing={facts['missing']}: {policy}",
+            f"ties: {facts['tie_rule']}",
+            f"relevance level: {facts['relevance_level']} (grade >= level is relevant)   "
+            f"semantics: trec_eval {'9.0.8' if facts['compat'] == 9 else '10.0'}"]
+
+
 def table_text(agreement: JudgmentAgreement, boards: list[LeaderboardAgreement],
                names: tuple[str, str]) -> str:
     lines = judgments_lines(agreement, names)
     for board in boards:
         lines += leaderboard_lines(board, names)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + settings_lines(boards)) + "\n"
 
 
 def json_text(agreement: JudgmentAgreement, boards: list[LeaderboardAgreement],
@@ -81,9 +108,13 @@ def json_text(agreement: JudgmentAgreement, boards: list[LeaderboardAgreement],
             "measure": b.measure, "runs": b.runs, "means_reference": b.means_a,
             "means_other": b.means_b, "kendall_tau_b": clean(b.tau), "tau_ap": clean(b.tau_ap),
             "tau_ap_b": clean(b.tau_ap_b), "test": b.test, "correction": b.correction,
+            "queries_reference": b.queries_a, "queries_other": b.queries_b,
+            "zero_filled_reference": b.zero_filled_a, "zero_filled_other": b.zero_filled_b,
             "swaps": [{"first": s.first, "second": s.second, "delta_reference": s.delta_a,
                        "delta_other": s.delta_b, "p_reference": clean(s.p_a), "p_other": clean(s.p_b),
                        "significant_reference": s.significant_a, "significant_other": s.significant_b}
                       for s in b.swaps]} for b in boards],
     }
+    if boards and boards[0].settings is not None:
+        document["settings"] = settings_facts(boards)
     return json.dumps(document, indent=2) + "\n"

@@ -137,7 +137,29 @@ def settings_lines(results: Results) -> list[str]:
     lines.append(f"relevance level: {s['relevance_level']} (grade >= level is relevant)   "
                  f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}"
                  + (f"   collection: {s['num_docs']} documents (-N)" if s["num_docs"] else ""))
-    return lines + spread_cells.describe(results) + results.notes
+    ignoring = results.level_ignored_by()
+    if ignoring:
+        lines.append(f"  the level does not change {', '.join(ignoring)}: "
+                     f"{'it reads' if len(ignoring) == 1 else 'they read'} the grades "
+                     "themselves or no relevance (as in trec_eval)")
+    return lines + input_rules(results) + spread_cells.describe(results) + results.notes
+
+
+def input_rules(results: Results) -> list[str]:
+    """The options that change what is evaluated (each changes a number, so each output
+    that states the settings names it): BEIR's identical-id rule, the --costs file."""
+    lines = []
+    if results.settings.ignore_identical_ids:
+        dropped = results.identical_ids_dropped
+        count = "" if dropped is None else f": {dropped} dropped"
+        lines.append("identical ids: a retrieved document whose id is its query's id is "
+                     f"dropped (BEIR's rule, --ignore-identical-ids){count}")
+    costs = results.settings.costs
+    if costs is not None:
+        count = len(costs.doc_ids)
+        lines.append(f"costs: {costs.path} ({count} document{'' if count == 1 else 's'}; the "
+                     "C/W/L measures' cost of each document, 1 where unlisted; --costs)")
+    return lines
 
 
 def shared_settings_lines(results_list: list[Results]) -> list[str]:

@@ -55,6 +55,7 @@ class Job:
     runid: bool = False  # -m runid: the leaderboard names each run's tag (trec_eval's runid)
     like: str | None = None  # --like TOOL (engine.presets): the settings above are its
     ignore_identical_ids: bool = False  # BEIR's rule: drop documents with the query's id
+    equal_queries: bool = False  # --like ranx without -c/--missing: unequal queries refused
     # Each measure's parameter text as typed (Measure.trec_label), which its canonical name
     # drops: trec_eval 10.0 zeroes a missing query's ``utility`` but keeps the placeholder's
     # value for ``utility.1,-1,0,0`` (engine.missing), so the measures must keep it.
@@ -295,10 +296,11 @@ def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int
 def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     """(Results, records read) of one run, streamed or in memory."""
     measures = job.parsed_measures()
-    chosen = choose(job.like, job.settings, missing_given=True,
-                    ignore_identical_ids=job.ignore_identical_ids)
+    chosen = replace(choose(job.like, job.settings, missing_given=True,  # chosen already
+                            ignore_identical_ids=job.ignore_identical_ids),
+                     equal_queries=job.equal_queries)
     if job.streams(path):
-        if chosen.ignore_identical_ids or job.like == "ranx":
+        if chosen.ignore_identical_ids or chosen.equal_queries:
             raise UsageError(f"{path}: --ignore-identical-ids and --like ranx read a run "
                              "whole: not with --stream or --chunk-queries")
         from .stream import stream_evaluate
@@ -310,8 +312,9 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     from ..io.inputs import as_run
     run = as_run(path, ranks=job.settings.ties == "rank")  # every format evaluate reads
     records = len(run.scores)
-    results = Results.of(native.evaluate(qrels, prepared(chosen, qrels, run), measures,
-                                         job.settings))
+    run = prepared(chosen, qrels, run)
+    results = Results.of(native.evaluate(qrels, run, measures, job.settings))
+    results.count_dropped(run)
     results.notes.extend([chosen.note] if chosen.note else [])
     return results, records
 

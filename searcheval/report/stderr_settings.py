@@ -1,0 +1,79 @@
+"""The settings of the formats that have no place for them, as one line for stderr.
+
+``csv`` and ``wide-csv`` stay plain CSV (a comment line would break every reader not told
+to skip it), and ``--format trec`` stays trec_eval's text byte for byte; yet every choice
+that changes a number must be visible in every output (issue 12's rule), so the CLI
+prints these lines on stderr as ``searcheval: note: ...``.
+"""
+
+from __future__ import annotations
+
+from ..results import Results
+from ..settings import TIE_POLICIES
+
+
+def _listed(ids: list[str]) -> str:
+    return ", ".join(ids[:10]) + (f", ... ({len(ids)} in all)" if len(ids) > 10 else "")
+
+
+def policy_line(results: Results) -> str:
+    """The settings the numbers of a CSV depend on, in one line for stderr: CSV has no place
+    for them (a comment line would break every reader that does not expect one), and
+    without them a mean cannot be told from trec_eval's (-c or not)."""
+    s = results.settings
+    averaged = len(results.query_ids)
+    if s.missing == "zero":
+        left = results.zero_filled
+        policy = ("missing=zero, as trec_eval -c: every qrels query" + (
+            f"; {len(left)} absent from the run scored 0: {_listed(left)}" if left else ""))
+    else:
+        left = results.skipped
+        policy = ("missing=skip, as trec_eval without -c: the queries in both" + (
+            f"; {len(left)} absent from the run left out: {_listed(left)}" if left else ""))
+    parts = [f"{averaged} quer{'y' if averaged == 1 else 'ies'} averaged ({policy})"]
+    if results.ignored:
+        parts.append(f"{len(results.ignored)} only in the run ignored")
+    parts.append(f"ties: {s.ties}" + ("" if s.ties == "trec_eval" else f" ({TIE_POLICIES[s.ties]})"))
+    ignoring = results.level_ignored_by()
+    parts.append(f"relevance level: {s.relevance_level}"
+                 + (f" (not read by {', '.join(ignoring)})" if ignoring else ""))
+    parts += [f"depth: {s.depth} (-M)"] if s.depth else []
+    parts += ["judged only (-J)"] if s.judged_only else []
+    if s.ignore_identical_ids:
+        parts.append(f"identical ids dropped (--ignore-identical-ids): "
+                     f"{results.identical_ids_dropped or 0}")
+    parts += [f"costs: {s.costs.path} (--costs)"] if s.costs is not None else []
+    return "settings: " + "; ".join(parts)
+
+
+def trec_eval_difference(results: Results, policy_given: bool) -> str | None:
+    """Why ``--format trec``'s numbers (trec_eval's text, byte for byte, on stdout) are not
+    what trec_eval prints with the same flags, in one line for stderr; None when they are.
+    ``policy_given``: -c or --missing was given (trec_eval's -c is its own flag); without
+    it searcheval's default, missing=zero, is trec_eval -c where trec_eval's is not."""
+    s, parts = results.settings, []
+    if s.missing == "zero" and results.zero_filled and not policy_given:
+        left = results.zero_filled
+        both = len(results.query_ids) - len(left)
+        parts.append(f"the means average all {len(results.query_ids)} qrels queries, the "
+                     f"{len(left)} absent from the run ({_listed(left)}) scoring 0, as trec_eval "
+                     f"-c does; trec_eval without -c averages the {both} in both: --missing "
+                     "skip or --like trec_eval gives its numbers")
+    if s.ties != "trec_eval":
+        parts.append(f"ties: {s.ties} ({TIE_POLICIES[s.ties]}), not trec_eval's doc id order"
+                     + (f"; {results.tied}" if results.tied else ""))
+    if s.ignore_identical_ids:
+        dropped = results.identical_ids_dropped
+        parts.append("documents whose id is their query's id dropped (--ignore-identical-ids)"
+                     + ("" if dropped is None else f": {dropped}") + "; trec_eval keeps them")
+    if not parts:
+        return None
+    return "not trec_eval's numbers with the same flags: " + "; ".join(parts)
+
+
+def stderr_settings(results: Results, fmt: str, policy_given: bool) -> str | None:
+    """The settings line the formats without a place for them print on stderr (``-f csv``,
+    ``wide-csv``: always; ``-f trec``: only where trec_eval would print other numbers)."""
+    if fmt == "trec":
+        return trec_eval_difference(results, policy_given)
+    return policy_line(results) if fmt in ("csv", "wide-csv") else None
