@@ -69,6 +69,7 @@ class Evaluator:
             from .engine import pytrec
             outcome = pytrec.evaluate(self.qrels, ranked, self.measures, self.settings)
         results = Results.of(outcome)
+        results.count_dropped(ranked)  # BEIR's identical-id rule: how many it dropped
         results.notes[:0] = self._notes
         return results
 
