@@ -85,3 +85,13 @@ def pytrec_eval_inputs_it_can_read():
     pytrec_eval.RelevanceEvaluator = Guarded
     yield
     pytrec_eval.RelevanceEvaluator = real
+
+
+@pytest.fixture(scope="session")
+def cranfield_graded(tmp_path_factory) -> Path:
+    """Cranfield's own grades (-1..4) in TREC's four columns."""
+    path = tmp_path_factory.mktemp("cranfield") / "qrels"
+    lines = (FIXTURES / "cranfield" / "cranqrel").read_text().split("\n")
+    path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in (ln.split() for ln in lines
+                                                                if ln.strip())))
+    return path

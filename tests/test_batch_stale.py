@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from cli_runner import batch, leaderboard, run_counts
+from trec_dicts import trec_dicts
 
 ROOT = Path(__file__).resolve().parent.parent
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
@@ -28,14 +29,7 @@ RUNS = [CRANFIELD / "results" / f"results_{name}.txt"
 def pytrec_eval_ap(qrels: Path, run: Path) -> float:
     """Mean AP over the qrels queries, by pytrec_eval (a query the run lacks scores 0)."""
     import pytrec_eval
-    judged: dict[str, dict[str, int]] = {}
-    for line in qrels.read_text().splitlines():
-        query_id, _, doc_id, grade = line.split()
-        judged.setdefault(query_id, {})[doc_id] = int(grade)
-    ranking: dict[str, dict[str, float]] = {}
-    for line in run.read_text().splitlines():
-        query_id, _, doc_id, _, score, _ = line.split()
-        ranking.setdefault(query_id, {})[doc_id] = float(score)
+    judged, ranking = trec_dicts(qrels, run)
     values = pytrec_eval.RelevanceEvaluator(judged, {"map"}).evaluate(ranking)
     return sum(values[q]["map"] if q in values else 0.0 for q in judged) / len(judged)
 

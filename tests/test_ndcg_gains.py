@@ -74,16 +74,6 @@ def test_error_gains_that_are_not_a_dict():
     assert "gain=exp and explicit gains cannot be combined" in str(info.value)
 
 
-@pytest.fixture(scope="module")
-def cranfield_graded(tmp_path_factory) -> Path:
-    """Cranfield's own grades (-1..4) in TREC's four columns."""
-    path = tmp_path_factory.mktemp("cranfield") / "qrels"
-    lines = (FIXTURES / "cranfield" / "cranqrel").read_text().split("\n")
-    path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in (ln.split() for ln in lines
-                                                                if ln.strip())))
-    return path
-
-
 # Monotone gains (Burges-like), an identity pair beside others, gains out of the grades'
 # order (the ideal ranking is then not by grade), a grade that gains nothing.
 GAIN_MAPS = ["{0:0,1:1,2:3}", "{1:1,2:3,3:7,4:15}", "{1:4,2:1}", "{3:0}", "{0:2,2:5}"]

@@ -27,30 +27,21 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CRANFIELD_RUNS = sorted((FIXTURES / "cranfield-runs" / "results").glob("*.txt"))
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory) -> Path:
-    """Cranfield's own grades (-1..4) in TREC's four columns."""
-    path = tmp_path_factory.mktemp("cranfield") / "qrels"
-    lines = (FIXTURES / "cranfield" / "cranqrel").read_text().split("\n")
-    path.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in (ln.split() for ln in lines
-                                                                if ln.strip())))
-    return path
-
-
 def names_of(gains: str) -> list[str]:
     return [f"nDCG(gains={gains})@5", f"nDCG(gains={gains})@20"]
 
 
 @pytest.mark.parametrize("gains", GAIN_MAPS)
-def test_the_pytrec_eval_engine_gives_ir_measures_numbers(graded, gains):
+def test_the_pytrec_eval_engine_gives_ir_measures_numbers(cranfield_graded, gains):
     """Query by query, ir_measures' own values (its pytrec_eval provider on the rewritten
     qrels), every qrels query (one the run lacks: 0, as ir_measures fills it in)."""
     import ir_measures
 
-    qrels = list(ir_measures.read_trec_qrels(str(graded)))
+    qrels = list(ir_measures.read_trec_qrels(str(cranfield_graded)))
     for run_path in CRANFIELD_RUNS[::7]:
         run = list(ir_measures.read_trec_run(str(run_path)))
-        results = searcheval.evaluate(graded, run_path, names_of(gains), engine="pytrec_eval")
+        results = searcheval.evaluate(cranfield_graded, run_path, names_of(gains),
+                                      engine="pytrec_eval")
         assert results.engine == "pytrec_eval" and not any(
             "not computed by pytrec_eval" in note for note in results.notes)
         for name, measure in zip(names_of(gains), results.measures):
@@ -61,9 +52,9 @@ def test_the_pytrec_eval_engine_gives_ir_measures_numbers(graded, gains):
 
 
 @pytest.mark.parametrize("flags", [[], ["-J"], ["-M", "7"], ["--ties", "input"]])
-def test_the_cross_check_compares_gains_at_a_cutoff(graded, flags):
+def test_the_cross_check_compares_gains_at_a_cutoff(cranfield_graded, flags):
     names = [n for gains in GAIN_MAPS for n in names_of(gains)]
-    args = ["evaluate", graded, CRANFIELD_RUNS[0], "--cross-check", *flags]
+    args = ["evaluate", cranfield_graded, CRANFIELD_RUNS[0], "--cross-check", *flags]
     result = cli(*args, *[a for n in names for a in ("-m", n)])
     assert result.exit_code == 0, result.output
     queries = 225  # every qrels query, and `all`
@@ -72,21 +63,22 @@ def test_the_cross_check_compares_gains_at_a_cutoff(graded, flags):
     assert "not cross-checked" not in result.output
 
 
-def test_the_cross_check_would_catch_a_wrong_gain(graded):
+def test_the_cross_check_would_catch_a_wrong_gain(cranfield_graded):
     """The reference depends on the gains: native values of gains {2:4} set against the
     reference's of gains {2:3} differ, on queries that judge a document 2 (their DCG or
     ideal DCG holds its gain) and on the mean; against the reference of the same gains,
     none differ."""
-    qrels, run = as_qrels(str(graded)), as_run(str(CRANFIELD_RUNS[0]))
+    qrels, run = as_qrels(str(cranfield_graded)), as_run(str(CRANFIELD_RUNS[0]))
     from searcheval.engine import native, pytrec
     from searcheval.results import Results
 
-    right, wrong = parse_measures(["nDCG(gains={2:3})@10"]), parse_measures(["nDCG(gains={2:4})@10"])
+    right = parse_measures(["nDCG(gains={2:3})@10"])
+    wrong = parse_measures(["nDCG(gains={2:4})@10"])
     reference = Results.of(pytrec.evaluate(qrels, run, right, Settings()))
     mistaken = Results.of(native.evaluate(qrels, run, wrong, Settings()))
     differences, compared = _compare(mistaken, reference, [0], 1e-9)
     differing = {d.query_id for d in differences}
-    judging_2 = {q for line in graded.read_text().splitlines()
+    judging_2 = {q for line in cranfield_graded.read_text().splitlines()
                  for q, _, _, g in [line.split()] if g == "2"}
     assert compared == 226 and "all" in differing
     assert 50 < len(differing - {"all"}) and differing - {"all"} <= judging_2
@@ -94,8 +86,8 @@ def test_the_cross_check_would_catch_a_wrong_gain(graded):
     assert _compare(same, reference, [0], 1e-9)[0] == []
 
 
-def test_gains_the_reference_cannot_take_are_listed_with_the_reason(graded):
-    result = cli("evaluate", graded, CRANFIELD_RUNS[0], "--cross-check",
+def test_gains_the_reference_cannot_take_are_listed_with_the_reason(cranfield_graded):
+    result = cli("evaluate", cranfield_graded, CRANFIELD_RUNS[0], "--cross-check",
                  "-m", "nDCG(gains={1:0.5})@5", "-m", "nDCG(gains={-1:3})@5",
                  "-m", "nDCG(gains={2:3})@5")
     assert result.exit_code == 0, result.output

@@ -15,6 +15,7 @@ import pytest
 
 import searcheval
 from cli_runner import batch, cli
+from trec_dicts import trec_dicts
 
 ROOT = Path(__file__).resolve().parent.parent
 QRELS = {"q1": {"q1": 1, "d2": 1}, "q2": {"d3": 1}}
@@ -97,19 +98,6 @@ def test_batch_summary_names_identical_ids_and_costs(files, tmp_path):
 LIBRARY_QRELS = ROOT / "fixtures" / "seeds" / "library.qrels"
 LIBRARY_RUN = ROOT / "fixtures" / "seeds" / "library.run"
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
-
-
-def trec_dicts(qrels_path: Path, run_path: Path) -> tuple[dict, dict]:
-    """pytrec_eval's dicts of a qrels and a run file, read here (not by searcheval)."""
-    qrels: dict = {}
-    for line in qrels_path.read_text().splitlines():
-        q, _, d, g = line.split()
-        qrels.setdefault(q, {})[d] = int(g)
-    run: dict = {}
-    for line in run_path.read_text().splitlines():
-        q, _, d, _, s, _ = line.split()
-        run.setdefault(q, {})[d] = float(s)
-    return qrels, run
 
 
 def pytrec_eval_map() -> tuple[float, int]:

@@ -22,6 +22,7 @@ import pytest
 import searcheval
 from searcheval.errors import SpecError
 from searcheval.measures import define, forget, parse_measures
+from trec_dicts import trec_dicts
 
 ROOT = Path(__file__).resolve().parent.parent
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
@@ -71,14 +72,7 @@ def pytrec_eval_p3(run: Path) -> dict[str, float]:
     """pytrec_eval's P_3 per qrels query of ``run`` (0 for a query the run lacks: -c, the
     default) and their mean under ``all``."""
     import pytrec_eval
-    judged: dict[str, dict[str, int]] = {}
-    for line in QRELS.read_text().splitlines():
-        query_id, _, doc_id, grade = line.split()
-        judged.setdefault(query_id, {})[doc_id] = int(grade)
-    ranking: dict[str, dict[str, float]] = {}
-    for line in run.read_text().splitlines():
-        query_id, _, doc_id, _, score, _ = line.split()
-        ranking.setdefault(query_id, {})[doc_id] = float(score)
+    judged, ranking = trec_dicts(QRELS, run)
     computed = pytrec_eval.RelevanceEvaluator(judged, {"P_3"}).evaluate(ranking)
     values = {q: computed[q]["P_3"] if q in computed else 0.0 for q in judged}
     return {**values, "all": sum(values.values()) / len(values)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from ..model.arrow import string_buffers
 from .cores import PIECE_ROWS, in_pieces, on_both_cores
 
 
@@ -75,18 +76,6 @@ def string_hashes(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
     return np.concatenate(hashed) if hashed else np.zeros(0, dtype=np.uint64)
 
 
-def _string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, data bytes) of a string or binary array, read in place in its buffers."""
-    wide = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type)
-    offset_type = np.dtype(np.int64 if wide else np.int32)
-    buffers = array.buffers()
-    offsets = np.frombuffer(buffers[1], dtype=offset_type, count=len(array) + 1,
-                            offset=array.offset * offset_type.itemsize)
-    data = (np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None
-            else np.zeros(0, np.uint8))
-    return offsets, data
-
-
 def _hash_array(array: pa.Array) -> np.ndarray:
     """Each string's hash: its length, then its 8-byte windows from the start, the last one
     ending at the string's end (overlapping the one before), so every window lies inside
@@ -96,7 +85,7 @@ def _hash_array(array: pa.Array) -> np.ndarray:
     of steps over all its rows with no masks; ids longer than 64 bytes share one bucket
     that masks the rows that have ended."""
     n = len(array)
-    offsets, data = _string_buffers(array)
+    offsets, data = string_buffers(array)
     start = offsets[:-1].astype(np.int64)
     end = offsets[1:].astype(np.int64)
     words = _Words(data)
@@ -307,7 +296,7 @@ class _Spans:
                 continue
             part = (slice(int(bounds[c]), int(bounds[c + 1])) if in_order
                     else order[bounds[c]:bounds[c + 1]])
-            offsets, data = _string_buffers(chunk)
+            offsets, data = string_buffers(chunk)
             local = rows[part] - first_row[c]
             start = offsets[local].astype(np.int64)
             length = offsets[local + 1] - start
