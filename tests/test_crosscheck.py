@@ -185,3 +185,21 @@ def test_a_reference_crash_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path
     expected = Results.of(native.evaluate(api.as_qrels(TREC / "qrels.test"), api.as_run(TREC / "results.test"),
                                parse_measures(["AP"]), settings))
     assert result.results.summary() == expected.summary()
+
+
+def test_values_past_a_double_s_range_agree_with_pytrec_eval_and_warn_nothing():
+    """utility.1e308,1e308,0,0: finite coefficients, terms past a double's range. trec_eval
+    (pytrec_eval) computes inf as searcheval does; inf - inf is NaN, which made the two
+    agreeing engines one difference per query, and numpy's overflow warning leaked out
+    with its source line."""
+    import subprocess
+    seeds = FIXTURES / "seeds"
+    out = subprocess.run([sys.executable, "-m", "searcheval", "evaluate",
+                          str(seeds / "library.qrels"), str(seeds / "library.run"),
+                          "-m", "utility.1e308,1e308,0,0", "--cross-check", "-f", "trec"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "Warning" not in out.stderr
+    assert out.stdout.splitlines()[-1].split()[1:] == ["all", "inf"]  # trec_eval's %6.4f of inf
+    result = check(seeds / "library.qrels", seeds / "library.run", ["utility.1e308,1e308,0,0"])
+    assert result.ok and result.compared == 6

@@ -177,11 +177,11 @@ def _reference(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
 
 def _differing(a: np.ndarray, b: np.ndarray, tolerance: float) -> np.ndarray:
     """Where a and b differ by more than tolerance (absolute up to 1, relative above);
-    NaN equals only NaN."""
+    NaN equals only NaN, an infinity only the same infinity (inf - inf is NaN)."""
     with np.errstate(invalid="ignore"):
         scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
         close = np.abs(a - b) <= tolerance * scale
-    return ~(close | (np.isnan(a) & np.isnan(b)))
+    return ~(close | (np.isnan(a) & np.isnan(b)) | (np.isinf(a) & (a == b)))
 
 
 def _compare(native_9: Results, reference: Results, rows: list[int],

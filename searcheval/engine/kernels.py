@@ -171,7 +171,10 @@ def utility(r: Ranked, m: Measure) -> np.ndarray:
     a, b, c, d = m.coefficients()
     v = level_view(r, level_of(r, m))
     ret, rr, R = r.num_ret, v.num_rel_ret, v.num_rel
-    return a * rr + b * (ret - rr) + c * (R - rr) + d * (r.settings.num_docs + rr - ret - R)
+    # finite coefficients whose terms pass a double's range: inf, or nan where two
+    # infinities of other signs meet, as trec_eval's double arithmetic gives them
+    with np.errstate(over="ignore", invalid="ignore"):
+        return a * rr + b * (ret - rr) + c * (R - rr) + d * (r.settings.num_docs + rr - ret - R)
 
 
 def inferred_ap(r: Ranked, m: Measure) -> np.ndarray:
