@@ -18,6 +18,7 @@ from .measures.spellings import is_ir_measures_measure
 from .io.run_sources import is_several, labels_of, named_runs, rows_as_frame
 from .model import natural_key
 from .settings import TIE_POLICIES, DocumentCosts, Settings
+from .model.words import listed
 
 MIN_GEO_MEAN = 0.00001
 
@@ -82,8 +83,7 @@ def undefined_note(undefined: dict[str, list[str]]) -> str:
         groups.setdefault(tuple(sorted(set(ids), key=natural_key)), []).append(name)
     shown = []
     for ids, names in groups.items():
-        listed = ", ".join(ids[:10]) + (f", ... ({len(ids)} in all)" if len(ids) > 10 else "")
-        shown.append(f"{', '.join(names)} on {listed}")
+        shown.append(f"{', '.join(names)} on {listed(ids)}")
     return ("trec_eval divides 0 by 0 and prints nan (and a nan mean) for "
             + "; ".join(shown) + "; searcheval scores 0 there")
 
@@ -112,7 +112,7 @@ class Results(Outcome):
     def count_dropped(self, run: Any) -> None:
         """Keep how many documents of ``run`` (as evaluated) the identical-id rule dropped."""
         if self.settings.ignore_identical_ids:
-            self.identical_ids_dropped = getattr(run, "identical_ids_dropped", None) or 0
+            self.identical_ids_dropped = run.identical_ids_dropped or 0
 
     @property
     def tied(self) -> str:

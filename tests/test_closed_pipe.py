@@ -50,3 +50,4 @@ def test_a_batch_leaderboard_into_a_closed_pipe_is_not_an_error(tmp_path):
     code, stderr = exit_with_reader_gone("batch", Q, R, "-o", str(tmp_path / "out"), "-m", "RR",
                                          "-f", "table")
     assert code == 0 and (tmp_path / "out" / "summary.csv").exists()
+    assert "Traceback" not in stderr and "Broken pipe" not in stderr, stderr

@@ -28,8 +28,16 @@ def test_one_document_at_the_largest_grade_ranked_first_is_ndcg_1(tmp_path):
     qrels, run = _write(tmp_path, f"q1 0 d1 {TOP}\n", "q1 Q0 d1 1 1 t\n")
     summary = searcheval.evaluate(qrels, run, GAIN_MEASURES + ["RBP"]).summary()
     assert summary == pytest.approx({**{m: 1.0 for m in GAIN_MEASURES}, "RBP(p=0.8)": 0.2})
-    result = cli("evaluate", qrels, run, "-m", "all_trec")
+    result = cli("evaluate", qrels, run, "-m", "all_trec", "-f", "csv")
     assert result.exit_code == 0, result.stderr
+    means = {row.split(",")[2]: float(row.split(",")[3])
+             for row in result.stdout.splitlines()[1:] if row.split(",")[1] == "all"}
+    # the one relevant document first: every ranking measure is 1, one of each count, and
+    # P@5 = 1/5 (the CSV names the measures canonically)
+    assert {m: means[m] for m in ("nDCG", "nDCG@10", "ndcg_rel", "Rndcg", "AP", "RR", "P@5",
+                                  "NumRel", "NumRelRet", "NumRet")} == {
+        "nDCG": 1.0, "nDCG@10": 1.0, "ndcg_rel": 1.0, "Rndcg": 1.0, "AP": 1.0, "RR": 1.0,
+        "P@5": 0.2, "NumRel": 1.0, "NumRelRet": 1.0, "NumRet": 1.0}
 
 
 def test_two_documents_the_largest_grade_second(tmp_path):

@@ -48,11 +48,8 @@ class Report:
         return 2 if self.errors else 1 if self.warnings else 0
 
     def text(self) -> str:
-        summary = (f"check: {_count(self.errors, 'error')}, {_count(self.warnings, 'warning')}")
+        summary = (f"check: {counted(self.errors, 'error')}, {counted(self.warnings, 'warning')}")
         return "\n".join(self.lines + [summary]) + "\n"
-
-
-_count = counted  # a count and its noun, singular for one
 
 
 def _listed(ids: list[str]) -> str:
@@ -92,8 +89,8 @@ def _file(report: Report, found: Scan, rows: str) -> None:
             report.say(found.path, "error", message, line)
         return
     queries = len(found.query.vocabulary) + len(found.empty_queries)  # "q2": {} is a query
-    report.say(found.path, "", f"{found.format}: {_count(len(found.query), rows)} read, "
-               f"{_count(queries, 'query', 'queries')}")
+    report.say(found.path, "", f"{found.format}: {counted(len(found.query), rows)} read, "
+               f"{counted(queries, 'query', 'queries')}")
     for line, message in found.errors:
         report.say(found.path, "error", message, line)
     hidden = found.error_count - len(found.errors)
@@ -111,7 +108,7 @@ def _check_qrels(report: Report, qrels: Scan, level: int) -> set[str]:
     without = [q for q, h in zip(queries, has) if not h]
     if without:
         report.say(qrels.path, "warning", f"{len(without)} of "
-                   f"{_count(len(queries), 'query', 'queries')} without a relevant document "
+                   f"{counted(len(queries), 'query', 'queries')} without a relevant document "
                    f"(grade >= {level}), scored 0 by every measure: {_listed(without)}")
     return {q for q, h in zip(queries, has) if h}
 
@@ -151,17 +148,17 @@ def _rank_column(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray
         query = run.query.vocabulary[int(run.query.codes[scored])].as_py()
         doc = lambda row: run.doc.vocabulary[int(run.doc.codes[row])].as_py()  # noqa: E731
         report.say(run.path, "warning", f"the rank column disagrees with the scores in "
-                   f"{_count(len(bad_queries), 'query', 'queries')}; trec_eval ranks by score "
+                   f"{counted(len(bad_queries), 'query', 'queries')}; trec_eval ranks by score "
                    f"(then doc_id) and ignores it. First: query {query!r}, rank {ranks[i]}: the "
                    f"rank column says {doc(said)!r} (line {run.lines[said]}), the scores say "
                    f"{doc(scored)!r} (line {run.lines[scored]})")
     elif np.count_nonzero(run.ranks[order] != ranks):
         renumbered = int(np.count_nonzero(run.ranks[order] != ranks))
         report.say(run.path, "note", "the rank column follows the scores but is not numbered "
-                   f"1, 2, 3, ... ({_count(renumbered, 'line')})")
+                   f"1, 2, 3, ... ({counted(renumbered, 'line')})")
     text = np.isnan(run.ranks)
     if text.any():
-        report.say(run.path, "note", f"{_count(int(text.sum()), 'line')} with a rank that is "
+        report.say(run.path, "note", f"{counted(int(text.sum()), 'line')} with a rank that is "
                    f"not a number (first: line {run.lines[np.flatnonzero(text)[0]]})")
 
 
@@ -185,8 +182,8 @@ def _ties(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray, compa
     exact = run.values[order]
     only_32 = np.count_nonzero(exact[groups] != exact[ends]) if compat == 9 else 0
     rows = int(np.sum(sizes[sizes > 1]))
-    note = (f"{_count(len(groups), 'group')} of tied scores ({_count(rows, 'document')}) in "
-            f"{_count(len(np.unique(queries[groups])), 'query', 'queries')}; "
+    note = (f"{counted(len(groups), 'group')} of tied scores ({counted(rows, 'document')}) in "
+            f"{counted(len(np.unique(queries[groups])), 'query', 'queries')}; "
             "trec_eval orders each by doc_id, descending")
     if only_32:
         note += (f"; {only_32} of them tie only as 32-bit floats (trec_eval 9.0.8; "
@@ -194,7 +191,7 @@ def _ties(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray, compa
     report.say(run.path, "note", note)
     straddle = {k: (first <= k) & (last > k) for k in CUTOFFS}
     if any(s.any() for s in straddle.values()):
-        counts = ", ".join(f"@{k} in {_count(int(np.count_nonzero(s)), 'query', 'queries')}"
+        counts = ", ".join(f"@{k} in {counted(int(np.count_nonzero(s)), 'query', 'queries')}"
                             for k, s in straddle.items())
         k, s = next((k, s) for k, s in straddle.items() if s.any())
         row = order[groups[np.flatnonzero(s)[0]]]
@@ -212,15 +209,15 @@ def _against_qrels(report: Report, run: Scan, qrels: Scan, relevant: set[str],
     report.say(run.path, "note", f"queries: {len(both)} in both files, {len(only_run)} only "
                f"in the run, {len(only_qrels)} only in the qrels")
     if only_run:
-        report.say(run.path, "warning", f"{_count(len(only_run), 'query', 'queries')} not in "
+        report.say(run.path, "warning", f"{counted(len(only_run), 'query', 'queries')} not in "
                    f"the qrels, ignored by the evaluation: {_listed(list(only_run))}")
     evaluated_empty = [q for q in run.empty_queries if q in judged_queries]  # others: ignored
     if evaluated_empty:
-        report.say(run.path, "note", f"{_count(len(evaluated_empty), 'query', 'queries')} "
+        report.say(run.path, "note", f"{counted(len(evaluated_empty), 'query', 'queries')} "
                    f"listed with no document, evaluated as empty rankings (scored 0): "
                    f"{_listed(evaluated_empty)}")
     if only_qrels:
-        report.say(run.path, "warning", f"{_count(len(only_qrels), 'qrels query', 'qrels queries')}"
+        report.say(run.path, "warning", f"{counted(len(only_qrels), 'qrels query', 'qrels queries')}"
                    f" missing from the run, scored 0 (--missing zero, the default): "
                    f"{_listed(list(only_qrels))}")
     if rows is not None:
@@ -266,15 +263,15 @@ def fix(run: Scan, target: str, fmt: str | None, compat: int) -> tuple[bytes, st
     chosen = writing.target_format(target, "run", fmt or (None if known else "trec-run"))
     payload, dropped = writing.render(ranked, chosen, (order, ranks))
     moved = int(np.count_nonzero(order != np.arange(len(order))))
-    changes = [f"duplicates removed: {_count(run.duplicates, 'line')} (the first of each kept)",
-               f"moved into trec_eval's order: {_count(moved, 'line')}"]
+    changes = [f"duplicates removed: {counted(run.duplicates, 'line')} (the first of each kept)",
+               f"moved into trec_eval's order: {counted(moved, 'line')}"]
     if run.ranks is not None:
         renumbered = int(np.count_nonzero(run.ranks[order] != ranks))
-        changes.append(f"ranks rewritten: {_count(renumbered, 'line')}")
+        changes.append(f"ranks rewritten: {counted(renumbered, 'line')}")
     if run.tags is not None and len(run.tags):
         import pyarrow.compute as pc
         other = int(np.count_nonzero(np.asarray(pc.not_equal(run.tags, ranked.tag))))
-        changes.append(f"tags unified to {ranked.tag!r}: {_count(other, 'line')}")
+        changes.append(f"tags unified to {ranked.tag!r}: {counted(other, 'line')}")
     return payload, chosen.name, changes + [f"dropped: {what}" for what in dropped]
 
 

@@ -29,6 +29,7 @@ from .run_args import RunsCommand, name_option
 from .output import write_text
 from ..io.run_labels import path_labels
 from ..measures import user as user_measures
+from ..model.words import counted
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 SIZE = re.compile(r"(\d+)([kKmMgG]?)$")
@@ -271,7 +272,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
         job, sort = batch_job(qrels, list(measures), chosen.settings, sort_by, stream,
                               chunk_queries, parse_size(block_size), like)
         job = replace(job, qrels_form=qrels_format, like=like,
-                      ignore_identical_ids=chosen.ignore_identical_ids,
+                      ignore_identical_ids=chosen.settings.ignore_identical_ids,
                       equal_queries=chosen.equal_queries,
                       interval=interval_asked(ci, ci_method, ci_level, seed, resamples))
         outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
@@ -287,7 +288,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
         click.echo(f"searcheval: {outcome.error} (run skipped)", err=True)
     counts = {status: sum(o.status == status for o in outcomes)
               for status in ("evaluated", "up to date", "failed")}
-    click.echo(f"searcheval: {len(outcomes)} run{'' if len(outcomes) == 1 else 's'}: " + ", ".join(
+    click.echo(f"searcheval: {counted(len(outcomes), 'run')}: " + ", ".join(
         f"{n} {status}" for status, n in counts.items()) +
         f"; leaderboard in {Path(outdir) / 'summary.csv'}, best first by {sort}", err=True)
     if fmt is not None:

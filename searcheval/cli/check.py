@@ -8,7 +8,8 @@ import click
 
 from ..errors import SearchevalError
 from ..io import registry
-from ..analysis.check import _count, check, fix_and_recheck
+from ..analysis.check import check, fix_and_recheck
+from ..model.words import counted
 from .options import QRELS_FORMATS
 from .run_args import RunsCommand, name_option
 
@@ -74,8 +75,8 @@ def check_command(qrels, runs, fix_target, to_format, relevance_level, compat, m
                             "checked_again": _fields(again)}))
         sys.exit(again.status)
     echo("".join(f"fix: {change}\n" for change in changes) +
-         f"fix: wrote {where}; checked again: {_count(again.errors, 'error')}, "
-         f"{_count(again.warnings, 'warning')}\n")
+         f"fix: wrote {where}; checked again: {counted(again.errors, 'error')}, "
+         f"{counted(again.warnings, 'warning')}\n")
     sys.exit(again.status)
 
 

@@ -17,6 +17,7 @@ from ..results import Results
 from ..engine.qrels_forms import form_warnings, read_for, refuse_unfit
 from ..engine.presets import choose, prepared
 from ..io.run_labels import refuse_repeated_paths, run_labels
+from ..model.words import counted
 
 NOTELESS = ("csv", "wide-csv", "trec")  # formats with no place for notes: those go to stderr
 
@@ -194,8 +195,8 @@ def _warn(results: Results, show_notes: bool, labelled: bool = False) -> None:
     after its run's label when there are several runs (else two runs' notes look alike)."""
     if results.ignored:
         shown = ", ".join(results.ignored[:10]) + (" ..." if len(results.ignored) > 10 else "")
-        click.echo(f"searcheval: warning: {len(results.ignored)} quer"
-                   f"{'y' if len(results.ignored) == 1 else 'ies'} of {results.run} not in the "
+        click.echo(f"searcheval: warning: {counted(len(results.ignored), 'query')} of "
+                   f"{results.run} not in the "
                    f"qrels, ignored: {shown}", err=True)
     which = f"{results.run}: " if labelled else ""
     for note in results.notes if show_notes else []:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..model import natural_key
-from ..model.words import counted
+from ..model.words import counted, listed
 from ..build.pool import (Pool, docids_text, missing_texts, pool, require_openpyxl, sheet_format,
                           sheet_text, sheet_xlsx, unsampled_qrels)
 
@@ -128,9 +128,8 @@ def report(found: Pool, queries: dict[str, str], existing: str | None,
                      "already judges")
     idle = [q for q in sorted(queries, key=natural_key) if q not in pooled]
     if idle:
-        shown = ", ".join(idle[:10]) + (f", ... ({len(idle)} in all)" if len(idle) > 10 else "")
         lines.append(f"nothing to judge for {len(idle)} of the "
-                     f"{counted(len(queries), 'query')}: {shown}")
+                     f"{counted(len(queries), 'query')}: {listed(idle)}")
     if queries:
         lines.append(f"wrote {'stdout' if output == '-' else output}: fill in the label column "
                      "(0, 1, 2 ... or relevant / not relevant), then run searcheval judgments")

@@ -121,11 +121,8 @@ def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names
     write_text(output, text)
     where = "stdout" if output == "-" else output
     queries_shown = len(set().union(*(r.query_ids for r in results)))
-    return [f"wrote {where}: {len(text.encode()):,} bytes, {_count(len(runs), 'run')}, "
-            f"{_count(queries_shown, 'query', 'queries')}, {_count(len(measures), 'measure')}"]
-
-
-_count = counted  # a count and its noun, singular for one
+    return [f"wrote {where}: {len(text.encode()):,} bytes, {counted(len(runs), 'run')}, "
+            f"{counted(queries_shown, 'query', 'queries')}, {counted(len(measures), 'measure')}"]
 
 
 def _with_baseline(run_paths: list[str], baseline: str | None) -> tuple[list[str], int | None]:

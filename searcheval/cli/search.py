@@ -6,7 +6,7 @@ import click
 
 from ..build.searchers import METHODS, Ranking, ranking_lines, run_text, search
 from ..build.searchers.words import STOP_LISTS
-from ..model.words import counted
+from ..model.words import counted, listed
 
 from .vocabulary import VocabularyCommand
 
@@ -66,9 +66,8 @@ def report(ranking: Ranking, output: str, lines: int, tag: str) -> list[str]:
            f"{ranking.about}, stop words: {ranking.stop_words}, depth {ranking.k}"]
     empty = ranking.empty
     if empty:
-        shown = ", ".join(empty[:10]) + (f", ... ({len(empty)} in all)" if len(empty) > 10 else "")
         out.append(f"nothing found for {counted(len(empty), 'query')} "
-                   f"(no lines in the run): {shown}")
+                   f"(no lines in the run): {listed(empty)}")
     where = "stdout" if output == "-" else output
     out.append(f"wrote {where}: {counted(lines, 'line')}, "
                f"{counted(len(ranking.queries) - len(empty), 'query')}, tag {tag}")

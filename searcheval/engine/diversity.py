@@ -64,14 +64,11 @@ class Entries:
         self.subtopics = np.bincount(query_of_key[self.relevant_per_key > 0],
                                      minlength=r.num_queries)  # S per query
         self.num_queries = r.num_queries
-        self._gains: dict[float, np.ndarray] = {}
 
-    def gain(self, alpha: float) -> np.ndarray:
-        """Per entry, (1 - alpha) to the power of the subtopic's rows above it; kept per
-        alpha (the measures of one alpha at three cut-offs read the same)."""
-        if alpha not in self._gains:  # two kernel threads may both make it: the same array
-            self._gains[alpha] = (1.0 - alpha) ** self.covered
-        return self._gains[alpha]
+    def gain(self, alpha: float, inside: np.ndarray | None = None) -> np.ndarray:
+        """Per entry (those ``inside``), (1 - alpha) to the power of the subtopic's rows
+        above it."""
+        return (1.0 - alpha) ** (self.covered if inside is None else self.covered[inside])
 
     def total(self, values: np.ndarray, inside: np.ndarray | None = None) -> np.ndarray:
         """Per query, the sum of ``values`` over its entries (those ``inside``)."""
@@ -113,7 +110,7 @@ def _reciprocal(pos: np.ndarray) -> np.ndarray:
 def _raw(r: Ranked, m: Measure, weights, alpha: float) -> tuple[Entries, np.ndarray]:
     e = entries(r, m)
     inside = np.flatnonzero(e.pos < m.cutoff)  # weighed alone: a cut-off keeps few entries
-    return e, segment_sum(e.gain(alpha)[inside] * weights(e.pos[inside]), e.q[inside],
+    return e, segment_sum(e.gain(alpha, inside) * weights(e.pos[inside]), e.q[inside],
                           e.num_queries)
 
 

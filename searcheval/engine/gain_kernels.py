@@ -185,9 +185,9 @@ def rank_biased_precision(r: Ranked, m: Measure) -> np.ndarray:
     else:
         top = _largest_grade(r)
         gain = gain_view(r, ()).row_gain / np.where(top > 1, top, 1.0)[r.q]
-    if m.cutoff is not None:
-        gain = np.where(r.pos < m.cutoff, gain, 0.0)
-    return (1.0 - p) * segment_sum(gain * _powers(p, r.pos), r.q, r.num_queries)
+    rows = slice(None) if m.cutoff is None else np.flatnonzero(r.pos < m.cutoff)  # RBP@k
+    return (1.0 - p) * segment_sum(gain[rows] * _powers(p, r.pos[rows]), r.q[rows],
+                                   r.num_queries)
 
 
 def rbp_residual(r: Ranked, m: Measure) -> np.ndarray:

@@ -19,7 +19,7 @@ def ideal_ranking(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: i
     pair_q, pair_grade, pair_count = _grade_counts(judged_q, judged_grade)
     q_parts, gain_parts, count_parts = [], [], []
     for queries, levels, gains, always in _traversals(given, pair_q, pair_grade, num_queries):
-        take = np.isin(pair_q, queries)
+        take = slice(None) if queries is None else np.isin(pair_q, queries)
         q, grade, count = pair_q[take], pair_grade[take], pair_count[take]
         rank = _rank_in(levels, grade)
         order = np.lexsort((rank, q))
@@ -76,8 +76,8 @@ FULL_LEVELS_LIMIT = 4096
 
 def _traversals(given: dict[int, float], pair_q: np.ndarray, pair_grade: np.ndarray,
                 num_queries: int):
-    """(queries, levels in trec_eval's order, their gains, per query the rank of the
-    first level it walks whether judged or not) for groups of queries sharing one order.
+    """(queries (None: every one), levels in trec_eval's order, their gains, per query the
+    rank of the first level it walks whether judged or not) for groups of queries sharing one order.
 
     trec_eval walks levels 0..max grade and the given ones; a level no judgment of the
     query has is skipped unless it comes first. With whole-number gains the comparator
@@ -92,7 +92,7 @@ def _traversals(given: dict[int, float], pair_q: np.ndarray, pair_grade: np.ndar
         levels, gains = _traversal(given, sorted(set(pair_grade.tolist())))
         first_given = min((i for i, level in enumerate(levels) if level in given),
                           default=len(levels))
-        yield np.arange(num_queries), levels, gains, first_given
+        yield None, levels, gains, first_given  # every query: no membership test
         return
     for nrl in sorted(set((top + 1).tolist())):
         levels, gains = _traversal(given, list(range(nrl)))

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..measures import Measure
 from ..settings import Settings
+from ..model.words import counted
 
 
 @dataclass
@@ -48,8 +49,8 @@ def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[
         first = min(skipped, key=str.encode)
         return [f"trec_eval 10.0 stops here with exit 4 (\"result qid '{first}' not found in "
                 f"qrels\"): without -c it cannot evaluate a qrels query the run lacks; "
-                f"searcheval skips the {len(skipped)} such quer"
-                f"{'y' if len(skipped) == 1 else 'ies'}, as 9.0.8 does (-c, --missing zero, "
+                f"searcheval skips the {counted(len(skipped), 'such query', 'such queries')}, "
+                "as 9.0.8 does (-c, --missing zero, "
                 "evaluates them as empty rankings)"]
     if settings.compat == 9 and settings.missing == "zero" and in_both == 0:
         return ["trec_eval 9.0.8 stops here with exit 7 (\"No queries with both results and "
@@ -65,7 +66,7 @@ def run_only_notes(run_only: list[str]) -> list[str]:
     if not run_only:
         return []
     shown = ", ".join(run_only[:3]) + (" ..." if len(run_only) > 3 else "")
-    return [f"--like trectools: {len(run_only)} quer{'y' if len(run_only) == 1 else 'ies'} of "
+    return [f"--like trectools: {counted(len(run_only), 'query')} of "
             f"the run not in the qrels ({shown}) scored 0 in trectools' measures (evaluated "
             "as queries without judgments) and counted in every mean: trectools divides by "
             "the run's queries (trec_eval ignores them)"]

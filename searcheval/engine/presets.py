@@ -76,8 +76,7 @@ def preset(tool: str) -> Preset:
 class Chosen:
     """The settings a preset (and the explicit options) chose, and the note naming them."""
 
-    settings: Settings
-    ignore_identical_ids: bool
+    settings: Settings  # the identical-id rule too (settings.ignore_identical_ids)
     like: str | None
     note: str | None
     # ranx's rule (the same queries in both, else refused), unless -c or --missing was
@@ -91,7 +90,7 @@ def choose(like: str | None, settings: Settings, *, missing_given: bool,
     and the identical-id rule (``None``: the preset's, else off)."""
     if like is None:
         drop = bool(ignore_identical_ids) or settings.ignore_identical_ids
-        return Chosen(replace(settings, ignore_identical_ids=drop), drop, None, None)
+        return Chosen(replace(settings, ignore_identical_ids=drop), None, None)
     chosen = preset(like)
     if not missing_given:
         settings = replace(settings, missing=chosen.missing)
@@ -99,7 +98,7 @@ def choose(like: str | None, settings: Settings, *, missing_given: bool,
     drop = chosen.ignore_identical_ids if ignore_identical_ids is None else ignore_identical_ids
     settings = replace(settings, ignore_identical_ids=bool(drop))  # named in every output
     overridden = chosen.equal_queries and missing_given
-    return Chosen(settings, bool(drop), like, _note(chosen, settings, drop, overridden),
+    return Chosen(settings, like, _note(chosen, settings, drop, overridden),
                   equal_queries=chosen.equal_queries and not missing_given)
 
 
@@ -141,7 +140,7 @@ def prepared(chosen: Chosen, qrels: Qrels, run: Run) -> Run:
     """The run as the preset evaluates it: checked (ranx), its identical ids dropped (BEIR)."""
     if chosen.equal_queries:
         refuse_unequal_queries(qrels, run)
-    if chosen.ignore_identical_ids:
+    if chosen.settings.ignore_identical_ids:
         from ..io.beir import without_identical_ids
         return without_identical_ids(run)
     return run

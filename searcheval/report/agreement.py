@@ -6,6 +6,7 @@ import json
 import math
 
 from ..analysis.agreement import JudgmentAgreement, LeaderboardAgreement
+from ..model.words import counted
 
 
 def _number(value: float) -> str:
@@ -58,7 +59,7 @@ def leaderboard_lines(board: LeaderboardAgreement, names: tuple[str, str]) -> li
 
 def _queries(count: int, zero_filled: int) -> str:
     lacked = f" ({zero_filled} absent from a run, scored 0 there)" if zero_filled else ""
-    return f"{count} quer{'y' if count == 1 else 'ies'}{lacked}"
+    return counted(count, "query") + lacked
 
 
 def settings_facts(boards: list[LeaderboardAgreement]) -> dict:

@@ -15,6 +15,7 @@ from .tables import (MEAN_ROW, TableOptions, per_query_grid, require_unique_labe
                      shown_measures, summary_grid)
 from ..results import Results, long_rows
 from ..results import plain_value as _number
+from ..model.words import counted, listed
 
 FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")
 RUN_LINE = "run"  # the first line of each run's block in --format trec, with several runs
@@ -131,8 +132,7 @@ def settings_lines(results: Results) -> list[str]:
                        ("skipped (in qrels, not in run)", results.skipped),
                        ("ignored (in run, not in qrels)", results.ignored)):
         if ids:
-            shown = ", ".join(ids[:10]) + (f", ... ({len(ids)} in all)" if len(ids) > 10 else "")
-            lines.append(f"  {label}: {shown}")
+            lines.append(f"  {label}: {listed(ids)}")
     depth = results.settings.depth or "all"
     lines.append(f"relevance level: {s['relevance_level']} (grade >= level is relevant)   "
                  f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}"
@@ -157,7 +157,7 @@ def input_rules(results: Results) -> list[str]:
     costs = results.settings.costs
     if costs is not None:
         count = len(costs.doc_ids)
-        lines.append(f"costs: {costs.path} ({count} document{'' if count == 1 else 's'}; the "
+        lines.append(f"costs: {costs.path} ({counted(count, 'document')}; the "
                      "C/W/L measures' cost of each document, 1 where unlisted; --costs)")
     return lines
 

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from ..results import Results
 from ..settings import TIE_POLICIES
-
-
-def _listed(ids: list[str]) -> str:
-    return ", ".join(ids[:10]) + (f", ... ({len(ids)} in all)" if len(ids) > 10 else "")
+from ..model.words import counted, listed
 
 
 def policy_line(results: Results) -> str:
@@ -25,12 +22,12 @@ def policy_line(results: Results) -> str:
     if s.missing == "zero":
         left = results.zero_filled
         policy = ("missing=zero, as trec_eval -c: every qrels query" + (
-            f"; {len(left)} absent from the run scored 0: {_listed(left)}" if left else ""))
+            f"; {len(left)} absent from the run scored 0: {listed(left)}" if left else ""))
     else:
         left = results.skipped
         policy = ("missing=skip, as trec_eval without -c: the queries in both" + (
-            f"; {len(left)} absent from the run left out: {_listed(left)}" if left else ""))
-    parts = [f"{averaged} quer{'y' if averaged == 1 else 'ies'} averaged ({policy})"]
+            f"; {len(left)} absent from the run left out: {listed(left)}" if left else ""))
+    parts = [f"{counted(averaged, 'query')} averaged ({policy})"]
     if results.ignored:
         parts.append(f"{len(results.ignored)} only in the run ignored")
     parts.append(f"ties: {s.ties}" + ("" if s.ties == "trec_eval" else f" ({TIE_POLICIES[s.ties]})"))
@@ -56,7 +53,7 @@ def trec_eval_difference(results: Results, policy_given: bool) -> str | None:
         left = results.zero_filled
         both = len(results.query_ids) - len(left)
         parts.append(f"the means average all {len(results.query_ids)} qrels queries, the "
-                     f"{len(left)} absent from the run ({_listed(left)}) scoring 0, as trec_eval "
+                     f"{len(left)} absent from the run ({listed(left)}) scoring 0, as trec_eval "
                      f"-c does; trec_eval without -c averages the {both} in both: --missing "
                      "skip or --like trec_eval gives its numbers")
     if s.ties != "trec_eval":

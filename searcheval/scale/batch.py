@@ -300,7 +300,7 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
                             ignore_identical_ids=job.ignore_identical_ids),
                      equal_queries=job.equal_queries)
     if job.streams(path):
-        if chosen.ignore_identical_ids or chosen.equal_queries:
+        if chosen.settings.ignore_identical_ids or chosen.equal_queries:
             raise UsageError(f"{path}: --ignore-identical-ids and --like ranx read a run "
                              "whole: not with --stream or --chunk-queries")
         from .stream import stream_evaluate
