@@ -225,7 +225,7 @@ class Results(Outcome):
     def settings_dict(self) -> dict:
         s = self.settings
         return {
-            "engine": self.engine, "compat": f"trec_eval {'9.0.8' if s.compat == 9 else '10.0'}",
+            "engine": self.engine, "compat": s.semantics,
             "ties": s.ties, "tie_rule": TIE_POLICIES[s.ties], "tied": self.tied, "missing": s.missing, "relevance_level": s.relevance_level,
             "depth": s.depth, "judged_only": s.judged_only, "num_docs": s.num_docs,
             "queries_averaged": len(self.query_ids), "queries_zero_filled": len(self.zero_filled),

@@ -71,6 +71,11 @@ class Settings:
     # id is its query's id is dropped before evaluating (engine.presets.prepared)
     ignore_identical_ids: bool = False
 
+    @property
+    def semantics(self) -> str:
+        """The trec_eval version whose semantics the numbers follow (``compat``)."""
+        return f"trec_eval {'9.0.8' if self.compat == 9 else '10.0'}"
+
     def __post_init__(self) -> None:
         # Types first: from the API, "2" raised a TypeError, depth 1.5 kept 2 documents,
         # relevance_level 1.5 was a level no qrels grade can sit at, judged_only="no" was on

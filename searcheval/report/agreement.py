@@ -7,6 +7,7 @@ import math
 
 from ..analysis.agreement import JudgmentAgreement, LeaderboardAgreement
 from ..model.words import counted
+from .settings_words import leaderboard_settings, leaderboard_settings_lines
 
 
 def _number(value: float) -> str:
@@ -62,24 +63,10 @@ def _queries(count: int, zero_filled: int) -> str:
     return counted(count, "query") + lacked
 
 
-def settings_facts(boards: list[LeaderboardAgreement]) -> dict:
-    """What the leaderboards' means depend on (the same for every measure and qrels)."""
-    from ..settings import TIE_POLICIES
-    s = boards[0].settings
-    return {"missing": s.missing, "ties": s.ties, "tie_rule": TIE_POLICIES[s.ties],
-            "relevance_level": s.relevance_level, "compat": s.compat}
-
-
 def settings_lines(boards: list[LeaderboardAgreement]) -> list[str]:
     if not boards or boards[0].settings is None:
         return []
-    facts = settings_facts(boards)
-    policy = ("every qrels query counts; one a run lacks scores 0 (trec_eval -c)"
-              if facts["missing"] == "zero" else "only the queries in both (trec_eval default)")
-    return ["", f"settings of the leaderboards: missing={facts['missing']}: {policy}",
-            f"ties: {facts['tie_rule']}",
-            f"relevance level: {facts['relevance_level']} (grade >= level is relevant)   "
-            f"semantics: trec_eval {'9.0.8' if facts['compat'] == 9 else '10.0'}"]
+    return [""] + leaderboard_settings_lines(boards[0].settings)
 
 
 def table_text(agreement: JudgmentAgreement, boards: list[LeaderboardAgreement],
@@ -117,5 +104,5 @@ def json_text(agreement: JudgmentAgreement, boards: list[LeaderboardAgreement],
                       for s in b.swaps]} for b in boards],
     }
     if boards and boards[0].settings is not None:
-        document["settings"] = settings_facts(boards)
+        document["settings"] = leaderboard_settings(boards[0].settings)
     return json.dumps(document, indent=2) + "\n"

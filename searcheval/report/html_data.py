@@ -39,7 +39,8 @@ from ..measures.listing import plain_about
 from ..model import Qrels, Run, natural_key
 from ..ranking import canonical_order
 from ..results import Results, plain_value
-from ..settings import TIE_POLICIES, Settings, __version__
+from ..settings import Settings, __version__
+from .settings_words import report_facts
 
 RECALL_LEVELS = tuple(i / 10 for i in range(11))
 IPREC_NAMES = tuple(f"IPrec@{level!r}" for level in RECALL_LEVELS)  # trec_eval's iprec_at_recall
@@ -119,7 +120,7 @@ def report_data(inputs: Inputs) -> dict:
         "relevant": relevant, "relevance_level": settings.relevance_level,
         "query_texts": dict(inputs.query_texts) if inputs.query_texts is not None else None,
         "docs": dict(inputs.doc_texts) if inputs.doc_texts is not None else None,
-        "settings": _settings(settings, inputs.results[0].engine),
+        "settings": report_facts(settings, inputs.results[0].engine),
         "notes": list(inputs.notes),
     }
 
@@ -214,15 +215,3 @@ def _judgments(qrels: Qrels, rankings: list[dict[str, list[str]]], level: int
         if doc in shown.get(query, ()):
             grades.setdefault(query, {})[doc] = int(grade)
     return grades, relevant
-
-
-def _settings(settings: Settings, engine: str) -> dict:
-    policy = ("every qrels query counts; a query absent from a run is an empty ranking "
-              "(trec_eval -c)" if settings.missing == "zero" else
-              "only the queries in both the qrels and the run (trec_eval's default)")
-    return {"engine": engine,
-            "compat": f"trec_eval {'9.0.8' if settings.compat == 9 else '10.0'}",
-            "ties": settings.ties, "tie_rule": TIE_POLICIES[settings.ties],
-            "missing": settings.missing, "query_policy": policy,
-            "relevance_level": settings.relevance_level, "judged_only": settings.judged_only,
-            "num_docs": settings.num_docs}

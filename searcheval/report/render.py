@@ -15,7 +15,7 @@ from .tables import (MEAN_ROW, TableOptions, per_query_grid, require_unique_labe
                      shown_measures, summary_grid)
 from ..results import Results, long_rows
 from ..results import plain_value as _number
-from ..model.words import counted, listed
+from .settings_words import foot_lines
 
 FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")
 RUN_LINE = "run"  # the first line of each run's block in --format trec, with several runs
@@ -110,56 +110,9 @@ def _json_number(measure: Measure, value: float | str) -> float | int | str | No
     return None if isinstance(value, float) and math.isnan(value) else _number(measure, value)
 
 
-def _left_out(results: Results) -> str:
-    if results.settings.missing == "zero":
-        return f"{len(results.zero_filled)} zero-filled, {len(results.ignored)}"
-    return f"{len(results.skipped)} skipped, {len(results.ignored)}"
-
-
 def settings_lines(results: Results) -> list[str]:
-    s = results.settings_dict()
-    policy = ("every qrels query counts; absent from the run = empty ranking (trec_eval -c)"
-              if results.settings.missing == "zero" else "only queries in both files (trec_eval default)")
-    lines = [
-        f"run: {results.run} (tag {results.run_tag})",
-        f"engine: {results.engine}   semantics: {s['compat']}",
-        f"ties: {s['tie_rule']}",
-        *([f"  {s['tied']}"] if s["tied"] else []),
-        f"queries: {s['queries_averaged']} averaged, {_left_out(results)} ignored (only in the run)",
-        f"  missing={results.settings.missing}: {policy}",
-    ]
-    for label, ids in (("zero-filled (in qrels, not in run)", results.zero_filled),
-                       ("skipped (in qrels, not in run)", results.skipped),
-                       ("ignored (in run, not in qrels)", results.ignored)):
-        if ids:
-            lines.append(f"  {label}: {listed(ids)}")
-    depth = results.settings.depth or "all"
-    lines.append(f"relevance level: {s['relevance_level']} (grade >= level is relevant)   "
-                 f"depth: {depth}   judged only: {'yes' if s['judged_only'] else 'no'}"
-                 + (f"   collection: {s['num_docs']} documents (-N)" if s["num_docs"] else ""))
-    ignoring = results.level_ignored_by()
-    if ignoring:
-        lines.append(f"  the level does not change {', '.join(ignoring)}: "
-                     f"{'it reads' if len(ignoring) == 1 else 'they read'} the grades "
-                     "themselves or no relevance (as in trec_eval)")
-    return lines + input_rules(results) + spread_cells.describe(results) + results.notes
-
-
-def input_rules(results: Results) -> list[str]:
-    """The options that change what is evaluated (each changes a number, so each output
-    that states the settings names it): BEIR's identical-id rule, the --costs file."""
-    lines = []
-    if results.settings.ignore_identical_ids:
-        dropped = results.identical_ids_dropped
-        count = "" if dropped is None else f": {dropped} dropped"
-        lines.append("identical ids: a retrieved document whose id is its query's id is "
-                     f"dropped (BEIR's rule, --ignore-identical-ids){count}")
-    costs = results.settings.costs
-    if costs is not None:
-        count = len(costs.doc_ids)
-        lines.append(f"costs: {costs.path} ({counted(count, 'document')}; the "
-                     "C/W/L measures' cost of each document, 1 where unlisted; --costs)")
-    return lines
+    """One run's settings, a fact a line (``settings_words``), then its spread and notes."""
+    return foot_lines(results) + spread_cells.describe(results) + results.notes
 
 
 def shared_settings_lines(results_list: list[Results]) -> list[str]:

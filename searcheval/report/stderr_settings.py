@@ -10,37 +10,8 @@ from __future__ import annotations
 
 from ..results import Results
 from ..settings import TIE_POLICIES
-from ..model.words import counted, listed
-
-
-def policy_line(results: Results) -> str:
-    """The settings the numbers of a CSV depend on, in one line for stderr: CSV has no place
-    for them (a comment line would break every reader that does not expect one), and
-    without them a mean cannot be told from trec_eval's (-c or not)."""
-    s = results.settings
-    averaged = len(results.query_ids)
-    if s.missing == "zero":
-        left = results.zero_filled
-        policy = ("missing=zero, as trec_eval -c: every qrels query" + (
-            f"; {len(left)} absent from the run scored 0: {listed(left)}" if left else ""))
-    else:
-        left = results.skipped
-        policy = ("missing=skip, as trec_eval without -c: the queries in both" + (
-            f"; {len(left)} absent from the run left out: {listed(left)}" if left else ""))
-    parts = [f"{counted(averaged, 'query')} averaged ({policy})"]
-    if results.ignored:
-        parts.append(f"{len(results.ignored)} only in the run ignored")
-    parts.append(f"ties: {s.ties}" + ("" if s.ties == "trec_eval" else f" ({TIE_POLICIES[s.ties]})"))
-    ignoring = results.level_ignored_by()
-    parts.append(f"relevance level: {s.relevance_level}"
-                 + (f" (not read by {', '.join(ignoring)})" if ignoring else ""))
-    parts += [f"depth: {s.depth} (-M)"] if s.depth else []
-    parts += ["judged only (-J)"] if s.judged_only else []
-    if s.ignore_identical_ids:
-        parts.append(f"identical ids dropped (--ignore-identical-ids): "
-                     f"{results.identical_ids_dropped or 0}")
-    parts += [f"costs: {s.costs.path} (--costs)"] if s.costs is not None else []
-    return "settings: " + "; ".join(parts)
+from ..model.words import listed
+from .settings_words import dropped_count, one_line
 
 
 def trec_eval_difference(results: Results, policy_given: bool) -> str | None:
@@ -60,9 +31,8 @@ def trec_eval_difference(results: Results, policy_given: bool) -> str | None:
         parts.append(f"ties: {s.ties} ({TIE_POLICIES[s.ties]}), not trec_eval's doc id order"
                      + (f"; {results.tied}" if results.tied else ""))
     if s.ignore_identical_ids:
-        dropped = results.identical_ids_dropped
         parts.append("documents whose id is their query's id dropped (--ignore-identical-ids)"
-                     + ("" if dropped is None else f": {dropped}") + "; trec_eval keeps them")
+                     f"{dropped_count(results)}; trec_eval keeps them")
     if not parts:
         return None
     return "not trec_eval's numbers with the same flags: " + "; ".join(parts)
@@ -73,4 +43,4 @@ def stderr_settings(results: Results, fmt: str, policy_given: bool) -> str | Non
     ``wide-csv``: always; ``-f trec``: only where trec_eval would print other numbers)."""
     if fmt == "trec":
         return trec_eval_difference(results, policy_given)
-    return policy_line(results) if fmt in ("csv", "wide-csv") else None
+    return one_line(results) if fmt in ("csv", "wide-csv") else None
