@@ -3,6 +3,8 @@
 import os
 import sys
 
+from .errors import INTERRUPTED
+
 
 def program() -> None:
     """The command line, loaded under a guard: numpy, Arrow and click take a few hundred
@@ -12,7 +14,7 @@ def program() -> None:
         from .cli import run
         run()  # it ends the process; a Ctrl-C it did not catch (before its handler) lands here
     except KeyboardInterrupt:
-        sys.stderr.write("searcheval: interrupted; nothing was written\n")
+        sys.stderr.write(INTERRUPTED + "\n")
         os._exit(130)
 
 

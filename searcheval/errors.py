@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+# The line a Ctrl-C ends the program with (exit 130). Here, in the one module the program
+# can import before the command line (``__main__`` guards the slow imports of ``cli``).
+INTERRUPTED = "searcheval: interrupted; nothing was written"
+
 
 class SearchevalError(Exception):
     """Base class of every error searcheval reports to a user."""

@@ -41,6 +41,8 @@ def exit_with_reader_gone(*arguments: str) -> tuple[int, str]:
     ["measures", "-f", "markdown"],
     ["check", Q, R],  # its report, through click.echo
     ["evaluate", Q, R, "-m", "RR", "-q"],  # as before: exit 0
+    # the group's own output, written while click parses (before any command): exit 1
+    ["--version"], ["--help"],
 ])
 def test_a_closed_pipe_is_not_an_error(arguments):
     assert exit_with_reader_gone(*arguments) == (0, "")

@@ -19,10 +19,11 @@ import click
 from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
+from .closed_pipe import closed_stdout_is_done
 
 from ..settings import __version__
 from ..io.heap import reuse_freed_memory
-from ..errors import ReferenceEngineCrash, SearchevalError
+from ..errors import INTERRUPTED, ReferenceEngineCrash, SearchevalError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 NICKNAME_NAMES = ("official", "all_trec", "set", "qrels_jg", "all_prefs", "prefs")  # print runid
@@ -64,43 +65,12 @@ def usage_errors_in_one_line() -> Iterator[None]:
         raise OneLineUsageError(error) from None
 
 
-@contextmanager
-def closed_stdout_is_done() -> Iterator[None]:
-    """A reader that left standard output (``| head -1``) ends the command with exit 0, as
-    trec_eval and Unix tools end (by SIGPIPE, which Python ignores): click turned the
-    BrokenPipeError of a command writing line by line into exit 1 with nothing said,
-    while commands writing their output at once (``output.write_text``) ignored it."""
-    try:
-        yield
-    except BrokenPipeError:
-        if not _stdout_reader_left():
-            raise  # another pipe (a worker's): an error
-        try:  # what is still buffered goes nowhere, and the last flush cannot fail
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (AttributeError, OSError, ValueError):
-            pass
-        raise click.exceptions.Exit(0) from None
-
-
-def _stdout_reader_left() -> bool:
-    """Whether standard output is a pipe whose reading end is closed (poll's POLLERR);
-    True where that cannot be asked (no poll, a stream without a descriptor)."""
-    import select
-
-    try:
-        poller = select.poll()
-        poller.register(sys.stdout.fileno(), select.POLLOUT)
-        return any(events & select.POLLERR for _, events in poller.poll(0))
-    except (AttributeError, OSError, ValueError):
-        return True
-
-
 class LazyGroup(click.Group):
     """A click group whose commands from other modules are imported on first use, and
     whose usage errors (its own, its commands') are one line (``OneLineUsageError``)."""
 
     def make_context(self, *args, **extra) -> click.Context:
-        with usage_errors_in_one_line():
+        with usage_errors_in_one_line(), closed_stdout_is_done():  # --help, --version
             return super().make_context(*args, **extra)
 
     def invoke(self, ctx: click.Context):
@@ -145,7 +115,7 @@ def run() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (BrokenPipeError, ValueError):  # the reader left (`| head`), a closed stream
+        except (BrokenPipeError, ValueError):  # the reader left (closed_pipe), a closed stream
             pass
         except OSError as exc:  # a full disk: the output is incomplete
             os.write(2, f"searcheval: cannot write the output: {exc.strerror or exc}\n".encode())
@@ -268,7 +238,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except KeyboardInterrupt:
-        _fail("searcheval: interrupted; nothing was written", 130)
+        _fail(INTERRUPTED, 130)
     sys.exit(code)
 
 

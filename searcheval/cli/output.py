@@ -6,6 +6,7 @@ import sys
 
 from ..errors import UsageError
 from ..io.output import write_file
+from .closed_pipe import discard_stdout
 
 
 def write_text(target: str | None, text: str) -> None:
@@ -15,7 +16,7 @@ def write_text(target: str | None, text: str) -> None:
             sys.stdout.write(text)
             sys.stdout.flush()
         except BrokenPipeError:  # the reader has left (`| head`): nothing more to do
-            pass
+            discard_stdout()
         except OSError as exc:  # a full disk behind a redirection
             raise UsageError(f"<stdout>: cannot write: {exc.strerror or exc}") from None
         return
