@@ -173,11 +173,15 @@ def test_a_document_judged_for_several_subtopics_is_accepted(files) -> None:
     assert qrels.form == "diversity"
     assert list(zip(qrels.query_ids, qrels.subtopic.values().to_pylist(), qrels.doc_ids,
                     qrels.relevance.tolist())) == [(q, s, d, int(g)) for q, s, d, g in lines]
-    # read as plain trec qrels, the same file repeats (q1, d1): trec_eval refuses it too
+    # read as plain trec qrels, the same file repeats (q1, d1): trec_eval refuses it too;
+    # under subtopics 1 and 2, so the error names the forms that read it
     with pytest.raises(FormatError) as error:
         searcheval.read_qrels(files[0])
     assert str(error.value) == (f"{files[0]}:2: query 'q1' judges document 'd1' twice "
-                                "(lines 1 and 2)")
+                                "(lines 1 and 2), under second fields '1' and '2': if the "
+                                "second field is a subtopic, read the file as diversity qrels "
+                                "(form='diversity'); if a judgment group, as qrels_jg qrels "
+                                "(form='qrels_jg')")
 
 
 def test_every_reading_path_keeps_the_second_field(tmp_path: Path) -> None:

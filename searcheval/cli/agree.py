@@ -41,6 +41,8 @@ def agree_command(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt
 def _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output) -> list[str]:
     """Read both qrels (and the runs), compare, write the report; no lines to add."""
     from ..analysis.agreement import agree_judgments, agree_leaderboards
+    from ..engine.qrels_forms import read_for, refuse_unfit
+    from ..results import resolve_measures
     from ..errors import UsageError
     from ..io.inputs import as_qrels
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
@@ -54,11 +56,15 @@ def _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, outpu
     if len(runs) == 1:
         raise UsageError("agree compares leaderboards: give two runs or more (or none, "
                          "for the judgments alone)")
-    first, second = as_qrels(qrels_a), as_qrels(qrels_b)
+    measures = list(measures or ("AP", "nDCG@10"))
+    parsed = resolve_measures(measures) if runs else []  # before the qrels: the -R hint
+    first, second = (read_for(parsed, lambda: as_qrels(path), "agree")
+                     for path in (qrels_a, qrels_b))
+    for qrels in (first, second):
+        refuse_unfit(qrels, parsed, "agree")  # before the judgments' agreement and the runs
     agreement = agree_judgments(first, second)
     boards = [agree_leaderboards(first, second, list(runs), m, test=test, correction=correction,
-                                 alpha=alpha, names=names)
-              for m in (measures or ("AP", "nDCG@10"))] if runs else []
+                                 alpha=alpha, names=names) for m in measures] if runs else []
     names = tuple(path_labels([qrels_a, qrels_b]))
     write_text(output, (table_text if fmt == "table" else json_text)(agreement, boards, names))
     return []

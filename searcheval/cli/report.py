@@ -91,7 +91,7 @@ def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names
     from ..io.inputs import as_qrels, as_run
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from ..io.run_labels import refuse_repeated_paths, run_labels
-    from ..engine.qrels_forms import refuse_unfit
+    from ..engine.qrels_forms import read_for, refuse_unfit
     from ..report.html import page
     from ..report.html_data import Inputs, report_data
     from .output import write_text
@@ -105,8 +105,8 @@ def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names
     names = names if len(paths) == len(run_paths) else [None] + names  # a baseline from outside
     refuse_stdin_twice([qrels_path, *paths, docs, queries])
     measures, notes = _measures(measure_names, settings.compat)
-    qrels = as_qrels(qrels_path)
-    refuse_unfit(qrels, measures)  # before reading the runs
+    qrels = read_for(measures, lambda: as_qrels(qrels_path), "report")  # the -R hint
+    refuse_unfit(qrels, measures, "report")  # before reading the runs
     read = [as_run(path, ranks=settings.ties == "rank") for path in paths]
     runs = dict(zip(run_labels(read, names), read))
     results, curves = _evaluated(qrels, runs, measures, settings, notes)

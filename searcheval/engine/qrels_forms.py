@@ -10,6 +10,7 @@ at all (te_form_res_rels refuses a rel_info format other than "qrels").
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -24,21 +25,31 @@ _HOW = {"diversity": "-R diversity; in Python read_qrels(path, form='diversity')
 PREFERENCE_FORMS = ("prefs", "qrels_prefs")
 
 
-def refuse_unfit(qrels: Qrels, measures: list[Measure]) -> None:
-    """A UsageError naming the first measure that cannot read ``qrels``' form, with the fix."""
+def _how(form: str, command: str | None) -> str:
+    """How to read ``form``; ``command``: one that reads plain qrels only (no -R: agree,
+    report), whose hint names the commands that have it rather than an option it lacks."""
+    if command is None:
+        return _HOW[form]
+    return f"searcheval {command} has no -R; evaluate, compare and batch have it: {_HOW[form]}"
+
+
+def refuse_unfit(qrels: Qrels, measures: list[Measure], command: str | None = None) -> None:
+    """A UsageError naming the first measure that cannot read ``qrels``' form, with the fix
+    (``command``: a command without -R, ``_how``)."""
     for measure in measures:
         spec = measure.spec
         if spec.subtopics and qrels.form != "diversity":
             raise UsageError(f"{measure} reads a grade per subtopic, and {qrels.path} was "
                              f"read as {qrels.form} qrels: read it as diversity qrels, whose "
-                             f"second field is the subtopic ({_HOW['diversity']})")
+                             f"second field is the subtopic ({_how('diversity', command)})")
         if spec.groups and qrels.form != "qrels_jg":
             raise UsageError(f"{measure} averages over judgment groups, and {qrels.path} was "
                              f"read as {qrels.form} qrels: read it as qrels_jg qrels, whose "
-                             f"second field is the judgment group ({_HOW['qrels_jg']})")
+                             f"second field is the judgment group ({_how('qrels_jg', command)})")
         if spec.preferences and qrels.form not in PREFERENCE_FORMS:
             raise UsageError(f"{measure} reads preferences, and {qrels.path} was read as "
-                             f"{qrels.form} qrels: read it as preferences ({_HOW['prefs']})")
+                             f"{qrels.form} qrels: read it as preferences "
+                             f"({_how('prefs', command)})")
         if qrels.form in PREFERENCE_FORMS and not spec.preferences and spec.trec != "num_q":
             raise UsageError(f"{measure} reads one judgment per document, and {qrels.path} "
                              f"holds preferences (-R {qrels.form}): ask for the preference "
@@ -50,31 +61,52 @@ def refuse_unfit(qrels: Qrels, measures: list[Measure]) -> None:
                              "Rprec_mult_avgjg), or read the qrels with -R trec")
 
 
-def read_for(measures: list[Measure], read: Callable[[], Qrels]) -> Qrels:
+def read_for(measures: list[Measure], read: Callable[[], Qrels],
+             command: str | None = None) -> Qrels:
     """``read()``'s qrels; when they judge a document twice under two second fields and a
     measure asked reads subtopics (or judgment groups), the error says to read them as
-    such, as ``refuse_unfit`` does for qrels without repeats."""
+    such, as ``refuse_unfit`` does for qrels without repeats (``command``: a command
+    without -R, ``_how``)."""
     try:
         return read()
     except RepeatedJudgment as error:
-        raise _hinted(error, measures) from None
+        raise _hinted(error, measures, command) from None
 
 
-def _hinted(error: RepeatedJudgment, measures: list[Measure]) -> FormatError:
+def read_qrels(source: str | Path, form: str = "trec") -> Qrels:
+    """``io.trec.read_qrels`` (the library's ``searcheval.read_qrels``): judgments of one
+    document under two second fields, read as plain qrels, say which forms read such
+    files, as the command line does; no measure is known here, so both forms are named."""
+    from ..io.trec import read_qrels as read
+    try:
+        return read(source, form=form)
+    except RepeatedJudgment as error:
+        if error.second_fields is None:
+            raise
+        raise FormatError(error.path, error.line, f"{_under(error)}: if the second field is "
+                          "a subtopic, read the file as diversity qrels (form='diversity'); "
+                          "if a judgment group, as qrels_jg qrels (form='qrels_jg')") from None
+
+
+def _under(error: RepeatedJudgment) -> str:
+    fields = " and ".join(repr(field) for field in error.second_fields)
+    return f"{error.message}, under second fields {fields}"
+
+
+def _hinted(error: RepeatedJudgment, measures: list[Measure],
+            command: str | None = None) -> FormatError:
     if error.second_fields is None:
         return error
-    fields = " and ".join(repr(field) for field in error.second_fields)
     for measure in measures:
         if measure.spec.subtopics:
-            return FormatError(error.path, error.line, f"{error.message}, under second fields "
-                               f"{fields}: {measure} reads a grade per subtopic: read the file "
-                               "as diversity qrels, whose second field is the subtopic "
-                               f"({_HOW['diversity']})")
+            return FormatError(error.path, error.line, f"{_under(error)}: {measure} reads a "
+                               "grade per subtopic: read the file as diversity qrels, whose "
+                               f"second field is the subtopic ({_how('diversity', command)})")
         if measure.spec.groups:
-            return FormatError(error.path, error.line, f"{error.message}, under second fields "
-                               f"{fields}: {measure} averages over judgment groups: read the "
-                               "file as qrels_jg qrels, whose second field is the judgment "
-                               f"group ({_HOW['qrels_jg']})")
+            return FormatError(error.path, error.line, f"{_under(error)}: {measure} averages "
+                               "over judgment groups: read the file as qrels_jg qrels, whose "
+                               "second field is the judgment group "
+                               f"({_how('qrels_jg', command)})")
     return error
 
 
