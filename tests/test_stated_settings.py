@@ -280,3 +280,50 @@ def test_like_ranx_alone_still_refuses_unequal_queries_and_says_how_to_override(
     assert given.exit_code == 0, given.stderr
     summary = json.loads((tmp_path / "given" / "summary.json").read_text())
     assert summary["runs"][0]["summary"]["RR"] == pytest.approx(pytrec_eval_rr(True), abs=1e-12)
+
+
+# ---- -f trec's note on num_rel: trec_eval -c recounts it, whatever -l says ---------------
+
+BINARY_CASES = ROOT / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"
+
+
+def stored_case(case_id: str) -> dict:
+    import gzip
+    with gzip.open(BINARY_CASES, "rt", encoding="utf-8") as lines:
+        return next(case for case in map(json.loads, lines) if case["id"] == case_id)
+
+
+def all_line(text: str, name: str) -> str:
+    return next(line for line in text.splitlines() if line.split("\t")[0].strip() == name
+                and line.split("\t")[1] == "all")
+
+
+@pytest.mark.parametrize("case_id, level, recount, averaged", [
+    # 10.0, -l 2, every qrels query in the run: trec_eval prints num_rel 0 (no grade 2);
+    # -c's recount is the 39 qrels lines of grade 1 (grades 0 and 1 only)
+    ("20261201-13", "2", 39, 3),
+    # 9.0.8, -l 0 (grade 0 counts as relevant), one qrels query not in the run: trec_eval
+    # sums 38 over the 7 in both; -c's recount is the 16 lines with a grade > 0
+    ("20261201-60", "0", 16, 7),
+])
+def test_trec_format_says_num_rel_is_trec_eval_c_s_recount(tmp_path, case_id, level, recount,
+                                                          averaged):
+    case = stored_case(case_id)
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(case["qrels"])
+    run.write_text(case["run"])
+    assert sum(float(line.split()[3]) > 0 for line in case["qrels"].splitlines()) == recount
+    told = all_line(case["stock"]["stdout"], "num_rel").split("\t")[2]  # trec_eval, no -c
+    base = ["evaluate", qrels, run, "-m", "num_rel", "-f", "trec", "-l", level,
+            "--compat", case["version"]]
+    out = cli(*base)  # missing=zero, trec_eval -c: the recount
+    assert out.stdout == f"num_rel               \tall\t{recount}\n"
+    assert out.stderr.startswith("searcheval: note: not trec_eval's numbers with the same flags: ")
+    assert out.stderr.endswith(
+        f"num_rel's all ({recount}) counts every judgment with a grade > 0 whatever -l says, as "
+        f"trec_eval -c does, where trec_eval without -c sums the num_rel at level {level} of "
+        f"the {averaged} queries in both ({told}): --missing skip or --like trec_eval gives "
+        "its numbers\n")
+    skip = cli(*base, "--missing", "skip")  # the note's advice: trec_eval's own line
+    assert skip.stdout == all_line(case["stock"]["stdout"], "num_rel") + "\n"
+    assert cli(*base, "-c").stderr == ""  # trec_eval -c prints the recount too
