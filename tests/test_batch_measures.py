@@ -17,6 +17,7 @@ import csv
 import gzip
 import io
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,31 @@ def measure_options(measures) -> list[str]:
     return [arg for m in measures for arg in ("-m", m)]
 
 
+# SAMPLE's measures pytrec_eval computes: our name in the outputs -> pytrec_eval's
+PYTREC_EVAL = {"AP": "map", "P@5": "P_5", "nDCG@10": "ndcg_cut_10", "RR": "recip_rank",
+               "Bpref": "bpref", "Rprec": "Rprec", "NumRet": "num_ret"}
+
+
+@lru_cache(maxsize=1)
+def pytrec_eval_values() -> tuple[dict, dict]:
+    """(per query, means) as trec_eval -c computes them, from pytrec_eval (trec_eval 9.0.8's
+    code, which evaluates the run's judged queries only): query 15, absent from the run,
+    is 0 in every one (9.0.8 never evaluates it; 10.0's placeholder, one unjudged document,
+    scores 0 in these and has num_ret set back to 0), and each mean divides by every
+    qrels query; num_ret's `all` is a sum."""
+    import pytrec_eval
+    from trec_dicts import trec_dicts
+    qrels, run = trec_dicts(CRANFIELD / "qrel", RUN)
+    asked = {"map", "P.5", "ndcg_cut.10", "recip_rank", "bpref", "Rprec", "num_ret"}
+    got = pytrec_eval.RelevanceEvaluator(qrels, asked).evaluate(run)
+    assert set(qrels) - set(got) == {"15"}
+    per_query = {(q, ours): got[q][theirs] if q in got else 0.0
+                 for q in qrels for ours, theirs in PYTREC_EVAL.items()}
+    sums = {ours: sum(per_query[q, ours] for q in qrels) for ours in PYTREC_EVAL}
+    means = {ours: total / (1 if ours == "NumRet" else len(qrels)) for ours, total in sums.items()}
+    return per_query, means
+
+
 @pytest.mark.parametrize("compat", ["9", "10"])
 @pytest.mark.parametrize("way", [[], ["-j", "2"], ["--stream"]], ids=["one", "j2", "stream"])
 def test_batch_values_are_evaluates(tmp_path, compat, way):
@@ -72,6 +98,9 @@ def test_batch_values_are_evaluates(tmp_path, compat, way):
     assert per_query == pytest.approx(expected, abs=1e-12)
     assert means == pytest.approx({m: v for (q, m), v in expected.items() if q == "all"},
                                   abs=1e-12)
+    reference, reference_means = pytrec_eval_values()  # and both are trec_eval's
+    assert {key: per_query[key] for key in reference} == pytest.approx(reference, abs=1e-12)
+    assert {m: means[m] for m in reference_means} == pytest.approx(reference_means, abs=1e-12)
 
 
 def test_typed_default_utility_keeps_the_placeholder_value_under_10(tmp_path):

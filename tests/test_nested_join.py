@@ -102,14 +102,34 @@ def test_non_ascii_and_non_str_ids_still_take_their_paths():
     assert mixed.per_query() == {"q": {"AP": 0.5}}
 
 
+# the Evaluator's measures that pytrec_eval computes -> pytrec_eval's names, by level,
+# with what pytrec_eval is asked for
+KEPT_AT_LEVEL = {1: ({"nDCG@10": "ndcg_cut_10", "nDCG": "ndcg", "ndcg_rel": "ndcg_rel",
+                      "AP": "map", "Rprec": "Rprec", "Bpref": "bpref", "R@2": "recall_2"},
+                     {"ndcg_cut.10", "ndcg", "ndcg_rel", "map", "Rprec", "bpref", "recall.2"}),
+                 2: ({"P(rel=2)@2": "P_2", "AP(rel=2)": "map"}, {"P.2", "map"})}
+
+
+def pytrec_eval_at_levels(qrels: dict, run: dict) -> dict:
+    """Per query both hold, {our name: pytrec_eval's value} over ``KEPT_AT_LEVEL``."""
+    out: dict[str, dict[str, float]] = {}
+    for level, (names, asked) in KEPT_AT_LEVEL.items():
+        got = pytrec_eval.RelevanceEvaluator(qrels, asked, relevance_level=level).evaluate(run)
+        for query, values in got.items():
+            out.setdefault(query, {}).update({ours: values[t] for ours, t in names.items()})
+    return out
+
+
 @pytest.mark.parametrize("missing", ["zero", "skip"])
 def test_evaluator_ideal_rankings_kept_across_runs_equal_evaluate(missing):
     """The Evaluator keeps each gains' ideal ranking and each level's counts of judgments
     in the qrels' query numbering and takes every run's queries' part of them
     (``views._kept_ideal``, ``_build_level``): runs retrieving the
     queries in other orders and subsets (so each numbers them differently), a query
-    judged with no relevant document, given gains; every value equals
-    ``searcheval.evaluate``'s (the Results of one call, themselves pytrec_eval's)."""
+    judged with no relevant document, given gains. Each query both hold has pytrec_eval's
+    values at levels 1 and 2; a qrels query the run lacks is 0 under missing=zero (9.0.8
+    never evaluates it); the given gains' nDCG, which pytrec_eval cannot parse, and every
+    other value equal ``searcheval.evaluate``'s (the Results of one call)."""
     qrels = {"q1": {"a": 2, "b": 1, "c": 0}, "q2": {"x": 1, "y": 3, "z": 2},
              "q3": {"m": 0}, "q4": {"p": 1}}
     runs = [{"q2": {"x": 0.3, "y": 0.2, "w": 0.9}, "q1": {"c": 0.8, "a": 0.1}},
@@ -123,6 +143,14 @@ def test_evaluator_ideal_rankings_kept_across_runs_equal_evaluate(missing):
                                                                  missing=missing)
         assert got.query_ids == once.query_ids
         np.testing.assert_array_equal(got.values, once.values)
+        per_query, reference = got.per_query(), pytrec_eval_at_levels(qrels, run)
+        assert set(per_query) == set(reference) | (set(qrels) if missing == "zero" else set())
+        for query in per_query:
+            if query in reference:
+                assert {m: per_query[query][m] for m in reference[query]} == \
+                    pytest.approx(reference[query], abs=1e-12), query
+            else:
+                assert set(per_query[query].values()) == {0.0}, query
 
 
 def test_ranking_a_dicts_ties_makes_only_the_tied_ids_strings():

@@ -104,14 +104,18 @@ def test_rbp_at_k_mean_under_ir_measures_spelling():
 
 
 def test_rbp_at_k_past_the_ranking_is_rbp():
-    """A cutoff below no document changes nothing: RBP@1000 of 100-document rankings is
-    RBP, trec_eval 10's (tests/test_trec_eval_binary.py holds RBP to it)."""
-    qrels, run = read_qrels(CRANFIELD_QRELS), tie_free_run(CRANFIELD_RUNS[1])
+    """A cutoff below no document changes nothing: RBP@1000 of 100-document rankings and
+    RBP without a cutoff are both trectools' RBP at depth 1000 (every rank), graded (trec_eval
+    10's gains, ``scaled``) and binarised at level 2, per query."""
+    qrels, run = read_qrels(CRANFIELD_QRELS), unique_scores(tie_free_run(CRANFIELD_RUNS[1]))
+    assert max(len(docs) for docs in run.values()) < 1000
     results = searcheval.evaluate(qrels, run, ["RBP(p=0.9)@1000", "RBP(p=0.9)",
                                                "RBP(rel=2,p=0.9)@1000", "RBP(rel=2,p=0.9)"])
-    summary = list(results.summary().values())
-    assert max(len(docs) for docs in run.values()) < 1000
-    assert summary[0] == summary[1] and summary[2] == summary[3]
+    graded = trectools_rbp(scaled(qrels), run, 0.9, 1000)
+    level_2 = trectools_rbp(binarised(qrels, 2), run, 0.9, 1000)
+    for name, reference in (("RBP(p=0.9)@1000", graded), ("RBP(p=0.9)", graded),
+                            ("RBP(rel=2,p=0.9)@1000", level_2), ("RBP(rel=2,p=0.9)", level_2)):
+        assert per_query(results, name) == pytest.approx(reference, abs=1e-12), name
 
 
 DOCS = [f"d{i}" for i in range(8)]

@@ -167,14 +167,15 @@ LEVEL_NOTE = ("  the level does not change nDCG@10, RBP(p=0.8): they read the gr
               "or no relevance (as in trec_eval)")
 
 
-def pytrec_eval_ndcg10(level: int) -> float:
-    """pytrec_eval's (trec_eval's code) ndcg_cut_10 mean over the run's judged queries at
-    ``level``: trec_eval reads the grades as gains and never the level."""
+def pytrec_eval_mean(measure: str, level: int) -> float:
+    """pytrec_eval's (trec_eval's code) mean of ``measure`` over the run's judged queries at
+    ``level``: trec_eval reads the grades as nDCG's gains and never the level there, and
+    AP's relevant documents are those graded ``level`` or more."""
     import pytrec_eval
     qrels, run = trec_dicts(CRANFIELD / "qrel", CRANFIELD_RUN)
-    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"},
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {measure},
                                                relevance_level=level).evaluate(run)
-    return sum(v["ndcg_cut_10"] for v in per_query.values()) / len(per_query)
+    return sum(v[measure] for v in per_query.values()) / len(per_query)
 
 
 def test_a_level_other_than_1_names_the_measures_it_does_not_change():
@@ -182,10 +183,13 @@ def test_a_level_other_than_1_names_the_measures_it_does_not_change():
             "-m", "AP", "--missing", "skip"]
     shown = {level: json.loads(cli(*base, "-l", level, "-f", "json").stdout)
              for level in (1, 2, 3)}
-    for level in (2, 3):  # the values are kept, as trec_eval's (pytrec_eval's at that level)
-        assert shown[level]["summary"]["nDCG@10"] == pytest.approx(pytrec_eval_ndcg10(level),
-                                                                   abs=1e-12)
-        assert shown[level]["summary"]["RBP(p=0.8)"] == shown[1]["summary"]["RBP(p=0.8)"]
+    for level in (1, 2, 3):  # the values are trec_eval's (pytrec_eval's at that level)
+        summary = shown[level]["summary"]
+        assert summary["nDCG@10"] == pytest.approx(pytrec_eval_mean("ndcg_cut_10", level),
+                                                   abs=1e-12)
+        assert summary["AP"] == pytest.approx(pytrec_eval_mean("map", level), abs=1e-12)
+        assert summary["RBP(p=0.8)"] == shown[1]["summary"]["RBP(p=0.8)"]
+    for level in (2, 3):
         assert shown[level]["summary"]["AP"] != shown[1]["summary"]["AP"]  # AP reads it
         assert shown[level]["settings"]["relevance_level_not_read_by"] == ["nDCG@10", "RBP(p=0.8)"]
     assert shown[1]["settings"]["relevance_level_not_read_by"] == []
