@@ -148,6 +148,24 @@ def test_csv_formats_state_the_policy_and_the_zero_filled_on_stderr(fmt):
     assert "1 absent from the run left out: q4" in skip.stderr
 
 
+def test_csv_states_compat_and_the_collection_size_when_given():
+    # m_utility.c: a*rel_ret + b*(ret - rel_ret) + c*(R - rel_ret) + d*(N + rel_ret - ret - R);
+    # utility.0,0,0,1 with -N 100 is 100 + rel_ret - ret - R: q1 (R 1, ret 2, rel_ret 1) 98,
+    # q2 (2, 2, 2) 98, q3 (1, 3, 1) 97, q5 (1, 1, 1) 99; q4 absent from the run: 9.0.8 never
+    # evaluates it (0), 10.0 ranks its placeholder, one unjudged document (1, 1, 0): 98.
+    # Means over the 5 queries: 392 / 5 = 78.4 under 9, 490 / 5 = 98 under 10.
+    base = ["evaluate", LIBRARY_QRELS, LIBRARY_RUN, "-m", "utility.0,0,0,1", "-N", "100",
+            "-f", "csv"]
+    for compat, mean in (("9", "78.4"), ("10", "98.0")):
+        out = cli(*base, "--compat", compat)
+        assert out.stdout.splitlines()[-1] == f"library.run,all,\"utility(coeffs=[0,0,0,1])\",{mean}"
+        assert out.stderr == (
+            "searcheval: note: settings: 5 queries averaged (missing=zero, as trec_eval -c: "
+            "every qrels query; 1 absent from the run scored 0: q4); ties: trec_eval; relevance "
+            "level: 1" + ("; semantics: trec_eval 10.0 (--compat 10)" if compat == "10" else "")
+            + "; collection: 100 documents (-N)\n")
+
+
 def test_compare_csv_names_the_test_and_the_correction():
     runs = [CRANFIELD / "results" / f"results_{n}.txt" for n in ("english_bm25", "custom_bm25")]
     out = cli("compare", CRANFIELD / "qrel", *runs, "-m", "AP", "--test", "wilcoxon", "-f", "csv")

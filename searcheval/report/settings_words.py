@@ -124,6 +124,10 @@ def one_line(results: Results) -> str:
                  + (f" (not read by {', '.join(ignoring)})" if ignoring else ""))
     parts += [f"depth: {s.depth} (-M)"] if s.depth else []
     parts += ["judged only (-J)"] if s.judged_only else []
+    # the choices the other forms always state, here when not the default (each changes
+    # a number: how a missing query scores, utility's 4th coefficient)
+    parts += [f"semantics: {s.semantics} (--compat {s.compat})"] if s.compat != 9 else []
+    parts += [f"collection: {s.num_docs} documents (-N)"] if s.num_docs else []
     if s.ignore_identical_ids:
         parts.append(f"identical ids dropped (--ignore-identical-ids){dropped_count(results)}")
     parts += [f"costs: {s.costs.path} (--costs)"] if s.costs is not None else []
