@@ -12,7 +12,7 @@ import numpy as np
 
 from ..results import Results
 from ..settings import TIE_POLICIES
-from ..model.words import listed
+from ..model.words import counted, listed
 from .settings_words import dropped_count, one_line
 
 
@@ -59,8 +59,8 @@ def _num_rel_recount(results: Results, both: int) -> list[str]:
                 return []
             return [f"num_rel's all ({recount}) counts every judgment with a grade > 0 whatever "
                     "-l says, as trec_eval -c does, where trec_eval without -c sums the num_rel "
-                    f"at level {results.settings.relevance_level} of the {both} queries in "
-                    f"both ({summed})"]
+                    f"at level {results.settings.relevance_level} of the "
+                    f"{counted(both, 'query')} in both ({summed})"]
     return []
 
 
