@@ -83,15 +83,18 @@ class Settings:
             raise UsageError(f"compat must be 9 or 10, found {self.compat!r}")
         if self.missing not in ("zero", "skip"):
             raise UsageError(f"missing must be 'zero' or 'skip', found {self.missing!r}")
-        if not _whole(self.relevance_level) or self.relevance_level < 0:
-            raise UsageError(f"the relevance level must be an integer >= 0, found "
-                             f"{self.relevance_level!r}")
+        if not _whole(self.relevance_level) or not 0 <= self.relevance_level < 2**31:
+            # grades past 32 bits are refused (io.repeats), so a level there is relevant
+            # nowhere; pytrec_eval (the cross-check) takes the level as a C int
+            raise UsageError(f"the relevance level must be an integer from 0 to 2147483647 "
+                             f"(grades are 32-bit), found {self.relevance_level!r}")
         if self.depth is not None and (not _whole(self.depth) or self.depth <= 0):
             raise UsageError(f"the depth must be a positive number of documents, found "
                              f"{self.depth!r}")
-        if not _whole(self.num_docs) or self.num_docs < 0:  # trec_eval's default is 0 too
+        if not _whole(self.num_docs) or not 0 <= self.num_docs < 2**63:
+            # trec_eval's default is 0 too, and it holds -N in a C long
             raise UsageError(f"the number of documents in the collection (-N) must be an "
-                             f"integer >= 0, found {self.num_docs!r}")
+                             f"integer from 0 to 9223372036854775807, found {self.num_docs!r}")
         if not isinstance(self.judged_only, (bool, np.bool_)):
             raise UsageError(f"judged_only must be True or False, found {self.judged_only!r}")
         if not isinstance(self.run_queries_count, (bool, np.bool_)):

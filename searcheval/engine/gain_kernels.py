@@ -8,6 +8,7 @@ ERR follow ir_measures' and Chapelle et al.'s definitions.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -21,6 +22,19 @@ from ..fast.segments import divide, segment_cumprod, segment_cumsum, segment_sum
 from .views import gain_view, level_of, level_view, total_dcg
 
 
+def doubles_as_c(kernel):
+    """Gains are any finite doubles (ndcg.0=1e308,1=1e308): a DCG past a double's range is
+    inf and inf / inf NaN, as trec_eval's own double arithmetic gives them, and terms of
+    rows that an empty ideal ranking then divides into 0 may be NaN. Computed without
+    numpy's warnings, which would print their source lines to the user."""
+    @functools.wraps(kernel)
+    def quietly(r: Ranked, m: Measure) -> np.ndarray:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return kernel(r, m)
+    return quietly
+
+
+@doubles_as_c
 def g_measure(r: Ranked, m: Measure) -> np.ndarray:
     """G = 1/sum(ideal gains) sum over rows of gain / log2(2 + cost so far - gain so far)."""
     g = gain_view(r, m.params)
@@ -77,6 +91,7 @@ def _exponential(m: Measure) -> bool:
     return m.option("gain") == "exp"
 
 
+@doubles_as_c
 def ndcg(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG = DCG / ideal DCG, gain = grade (or the given gains, or 2^grade - 1 with
     gain=exp), discount log2(rank + 1)."""
@@ -84,6 +99,7 @@ def ndcg(r: Ranked, m: Measure) -> np.ndarray:
     return divide(total_dcg(r, g), _ideal_dcg_at(g, g.ideal_len))
 
 
+@doubles_as_c
 def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here),
     2^grade - 1 with gain=exp, or the given gains (ir_measures' nDCG(gains={...})@k, which
@@ -118,6 +134,7 @@ class _RunningDCG:
         return value_at(self.cum, self.starts, np.diff(self.starts))
 
 
+@doubles_as_c
 def ndcg_rel(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG averaged over the relevant documents (gain > 0); unretrieved ones count at
     the DCG of the whole ranking."""
@@ -137,6 +154,7 @@ def ndcg_rel(r: Ranked, m: Measure) -> np.ndarray:
     return np.where(total > 0, divide(total, L), 0.0)
 
 
+@doubles_as_c
 def rndcg(r: Ranked, m: Measure) -> np.ndarray:
     """Mean nDCG at the ranks where the ideal gain changes (and at the end of the
     ranking if it is more than one document longer than the ideal one)."""

@@ -4,6 +4,8 @@ trec_eval's walk over every integer level up to the largest grade would not end.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..fast.segments import segment_cumsum
@@ -86,8 +88,7 @@ def _traversals(given: dict[int, float], pair_q: np.ndarray, pair_grade: np.ndar
     """
     top = np.full(num_queries, -1, dtype=np.int64)
     np.maximum.at(top, pair_q, pair_grade)
-    whole = all(float(g).is_integer() for g in given.values())
-    if whole or int(top.max(initial=-1)) >= FULL_LEVELS_LIMIT:
+    if _comparator_is_an_order(given, int(top.max(initial=-1))) or int(top.max(initial=-1)) >= FULL_LEVELS_LIMIT:
         # sorted(set()): np.unique on a handful of levels would import numpy.ma
         levels, gains = _traversal(given, sorted(set(pair_grade.tolist())))
         first_given = min((i for i, level in enumerate(levels) if level in given),
@@ -116,9 +117,27 @@ def _traversal(given: dict[int, float], default_levels: list[int]
     """
     entries = [(level, gain) for level, gain in given.items()]
     entries += [(i, float(i)) for i in default_levels if i not in given]
-    ordered = _merge_sort(entries, lambda a, b: int(a[1] - b[1]))
+    ordered = _merge_sort(entries, lambda a, b: _c_int(a[1] - b[1]))
     ordered.reverse()
     return [e[0] for e in ordered], [e[1] for e in ordered]
+
+
+def _comparator_is_an_order(given: dict[int, float], top_grade: int) -> bool:
+    """Whether ``(int)(gain1 - gain2)`` orders every level: whole-number gains whose
+    differences all fit a C int (the levels not given have their grade, 0 .. top)."""
+    gains = list(given.values())
+    if not all(float(g).is_integer() for g in gains):
+        return False
+    lowest, highest = min(gains + [0.0]), max(gains + [float(max(top_grade, 0))])
+    return highest - lowest < 2**31
+
+
+def _c_int(difference: float) -> int:
+    """C's ``(int)`` of a double on x86-64: truncated, and INT_MIN when out of range (so
+    ndcg.1=2147483648 sorts grade 1 under grade 0, and its ideal ranking is empty)."""
+    if math.isfinite(difference) and -2**31 <= math.trunc(difference) < 2**31:
+        return math.trunc(difference)
+    return -2**31
 
 
 def _merge_sort(items: list, compare) -> list:

@@ -159,10 +159,17 @@ def success(r: Ranked, m: Measure) -> np.ndarray:
 
 
 def r_precision_multiple(r: Ranked, m: Measure) -> np.ndarray:
-    """Rprec_mult@x = P@n with n = (long)(x*R + 0.9)."""
+    """Rprec_mult@x = P@n with n = (long)(x*R + 0.9).
+
+    Where x*R passes a C long, the cast gives x86-64's LONG_MIN, no rank equals it, and
+    m_Rprec_mult.c leaves the value at its initial 0.
+    """
     v = level_view(r, level_of(r, m))
-    n = (float(m.cutoff) * v.num_rel + 0.9).astype(np.int64)
-    return divide(v.rel_at(r, n), n)
+    with np.errstate(over="ignore"):  # x = 1e308 and R = 2: inf, which C casts alike
+        wanted = float(m.cutoff) * v.num_rel + 0.9
+    past = wanted >= 2.0**63
+    n = np.where(past, 1.0, wanted).astype(np.int64)
+    return np.where(past, 0.0, divide(v.rel_at(r, n), n))
 
 
 def utility(r: Ranked, m: Measure) -> np.ndarray:

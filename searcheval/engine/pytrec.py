@@ -138,6 +138,9 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
         every = np.array(sorted(slots), dtype=np.int64)
         values[every] = missing.missing_queries_as_9(values[every], [measures[i] for i in every],
                                                      ranked.in_run[ranked.reported])
+    undefined = zero_over_zero(ranked, [measures[i] for i in rows],
+                               ranked.reported[ranked.in_run[ranked.reported]])
+    values = _undefined_nan_to_zero(values, measures, [str(q) for q in queries], undefined)
     return Outcome(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=[str(q) for q in queries], values=values, settings=reference,
                    engine=ENGINE, in_run=ranked.in_run[ranked.reported],
@@ -145,8 +148,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    skipped=ranked.skipped, ignored=ranked.ignored,
                    notes=run_only_notes(ranked.run_only) + _notes(measures, reasons, settings),
                    positive_judgments=ranked.positive_judgments,
-                   undefined=zero_over_zero(ranked, [measures[i] for i in rows],
-                                            ranked.reported[ranked.in_run[ranked.reported]]))
+                   undefined=undefined)
 
 
 def _with_collection_size(values: np.ndarray, measures: list[Measure], rows: list[int],
@@ -157,6 +159,18 @@ def _with_collection_size(values: np.ndarray, measures: list[Measure], rows: lis
     for i in rows:
         if measures[i].family == "utility" and num_docs:
             out[i] += measures[i].coefficients()[3] * num_docs
+    return out
+
+
+def _undefined_nan_to_zero(values: np.ndarray, measures: list[Measure], queries: list[str],
+                           undefined: dict[str, list[str]]) -> np.ndarray:
+    """NaN -> 0 where trec_eval divides 0 by 0 (Rndcg with an empty ideal ranking): the
+    native side scores 0 there and says so, a difference by design, not a disagreement."""
+    out = values.copy()
+    column = {q: j for j, q in enumerate(queries)}
+    for i, m in enumerate(measures):
+        cells = [column[q] for q in undefined.get(str(m), ()) if q in column]
+        out[i, cells] = np.where(np.isnan(out[i, cells]), 0.0, out[i, cells])
     return out
 
 

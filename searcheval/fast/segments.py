@@ -90,5 +90,7 @@ def divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)
     out = np.zeros(np.broadcast(numerator, denominator).shape)
-    np.divide(numerator, denominator, out=out, where=denominator != 0)
+    with np.errstate(invalid="ignore"):  # inf / inf (a DCG past a double's range) is NaN,
+        # as trec_eval's own division gives it; numpy's warning would leak its source line
+        np.divide(numerator, denominator, out=out, where=denominator != 0)
     return out

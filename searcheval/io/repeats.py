@@ -13,6 +13,7 @@ from ..model import Qrels, Run, forms
 from ..model.arrow import take_strings
 from ..model.columns import Encoded, pair_ranks
 from .heap import hand_back_freed_heap
+from .trec_grammar import GRADE_RANGE
 
 
 def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
@@ -107,8 +108,8 @@ def _refuse_32_bit_overflow(path: str, rows: int, lines: np.ndarray | None, unit
     if outside.any():
         row = int(np.flatnonzero(outside)[0])
         line = int(lines[row]) if lines is not None else row + 1
-        raise FormatError(path, line, f"relevance is out of range (32-bit integers, "
-                          f"{-_INT32} to {_INT32 - 1}), found {int(relevance[row])}")
+        raise FormatError(path, line, f"relevance is out of range ({GRADE_RANGE}), found "
+                          f"{int(relevance[row])}")
 
 
 def _refuse_repeats(query: Encoded, doc: Encoded, lines: np.ndarray | None, path: str,

@@ -84,6 +84,8 @@ LAYOUTS = {layout.name: layout for layout in (TREC_QRELS, TREC_RUN, QRELS_3COL, 
 
 # ---- reading one field's text -------------------------------------------------------------
 
+GRADE_RANGE = f"32-bit integers, {-2**31} to {2**31 - 1}"
+
 def integer(path: str, number: int, text: str, name: str) -> int:
     """A grade (or an MS MARCO rank) as trec_eval's atol reads it: decimal ASCII digits."""
     if not _ASCII_INTEGER.fullmatch(text):
@@ -91,7 +93,10 @@ def integer(path: str, number: int, text: str, name: str) -> int:
                           f"found {text!r}")
     value = int(text)
     if not -2**63 <= value < 2**63:
-        raise FormatError(path, number, f"{name} is out of range (64-bit integers), found {text!r}")
+        # grades are held in 32 bits (io.repeats refuses the rest), and saying 64 here
+        # would name a range that 2**31 .. 2**63-1 are refused from too
+        limit = GRADE_RANGE if name == "relevance" else "64-bit integers"
+        raise FormatError(path, number, f"{name} is out of range ({limit}), found {text!r}")
     return value
 
 

@@ -85,7 +85,9 @@ class Measure:
         if spec.kind is Kind.CUTOFF:
             return f"{self.family}_{self.cutoff}"
         if spec.kind is Kind.FRACTION:
-            return f"{self.family}_{self.cutoff:3.2f}"
+            # meas_init.c's append_double: snprintf("%s_%3.2f") into strlen(name) + 10
+            # bytes, so 8 characters of the number are kept (Rprec_mult_123456.5)
+            return f"{self.family}_{self.cutoff:3.2f}"[:len(self.family) + 9]
         if spec.trec_prefix and self.params and not self.trec_label:  # trec_eval's rbp.p=x
             return f"{self.family}_{spec.trec_prefix}{format_number(self.params[0])}"
         if spec.kind in (Kind.COEFFS, Kind.GAINS) and (self.params or self.trec_label):
@@ -105,7 +107,9 @@ class Measure:
         if spec.kind is Kind.CUTOFF:
             return f"{self.family}.{self.cutoff}"
         if spec.kind is Kind.FRACTION:
-            return f"{self.family}.{self.cutoff!r}"
+            # written out: trec_eval's atof reads 1e-05, pytrec_eval's parser stops at the e
+            from decimal import Decimal  # here: only the cross-check asks for requests
+            return f"{self.family}.{Decimal(repr(float(self.cutoff))):f}"
         if spec.kind is Kind.GAINS and self.params:
             return self.family + "." + ",".join(f"{lvl}={g!r}" for lvl, g in self.params)
         if spec.kind is Kind.COEFFS and self.params:
