@@ -61,7 +61,8 @@ class Ranked:
     scores: np.ndarray | None = None
     judged_docs: object = None
     # the qrels' doc column (an Encoded), every doc id judged for any query: BEIR's Hole@k
-    # reads it (its "annotated corpus"); kept as it is, encoded only if Hole@k asks
+    # reads it (its "annotated corpus"); kept as it is, encoded only if Hole@k asks. A block
+    # of a streamed run has its queries' judgments only: the whole qrels' column then
     qrels_docs: object = None
     # Diversity qrels only (``Qrels.form``): per row, the index of its (query, doc) in the
     # judgments by document (``Qrels.by_document``; -1: not judged), and every subtopic
@@ -216,7 +217,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         run_only=list(names[run_only]) if settings.run_queries_count else [], settings=settings,
         doc_ids=doc_ids, pair=pair, scores=scores,
         kept_qrels=qrels if kept else None, qrels_code=qrels_code,
-        judged_docs=None if grades_only else _judged_docs(qrels, judged), qrels_docs=qrels.doc,
+        judged_docs=None if grades_only else _judged_docs(qrels, judged), qrels_docs=qrels.doc if qrels.judged_anywhere is None else qrels.judged_anywhere,
         subtopics=None if pair is None else Subtopics(
             pair_of_judgment, index[qrels_map[subtopic_qrels.query.codes]],
             np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,

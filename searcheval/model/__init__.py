@@ -80,6 +80,9 @@ class Qrels(_Pairs):
     _by_document: tuple | None = field(default=None, repr=False, compare=False)
     # the judgment join's table of every judgment, kept for many runs (fast.join.prepared)
     lookup: object = field(default=None, repr=False, compare=False)
+    # the doc column of the whole qrels these judgments were cut from (scale.blocks'
+    # block of queries): BEIR's Hole@k reads every doc id judged for any query
+    judged_anywhere: Encoded | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, relevance=None, *, form: str = "trec",

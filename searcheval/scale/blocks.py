@@ -89,7 +89,8 @@ def run_rows(run: Run, start: int, stop: int) -> Run:
 
 
 def qrels_for(qrels: Qrels, query_ids: pa.Array) -> Qrels:
-    """The judgments of ``query_ids`` only (so a block's work is proportional to the block)."""
+    """The judgments of ``query_ids`` only (so a block's work is proportional to the block),
+    holding the whole qrels' doc ids for the one measure that reads other queries'."""
     wanted = np.asarray(pc.is_in(qrels.query.vocabulary, value_set=query_ids), dtype=bool)
     rows = wanted[qrels.query.codes]
     def kept(column):  # a form's optional column (model.forms), cut to the same rows
@@ -101,7 +102,9 @@ def qrels_for(qrels: Qrels, query_ids: pa.Array) -> Qrels:
                  qrels.relevance[rows], qrels.lines[rows], qrels.path, form=qrels.form,
                  iteration=kept(qrels.iteration), group=kept(qrels.group),
                  subgroup=kept(qrels.subgroup),
-                 preference=None if qrels.preference is None else qrels.preference[rows])
+                 preference=None if qrels.preference is None else qrels.preference[rows],
+                 judged_anywhere=qrels.doc if qrels.judged_anywhere is None
+                 else qrels.judged_anywhere)
 
 
 def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Part:
