@@ -299,8 +299,11 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     chosen = replace(choose(job.like, job.settings, missing_given=True,  # chosen already
                             ignore_identical_ids=job.ignore_identical_ids),
                      equal_queries=job.equal_queries)
-    if job.streams(path):
-        if chosen.settings.ignore_identical_ids or chosen.equal_queries:
+    whole = chosen.settings.ignore_identical_ids or chosen.equal_queries
+    asked = job.stream or job.chunk_queries is not None  # not the automatic choice
+    streams = job.streams(path)
+    if streams and (asked or not whole):
+        if whole:
             raise UsageError(f"{path}: --ignore-identical-ids and --like ranx read a run "
                              "whole: not with --stream or --chunk-queries")
         from .stream import stream_evaluate
@@ -316,6 +319,10 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     results = Results.of(native.evaluate(qrels, run, measures, job.settings))
     results.count_dropped(run)
     results.notes.extend([chosen.note] if chosen.note else [])
+    if streams:  # the automatic choice, given up for an option that needs the whole run
+        results.notes.append(f"read whole, not streamed although larger than "
+                             f"{STREAM_ABOVE >> 30} GiB: --ignore-identical-ids and --like "
+                             "ranx read every query of a run at once")
     return results, records
 
 
