@@ -119,3 +119,21 @@ def test_read_qrels_keeps_the_plain_repeat_under_one_second_field(tmp_path):
     with pytest.raises(FormatError) as caught:
         searcheval.read_qrels(path)
     assert str(caught.value) == f"{path}:2: query '1' judges document 'a' twice (lines 1 and 2)"
+
+
+@pytest.mark.parametrize("form, qrels, run, family", [
+    ("prefs", "prefs.test", "prefs.results.test", "all_prefs"),
+    ("qrels_jg", "qrels.123", "results.test", "qrels_jg"),
+])
+def test_the_pytrec_eval_engine_names_the_measures_it_lacks(form, qrels, run, family):
+    """The prefs message said the form's measures did not exist ("none exists yet"), while
+    the native engine computes trec_eval's 14 (out.test.prefs)."""
+    suite = ROOT / "fixtures" / "trec_eval"
+    result = cli("evaluate", "-R", form, suite / qrels, suite / run, "-m", family,
+                 "--engine", "pytrec_eval")
+    assert result.exit_code == 2
+    assert result.output == (f"{suite / qrels}: qrels of form {form!r} are read only by the "
+                             f"measures of their form (-m {family}), which pytrec_eval does "
+                             "not compute: evaluate them with the native engine\n")
+    native = cli("evaluate", "-R", form, suite / qrels, suite / run, "-m", family)
+    assert native.exit_code == 0, native.output

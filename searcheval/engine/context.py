@@ -269,10 +269,10 @@ def _of_evaluated(judged_qc: np.ndarray, evaluated: np.ndarray, vocabulary_size:
 def _by_document(qrels: Qrels) -> tuple[Qrels, np.ndarray | None]:
     """(the qrels by document, per judgment its pair there or None for trec qrels)."""
     if qrels.form not in ("trec", "diversity"):
+        family = "qrels_jg" if qrels.form == "qrels_jg" else "all_prefs"
         raise UsageError(f"{qrels.path}: qrels of form {qrels.form!r} are read only by "
-                         "the measures of their form" + (
-                             " (-m qrels_jg), which pytrec_eval does not compute"
-                             if qrels.form == "qrels_jg" else ": none exists yet"))
+                         f"the measures of their form (-m {family}), which pytrec_eval does "
+                         "not compute: evaluate them with the native engine")
     return qrels.by_document_rows()
 
 
