@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from ..model import Qrels
-from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard,
+from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard, order_words,
                            load_qrels, process, qrels_content_sha256, use_qrels)
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
@@ -290,7 +290,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
               for status in ("evaluated", "up to date", "failed")}
     click.echo(f"searcheval: {counted(len(outcomes), 'run')}: " + ", ".join(
         f"{n} {status}" for status, n in counts.items()) +
-        f"; leaderboard in {Path(outdir) / 'summary.csv'}, best first by {sort}", err=True)
+        f"; leaderboard in {Path(outdir) / 'summary.csv'}, {order_words(job, sort)}", err=True)
     if fmt is not None:
         click.echo(leaderboard_text(outdir, fmt), nl=False)
     sys.exit(1 if failed else 0)
