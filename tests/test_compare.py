@@ -156,6 +156,27 @@ def test_measures_without_per_query_values_are_left_out_with_a_note():
     assert "searcheval: note: not compared (no per-query values): GMAP" in result.stderr
 
 
+def test_firstrel_is_left_out_of_the_tests(tmp_path):
+    """FirstRel averages its rank over the queries where a relevant document was found; a
+    query with none is 0 per query, and the t-test paired it as better than rank 1: by hand,
+    a run finding q1 at rank 1 and nothing for q2 (FirstRel 1, 0) against one finding both
+    at rank 2 (2, 2) was a 'win' on both queries."""
+    (tmp_path / "q.qrels").write_text("q1 0 r 1\nq2 0 r 1\nq3 0 r 1\n")
+    (tmp_path / "base.run").write_text("".join(f"{q} Q0 n 1 2 b\n{q} Q0 r 2 1 b\n"
+                                               for q in ("q1", "q2", "q3")))
+    (tmp_path / "other.run").write_text("q1 Q0 r 1 2 o\nq2 Q0 n 1 2 o\nq3 Q0 n 1 2 o\n")
+    result = run("compare", tmp_path / "q.qrels", tmp_path / "base.run", tmp_path / "other.run",
+                 "-m", "FirstRel", "-m", "RR", "-f", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [row["measure"] for row in rows] == ["RR"]
+    assert ("not compared (a rank averaged over the queries where it found a relevant "
+            "document; a query with none has no rank to pair): FirstRel") in result.stderr
+    alone = run("compare", tmp_path / "q.qrels", tmp_path / "base.run", tmp_path / "other.run",
+                "-m", "FirstRel")
+    assert alone.exit_code == 2 and "no measure to compare: FirstRel is a rank" in alone.output
+
+
 @pytest.mark.parametrize("args,message", [
     (["compare", SEEDS / "rerank.qrels", SEEDS / "before.run"],
      "compare needs at least two runs, found 1\n"),

@@ -280,16 +280,25 @@ def _rebuilt(results: Results, **changes: Any) -> Results:
 def _paired_measures(measures: list[Measure]) -> tuple[list[Measure], list[str]]:
     """Measures with per-query values; the others (NumQ, GMAP) have nothing to pair, nor
     has a string per query (relstring)."""
-    kept = [m for m in measures if m.spec.per_query and not m.spec.text]
+    kept = [m for m in measures if m.spec.per_query and not m.spec.text and not m.spec.found_only]
     dropped = [str(m) for m in measures if not m.spec.per_query]
     strings = [str(m) for m in measures if m.spec.text]
+    # FirstRel: a rank, averaged where a relevant document was found; a query with none is
+    # 0, which a paired test, d and wins would count as better than rank 1
+    ranks = [str(m) for m in measures if m.spec.per_query and m.spec.found_only]
     if not kept:
-        raise UsageError(f"no measure to compare: {', '.join(dropped + strings)} "
+        raise UsageError(f"no measure to compare: {', '.join(dropped + strings + ranks)} "
                          + ("has no per-query values (trec_eval prints it only for 'all')"
-                            if dropped else "is a string per query, not a number"))
+                            if dropped else "is a string per query, not a number" if strings
+                            else f"is {RANK_REASON}"))
     notes = [f"not compared (no per-query values): {', '.join(dropped)}"] if dropped else []
     notes += [f"not compared (a string per query): {', '.join(strings)}"] if strings else []
+    notes += [f"not compared ({RANK_REASON}): {', '.join(ranks)}"] if ranks else []
     return kept, notes
+
+
+RANK_REASON = ("a rank averaged over the queries where it found a relevant document; a "
+               "query with none has no rank to pair")
 
 
 def _with_baseline(runs: list[Any], names: list[str | None], baseline: Any
