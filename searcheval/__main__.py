@@ -3,11 +3,20 @@
 import os
 import sys
 
+# numpy's OpenBLAS starts a thread per core as it loads, and each spins for 2^28 processor
+# cycles (about 0.1 s) waiting for work before it sleeps: 45 ms of CPU time, a sixth of a
+# small evaluation, on a core that other work could use, for matrix products that
+# `evaluate` never makes. 2^4 cycles: an idle thread sleeps at once, and a product
+# (compare's resampling tests) wakes it as before. Set before numpy loads; a user's own
+# setting wins. (OpenBLAS's variable; other BLAS libraries ignore it.)
+BLAS_IDLE = ("OPENBLAS_THREAD_TIMEOUT", "4")
+
 
 def program() -> None:
     """The command line, loaded under a guard: numpy, Arrow and click take a few hundred
     milliseconds to import, and a Ctrl-C landing then raised out of the imports as a
     traceback. It is what an interrupted evaluation prints, with 128 + SIGINT."""
+    os.environ.setdefault(*BLAS_IDLE)
     try:
         from .cli import run
         run()  # it ends the process; a Ctrl-C it did not catch (before its handler) lands here
