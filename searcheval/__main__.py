@@ -4,12 +4,12 @@ import gc
 import os
 import sys
 
-# numpy's OpenBLAS starts a thread per core as it loads, and each spins for 2^28 processor
-# cycles (about 0.1 s) waiting for work before it sleeps: 45 ms of CPU time, a sixth of a
-# small evaluation, on a core that other work could use, for matrix products that
-# `evaluate` never makes. 2^4 cycles: an idle thread sleeps at once, and a product
-# (compare's resampling tests) wakes it as before. Set before numpy loads; a user's own
-# setting wins. (OpenBLAS's variable; other BLAS libraries ignore it.)
+# numpy's OpenBLAS starts a thread per core beyond the first as it loads, and each spins
+# for 2^28 processor cycles (about 0.1 s) waiting for work before it sleeps: 35-60 ms of
+# CPU time per process here, a sixth of a TREC-sized diversity evaluation, on a core other
+# work could use, for matrix products `evaluate` never makes. 2^4 cycles: an idle thread
+# sleeps at once, and a product (compare's resampling tests) wakes it as before. Set
+# before numpy loads; a user's own setting wins. (OpenBLAS's variable; others ignore it.)
 BLAS_IDLE = ("OPENBLAS_THREAD_TIMEOUT", "4")
 
 
@@ -29,12 +29,12 @@ def program() -> None:
 
 
 def _modules_out_of_collections() -> None:
-    """Python's cyclic collector ran 57 times while a TREC-sized diversity evaluation
-    started (10 ms of CPU time): each batch of new objects (the modules' functions, classes
-    and tables, numpy's and Arrow's among them) set off a collection, and every so often a
-    full one walked all of them again. They live as long as the process: loaded with the
-    collector off, then frozen (kept out of every later collection), they cost none; the
-    collector runs as before on what the command itself makes."""
+    """Python's cyclic collector ran 58 times while `evaluate` started (10 ms of CPU time
+    in a TREC-sized diversity evaluation): every 700 new objects (the modules' functions,
+    classes and tables, numpy's, Arrow's and click's among them) set off a collection, and
+    every tenth walked all that had survived the others. They live as long as the process:
+    loaded with the collector off, then frozen (kept out of every later collection), they
+    cost none; the collector runs as before on what the command itself makes."""
     gc.freeze()
     gc.enable()
 
