@@ -161,10 +161,11 @@ def test_numpy_blas_threads_sleep_instead_of_spinning():
     (about 0.1 s) waiting for work: 35-45 ms of a core by this count on this shared
     machine, more on an idle one, a sixth of a TREC-sized diversity evaluation's CPU
     time (issue 14.6). Started by the program, it sleeps at once: every thread besides
-    the main one (OpenBLAS's, jemalloc's) spends well under 5 ms, measured exactly."""
+    the main one (OpenBLAS's, and Arrow's allocator's, which wakes now and then) spends
+    under 10 ms together (a tenth of a millisecond here), measured exactly."""
     spent, setting = _threads_time()
     assert setting == "4"
-    assert spent < 5_000_000, f"{spent / 1e6:.1f} ms in threads other than the main one"
+    assert spent < 10_000_000, f"{spent / 1e6:.1f} ms in threads other than the main one"
 
 
 def test_a_users_own_blas_setting_is_kept():
