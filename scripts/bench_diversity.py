@@ -12,7 +12,8 @@ and computing ndeval's 21 values per topic: ``searcheval`` (read_qrels(form="div
 evaluate(["ndeval"])), ``searcheval evaluate`` (the command line, ``-R diversity -m
 ndeval``, its output captured), ``pyndeval`` (the files read line by line in Python, as
 its users do, then pyndeval.ndeval), and the floor of any searcheval process: Python
-importing numpy and pyarrow, nothing else. Prints, per size, the median wall times,
+importing numpy and pyarrow, nothing else (numpy's OpenBLAS thread idle, as the command
+line starts it). Prints, per size, the median wall times,
 their ratios, and whether the two agree on every topic's alpha-nDCG@20 (pyndeval given
 searcheval's order). searcheval is byte-compiled first, as an installed copy is.
 
@@ -83,7 +84,9 @@ COMPILE = ("import compileall, os, searcheval; "
            "compileall.compile_dir(os.path.dirname(searcheval.__file__), quiet=2)")
 
 
-FLOOR = "import numpy, pyarrow"  # what searcheval cannot start without: its floor
+# What searcheval cannot start without: its floor, with numpy's OpenBLAS thread idle as the
+# command line starts it (``searcheval.__main__``: it spun ~0.1 s otherwise).
+FLOOR = "import os; os.environ.setdefault('OPENBLAS_THREAD_TIMEOUT', '4'); import numpy, pyarrow"
 PROGRAMS = {"searcheval": SEARCHEVAL, "pyndeval": PYNDEVAL, "floor (numpy + pyarrow)": FLOOR}
 
 

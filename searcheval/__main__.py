@@ -1,21 +1,44 @@
 """The program: ``python -m searcheval`` and the ``searcheval`` console script."""
 
+import gc
 import os
 import sys
 
 from .errors import INTERRUPTED
+
+# numpy's OpenBLAS starts a thread per core beyond the first as it loads, and each spins
+# for 2^28 processor cycles (about 0.1 s) waiting for work before it sleeps: 35-60 ms of
+# CPU time per process here, a sixth of a TREC-sized diversity evaluation, on a core other
+# work could use, for matrix products `evaluate` never makes. 2^4 cycles: an idle thread
+# sleeps at once, and a product (compare's resampling tests) wakes it as before. Set
+# before numpy loads; a user's own setting wins. (OpenBLAS's variable; others ignore it.)
+BLAS_IDLE = ("OPENBLAS_THREAD_TIMEOUT", "4")
 
 
 def program() -> None:
     """The command line, loaded under a guard: numpy, Arrow and click take a few hundred
     milliseconds to import, and a Ctrl-C landing then raised out of the imports as a
     traceback. It is what an interrupted evaluation prints, with 128 + SIGINT."""
+    os.environ.setdefault(*BLAS_IDLE)
     try:
+        gc.disable()  # while the modules load: see _modules_out_of_collections
         from .cli import run
+        _modules_out_of_collections()
         run()  # it ends the process; a Ctrl-C it did not catch (before its handler) lands here
     except KeyboardInterrupt:
         sys.stderr.write(INTERRUPTED + "\n")
         os._exit(130)
+
+
+def _modules_out_of_collections() -> None:
+    """Python's cyclic collector ran 58 times while `evaluate` started (10 ms of CPU time
+    in a TREC-sized diversity evaluation): every 700 new objects (the modules' functions,
+    classes and tables, numpy's, Arrow's and click's among them) set off a collection, and
+    every tenth walked all that had survived the others. They live as long as the process:
+    loaded with the collector off, then frozen (kept out of every later collection), they
+    cost none; the collector runs as before on what the command itself makes."""
+    gc.freeze()
+    gc.enable()
 
 
 if __name__ == "__main__":

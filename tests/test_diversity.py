@@ -287,3 +287,21 @@ def test_the_greedy_past_62_subtopics_and_with_many_documents_of_one_kind() -> N
     for query in ("1", "2", "3", "4"):
         assert list(ours.per_query()[query].values()) == pytest.approx(
             [expected[query][n] for n in names], abs=1e-9), query
+
+
+@pytest.mark.parametrize("lines,warned", [
+    # every query judged for one subtopic each (its own id): the iteration field, all alike
+    (["1 0 a 1", "1 0 b 0", "2 7 a 1", "2 7 c 1"], True),
+    # one query with two subtopics among queries with one: real diversity qrels
+    (["1 0 a 1", "1 0 b 0", "2 7 a 1", "2 8 c 1", "3 0 d 1"], False),
+    # one subtopic id shared by two queries, another query with two
+    (["1 5 a 1", "2 5 a 1", "2 6 a 0"], False),
+], ids=["one-each", "one-has-two", "shared-id"])
+def test_the_one_subtopic_warning_counts_subtopics_per_query(tmp_path, lines, warned):
+    """The warning of -R diversity qrels whose queries each have one subtopic: the
+    (query, subtopic) pairs number as many as the queries exactly when no query has two."""
+    from searcheval.engine.qrels_forms import form_warnings
+
+    path = tmp_path / "qrels"
+    path.write_text("\n".join(lines) + "\n")
+    assert bool(form_warnings(searcheval.read_qrels(path, form="diversity"))) is warned

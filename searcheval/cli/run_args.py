@@ -11,7 +11,6 @@ batch has always read); a name goes with one run only.
 
 from __future__ import annotations
 
-import glob
 import os
 from dataclasses import dataclass
 
@@ -109,8 +108,20 @@ def split_argument(token: str) -> RunArgument:
 
 
 def _is_path(token: str) -> bool:
-    return (token == "-" or is_irds(token) or os.path.exists(token)
-            or (glob.has_magic(token) and bool(glob.glob(token, recursive=True))))
+    return token == "-" or is_irds(token) or os.path.exists(token) or _matches_files(token)
+
+
+def _matches_files(token: str) -> bool:
+    """A glob matching files (glob is imported here: an existing file never asks)."""
+    import glob
+
+    return glob.has_magic(token) and bool(glob.glob(token, recursive=True))
+
+
+def _has_magic(path: str) -> bool:
+    import glob
+
+    return glob.has_magic(path)
 
 
 def _checked_name(name: str) -> str:
@@ -135,7 +146,7 @@ def run_arguments(tokens: list[str] | tuple[str, ...], outdir: str | None = None
         argument = split_argument(token)
         if argument.path == "-" or is_irds(argument.path) or os.path.isfile(argument.path) \
                 or (outdir is None and not (os.path.isdir(argument.path)
-                                            or glob.has_magic(argument.path))):
+                                            or _has_magic(argument.path))):
             found.append(argument)  # a file, or what its reader reports as missing
             continue
         from ..scale.batch import expand_runs  # batch's module: only for a folder or a glob

@@ -184,8 +184,10 @@ def _ideal_total(r: Ranked, m: Measure, alpha: float, weights, depth: int) -> np
     """Per query, sum over the greedy ideal ranking's first ``depth`` ranks of its gain
     times ``weights(rank)``, added rank by rank as ndeval's loops add."""
     total = np.zeros(r.num_queries)
-    for rank, gains in enumerate(ideal_gains(r, level_of(r, m), alpha, depth)):
-        total += gains * float(weights(np.array([rank]))[0])  # whole-array, per ideal rank
+    by_rank = ideal_gains(r, level_of(r, m), alpha, depth)
+    # every rank's weight at once (elementwise: the values one rank at a time gave)
+    for gains, weight in zip(by_rank, weights(np.arange(len(by_rank))).tolist()):
+        total += gains * weight  # whole-array, per ideal rank
     return total
 
 

@@ -86,15 +86,16 @@ class Greedy:
         score = np.bincount(self.entry_kind, weights=self.gain[self.entry_key],
                             minlength=len(self.kind_size))
         score[self.placed == self.kind_size] = -1.0  # below every score (gains are >= 0)
-        best = np.maximum.reduceat(score, self.first_kind)
-        slot = self.slot
-        candidate = np.flatnonzero((score == best[slot]) & (best[slot] >= 0))
+        best = np.maximum.reduceat(score, self.first_kind)[self.slot]  # per kind, its query's
+        candidate = np.flatnonzero((score == best) & (best >= 0))
         # each best kind offers its first document not placed; documents are numbered in
         # descending doc id order within a query, so the smallest is ndeval's tie winner
         offered = self.members[self.kind_start[candidate] + self.placed[candidate]]
-        by_slot = np.lexsort((offered, slot[candidate]))
-        first = np.r_[True, slot[candidate][by_slot][1:] != slot[candidate][by_slot][:-1]] \
-            if len(candidate) else np.zeros(0, dtype=bool)
+        slot = self.slot[candidate]
+        by_slot = np.lexsort((offered, slot))
+        slot = slot[by_slot]
+        first = np.concatenate(([True], slot[1:] != slot[:-1])) if len(candidate) else \
+            np.zeros(0, dtype=bool)
         winner = candidate[by_slot[first]]
         self.placed[winner] += 1
         column = np.zeros(self.num_queries)

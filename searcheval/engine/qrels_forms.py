@@ -127,14 +127,23 @@ def form_warnings(qrels: Qrels) -> list[str]:
     (the second field is probably trec qrels' unused iteration, all 0)."""
     if qrels.form != "diversity" or qrels.subtopic is None:
         return []
-    # return_counts: numpy's unique without it imports numpy.ma (ms of every start) to ask
-    # whether the array is masked
-    pairs = np.unique(np.asarray(qrels.query.codes, dtype=np.int64)
-                      * max(len(qrels.subtopic.vocabulary), 1)
-                      + np.asarray(qrels.subtopic.codes, dtype=np.int64), return_counts=True)[0]
-    queries = np.unique(np.asarray(qrels.query.codes), return_counts=True)[0]
-    if len(pairs) != len(queries):
+    subtopics = max(len(qrels.subtopic.vocabulary), 1)
+    query = np.asarray(qrels.query.codes, dtype=np.int64)
+    pairs = _distinct(query * subtopics + np.asarray(qrels.subtopic.codes, dtype=np.int64),
+                      len(qrels.query.vocabulary) * subtopics)
+    queries = _distinct(query, len(qrels.query.vocabulary))
+    if pairs != queries:
         return []
     return [f"{qrels.path}: read with -R diversity, but every query has one subtopic: is the "
             "second field trec qrels' iteration (unused)? Diversity measures then reduce "
             "to their one-intent forms"]
+
+
+def _distinct(codes: np.ndarray, span: int) -> int:
+    """How many distinct values ``codes`` (all in 0..span-1) holds: counted in a table of
+    the span when it is small (queries x subtopics: a few hundred), not sorted."""
+    if span <= 4 * len(codes) + 1024:
+        return int(np.count_nonzero(np.bincount(codes, minlength=span)))
+    # return_counts: numpy's unique without it imports numpy.ma (ms of every start) to ask
+    # whether the array is masked
+    return len(np.unique(codes, return_counts=True)[0])

@@ -12,7 +12,6 @@ piece, on the calling thread, for anything smaller.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 Piece = TypeVar("Piece")
@@ -28,6 +27,8 @@ def on_both_cores(function: Callable[[Piece], Value], pieces: Sequence[Piece]) -
     pieces = list(pieces)
     if len(pieces) <= 1:
         return [function(piece) for piece in pieces]
+    from concurrent.futures import ThreadPoolExecutor  # here: small inputs make one piece
+
     with ThreadPoolExecutor(2) as pool:
         return list(pool.map(function, pieces))
 

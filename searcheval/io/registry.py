@@ -252,8 +252,9 @@ def _whole_lines(data: bytes) -> bytes:
 
 def _by_fields(path: str, data: bytes, kind: str | None) -> Format:
     """A header line names a table; otherwise the field count of the first lines decides."""
-    sample = [line for line in re.split(rb"\r\n|\r|\n", _whole_lines(data).lstrip(trec.BOM))
-              if line.strip() and not line.lstrip().startswith(b"#")][:SAMPLE_LINES]
+    lines = (line for line in re.split(rb"\r\n|\r|\n", _whole_lines(data).lstrip(trec.BOM))
+             if line.strip() and not line.lstrip().startswith(b"#"))
+    sample = list(itertools.islice(lines, SAMPLE_LINES))  # not every line of 64 KiB
     if sample and beir.is_beir_header(sample[0].lstrip(trec.BOM)):
         return BY_NAME["beir-qrels"]  # BEIR's qrels/test.tsv: query-id corpus-id score
     if sample:

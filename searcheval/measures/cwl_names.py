@@ -8,6 +8,7 @@ grade of 1.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .name_checks import NUMBER
@@ -29,14 +30,23 @@ _NAMES = (
     (rf"NERR-EQ11@T={_N}", "NERR11(T={0})"),
     (rf"NDCG-k@{_INT}", "SDCG@{0}"),
 )
-_COMPILED = tuple((re.compile(pattern), canonical) for pattern, canonical in _NAMES)
+# Each name starts with its pattern's literal text before the first group: a name starting
+# with none of them is not cwl_eval's, and the patterns are compiled only for one that does.
+_PREFIXES = tuple(pattern[:pattern.index("(")] for pattern, _ in _NAMES)
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled() -> tuple:
+    return tuple((re.compile(pattern), canonical) for pattern, canonical in _NAMES)
 
 
 def canonical_text(name: str) -> str | None:
     """The canonical spelling of cwl_eval's name ``name`` (cwl_eval pads some with a
     space: ``TBG-H@224 ``), or None when it is not one."""
     text = name.strip()
-    for pattern, canonical in _COMPILED:
+    if not text.startswith(_PREFIXES):
+        return None
+    for pattern, canonical in _compiled():
         match = pattern.fullmatch(text)
         if match:
             return canonical.format(*match.groups())
