@@ -91,8 +91,8 @@ def test_error_value_not_evaluated(measure, query_id, message):
 
 
 @pytest.mark.parametrize("option, message", [
-    ({"relevance_level": "2"}, "the relevance level must be an integer >= 0, found '2'"),
-    ({"relevance_level": 1.5}, "the relevance level must be an integer >= 0, found 1.5"),
+    ({"relevance_level": "2"}, "the relevance level must be an integer from 0 to 2147483647 (grades are 32-bit), found '2'"),
+    ({"relevance_level": 1.5}, "the relevance level must be an integer from 0 to 2147483647 (grades are 32-bit), found 1.5"),
     ({"depth": "2"}, "the depth must be a positive number of documents, found '2'"),
     ({"depth": 1.5}, "the depth must be a positive number of documents, found 1.5"),
     ({"depth": True}, "the depth must be a positive number of documents, found True"),
