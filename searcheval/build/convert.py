@@ -43,7 +43,8 @@ def convert(source: str | Path, target: str | Path, kind: str | None = None,
     """Read ``source`` and write it to ``target`` (``-``: stdin, or the stream ``stdout``);
     formats named or recognised (see ``searcheval.io.registry``). Nothing is written on an
     error. ``qrels_format`` (-R): qrels of another form (``model.forms``), read from TREC
-    text; their subtopic, group, subgroup or preference is written too."""
+    text or a table of the form's columns; their subtopic, group, subgroup or preference
+    is written too."""
     target = str(target)
     if qrels_format != "trec":
         loaded = _form(source, qrels_format, kind, from_format)
@@ -79,11 +80,18 @@ def _read(source: str | Path, kind: str | None, from_format: str | None,
 
 def _form(source: str | Path, form: str, kind: str | None, from_format: str | None
           ) -> formats.Loaded:
-    """Qrels of ``form`` (-R), read as evaluate reads them: TREC text lines of the form."""
+    """Qrels of ``form`` (-R), read as evaluate reads them: TREC text lines of the form, or
+    a table with its columns (csv, tsv, jsonl, parquet: what convert -R writes)."""
+    from ..io.form_tables import TABLES, read_form_table, table_format
     from ..io.inputs import as_qrels
-    if kind == "run" or from_format not in (None, "trec-qrels"):
+    if kind == "run" or from_format not in (None, "trec-qrels", *TABLES):
         raise UsageError(f"-R {form}: qrels of that form are read from TREC text lines "
-                         f"(trec-qrels), not {kind or from_format}")
+                         f"(trec-qrels) or from {', '.join(TABLES)} with the form's columns, "
+                         f"not {kind or from_format}")
+    table = from_format if from_format in TABLES else \
+        None if from_format == "trec-qrels" else table_format(source)
+    if table is not None:
+        return formats.Loaded(read_form_table(source, form, table), formats.named(table))
     return formats.Loaded(as_qrels(str(source), form), formats.named("trec-qrels"))
 
 
