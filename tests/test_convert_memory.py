@@ -34,3 +34,23 @@ def test_trec_run_text_holds_about_its_bytes_once():
         ["q0", "Q0", "doc-0000001-é", "3", str((ROWS - 1) / 7.0), "sys"]]
     assert len(text.splitlines()) == ROWS
     assert peak < 1.5 * len(text), (peak, len(text))
+
+
+def test_delimited_quotes_exactly_when_a_value_needs_it():
+    """Python's csv module reads back every value; quotes only when one holds the
+    delimiter, a quote or a line end (a sliced chunk's bytes outside it do not count)."""
+    import csv
+    import io
+
+    import pyarrow as pa
+
+    from searcheval.io.table_writers import delimited_bytes
+    plain = pa.table({"doc_id": pa.array(["a,b", "c", "d"]).slice(1)})  # 'a,b' sliced off
+    assert delimited_bytes(plain, ",") == b"doc_id\nc\nd\n"
+    for value in ('x,y', 'say "hi"', "two\nlines", "cr\rhere"):
+        table = pa.table({"doc_id": ["c", value]})
+        written = delimited_bytes(table, ",").decode()
+        assert '"' in written
+        rows = list(csv.reader(io.StringIO(written, newline="")))
+        assert rows == [["doc_id"], ["c"], [value]]
+    assert delimited_bytes(pa.table({"doc_id": ["a,b"]}), "\t") == b"doc_id\na,b\n"
