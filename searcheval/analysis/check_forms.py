@@ -52,6 +52,10 @@ def _read_form(path: str, form: str, problems: Problems) -> Qrels:
     form_of(form)  # an unknown form: a UsageError naming the forms
     if is_irds(path):
         return as_qrels(path, form)  # refused, with the reason
+    from ..io.form_tables import read_form_table, table_format
+    table = table_format(path)  # a table convert -R wrote: read whole, the first error
+    if table is not None:
+        return read_form_table(path, form, table)
     shown, data = trec.trec_text(*trec.read_raw(path))
     layout = trec.form_layout(form)
     with trec.arrow_errors(shown):

@@ -43,7 +43,8 @@ def convert(source: str | Path, target: str | Path, kind: str | None = None,
     """Read ``source`` and write it to ``target`` (``-``: stdin, or the stream ``stdout``);
     formats named or recognised (see ``searcheval.io.registry``). Nothing is written on an
     error. ``qrels_format`` (-R): qrels of another form (``model.forms``), read from TREC
-    text; their subtopic, group, subgroup or preference is written too."""
+    text or a table of the form's columns; their subtopic, group, subgroup or preference
+    is written too."""
     target = str(target)
     if qrels_format != "trec":
         loaded = _form(source, qrels_format, kind, from_format)
@@ -56,7 +57,7 @@ def convert(source: str | Path, target: str | Path, kind: str | None = None,
     payload, dropped = writing.render(loaded.data, chosen, rows)
     notes = list(loaded.notes)
     if isinstance(loaded.data, Run) and "rank" in chosen.keeps:
-        notes.extend(_renumbered(loaded.data, compat))
+        notes.extend(_renumbered(loaded.data, rows))
     writing.write_bytes(target, payload, stdout)
     return Conversion(loaded.kind, loaded.format.name, chosen.name, len(loaded.data.query),
                       dropped, notes)
@@ -79,11 +80,18 @@ def _read(source: str | Path, kind: str | None, from_format: str | None,
 
 def _form(source: str | Path, form: str, kind: str | None, from_format: str | None
           ) -> formats.Loaded:
-    """Qrels of ``form`` (-R), read as evaluate reads them: TREC text lines of the form."""
+    """Qrels of ``form`` (-R), read as evaluate reads them: TREC text lines of the form, or
+    a table with its columns (csv, tsv, jsonl, parquet: what convert -R writes)."""
+    from ..io.form_tables import TABLES, read_form_table, table_format
     from ..io.inputs import as_qrels
-    if kind == "run" or from_format not in (None, "trec-qrels"):
+    if kind == "run" or from_format not in (None, "trec-qrels", *TABLES):
         raise UsageError(f"-R {form}: qrels of that form are read from TREC text lines "
-                         f"(trec-qrels), not {kind or from_format}")
+                         f"(trec-qrels) or from {', '.join(TABLES)} with the form's columns, "
+                         f"not {kind or from_format}")
+    table = from_format if from_format in TABLES else \
+        None if from_format == "trec-qrels" else table_format(source)
+    if table is not None:
+        return formats.Loaded(read_form_table(source, form, table), formats.named(table))
     return formats.Loaded(as_qrels(str(source), form), formats.named("trec-qrels"))
 
 
@@ -106,8 +114,11 @@ def _from_irds(source: str, kind: str | None, from_format: str | None,
 
 def _tags(path: str, data: bytes) -> list[str]:
     """A run has one tag (trec_eval reports the last line's): say when lines had others."""
-    from ..io.scan import scan_text
-    tags = scan_text(path, data, "run", "trec-run").tags
+    from ..io.trec_grammar import TREC_RUN
+    # the tag column alone (and the query ids every piece's reader keeps), from the text
+    # the run was read from: a whole scan (check's reader) held 5x the file (audit
+    # finding 10)
+    tags = trec.read_columns(*trec.trec_text(path, data), TREC_RUN, ("query_id", "tag"))["tag"]
     distinct = pc.unique(tags).to_pylist() if tags is not None else []
     if len(distinct) < 2:
         return []
@@ -116,11 +127,12 @@ def _tags(path: str, data: bytes) -> list[str]:
             f"last line's (as trec_eval), {tags[-1].as_py()!r}"]
 
 
-def _renumbered(run: Run, compat: int) -> list[str]:
-    """Say when the ranks written differ from the rank column read (trec_eval ignores it)."""
+def _renumbered(run: Run, rows: tuple[np.ndarray, np.ndarray]) -> list[str]:
+    """Say when the ranks written (``rows``: ``canonical_rows``' order and ranks, computed
+    once) differ from the rank column read (trec_eval ignores it)."""
     if run.ranks is None or len(run.ranks) == 0:
         return []
-    order, ranks = canonical_rows(run, compat)
+    order, ranks = rows
     differ = int(np.count_nonzero(run.ranks[order] != ranks))
     if differ == 0:
         return []

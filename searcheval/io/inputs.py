@@ -58,13 +58,18 @@ def as_qrels(source: Any, form: str = "trec") -> Qrels:
 
 
 def _qrels_of_form(source: Any, form: str) -> Qrels:
-    """Qrels read as ``form``: TREC text files only (the other formats hold plain qrels)."""
+    """Qrels read as ``form``: TREC text files, or tables with the form's columns
+    (``form_tables``; the other formats hold plain qrels)."""
     from ..model.forms import form_of
     form_of(form)  # an unknown form: a UsageError naming the forms
     if not isinstance(source, (str, Path)) or is_irds(source):
         given = source if isinstance(source, str) else type(source).__name__
         raise UsageError(f"{form} qrels are read from TREC text files "
                          f"({form_of(form).fields}), not from {given}")
+    from .form_tables import read_form_table, table_format
+    table = table_format(source)  # a table convert -R wrote: the form's columns
+    if table is not None:
+        return read_form_table(source, form, table)
     from .trec import read_qrels
     return read_qrels(source, form=form)
 
