@@ -19,6 +19,7 @@ import click
 from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
+from .interrupts import INTERRUPTED, interrupts_in_one_line, send_dropped_interrupts_again
 
 from ..settings import __version__
 from ..io.heap import reuse_freed_memory
@@ -100,11 +101,11 @@ class LazyGroup(click.Group):
     whose usage errors (its own, its commands') are one line (``OneLineUsageError``)."""
 
     def make_context(self, *args, **extra) -> click.Context:
-        with usage_errors_in_one_line():
+        with usage_errors_in_one_line(), interrupts_in_one_line():
             return super().make_context(*args, **extra)
 
     def invoke(self, ctx: click.Context):
-        with usage_errors_in_one_line(), closed_stdout_is_done():
+        with usage_errors_in_one_line(), closed_stdout_is_done(), interrupts_in_one_line():
             return super().invoke(ctx)
 
 
@@ -166,6 +167,7 @@ def _note_interrupts() -> list[bool]:
 
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (nohup)
         signal.signal(signal.SIGINT, interrupt)
+        send_dropped_interrupts_again()  # one landing in a finalizer (module imports)
     return seen
 
 
@@ -268,7 +270,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except KeyboardInterrupt:
-        _fail("searcheval: interrupted; nothing was written", 130)
+        _fail(INTERRUPTED, 130)
     sys.exit(code)
 
 
