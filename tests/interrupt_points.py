@@ -1,12 +1,13 @@
 """An interrupt at every point of a call where Python could raise one, in turn.
 
 Python raises KeyboardInterrupt where its loop checks for a pending signal: as a Python
-function starts, and as a C function returns to Python code (and at a loop's jump back,
-inside a function already started; and as a generator resumes, see ``resumed_generator``). A profile function sees exactly those moments (its
-'call' and 'c_return' events), and an exception it raises is raised there, in the code it
-watches: the k-th run of ``call`` raises KeyboardInterrupt at the k-th of them, as Python's
-handler would if the signal landed then. A random signal reaches a narrow window once in
-hundreds or thousands of tries; this reaches each of them once.
+function starts, and as a C function returns to Python code (also at a loop's jump back,
+inside a function already started, and as a generator resumes: ``resumed_generator``). A
+profile function sees those moments (its 'call' and 'c_return' events), and an exception
+it raises is raised there, in the code it watches: the k-th run of ``call`` raises
+KeyboardInterrupt at the k-th of them, as Python's handler would if the signal landed
+then. A random signal reaches a narrow window once in hundreds or thousands of tries;
+this reaches each of them once.
 
 A point fails when the interrupt is lost (the call returned: something caught it, or
 Python dropped it in a finalizer), becomes another exception, or hangs the call (a lock
