@@ -101,11 +101,11 @@ class LazyGroup(click.Group):
     whose usage errors (its own, its commands') are one line (``OneLineUsageError``)."""
 
     def make_context(self, *args, **extra) -> click.Context:
-        with usage_errors_in_one_line(), interrupts_in_one_line():
+        with interrupts_in_one_line(), usage_errors_in_one_line():
             return super().make_context(*args, **extra)
 
     def invoke(self, ctx: click.Context):
-        with usage_errors_in_one_line(), closed_stdout_is_done(), interrupts_in_one_line():
+        with interrupts_in_one_line(), usage_errors_in_one_line(), closed_stdout_is_done():
             return super().invoke(ctx)
 
 
