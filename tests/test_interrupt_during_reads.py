@@ -103,7 +103,7 @@ FILES = {  # name: how to write it (6,000 lines each)
 }
 # Every so many points in the suite (a few hundred milliseconds a format; prime, so that
 # the points spread over the read); in the slow test every point (JSON: every 5th of its
-# 25,000, each read in Python, a few minutes), 7 minutes in all.
+# 25,000, each read in Python), 3 minutes in all on an idle machine.
 EVERY = {"run.txt": 101, "crlf.run": 101, "run.txt.gz": 101, "run.csv": 7, "run.jsonl": 7,
          "run.json": 397, "run.parquet": 3}
 SLOW_EVERY = {"run.json": 5}
