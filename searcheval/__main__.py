@@ -25,7 +25,12 @@ def program() -> None:
         from .cli import run
         _modules_out_of_collections()
         run()  # it ends the process; a Ctrl-C it did not catch (before its handler) lands here
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, RuntimeError) as exc:
+        # RuntimeError: Python 3.11's "Error calling __set_name__" around an interrupt
+        # that landed as an imported module made a class
+        if not isinstance(exc, KeyboardInterrupt) and not isinstance(exc.__cause__,
+                                                                      KeyboardInterrupt):
+            raise
         sys.stderr.write(INTERRUPTED + "\n")
         os._exit(130)
 

@@ -200,3 +200,5 @@ def test_ctrl_c_exits_130_wherever_it_lands(tmp_path, command):
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
     assert b"Traceback" not in stderr and not (tmp_path / "out.txt").exists()
+    # the one line of every interrupted command (click's own was "Aborted!" after a blank)
+    assert stderr.decode() == "searcheval: interrupted; nothing was written\n"

@@ -20,6 +20,7 @@ from .options import (ci_options, costs_option, interval_asked, measures_from_op
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 from .closed_pipe import closed_stdout_is_done
+from .interrupts import interrupts_in_one_line, send_dropped_interrupts_again
 
 from ..settings import __version__
 from ..io.heap import reuse_freed_memory
@@ -70,11 +71,12 @@ class LazyGroup(click.Group):
     whose usage errors (its own, its commands') are one line (``OneLineUsageError``)."""
 
     def make_context(self, *args, **extra) -> click.Context:
-        with usage_errors_in_one_line(), closed_stdout_is_done():  # --help, --version
+        with interrupts_in_one_line(), usage_errors_in_one_line(), \
+                closed_stdout_is_done():  # --help, --version
             return super().make_context(*args, **extra)
 
     def invoke(self, ctx: click.Context):
-        with usage_errors_in_one_line(), closed_stdout_is_done():
+        with interrupts_in_one_line(), usage_errors_in_one_line(), closed_stdout_is_done():
             return super().invoke(ctx)
 
 
@@ -136,6 +138,7 @@ def _note_interrupts() -> list[bool]:
 
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (nohup)
         signal.signal(signal.SIGINT, interrupt)
+        send_dropped_interrupts_again()  # one landing in a finalizer (module imports)
     return seen
 
 

@@ -1,4 +1,5 @@
-"""The two-core helper: one function mapped over pieces on two threads, and the one piece
+"""The two-core helpers: one function mapped over pieces on two threads, the next item of
+an iterator made on a second thread while the caller uses this one, and the one piece
 size every caller cuts its rows by.
 
 Contract: ``on_both_cores(function, pieces)`` is ``[function(piece) for piece in pieces]``,
@@ -7,11 +8,24 @@ because numpy and Arrow release the GIL inside their loops: two threads keep bot
 busy on whole-array work. Each call must write only its own piece's part of any shared
 output. ``in_pieces(function, size)`` cuts ``range(size)`` in ``PIECE_ROWS`` rows: one
 piece, on the calling thread, for anything smaller.
+
+Ctrl-C: the calling thread, the only one Python raises KeyboardInterrupt in, takes no lock
+that Python code releases. concurrent.futures and threading's Event and Condition take
+theirs in Python methods (``Condition.__enter__``), and an interrupt landing as such a
+method returned left the lock held (CPython issue 74174): the pool's thread then waited on
+it forever and the program hung instead of stopping (a read of CSV or JSON Lines, each read
+ahead on a pool's thread, hung at 2 of some 900 points an interrupt can land at). So the
+helper thread is started by ``_thread`` and hands its work back through a
+``queue.SimpleQueue``, whose wait is C code that an interrupt leaves cleanly; on an
+interrupt, the caller stops at once and the helper drops its work after the piece in hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import _thread
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from queue import SimpleQueue
 from typing import TypeVar
 
 Piece = TypeVar("Piece")
@@ -20,17 +34,82 @@ Value = TypeVar("Value")
 # Rows a piece holds: its temporaries (a few arrays of 8-byte values, about 1 MiB each)
 # stay in cache, and a 7M-line run still makes 53 pieces, plenty to share between cores.
 PIECE_ROWS = 1 << 17
+_END = object()  # what the iterator's end is handed back as
 
 
 def on_both_cores(function: Callable[[Piece], Value], pieces: Sequence[Piece]) -> list[Value]:
-    """``function`` of each piece, in order, on two threads (one piece: on this thread)."""
+    """``function`` of each piece, in order, on this thread and a second one (one piece:
+    on this thread). An exception is the first failing piece's, as the list would raise."""
     pieces = list(pieces)
     if len(pieces) <= 1:
         return [function(piece) for piece in pieces]
-    from concurrent.futures import ThreadPoolExecutor  # here: small inputs make one piece
+    results: list = [None] * len(pieces)
+    failures: dict[int, BaseException] = {}
+    turns = itertools.count()  # the next piece's index: next() is atomic under the GIL
+    failed_at = [len(pieces)]  # a failed piece's index: none above it is computed
+    stopped: list[bool] = []
+    helper_done: SimpleQueue = SimpleQueue()
 
-    with ThreadPoolExecutor(2) as pool:
-        return list(pool.map(function, pieces))
+    def share() -> None:
+        """Pieces taken in turn until none is left; every piece below a failed one is
+        computed, so the first failing piece is among the failures."""
+        for index in turns:
+            if index >= failed_at[0] or stopped:
+                return
+            try:
+                results[index] = function(pieces[index])
+            except Exception as exc:  # noqa: BLE001 - raised by the caller, in order
+                failures[index] = exc
+                failed_at[0] = min(failed_at[0], index)
+
+    def helper() -> None:
+        try:
+            share()
+        except BaseException as exc:  # noqa: BLE001 - anything, raised by the caller
+            failures.setdefault(len(pieces), exc)
+        finally:
+            helper_done.put(True)
+
+    try:
+        _thread.start_new_thread(helper, ())
+        share()
+        helper_done.get()
+    except BaseException:  # KeyboardInterrupt: at once, the helper ends after its piece
+        stopped.append(True)
+        raise
+    if failures:
+        raise failures[min(failures)]
+    return results
+
+
+def read_ahead(items: Iterator[Value]) -> Iterator[Value]:
+    """The items of ``items``, each next one made on a second thread while the caller uses
+    the one before (file reads and zlib release the GIL, so the two overlap). An error
+    making an item is raised here, in its turn."""
+    coming = _next_on_a_thread(items)
+    while True:
+        made, item = coming.get()
+        if not made:
+            raise item
+        if item is _END:
+            return
+        coming = _next_on_a_thread(items)
+        yield item
+
+
+def _next_on_a_thread(items: Iterator[Value]) -> SimpleQueue:
+    """A queue that gets ``(True, next(items))`` (``_END`` at the end) or ``(False,
+    exception)`` from a new thread; one thread at a time advances ``items``."""
+    answer: SimpleQueue = SimpleQueue()
+
+    def make() -> None:
+        try:
+            answer.put((True, next(items, _END)))
+        except BaseException as exc:  # noqa: BLE001 - raised by the caller, in turn
+            answer.put((False, exc))
+
+    _thread.start_new_thread(make, ())
+    return answer
 
 
 def row_pieces(size: int) -> list[slice]:

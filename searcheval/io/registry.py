@@ -85,16 +85,10 @@ _READ_AHEAD = ("csv", "tsv", "jsonl", "msmarco-run", "qrels-3col")
 def _read_ahead(cut):
     """The pieces of ``cut``, the next one read and decompressed on a second thread while
     this one is parsed (zlib and file reads release the GIL, so the two overlap: JSON Lines
-    read 15% slower without). An error cutting a piece is raised here, in its turn."""
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(1) as pool:
-        ahead = pool.submit(next, cut, None)
-        while True:
-            piece = ahead.result()
-            if piece is None:
-                return
-            ahead = pool.submit(next, cut, None)
-            yield piece
+    read 15% slower without). An error cutting a piece is raised here, in its turn. Not a
+    thread pool: a Ctrl-C could hang one (``fast.cores``)."""
+    from ..fast.cores import read_ahead
+    return read_ahead(cut)
 
 
 def _read_3col_stream(path: str, kind: str, cut, notes: list[str]) -> Qrels | Run:
