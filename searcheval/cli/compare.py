@@ -102,6 +102,9 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
             raise UsageError("--fail-if-worse compares every run with a baseline: give "
                              "--baseline RUN")
         interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
+        if test == "bootstrap":
+            from ..analysis.resampling import refuse_too_many_bootstrap_resamples
+            refuse_too_many_bootstrap_resamples(resamples)
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path, costs])
         groups = None

@@ -184,6 +184,9 @@ def interval_asked(ci: bool, method: str | None, level: float | None, seed: int,
                              "interval: add --ci")
         return None
     from ..analysis.mean_spread import Interval
+    if method == "bootstrap":  # before reading anything
+        from ..analysis.resampling import refuse_too_many_bootstrap_resamples
+        refuse_too_many_bootstrap_resamples(resamples)
     return Interval(0.95 if level is None else level, method or "t", seed, resamples)
 
 
