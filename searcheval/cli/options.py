@@ -30,6 +30,13 @@ QUERY_AND_RANKING_OPTIONS = [
 ]
 
 
+# --compat of the commands that rank runs without evaluating them (pool, overlap, misses)
+ranking_compat_option = click.option(
+    "--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
+    help="Which trec_eval's scores rank the runs: 9 (9.0.8: 32-bit floats, so scores alike "
+         "to about 7 digits tie, as evaluate's default) or 10 (10.0: 64-bit).")
+
+
 QRELS_FORMATS = ["trec", "prefs", "qrels_prefs", "qrels_jg", "diversity"]  # model.forms
 
 # trec_eval's flags that every command evaluating runs takes (evaluate, compare, batch).
