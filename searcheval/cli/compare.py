@@ -47,7 +47,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the randomization and bootstrap tests.")
 @click.option("--resamples", type=click.IntRange(min=1), default=10000, show_default=True,
-              help="Sign flips (randomization) or resamples (bootstrap).")
+              help="Sign flips (randomization) or resamples (bootstrap: at most 10000000).")
 @query_and_ranking_options
 @trec_eval_options
 @peer_options

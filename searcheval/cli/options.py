@@ -166,7 +166,8 @@ def _ci_options(with_seed: bool) -> list:
             click.option("--seed", type=int, default=0, show_default=True,
                          help="Seed of --ci-method bootstrap."),
             click.option("--resamples", type=click.IntRange(min=1), default=10000,
-                         show_default=True, help="Resamples of --ci-method bootstrap."),
+                         show_default=True,
+                         help="Resamples of --ci-method bootstrap (at most 10000000)."),
         ]
     return options
 
