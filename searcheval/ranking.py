@@ -28,6 +28,14 @@ def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
         return scores.astype(np.float32)
 
 
+def ranking_rule(compat: int) -> str:
+    """What the commands that rank runs without evaluating them (pool, overlap, misses)
+    say about the order they read: which trec_eval's scores decide it."""
+    held = ("scores as trec_eval 9.0.8 reads them (32-bit floats)" if compat == 9
+            else "scores 64-bit, as trec_eval 10.0 reads them")
+    return f"each query ranked by score descending, then doc id descending; {held}"
+
+
 @dataclass
 class Ordering:
     """A permutation that groups rows by query and ranks them, kept cheap to apply.

@@ -32,7 +32,9 @@ def test_misses_at_1_are_the_lessons_two_queries_with_recall_0():
         "antes del retraso\n"
         "q4        not retrieved   d6                  prolongar mi préstamo\n"
         "library.run: 2 of 5 queries (40.0%) have no relevant document in the top 1 "
-        "(Found@1 = 0): not even a perfect model can answer them from these results\n")
+        "(Found@1 = 0): not even a perfect model can answer them from these results\n"
+        "each query ranked by score descending, then doc id descending; scores as trec_eval "
+        "9.0.8 reads them (32-bit floats)\n")
 
 
 def test_misses_at_5_csv():

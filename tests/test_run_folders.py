@@ -125,3 +125,46 @@ def test_expand_runs_refuses_a_folder_without_runs_from_python(tmp_path, outdir)
     assert str(refused.value) == (f"{folder}: the folder holds no run file (files named '.*'"
                                   + (" and batch's own outputs" if outdir else "")
                                   + " are left out)")
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare", "pool", "report"])
+def test_every_command_leaves_out_what_batch_wrote_into_the_runs_folder(tmp_path, command):
+    # batch -o FOLDER into the runs' own folder writes summary.csv, summary.json and runs/;
+    # evaluate on FOLDER then read summary.csv as a run: "rf/summary.csv:1: expected
+    # column(s) query_id, doc_id, score" (an audit's finding 2). Now the same two runs.
+    q = tmp_path / "q.qrels"
+    q.write_text(QRELS)
+    folder = tmp_path / "rf"
+    folder.mkdir()
+    (folder / "a.run").write_text(RUN)  # q1: d1 at rank 1 -> RR 1; q2 missing -> 0
+    (folder / "b.run").write_text("q2 Q0 d1 1 1 t\n")  # q2: RR 1; q1 missing -> 0
+    assert batch(q, folder, "-o", folder, "-m", "RR").exit_code == 0
+    assert {p.name for p in folder.iterdir()} >= {"summary.csv", "summary.json", "runs"}
+    out = tmp_path / "out.txt"
+    arguments = {"evaluate": ["evaluate", q, folder, "-m", "RR", "-f", "csv"],
+                 "compare": ["compare", q, folder, "-m", "RR", "-f", "csv"],
+                 "pool": ["pool", folder, "-f", "docids"],
+                 "report": ["report", q, folder, "-m", "RR"]}[command]
+    result = cli(*arguments, "-o", out)
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    if command == "evaluate":
+        assert [line for line in text.splitlines() if ",all," in line] == [
+            "a.run,all,RR,0.5", "b.run,all,RR,0.5"]
+    elif command == "pool":
+        assert text == "q1\td1\nq2\td1\n"  # the two runs' documents, nothing from summary.csv
+    else:
+        assert "summary.csv" not in text and "a.run" in text and "b.run" in text
+
+
+def test_a_run_called_summary_csv_outside_a_batch_folder_is_read(tmp_path):
+    # only a folder whose runs/ holds batch's .done stamps is a batch's output folder
+    q = tmp_path / "q.qrels"
+    q.write_text(QRELS)
+    folder = tmp_path / "rf"
+    folder.mkdir()
+    (folder / "summary.csv").write_text("query_id,doc_id,score\nq1,d1,1\n")  # a CSV run so named
+    result = cli("evaluate", q, folder, "-m", "RR", "-f", "csv")
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.stdout.splitlines() if ",all," in line] == [
+        "summary.csv,all,RR,0.5"]

@@ -452,12 +452,14 @@ def test_notes_on_stderr_name_their_run(runs):
         for label in LABELS]  # the settings once the output is made
 
 
-def test_a_file_is_not_numbered_after_a_stdin_run_of_its_name(runs):
+def test_a_file_keeps_its_name_beside_a_stdin_run_tagged_so(runs):
     # A run on stdin is named by its tag; tagged run.txt beside the file exp1/run.txt, the
-    # file took "run.txt#2" and the stdin run "run.txt", which reads as the file's.
+    # file took "run.txt#2" and the stdin run "run.txt", which reads as the file's; then
+    # the file "exp1/run.txt" and stdin "run.txt" (an audit's finding 11): the row called
+    # run.txt was not the file run.txt. The file's own name wins; stdin's says it is stdin.
     stdin = "1 Q0 184 1 1.0 run.txt\n"
     result = CliRunner().invoke(main, ["evaluate", str(QRELS), "-", str(runs[0]), "-m", "AP",
                                        "-f", "markdown"], input=stdin)
     assert result.exit_code == 0, result.output
     assert [line.split(" | ")[0] for line in result.stdout.splitlines()[2:4]] == [
-        "| run.txt", "| exp1/run.txt"]
+        "| &lt;stdin:run.txt&gt;", "| run.txt"]  # markdown escapes < and >

@@ -173,7 +173,8 @@ def fused_run(prepared: Prepared, method: str, params: dict[str, float],
     """The fused Run (``method`` canonical, ``params`` complete), its tag naming both."""
     entries = prepared.entries
     given = np.ones(entries.num_runs) if weights is None else np.asarray(weights, dtype=float)
-    pairs, scores = combine(entries, method, params, given)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+        pairs, scores = combine(entries, method, params, given)
     if not np.all(np.isfinite(scores)):  # sums of scores near the largest double
         raise UsageError(f"{method} gives scores beyond the range of a double: "
                          "normalise the runs (--norm) or scale their scores down")

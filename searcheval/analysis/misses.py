@@ -35,17 +35,19 @@ class Misses:
     misses: list[Miss]
     with_relevant: int  # queries that have a relevant document
     without_relevant: int  # qrels queries without one (cannot be missed)
+    compat: int = 9  # the trec_eval whose scores rank the run (ranking.ranking_rule)
 
 
 def find_misses(qrels, run, k: int, queries: dict[str, str] | None = None,
-                relevance_level: int = 1, name: str | None = None) -> Misses:
+                relevance_level: int = 1, name: str | None = None, compat: int = 9) -> Misses:
     """The queries with a relevant document and none of them in the run's top ``k``;
-    ``name``: what the output calls the run (default: its file name or tag)."""
+    ``name``: what the output calls the run (default: its file name or tag); ``compat``:
+    ranked as evaluate --compat ranks it."""
     from ..io.inputs import as_qrels, as_run
     from ..results import evaluate
     judged, ranked = as_qrels(qrels), as_run(run)
     results = evaluate(judged, ranked, [f"Found@{k}", "FirstRel"],
-                       relevance_level=relevance_level)
+                       relevance_level=relevance_level, compat=compat)
     relevant: dict[str, list[str]] = {}
     for query_id, doc_id, grade in zip(judged.query_ids, judged.doc_ids,
                                        judged.relevance.tolist()):
@@ -59,7 +61,7 @@ def find_misses(qrels, run, k: int, queries: dict[str, str] | None = None,
                                sorted(relevant[query_id], key=natural_key)))
     with_relevant = sum(q in relevant for q in results.query_ids)
     return Misses(k, name or ranked.name, missed, with_relevant,
-                  len(results.query_ids) - with_relevant)
+                  len(results.query_ids) - with_relevant, compat)
 
 
 def table_text(found: Misses, ids: int = 10) -> str:
@@ -99,4 +101,5 @@ def summary(found: Misses) -> str:
     if found.without_relevant:
         line += (f"; {counted(found.without_relevant, 'query has', 'queries have')}"
                  " no relevant document in the qrels (not counted)")
-    return line
+    from ..ranking import ranking_rule
+    return line + "\n" + ranking_rule(found.compat)

@@ -1,7 +1,7 @@
 """How alike two runs' rankings are, without judgments: rank-biased overlap, Jaccard, tau.
 
 Per query present in both runs, each ranked as trec_eval ranks it (score descending, then
-doc id descending):
+doc id descending; scores as 32-bit floats, as 9.0.8 reads them, unless ``compat=10``):
 
 - **RBO** (Webber, Moffat & Zobel 2010, "A similarity measure for indefinite rankings",
   TOIS 28(4)). With S the shorter ranking (s documents), L the longer (l), X_d the number
@@ -65,6 +65,7 @@ class Overlap:
     queries: list[QueryOverlap]
     only_a: list[str] = field(default_factory=list)  # queries only run_a answers: not averaged
     only_b: list[str] = field(default_factory=list)
+    compat: int = 9  # the trec_eval whose scores ranked the runs (ranking.ranking_rule)
 
     def means(self) -> dict[str, float]:
         """Each value averaged over the queries in both runs (tau over those where it is
@@ -151,12 +152,12 @@ def compare_rankings(query_id: str, a: list[str], b: list[str], k: int, p: float
     return QueryOverlap(query_id, rbo(a, b, p), jaccard(a, b, k), tau, shared, len(a), len(b))
 
 
-def rankings(run, depth: int | None = None) -> dict[str, list[str]]:
+def rankings(run, depth: int | None = None, compat: int = 9) -> dict[str, list[str]]:
     """Each query's doc ids in trec_eval's order (first occurrence of a repeated id kept),
-    cut at ``depth``."""
+    cut at ``depth``; ``compat``: whose scores (9: 32-bit, 10: 64-bit)."""
     from ..ranking import canonical_rows
 
-    order, _ = canonical_rows(run)
+    order, _ = canonical_rows(run, compat)
     queries = run.query.values().take(order).to_pylist()
     docs = run.doc.values().take(order).to_pylist()
     out: dict[str, list[str]] = {}
@@ -172,9 +173,11 @@ def rankings(run, depth: int | None = None) -> dict[str, list[str]]:
 
 
 def overlap(run_a, run_b, k: int = DEFAULT_K, p: float = DEFAULT_P,
-            depth: int | None = None, names: list[str | None] | None = None) -> Overlap:
+            depth: int | None = None, names: list[str | None] | None = None,
+            compat: int = 9) -> Overlap:
     """Per query in both runs and averaged: RBO (ext, min, residual), Jaccard@k, tau.
-    ``names``: the name given to each run (None: its file name)."""
+    ``names``: the name given to each run (None: its file name); ``compat``: ranked by
+    scores as trec_eval 9.0.8 (32-bit floats) or 10.0 (64-bit) reads them."""
     from ..io.inputs import as_run
     from ..io.run_labels import run_labels
 
@@ -182,8 +185,9 @@ def overlap(run_a, run_b, k: int = DEFAULT_K, p: float = DEFAULT_P,
         raise UsageError(f"-k must be at least 1, found {k}")
     first, second = as_run(run_a, "run_a"), as_run(run_b, "run_b")
     names = run_labels([first, second], names)
-    a, b = rankings(first, depth), rankings(second, depth)
+    a, b = rankings(first, depth, compat), rankings(second, depth, compat)
     both = sorted(set(a) & set(b), key=natural_key)
     return Overlap(names[0], names[1], p, k,
                    [compare_rankings(q, a[q], b[q], k, p) for q in both],
-                   sorted(set(a) - set(b), key=natural_key), sorted(set(b) - set(a), key=natural_key))
+                   sorted(set(a) - set(b), key=natural_key), sorted(set(b) - set(a), key=natural_key),
+                   compat)

@@ -19,6 +19,21 @@ import itertools
 import numpy as np
 
 CHUNK_CELLS = 4_000_000  # resamples × queries per block: 32 MB of float64 at a time
+# The bootstrap keeps every resample's mean (its interval is their quantiles): resamples ×
+# comparisons doubles. Comparisons go in groups of at most MEANS_CELLS means (80 MB), each
+# group drawing the seed's stream afresh (the same resampled queries, so the same values);
+# one comparison's means must fit, hence the limit on --resamples.
+MEANS_CELLS = 10_000_000
+MAX_BOOTSTRAP_RESAMPLES = MEANS_CELLS
+
+
+def refuse_too_many_bootstrap_resamples(resamples: int) -> None:
+    """A bootstrap of more resamples than one group of means holds is refused up front."""
+    if resamples > MAX_BOOTSTRAP_RESAMPLES:
+        from ..errors import UsageError
+        raise UsageError(f"searcheval: --resamples: the bootstrap keeps every resample's mean "
+                         f"(8 bytes each), expected at most {MAX_BOOTSTRAP_RESAMPLES}, "
+                         f"found {resamples}")
 
 
 def randomization_pvalues(differences: np.ndarray, resamples: int, seed: int) -> np.ndarray:
@@ -84,17 +99,29 @@ def _all_signs(n: int):
     yield 1.0 - 2.0 * np.array(list(itertools.product((0, 1), repeat=n)), dtype=np.float64)
 
 
-def bootstrap_outcomes(differences: np.ndarray, resamples: int, seed: int, confidence: float
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def bootstrap_outcomes(differences: np.ndarray, resamples: int, seed: int, confidence: float,
+                       cells: int = MEANS_CELLS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per column: p (twice the smaller share of bootstrap means on either side of 0, at
     most 1) and the percentile interval's ends, as ``stats.bootstrap`` computes them from
     ``scipy.stats.bootstrap((d,), np.mean, method="percentile", rng=default_rng(seed))``:
     the resampled queries are ``rng.integers(0, n, (resamples, n))``, the interval the
     linear quantiles of the bootstrap means. A column of one value has p 1 when it is 0,
-    else 0, and the interval of that value."""
+    else 0, and the interval of that value. At most ``cells`` means are held at once."""
+    refuse_too_many_bootstrap_resamples(resamples)
     d = np.asarray(differences, dtype=np.float64)
     n, m = d.shape
-    rng = np.random.default_rng(seed)
+    p, low, high = np.empty(m), np.empty(m), np.empty(m)
+    group = max(1, cells // resamples)
+    for first in range(0, m, group):
+        part = slice(first, min(m, first + group))
+        p[part], low[part], high[part] = _bootstrap_group(d[:, part], resamples, seed, confidence)
+    return p, low, high
+
+
+def _bootstrap_group(d: np.ndarray, resamples: int, seed: int, confidence: float
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n, m = d.shape
+    rng = np.random.default_rng(seed)  # every group draws the same resampled queries
     means = np.empty((resamples, m))
     start = 0
     for rows in _blocks(resamples, n):  # blocks continue rng.integers' stream, as above

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UsageError
+from . import resampling
 
 METHODS = ("t", "bootstrap")
 DEFAULT_LEVEL = 0.95
@@ -88,6 +89,7 @@ def _t_interval(x: np.ndarray, level: float, seed: int, resamples: int) -> tuple
 
 
 def _bootstrap_interval(x: np.ndarray, level: float, seed: int, resamples: int) -> tuple[float, float]:
+    resampling.refuse_too_many_bootstrap_resamples(resamples)  # it keeps every mean
     rng = np.random.default_rng(seed)
     means = np.empty(resamples)
     chunk = max(1, 2_000_000 // len(x))  # resample in chunks: 10,000 × 10,000 queries is 800 MB at once

@@ -72,6 +72,7 @@ class Pool:
     strategy: str = "depth"
     unsampled: list[Pooled] = field(default_factory=list)  # uniform-sample: in the pool, not drawn
     parameters: str = ""  # the strategy's settings, as the report states them
+    compat: int = 9  # the trec_eval whose scores ranked the runs (ranking.ranking_rule)
 
 
 def run_names(runs: list[Run], given: list[str | None] | None = None) -> list[str]:
@@ -85,11 +86,12 @@ def run_names(runs: list[Run], given: list[str | None] | None = None) -> list[st
 def pool(runs: list[Run], depth: int | None = None, judged: Qrels | None = None,
          names: list[str | None] | None = None, *, strategy: str = "depth",
          budget: int | None = None, rate: float | None = None, seed: int = 0,
-         rrf_k: float = 60, rbp_p: float = 0.8) -> Pool:
+         rrf_k: float = 60, rbp_p: float = 0.8, compat: int = 9) -> Pool:
     """The pool of ``runs`` by ``strategy`` (``pool_strategies``), minus what ``judged``
     already judges. ``depth``: the depth pool's depth (default 20); for rrf and rbp the
     deepest rank considered (default: every rank). ``names``: the name given to each run
-    (None: its label, ``run_names``)."""
+    (None: its label, ``run_names``). ``compat``: each run ranked by its scores as trec_eval
+    9.0.8 (32-bit floats, as evaluate's default) or 10.0 (64-bit) reads them."""
     from ..ranking import canonical_rows
     from .pool_strategies import DEFAULT_DEPTH, choose
     if depth is not None and depth < 1:
@@ -101,7 +103,7 @@ def pool(runs: list[Run], depth: int | None = None, judged: Qrels | None = None,
     found: dict[tuple[str, str], Pooled] = {}
     left_out: set[tuple[str, str]] = set()
     for name, run in zip(names, runs):
-        order, ranks = canonical_rows(run)
+        order, ranks = canonical_rows(run, compat)
         kept = ranks <= depth if depth is not None else np.ones(len(ranks), dtype=bool)
         keep = order[kept]
         queries = run.query.values().take(keep).to_pylist()
@@ -120,7 +122,7 @@ def pool(runs: list[Run], depth: int | None = None, judged: Qrels | None = None,
                   "uniform-sample": lambda: f"rate {rate:g} of the depth-{depth} pool, seed {seed}",
                   }[strategy]()
     return Pool(entries, len(left_out), depth, names, strategy, sorted(unsampled, key=_sheet_order),
-                parameters)
+                parameters, compat)
 
 
 def _sheet_order(entry: Pooled) -> tuple:

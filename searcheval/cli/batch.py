@@ -98,10 +98,13 @@ def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
                          f"{exc.strerror or exc}") from None
     for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
         leftover.unlink(missing_ok=True)
-    first = None
+    first, stdin = None, None
     if spool is not None:  # its name is its tag: read (once) and evaluated before the others
+        named = names[paths.index(spool)] is not None  # NAME=-
         names, first = evaluated_first(spool, paths, names, job, outdir, qrels)
-    labels = dict(zip(paths, path_labels(paths, names)))  # NAME=PATH; exp1/run.txt, exp2/run.txt: one name each
+        if not named:  # a tag, not a name: a file of that name keeps it (<stdin:TAG>)
+            stdin = (spool, names[paths.index(spool)])
+    labels = dict(zip(paths, path_labels(paths, names, stdin)))  # NAME=PATH; exp1/run.txt, exp2/run.txt: one name each
     remove_relabelled(outdir, labels)  # run.txt, now exp1/run.txt: its old outputs go
     stamps = {path: Outputs(outdir, labels[path]).intact() for path in paths}
     files = [path for path in paths if path != spool]

@@ -47,7 +47,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the randomization and bootstrap tests.")
 @click.option("--resamples", type=click.IntRange(min=1), default=10000, show_default=True,
-              help="Sign flips (randomization) or resamples (bootstrap).")
+              help="Sign flips (randomization) or resamples (bootstrap: at most 10000000).")
 @query_and_ranking_options
 @trec_eval_options
 @peer_options
@@ -102,6 +102,9 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
             raise UsageError("--fail-if-worse compares every run with a baseline: give "
                              "--baseline RUN")
         interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
+        if test == "bootstrap":
+            from ..analysis.resampling import refuse_too_many_bootstrap_resamples
+            refuse_too_many_bootstrap_resamples(resamples)
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path, costs])
         groups = None

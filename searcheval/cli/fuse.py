@@ -124,4 +124,6 @@ def _summary(fusion, output: str) -> str:
                  f"that have them ({shown})")
     else:
         line += "; every query is in every run"
+    # ranx ranks by Python floats; --compat is evaluate's choice, fusion reads the doubles
+    line += "; each run ranked by its scores as 64-bit floats (as ranx, and trec_eval 10.0)"
     return line + ("" if output == "-" else f"; written to {output}")

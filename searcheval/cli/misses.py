@@ -6,6 +6,7 @@ import click
 
 from ..analysis.misses import csv_text, find_misses, summary, table_text
 
+from .options import ranking_compat_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -21,11 +22,12 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Query texts to show: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
 @click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
               help="Grade at or above which a document is relevant.")
+@ranking_compat_option
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv"]), default="table",
               show_default=True, help="table for people, csv for programs.")
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
-def misses_command(qrels, run, k, queries, relevance_level, fmt, output) -> None:
+def misses_command(qrels, run, k, queries, relevance_level, compat, fmt, output) -> None:
     """List the queries whose relevant documents RUN never put in its top k.
 
     Before blaming the answer: those queries cannot be answered from what was found.
@@ -44,7 +46,7 @@ def misses_command(qrels, run, k, queries, relevance_level, fmt, output) -> None
         if queries:
             from ..io.texts import read_texts
             texts = read_texts(queries, "query")
-        found = find_misses(qrels, run, k, texts, relevance_level, name)
+        found = find_misses(qrels, run, k, texts, relevance_level, name, int(compat))
         text = table_text(found) if fmt == "table" else csv_text(found)
         write_text(output, text)
     except SearchevalError as exc:

@@ -30,6 +30,13 @@ QUERY_AND_RANKING_OPTIONS = [
 ]
 
 
+# --compat of the commands that rank runs without evaluating them (pool, overlap, misses)
+ranking_compat_option = click.option(
+    "--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
+    help="Which trec_eval's scores rank the runs: 9 (9.0.8: 32-bit floats, so scores alike "
+         "to about 7 digits tie, as evaluate's default) or 10 (10.0: 64-bit).")
+
+
 QRELS_FORMATS = ["trec", "prefs", "qrels_prefs", "qrels_jg", "diversity"]  # model.forms
 
 # trec_eval's flags that every command evaluating runs takes (evaluate, compare, batch).
@@ -159,7 +166,8 @@ def _ci_options(with_seed: bool) -> list:
             click.option("--seed", type=int, default=0, show_default=True,
                          help="Seed of --ci-method bootstrap."),
             click.option("--resamples", type=click.IntRange(min=1), default=10000,
-                         show_default=True, help="Resamples of --ci-method bootstrap."),
+                         show_default=True,
+                         help="Resamples of --ci-method bootstrap (at most 10000000)."),
         ]
     return options
 
@@ -184,6 +192,9 @@ def interval_asked(ci: bool, method: str | None, level: float | None, seed: int,
                              "interval: add --ci")
         return None
     from ..analysis.mean_spread import Interval
+    if method == "bootstrap":  # before reading anything
+        from ..analysis.resampling import refuse_too_many_bootstrap_resamples
+        refuse_too_many_bootstrap_resamples(resamples)
     return Interval(0.95 if level is None else level, method or "t", seed, resamples)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .options import ranking_compat_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -18,20 +19,22 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               show_default=True, help="RBO persistence: the chance to look one rank further.")
 @click.option("--depth", type=click.IntRange(min=1), default=None,
               help="Compare only the first N documents of each ranking (default: all).")
+@ranking_compat_option
 @click.option("-q", "per_query", is_flag=True, help="Also print each query's values.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True, help="Output format (csv: per query).")
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
-def overlap_command(runs, k, p, depth, per_query, fmt, output) -> None:
+def overlap_command(runs, k, p, depth, compat, per_query, fmt, output) -> None:
     """How alike two runs' rankings are, without judgments: rank-biased overlap
     (extrapolated, with its minimum and residual), Jaccard of the top k, and Kendall's tau
     on the documents both retrieved; per query (-q) and averaged."""
     from . import run_reporting
-    run_reporting(lambda: _overlap(runs, k, p, depth, per_query, fmt, output), output or "-")
+    run_reporting(lambda: _overlap(runs, k, p, depth, int(compat), per_query, fmt, output),
+                  output or "-")
 
 
-def _overlap(runs, k, p, depth, per_query, fmt, output) -> list[str]:
+def _overlap(runs, k, p, depth, compat, per_query, fmt, output) -> list[str]:
     """Read both runs, compare their rankings, write the report; no lines to add."""
     from ..analysis.overlap import overlap
     from ..errors import UsageError
@@ -44,7 +47,7 @@ def _overlap(runs, k, p, depth, per_query, fmt, output) -> list[str]:
         raise UsageError(f"overlap compares two runs, found {len(paths)}: " + ", ".join(paths[:5]))
     refuse_inputs_as_outputs([output], paths)
     refuse_stdin_twice(paths)
-    result = overlap(paths[0], paths[1], k=k, p=p, depth=depth, names=names)
+    result = overlap(paths[0], paths[1], k=k, p=p, depth=depth, names=names, compat=compat)
     write_text(output, {"table": lambda: table_text(result, per_query), "csv": lambda: csv_text(result),
                         "json": lambda: json_text(result)}[fmt]())
     return []

@@ -6,9 +6,11 @@ import click
 
 from ..model import natural_key
 from ..model.words import counted, listed
+from ..ranking import ranking_rule
 from ..build.pool import (Pool, docids_text, missing_texts, pool, require_openpyxl, sheet_format,
                           sheet_text, sheet_xlsx, unsampled_qrels)
 
+from .options import ranking_compat_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -38,6 +40,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="uniform-sample (required): write the pooled documents not drawn here, as "
                    "qrels with grade -1 (infAP's 'pooled, not judged'); merge them with "
                    "'searcheval judgments --qrels'.")
+@ranking_compat_option
 @click.option("-f", "--format", "fmt", type=click.Choice(["sheet", "docids"]), default="sheet",
               show_default=True,
               help="sheet: the judging sheet (needs --docs and --queries); docids: one "
@@ -53,8 +56,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
               help="Sheet to write: CSV (.tsv: tab-separated; .xlsx: an Excel workbook, "
               "needs openpyxl; '-': stdout, CSV).")
-def pool_command(runs, depth, strategy, budget, rate, seed, rrf_k, rbp_p, unsampled, fmt, docs,
-                 queries, existing, max_chars, output) -> None:
+def pool_command(runs, depth, strategy, budget, rate, seed, rrf_k, rbp_p, unsampled, compat, fmt,
+                 docs, queries, existing, max_chars, output) -> None:
     """Pool the top DEPTH documents of each RUN into a judging sheet (CSV, TSV, XLSX).
 
     One row per (query, document) not yet judged: query id and text, doc id, the
@@ -63,7 +66,7 @@ def pool_command(runs, depth, strategy, budget, rate, seed, rrf_k, rbp_p, unsamp
     """
     from . import run_reporting  # the CLI turns errors into messages and exit codes
     how = {"strategy": strategy, "budget": budget, "rate": rate, "seed": seed, "rrf_k": rrf_k,
-           "rbp_p": rbp_p}
+           "rbp_p": rbp_p, "compat": int(compat)}
     run_reporting(lambda: run_pool(runs, depth, docs, queries, existing, max_chars, output,
                                    how, unsampled, fmt), output)
 
@@ -118,7 +121,7 @@ def report(found: Pool, queries: dict[str, str], existing: str | None,
            else f"by {found.strategy} ({found.parameters})")
     lines = [f"pooled {counted(len(found.runs), 'run')} "
              f"({', '.join(found.runs)}) {how}: {counted(len(found.entries), 'document')} "
-             f"to judge for {counted(len(pooled), 'query')}"]
+             f"to judge for {counted(len(pooled), 'query')}", ranking_rule(found.compat)]
     if unsampled is not None:
         lines.append(f"wrote {unsampled}: {counted(len(found.unsampled), 'pooled document')} "
                      "not drawn, "

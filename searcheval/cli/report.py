@@ -31,6 +31,10 @@ def ranking_options(command: Callable) -> Callable:
     return command
 
 
+# The page's script prints --depth: past 2^53 a browser's number is no longer the one given
+MAX_SHOWN = 2 ** 53
+
+
 @click.command("report", cls=RunsCommand, context_settings=CONTEXT)
 @click.argument("qrels")
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...")
@@ -47,7 +51,8 @@ def ranking_options(command: Callable) -> Callable:
                    "JSON Lines or irds:DATASET_ID (as for pool).")
 @click.option("--queries", default=None, metavar="QUERIES",
               help="Query texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
-@click.option("--depth", "shown", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--depth", "shown", type=click.IntRange(min=1, max=MAX_SHOWN), default=20,
+              show_default=True,
               help="Documents of each ranking shown per query (every document is evaluated).")
 @click.option("--max-chars", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Document text kept, in characters (0: all of it).")

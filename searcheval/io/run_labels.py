@@ -1,7 +1,9 @@
 """Labels that tell runs apart in one output (tables, CSV, JSON, plots, batch files).
 
 A run is shown by its file name (a run made in memory, or read from stdin, by its name).
-When file names collide, each of the colliding runs is shown by the shortest path suffix
+A run read from stdin whose tag is another run's file name is shown as ``<stdin:TAG>``:
+the file keeps its own name (the row called ``run.txt`` is the file run.txt). When file
+names collide, each of the colliding runs is shown by the shortest path suffix
 that tells them apart: ``exp1/run.txt`` and ``exp2/run.txt``. Suffixes are taken from the
 absolute path, so that a label never holds ``..`` (``../run.txt`` beside ``run.txt``
 become ``project/run.txt`` and ``work/run.txt``). Nothing downstream may key a run by
@@ -31,9 +33,15 @@ def _path_parts(path: str) -> tuple[str, ...] | None:
     return Path(os.path.abspath(path)).parts[1:]  # without the root: a label never starts with /
 
 
+STDIN = "-"  # the path of a source read from stdin, named by its tag
+
+
 def unique_labels(sources: list[tuple[str | None, str]]) -> list[str]:
-    """One label per ``(path or None, name)``, all different, in the order given."""
-    labels = [name for _, name in sources]
+    """One label per ``(path or None, name)``, all different, in the order given; path
+    ``STDIN``: a run read from stdin, named by its tag."""
+    labels = _stdin_marked(sources)
+    sources = [(None, label) if path == STDIN else (path, label)
+               for (path, _), label in zip(sources, labels)]
     groups: dict[str, list[int]] = defaultdict(list)
     for i, (path, _) in enumerate(sources):
         if path is not None and _path_parts(path):
@@ -53,6 +61,15 @@ def unique_labels(sources: list[tuple[str | None, str]]) -> list[str]:
                 k += 1
             labels[i] = "/".join(own[-k:])
     return _numbered([printable(label) for label in labels])
+
+
+def _stdin_marked(sources: list[tuple[str | None, str]]) -> list[str]:
+    """Each source's name, a stdin run's as ``<stdin:TAG>`` when its tag is another run's
+    file name: the file's own name wins (a stdin run tagged ra.run beside the file ra.run
+    took the name, and the file was shown as audit/ra.run)."""
+    files = {name for path, name in sources if path not in (None, STDIN) and _path_parts(path)}
+    return [f"<stdin:{name}>" if path == STDIN and name in files else name
+            for path, name in sources]
 
 
 def printable(label: str) -> str:
@@ -101,14 +118,21 @@ def run_labels(runs: list[Run], names: list[str | None] | None = None) -> list[s
     given name is the label as it is, and a file of that name is told apart by its path."""
     names = names or [None] * len(runs)
     return unique_labels([(None, name) if name is not None else
-                          (None if run.path.startswith("<") else run.path, run.name)
-                          for run, name in zip(runs, names)])
+                          (_pathless(run.path), run.name) if run.path.startswith("<") else
+                          (run.path, run.name) for run, name in zip(runs, names)])
 
 
-def path_labels(paths: list[str], names: list[str | None] | None = None) -> list[str]:
-    """The labels ``run_labels`` gives the runs read from these files."""
+def _pathless(path: str) -> str | None:
+    return STDIN if path == "<stdin>" else None  # bounded.line_pieces names stdin so
+
+
+def path_labels(paths: list[str], names: list[str | None] | None = None,
+                stdin: tuple[str, str] | None = None) -> list[str]:
+    """The labels ``run_labels`` gives the runs read from these files; ``stdin``: (the
+    file holding stdin's run, its tag) when the run was read from stdin and not named."""
     names = names or [None] * len(paths)
-    return unique_labels([(None, name) if name is not None else (path, Path(path).name)
+    return unique_labels([(STDIN, stdin[1]) if stdin is not None and path == stdin[0] else
+                          (None, name) if name is not None else (path, Path(path).name)
                           for path, name in zip(paths, names)])
 
 

@@ -82,7 +82,9 @@ def shown_rankings(runs: Mapping[str, Run], settings: Settings, depth: int
         names = run.query.vocabulary.to_pylist()
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else []
         ends = list(starts[1:]) + [len(codes)]
-        by_query = {names[codes[s]]: docs[s:min(e, s + depth)] for s, e in zip(starts, ends)}
+        # Python ints: a numpy start plus a --depth near 2^63 wraps around to an empty slice
+        by_query = {names[codes[s]]: docs[int(s):min(int(e), int(s) + depth)]
+                    for s, e in zip(starts, ends)}
         shown.append({q: by_query[q] for q in sorted(by_query, key=natural_key)})
     return shown
 

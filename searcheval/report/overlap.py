@@ -9,6 +9,7 @@ import math
 
 from ..analysis.overlap import Overlap
 from ..model.words import counted
+from ..ranking import ranking_rule
 
 COLUMNS = ("RBO_ext", "RBO_min", "RBO_res", "Jaccard@{k}", "tau", "shared")
 
@@ -29,8 +30,7 @@ def _cell(value) -> str:
 
 def settings_lines(result: Overlap) -> list[str]:
     lines = [f"runs: {result.run_a} vs {result.run_b}; p = {result.p:g} (RBO persistence), "
-             f"k = {result.k} (Jaccard); each query ranked as trec_eval ranks it "
-             "(score descending, then doc id descending)",
+             f"k = {result.k} (Jaccard); {ranking_rule(result.compat)}",
              f"averaged over the {counted(len(result.queries), 'query')} in both runs; "
              "tau (Kendall's tau-b "
              "on the documents both retrieved) over those with two shared documents or more"]

@@ -166,16 +166,25 @@ def qrels_content_sha256(qrels: Qrels) -> str:
 def expand_runs(arguments: list[str], outdir: str | None = None) -> list[str]:
     """Files as given; a directory's files (not hidden, natural order); a glob's matches.
     A directory or glob leaves out batch's own outputs in ``outdir`` (``-o`` the runs'
-    folder: a rerun read summary.csv and summary.json as runs, failed them, exit 1).
+    folder: a rerun read summary.csv and summary.json as runs, failed them, exit 1), and
+    those of any folder a batch wrote into (``written_by_batch``: every command expands a
+    folder this way, so the folder batch -o wrote into reads as runs for evaluate too).
     A directory that leaves no file, or a glob that matches none, is a UsageError."""
     paths: list[str] = []
-    ours = _own_outputs(outdir)
+    given = _own_outputs(outdir)
+    written = written_by_batch()
+
+    def ours(path: str) -> bool:
+        return given(path) or written(path)
+
     for argument in arguments:
         if os.path.isdir(argument):
-            found = [str(p) for p in Path(argument).iterdir() if p.is_file()
-                     and not p.name.startswith(".") and not ours(str(p))]
+            files = [str(p) for p in Path(argument).iterdir()
+                     if p.is_file() and not p.name.startswith(".")]
+            found = [p for p in files if not ours(p)]
             if not found:  # else evaluate printed [] or a bare header, and batch "succeeded"
-                left_out = "files named '.*'" + (" and batch's own outputs" if outdir else "")
+                outputs = outdir is not None or len(files) > 0  # what left them out
+                left_out = "files named '.*'" + (" and batch's own outputs" if outputs else "")
                 raise UsageError(f"{argument}: the folder holds no run file ({left_out} "
                                  "are left out)")
         elif os.path.exists(argument):
@@ -191,6 +200,25 @@ def expand_runs(arguments: list[str], outdir: str | None = None) -> list[str]:
     for path in paths:
         first.setdefault(same_file_key(path), path)
     return list(first.values())
+
+
+def written_by_batch() -> Callable[[str], bool]:
+    """Whether a path is a file a batch wrote (FOLDER/summary.csv or .json, FOLDER/runs/*)
+    into a FOLDER it evaluated: FOLDER/runs holds its ``.done`` stamps (``Outputs``), so
+    a run file that happens to be called summary.csv elsewhere is still read."""
+    stamped: dict[str, bool] = {}
+
+    def holds_stamps(folder: str) -> bool:
+        if folder not in stamped:
+            stamped[folder] = any(glob.iglob(os.path.join(glob.escape(folder), "runs", "*.done")))
+        return stamped[folder]
+
+    def written(path: str) -> bool:
+        real = Path(os.path.realpath(path))
+        if real.name in ("summary.csv", "summary.json") and holds_stamps(str(real.parent)):
+            return True
+        return real.parent.name == "runs" and holds_stamps(str(real.parent.parent))
+    return written
 
 
 def _own_outputs(outdir: str | None) -> Callable[[str], bool]:
