@@ -46,9 +46,10 @@ def candidate_pairs(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.nda
     left, right = (keys[same] & low).astype(np.int64), (keys[same + 1] & low).astype(np.int64)
     across = (left < judged) & (right >= judged)  # a group lists its judgments first
     pairs = (left[across], right[across] - judged)
-    if not np.any(np.diff(same) == 1):  # no neighbour pair right after another: no crowd
+    crowded = np.flatnonzero(np.diff(same) == 1)  # a neighbour pair right after another
+    if not len(crowded):
         return pairs
-    return _with_crowded_groups(pairs, keys, same, low, judged)
+    return _with_crowded_groups(pairs, keys, same, crowded, low, judged)
 
 
 def _key(out: np.ndarray, query: np.ndarray, doc_hash: np.ndarray, hash_bits: int) -> None:
@@ -57,18 +58,21 @@ def _key(out: np.ndarray, query: np.ndarray, doc_hash: np.ndarray, hash_bits: in
 
 
 def _with_crowded_groups(pairs: tuple[np.ndarray, np.ndarray], keys: np.ndarray,
-                         same: np.ndarray, low: np.uint64, judged: int
+                         same: np.ndarray, crowded: np.ndarray, low: np.uint64, judged: int
                          ) -> tuple[np.ndarray, np.ndarray] | None:
     """``pairs`` and every (judgment, run row) of each group of three or more rows: the
-    neighbour pairs miss a judgment and a run row with another row between them."""
-    # a group of k rows from position p is the k - 1 consecutive entries p.. of ``same``
-    first = np.flatnonzero(np.concatenate(([True], same[1:] != same[:-1] + 1)))
-    starts, sizes = same[first], np.diff(np.append(first, len(same))) + 1
-    big = sizes > 2
-    if int(sizes[big].sum()) > _MOST_CROWDED:
+    neighbour pairs miss a judgment and a run row with another row between them.
+    ``crowded``: the entries of ``same`` followed by the next position's (a group of k
+    rows from position p is the k - 1 consecutive entries p.. of ``same``), found only
+    there: groups of three are a few hash collisions among millions of rows."""
+    links = same[crowded]  # position p: rows p, p + 1 and p + 2 share a group
+    first = np.concatenate(([True], links[1:] != links[:-1] + 1))
+    starts = links[first]
+    sizes = np.diff(np.append(np.flatnonzero(first), len(links))) + 2
+    if int(sizes.sum()) > _MOST_CROWDED:
         return None
     found_j, found_r = [pairs[0]], [pairs[1]]
-    for start, size in zip(starts[big].tolist(), sizes[big].tolist()):
+    for start, size in zip(starts.tolist(), sizes.tolist()):
         members = (keys[start:start + size] & low).astype(np.int64)
         rows = members[members >= judged] - judged
         judgments = members[members < judged]
