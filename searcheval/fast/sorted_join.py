@@ -35,15 +35,22 @@ def candidate_pairs(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.nda
     hash_bits = 64 - index_bits - query_bits
     if hash_bits < _FEWEST_HASH_BITS:
         return None
+    # Temporaries are written in place where they can be: at millions of rows each fresh
+    # array costs page faults as well as its pass.
     keys = np.empty(n, dtype=np.uint64)
     _key(keys[:judged], judged_q, judged_hash, hash_bits)
     _key(keys[judged:], run_q, run_hash, hash_bits)
     keys <<= np.uint64(index_bits)
-    keys |= np.arange(n, dtype=np.uint64)
+    scratch = np.arange(n, dtype=np.uint64)
+    keys |= scratch
     keys.sort()
     low = np.uint64((1 << index_bits) - 1)
-    same = np.flatnonzero((keys[1:] ^ keys[:-1]) <= low)  # neighbours agreeing above the index
-    left, right = (keys[same] & low).astype(np.int64), (keys[same + 1] & low).astype(np.int64)
+    agree = np.bitwise_xor(keys[1:], keys[:-1], out=scratch[:-1]) <= low
+    same = np.flatnonzero(agree)  # neighbours agreeing above the index
+    left, right = keys[same], keys[same + 1]
+    left &= low  # indices below 2**63: read as int64 as they are
+    right &= low
+    left, right = left.view(np.int64), right.view(np.int64)
     across = (left < judged) & (right >= judged)  # a group lists its judgments first
     pairs = (left[across], right[across] - judged)
     crowded = np.flatnonzero(np.diff(same) == 1)  # a neighbour pair right after another
@@ -54,7 +61,9 @@ def candidate_pairs(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.nda
 
 def _key(out: np.ndarray, query: np.ndarray, doc_hash: np.ndarray, hash_bits: int) -> None:
     np.right_shift(doc_hash, np.uint64(64 - hash_bits), out=out)
-    out |= query.astype(np.uint64) << np.uint64(hash_bits)
+    query = query.astype(np.uint64)
+    query <<= np.uint64(hash_bits)
+    out |= query
 
 
 def _with_crowded_groups(pairs: tuple[np.ndarray, np.ndarray], keys: np.ndarray,
