@@ -70,3 +70,21 @@ def test_ndcg_at_k_is_pytrec_evals_for_calls_and_evaluators(seed):
     for _ in range(2):  # the second run reads what the first kept
         assert evaluator.evaluate(run).per_query() == searcheval.evaluate(
             qrels, run, cuts).per_query()
+
+
+@pytest.mark.parametrize("grades", [[0, 0], [-1, 0], [-1]])
+def test_qrels_with_no_gain_cut_to_an_empty_ideal_ranking(grades):
+    """Judgments with no gain (grades 0 and -1: trec_eval's walk ends at the first level
+    of gain 0) leave no ideal position to cut: the cut ranking is empty, as the whole one,
+    and nDCG@10 is pytrec_eval's 0 (trec_eval's stored outputs hold such qrels too; a
+    query judged only -1 is left to them)."""
+    judged_q, grade = np.zeros(len(grades), dtype=np.int64), np.array(grades)
+    assert [part.tolist() for part in ideal_ranking(judged_q, grade, 1, {}, 10)] == \
+        [part.tolist() for part in ideal_ranking(judged_q, grade, 1, {})]
+    if max(grades) < 0:
+        return  # pytrec_eval reads uninitialised memory for such a query (conftest)
+    qrels = {"q1": {f"d{i}": g for i, g in enumerate(grades)}}
+    run = {"q1": {"d0": 1.0, "d9": 0.5}}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
+    assert searcheval.evaluate(qrels, run, ["nDCG@10"]).per_query()["q1"]["nDCG@10"] == \
+        theirs["q1"]["ndcg_cut_10"] == 0.0

@@ -62,6 +62,8 @@ def _within_depth(q: np.ndarray, count: np.ndarray, num_queries: int, depth: int
                   ) -> np.ndarray:
     """``count`` (per (query, level), in each query's ideal order) cut so that each
     query's levels fill its first ``depth`` positions and no more."""
+    if not len(count):  # no level left (segment_cumsum of nothing is a float array)
+        return count
     before = segment_cumsum(count, np.searchsorted(q, np.arange(num_queries + 1))) - count
     return np.clip(depth - before, 0, count)
 
