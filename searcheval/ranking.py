@@ -8,7 +8,7 @@ digits tie there; trec_eval 10.0 keeps 64-bit doubles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,7 +25,7 @@ def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
     if compat != 9:
         return scores.astype(np.float64, copy=False)
     with np.errstate(over="ignore"):
-        return scores.astype(np.float32)
+        return scores.astype(np.float32, copy=False)  # held already: read as it is
 
 
 def ranking_rule(compat: int) -> str:
@@ -54,14 +54,23 @@ class Ordering:
     moved_to: np.ndarray
     moved_from: np.ndarray
     new_group: np.ndarray | None = None
+    # columns ``ranking`` already put in base order, by identity: (column, in base order);
+    # each handed out once (``take`` may then reorder its ties in place)
+    in_base_order: dict = field(default_factory=dict, repr=False)
 
     def take(self, column: np.ndarray, ties: bool = True, in_place: bool = False) -> np.ndarray:
         """``column`` in this order; ``in_place``: the caller's array may be reordered."""
-        ordered = column if self.base is None else column[self.base]
+        ordered = column if self.base is None else self._in_base_order(column)
         if ties and len(self.moved_to):
             ordered = ordered.copy() if ordered is column and not in_place else ordered
             ordered[self.moved_to] = ordered[self.moved_from]  # the right side is read first
         return ordered
+
+    def _in_base_order(self, column: np.ndarray) -> np.ndarray:
+        """``column[base]``, the gather ``ranking`` made already when it made one (a run
+        out of score order: three columns of millions of rows not gathered twice)."""
+        known, ordered = self.in_base_order.pop(id(column), (None, None))
+        return ordered if known is column else column[self.base]
 
     def permutation(self) -> np.ndarray:
         return self.take(np.arange(self.size, dtype=np.int64))
@@ -126,7 +135,11 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
     judged = rel if base is None or rel is None else rel[base]
     new_group = np.empty(len(held), dtype=bool)
     moved_to, moved_from = _tie_moves(q, s, docs, judged, base, new_group)
-    return Ordering(len(held), base, moved_to, moved_from, new_group)
+    ordering = Ordering(len(held), base, moved_to, moved_from, new_group)
+    if base is not None and rel is not None:  # the engine's preparation: it takes all three
+        ordering.in_base_order = {id(c): (c, o) for c, o in
+                                  ((query_codes, q), (held, s), (rel, judged))}
+    return ordering
 
 
 def by_query_and_score(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray:

@@ -62,6 +62,24 @@ def test_dict_join_gives_each_row_its_grade_or_none():
     assert judgments(qrels, judged_qc, run).tolist() == expected
 
 
+BOOL_QRELS = {"q1": {"a": True, "b": False, "c": True, "d": False, "e": True},
+              "q2": {"x": True, "y": False}, "q3": {"z": True}}
+
+
+@pytest.mark.parametrize("grades", ["ints", "bools"])
+def test_dict_join_of_whole_number_grades_gives_each_row_its_grade_or_none(grades):
+    """Grades that are all ints (or all bools) are looked up as 64-bit integers: per run
+    row as above, -1 still UNJUDGED and a miss still NONPOOL (written out by hand from
+    the qrels: q1's a, b, c, d, f, q2's y, w, x, q4's n)."""
+    qrels = as_ints(QRELS) if grades == "ints" else BOOL_QRELS
+    expected = ([2, 0, UNJUDGED, 1, NONPOOL, 2, NONPOOL, 1, NONPOOL] if grades == "ints"
+                else [1, 0, 1, 0, NONPOOL, 0, NONPOOL, 1, NONPOOL])
+    judged, run = as_qrels(qrels), as_run(RUN)
+    assert judged.doc.integers  # the integer lookup is the one under test
+    judged_qc = np.zeros(len(judged.relevance), dtype=np.int64)  # not read by the dict join
+    assert judgments(judged, judged_qc, run).tolist() == expected
+
+
 def test_tied_rows_ids_are_read_from_the_dict_as_its_strings():
     """``strings_at``: the ids of any rows, in any order, as the whole column has them."""
     run = as_run(RUN)

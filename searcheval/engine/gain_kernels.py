@@ -109,7 +109,7 @@ def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
     rows = g.gain_rows[inside]
     terms = g.gain_values[inside] / np.log2(r.pos[rows] + 2.0)
     dcg = segment_sum(terms, r.q[rows], r.num_queries)  # in row order, as trec_eval adds
-    return divide(dcg, _ideal_dcg_at(g, np.full(r.num_queries, m.cutoff)))
+    return divide(dcg, g.ideal_dcg_within(m.cutoff))
 
 
 class _RunningDCG:

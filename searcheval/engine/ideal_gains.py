@@ -12,8 +12,11 @@ from ..fast.segments import segment_cumsum
 
 
 def ideal_ranking(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int,
-           given: dict[int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(ideal gains, their offsets per query, running ideal DCG) of the judgments.
+                  given: dict[int, float], depth: int | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ideal gains, their offsets per query, running ideal DCG) of the judgments; with
+    ``depth``, of each query's first ``depth`` ideal positions only (nDCG@k reads no
+    further), each the same as in the whole ranking.
 
     Worked per (query, grade) judged, never per integer level up to the largest grade: a
     qrels may grade a document 2^31 - 1.
@@ -44,15 +47,27 @@ def ideal_ranking(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: i
     if q_parts:
         q_all = np.concatenate(q_parts)
         order = np.argsort(q_all, kind="stable")  # each query's entries stay in their order
-        count_all = np.concatenate(count_parts)[order]
+        q_all, count_all = q_all[order], np.concatenate(count_parts)[order]
+        if depth is not None:
+            count_all = _within_depth(q_all, count_all, num_queries, depth)
         ideal_gain = np.repeat(np.concatenate(gain_parts)[order], count_all)
-        ideal_q = np.repeat(q_all[order], count_all)
+        ideal_q = np.repeat(q_all, count_all)
     else:
         ideal_gain, ideal_q = np.zeros(0), np.zeros(0, dtype=np.int64)
     ideal_starts = np.searchsorted(ideal_q, np.arange(num_queries + 1))
     position = np.arange(len(ideal_q)) - ideal_starts[:-1][ideal_q] if len(ideal_q) else ideal_q
     discounted = ideal_gain / np.log2(position + 2.0)
     return ideal_gain, ideal_starts, segment_cumsum(discounted, ideal_starts)
+
+
+def _within_depth(q: np.ndarray, count: np.ndarray, num_queries: int, depth: int
+                  ) -> np.ndarray:
+    """``count`` (per (query, level), in each query's ideal order) cut so that each
+    query's levels fill its first ``depth`` positions and no more."""
+    if not len(count):  # no level left (segment_cumsum of nothing is a float array)
+        return count
+    before = segment_cumsum(count, np.searchsorted(q, np.arange(num_queries + 1))) - count
+    return np.clip(depth - before, 0, count)
 
 
 def _grade_counts(judged_q: np.ndarray, judged_grade: np.ndarray

@@ -113,19 +113,53 @@ class GainView:
 
     Few rows have a gain (the judged relevant ones): they are kept as a list, ``gain_rows``
     and ``gain_values``; the per-row array ``row_gain`` is only made for measures that
-    read every row.
+    read every row. The ideal ranking (``ideal_gain``, ``ideal_starts``,
+    ``ideal_cum_dcg``) is built when first read; nDCG@k alone reads only each query's
+    first k ideal positions (``ideal_dcg_within``), which are built alone when the whole
+    ranking is not: a query judging hundreds of documents keeps k of them.
     """
 
     def __init__(self, size: int, gain_rows: np.ndarray, gain_values: np.ndarray,
-                 ideal_gain: np.ndarray, ideal_starts: np.ndarray,
-                 ideal_cum_dcg: np.ndarray) -> None:
+                 ideal) -> None:
         self.size = size
         self.gain_rows = gain_rows  # rows whose gain is not 0, in row order
         self.gain_values = gain_values
-        self.ideal_gain = ideal_gain  # flat: ideal gains of all queries, query by query
-        self.ideal_starts = ideal_starts  # offsets into ideal_gain (length Q + 1)
-        self.ideal_cum_dcg = ideal_cum_dcg  # flat, running ideal DCG
+        self._ideal = ideal  # depth (None: all) -> (gains, offsets per query, running DCG)
+        self._whole: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._within: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._row_gain: np.ndarray | None = None
+
+    @property
+    def ideal_gain(self) -> np.ndarray:
+        """Flat: the ideal gains of all queries, query by query."""
+        return self._whole_ideal()[0]
+
+    @property
+    def ideal_starts(self) -> np.ndarray:
+        """Offsets into ``ideal_gain`` (length Q + 1)."""
+        return self._whole_ideal()[1]
+
+    @property
+    def ideal_cum_dcg(self) -> np.ndarray:
+        """Flat: the running ideal DCG."""
+        return self._whole_ideal()[2]
+
+    def _whole_ideal(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._whole is None:
+            self._whole = self._ideal(None)
+        return self._whole
+
+    def ideal_dcg_within(self, k: int) -> np.ndarray:
+        """Per query, the ideal DCG of its first ``k`` ideal positions (all when fewer):
+        the same sums, position by position, whichever ranking they are read from."""
+        if self._whole is not None:
+            return value_at(self.ideal_cum_dcg, self.ideal_starts, np.full(len(
+                self.ideal_starts) - 1, k))
+        if k not in self._within:
+            _, starts, cum_dcg = self._ideal(k)
+            self._within[k] = (starts, cum_dcg)
+        starts, cum_dcg = self._within[k]
+        return value_at(cum_dcg, starts, np.full(len(starts) - 1, k))
 
     @property
     def row_gain(self) -> np.ndarray:
@@ -197,23 +231,28 @@ def _build_gains(r: Ranked, given: dict[int, float]) -> GainView:
             at[is_given]]
     has = judged_gain != 0
     if r.kept_qrels is None:
-        ideal = ideal_ranking(r.judged_q, r.judged_grade, r.num_queries, given)
+        def ideal(depth: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            with np.errstate(over="ignore"):  # exponential gains: refused by gain_view
+                return ideal_ranking(r.judged_q, r.judged_grade, r.num_queries, given, depth)
     else:
-        ideal = _kept_ideal(r, given)
-    return GainView(len(r.rel), judged[has], judged_gain[has], *ideal)
+        def ideal(depth: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            with np.errstate(over="ignore"):
+                return _kept_ideal(r, given, depth)
+    return GainView(len(r.rel), judged[has], judged_gain[has], ideal)
 
 
-def _kept_ideal(r: Ranked, given: dict[int, float]
+def _kept_ideal(r: Ranked, given: dict[int, float], depth: int | None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``ideal_ranking`` of an Evaluator's qrels (``Ranked.kept_qrels``): made once per gains in
-    the qrels' own query numbering, kept on them, and each run's queries' segments taken
-    from it (each segment is summed alone, so the bits are those ``ideal_ranking`` gives)."""
+    """``ideal_ranking`` of an Evaluator's qrels (``Ranked.kept_qrels``): made once per gains
+    (and depth) in the qrels' own query numbering, kept on them, and each run's queries'
+    segments taken from it (each segment is summed alone, so the bits are those
+    ``ideal_ranking`` gives)."""
     qrels = r.kept_qrels
     kept = qrels.lookup.kept
-    key = ("ideal", tuple(sorted(given.items())))
+    key = ("ideal", tuple(sorted(given.items())), depth)
     if key not in kept:
         kept[key] = ideal_ranking(np.asarray(qrels.query.codes), qrels.relevance,
-                           len(qrels.query.vocabulary), given)
+                                  len(qrels.query.vocabulary), given, depth)
     gain, starts, cum_dcg = kept[key]
     code = r.qrels_code
     lengths = np.where(code >= 0, np.diff(starts)[code], 0)

@@ -35,40 +35,53 @@ def candidate_pairs(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.nda
     hash_bits = 64 - index_bits - query_bits
     if hash_bits < _FEWEST_HASH_BITS:
         return None
+    # Temporaries are written in place where they can be: at millions of rows each fresh
+    # array costs page faults as well as its pass.
     keys = np.empty(n, dtype=np.uint64)
     _key(keys[:judged], judged_q, judged_hash, hash_bits)
     _key(keys[judged:], run_q, run_hash, hash_bits)
     keys <<= np.uint64(index_bits)
-    keys |= np.arange(n, dtype=np.uint64)
+    scratch = np.arange(n, dtype=np.uint64)
+    keys |= scratch
     keys.sort()
     low = np.uint64((1 << index_bits) - 1)
-    same = np.flatnonzero((keys[1:] ^ keys[:-1]) <= low)  # neighbours agreeing above the index
-    left, right = (keys[same] & low).astype(np.int64), (keys[same + 1] & low).astype(np.int64)
+    agree = np.bitwise_xor(keys[1:], keys[:-1], out=scratch[:-1]) <= low
+    same = np.flatnonzero(agree)  # neighbours agreeing above the index
+    left, right = keys[same], keys[same + 1]
+    left &= low  # indices below 2**63: read as int64 as they are
+    right &= low
+    left, right = left.view(np.int64), right.view(np.int64)
     across = (left < judged) & (right >= judged)  # a group lists its judgments first
     pairs = (left[across], right[across] - judged)
-    if not np.any(np.diff(same) == 1):  # no neighbour pair right after another: no crowd
+    crowded = np.flatnonzero(np.diff(same) == 1)  # a neighbour pair right after another
+    if not len(crowded):
         return pairs
-    return _with_crowded_groups(pairs, keys, same, low, judged)
+    return _with_crowded_groups(pairs, keys, same, crowded, low, judged)
 
 
 def _key(out: np.ndarray, query: np.ndarray, doc_hash: np.ndarray, hash_bits: int) -> None:
     np.right_shift(doc_hash, np.uint64(64 - hash_bits), out=out)
-    out |= query.astype(np.uint64) << np.uint64(hash_bits)
+    query = query.astype(np.uint64)
+    query <<= np.uint64(hash_bits)
+    out |= query
 
 
 def _with_crowded_groups(pairs: tuple[np.ndarray, np.ndarray], keys: np.ndarray,
-                         same: np.ndarray, low: np.uint64, judged: int
+                         same: np.ndarray, crowded: np.ndarray, low: np.uint64, judged: int
                          ) -> tuple[np.ndarray, np.ndarray] | None:
     """``pairs`` and every (judgment, run row) of each group of three or more rows: the
-    neighbour pairs miss a judgment and a run row with another row between them."""
-    # a group of k rows from position p is the k - 1 consecutive entries p.. of ``same``
-    first = np.flatnonzero(np.concatenate(([True], same[1:] != same[:-1] + 1)))
-    starts, sizes = same[first], np.diff(np.append(first, len(same))) + 1
-    big = sizes > 2
-    if int(sizes[big].sum()) > _MOST_CROWDED:
+    neighbour pairs miss a judgment and a run row with another row between them.
+    ``crowded``: the entries of ``same`` followed by the next position's (a group of k
+    rows from position p is the k - 1 consecutive entries p.. of ``same``), found only
+    there: groups of three are a few hash collisions among millions of rows."""
+    links = same[crowded]  # position p: rows p, p + 1 and p + 2 share a group
+    first = np.concatenate(([True], links[1:] != links[:-1] + 1))
+    starts = links[first]
+    sizes = np.diff(np.append(np.flatnonzero(first), len(links))) + 2
+    if int(sizes.sum()) > _MOST_CROWDED:
         return None
     found_j, found_r = [pairs[0]], [pairs[1]]
-    for start, size in zip(starts[big].tolist(), sizes[big].tolist()):
+    for start, size in zip(starts.tolist(), sizes.tolist()):
         members = (keys[start:start + size] & low).astype(np.int64)
         rows = members[members >= judged] - judged
         judgments = members[members < judged]

@@ -114,6 +114,7 @@ def _fast_dict_qrels(source: Any) -> Qrels | None:
     if flat is None or not len(flat[2]):
         return None  # empty qrels: the checked path says so
     query, doc, values = flat
+    integers = pa.types.is_integer(values.type) or pa.types.is_boolean(values.type)
     if pa.types.is_floating(values.type):  # 2.0 is grade 2; 2.5 is refused by the checked path
         grades = np.asarray(values)
         if not np.array_equal(grades, np.floor(grades)):
@@ -124,8 +125,8 @@ def _fast_dict_qrels(source: Any) -> Qrels | None:
     relevance = np.asarray(values.cast(pa.int64()), dtype=np.int64)
     if len(relevance) and (relevance.min() < -2**31 or relevance.max() >= 2**31):
         return None  # out of the engine's 32-bit range: the checked path names the entry
-    return Qrels(query, NestedDocs(source, query, relevance, strings=doc), relevance, None,
-                 "<qrels>")
+    return Qrels(query, NestedDocs(source, query, relevance, strings=doc, integers=integers),
+                 relevance, None, "<qrels>")
 
 
 def _fast_dict_run(source: Any, name: str) -> Run | None:
@@ -138,8 +139,9 @@ def _fast_dict_run(source: Any, name: str) -> Run | None:
     scores = np.asarray(values.cast(pa.float64()), dtype=np.float64)
     if not np.isfinite(scores).all():
         return None
+    every_query = len(query.vocabulary) == len(source)  # else some list no document
     return Run(query, NestedDocs(source, query, strings=doc), scores, None, f"<{name}>", name,
-               empty_queries=_empty_queries(source))
+               empty_queries=() if every_query else _empty_queries(source))
 
 
 def _flat_dict(source: Any) -> tuple[Encoded, pa.Array | None, pa.Array] | None:
