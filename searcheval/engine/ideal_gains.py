@@ -103,7 +103,8 @@ def _traversals(given: dict[int, float], pair_q: np.ndarray, pair_grade: np.ndar
     """
     top = np.full(num_queries, -1, dtype=np.int64)
     np.maximum.at(top, pair_q, pair_grade)
-    if _comparator_is_an_order(given, int(top.max(initial=-1))) or int(top.max(initial=-1)) >= FULL_LEVELS_LIMIT:
+    highest = int(top.max(initial=-1))
+    if _comparator_is_an_order(given, highest) or highest >= FULL_LEVELS_LIMIT:
         # sorted(set()): np.unique on a handful of levels would import numpy.ma
         levels, gains = _traversal(given, sorted(set(pair_grade.tolist())))
         first_given = min((i for i, level in enumerate(levels) if level in given),
