@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import scipy.stats
 from click.testing import CliRunner
@@ -148,3 +149,25 @@ def test_overlap_table_and_bad_input(tmp_path):
     assert refused.exit_code == 2 and "bad.run:1" in refused.stderr and "Traceback" not in refused.stderr
     wrong_p = CliRunner().invoke(main, ["overlap", str(a), str(a), "-p", "1.5"])
     assert wrong_p.exit_code == 2
+
+
+def test_tau_without_scipy_is_scipy_s_tau_b_and_counts_inversions_by_brute_force():
+    """kendall_tau counts inversions bit by bit (no scipy.stats import, no call per query):
+    scipy.stats.kendalltau's value exactly, and the inversion count of every pair, on
+    random rankings sharing some documents (none, one, all)."""
+    import random
+
+    rng = random.Random(3)
+    for _ in range(1500):
+        a = [f"d{i}" for i in rng.sample(range(60), rng.randint(0, 40))]
+        b = [f"d{i}" for i in rng.sample(range(60), rng.randint(0, 40))]
+        rank_b = {doc: i for i, doc in enumerate(b)}
+        pairs = [(i, rank_b[doc]) for i, doc in enumerate(a) if doc in rank_b]
+        tau, shared = ov.kendall_tau(a, b)
+        assert shared == len(pairs)
+        if len(pairs) < 2:
+            assert np.isnan(tau)
+            continue
+        assert tau == scipy.stats.kendalltau(*zip(*pairs)).statistic
+        brute = sum(x > y for (_, x), (_, y) in itertools.combinations(pairs, 2))
+        assert ov.inversions(np.array([second for _, second in pairs])) == brute
