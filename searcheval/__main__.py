@@ -4,7 +4,7 @@ import gc
 import os
 import sys
 
-from .errors import INTERRUPTED
+from .errors import INTERRUPTED, INTERRUPTED_CODE
 
 # numpy's OpenBLAS starts a thread per core beyond the first as it loads, and each spins
 # for 2^28 processor cycles (about 0.1 s) waiting for work before it sleeps: 35-60 ms of
@@ -32,7 +32,7 @@ def program() -> None:
                                                                       KeyboardInterrupt):
             raise
         sys.stderr.write(INTERRUPTED + "\n")
-        os._exit(130)
+        os._exit(INTERRUPTED_CODE)
 
 
 def _modules_out_of_collections() -> None:

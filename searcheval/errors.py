@@ -5,6 +5,7 @@ from __future__ import annotations
 # The line a Ctrl-C ends the program with (exit 130). Here, in the one module the program
 # can import before the command line (``__main__`` guards the slow imports of ``cli``).
 INTERRUPTED = "searcheval: interrupted; nothing was written"
+INTERRUPTED_CODE = 130  # 128 + SIGINT, as a shell reports a process Ctrl-C ended
 
 
 class SearchevalError(Exception):

@@ -25,7 +25,10 @@ def comparable_scores(scores: np.ndarray, compat: int) -> np.ndarray:
     if compat != 9:
         return scores.astype(np.float64, copy=False)
     with np.errstate(over="ignore"):
-        return scores.astype(np.float32, copy=False)  # held already: read as it is
+        # held already: read as it is. copy=False is also what lets ``Ordering.take`` find
+        # the scores ``ranking`` gathered (``in_base_order`` is keyed by the array itself):
+        # a copy here would not be wrong, only gather them twice
+        return scores.astype(np.float32, copy=False)
 
 
 def ranking_rule(compat: int) -> str:

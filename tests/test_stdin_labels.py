@@ -13,6 +13,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from cli_runner import batch, cli, leaderboard
 
 STDIN_RUN = "q1 Q0 d1 1 2 ra.run\n"  # tagged ra.run
@@ -48,22 +50,15 @@ def test_a_tag_that_is_no_file_name_is_the_label_as_before(tmp_path):
     assert means == {"other": 0.5, "ra.run": 0.75}
 
 
-def test_batch_writes_the_file_s_outputs_under_its_name(tmp_path):
+@pytest.mark.parametrize("stdin, label", [("-", "<stdin:ra.run>"), ("mine=-", "mine")])
+def test_batch_writes_the_file_s_outputs_under_its_name(tmp_path, stdin, label):
+    """Stdin's run is <stdin:TAG> when its tag is the file's name, or the name given to it."""
     qrels, run = inputs(tmp_path)
     out = tmp_path / "out"
-    result = batch(qrels, "-", run, "-o", out, "-m", "RR", input=STDIN_RUN)
+    result = batch(qrels, stdin, run, "-o", out, "-m", "RR", input=STDIN_RUN)
     assert result.exit_code == 0, result.output
     assert {row["run"]: float(row["RR"]) for row in leaderboard(out)} == {
-        "ra.run": 0.75, "<stdin:ra.run>": 0.5}
+        "ra.run": 0.75, label: 0.5}
     # runs/ra.run.csv is the file's (its q1 is 1/2; stdin's q1 is 1)
     assert values((out / "runs" / "ra.run.csv").read_text()) == {
         ("ra.run", "q1"): 0.5, ("ra.run", "q2"): 1.0, ("ra.run", "all"): 0.75}
-
-
-def test_batch_keeps_a_name_given_to_stdin(tmp_path):
-    qrels, run = inputs(tmp_path)
-    out = tmp_path / "out"
-    result = batch(qrels, "mine=-", run, "-o", out, "-m", "RR", input=STDIN_RUN)
-    assert result.exit_code == 0, result.output
-    assert {row["run"]: float(row["RR"]) for row in leaderboard(out)} == {
-        "ra.run": 0.75, "mine": 0.5}

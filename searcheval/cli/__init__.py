@@ -24,7 +24,7 @@ from .interrupts import interrupts_in_one_line, send_dropped_interrupts_again
 
 from ..settings import __version__
 from ..io.heap import reuse_freed_memory
-from ..errors import INTERRUPTED, ReferenceEngineCrash, SearchevalError
+from ..errors import INTERRUPTED, INTERRUPTED_CODE, ReferenceEngineCrash, SearchevalError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 NICKNAME_NAMES = ("official", "all_trec", "set", "qrels_jg", "all_prefs", "prefs")  # print runid
@@ -110,7 +110,7 @@ def run() -> None:
     except SystemExit as exc:
         code = exc.code
     if interrupted and code == 1:  # click turns a Ctrl-C its command did not catch into
-        code = 130  # "Aborted!" and exit 1; an interrupted command exits 128 + SIGINT
+        code = INTERRUPTED_CODE  # "Aborted!" and exit 1; an interrupted command exits 128 + SIGINT
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)  # what SystemExit does with a message
         code = 1
@@ -241,7 +241,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except KeyboardInterrupt:
-        _fail(INTERRUPTED, 130)
+        _fail(INTERRUPTED, INTERRUPTED_CODE)
     sys.exit(code)
 
 

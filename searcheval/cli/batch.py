@@ -21,7 +21,7 @@ from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard, orde
                            load_qrels, process, qrels_content_sha256, use_qrels)
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
-from ..errors import SearchevalError, UsageError
+from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError
 from ..io.irds import is_irds
 from .options import (ci_options, costs_option, interval_asked, measures_from_option,
                       peer_options, query_and_ranking_options, trec_eval_options)
@@ -285,7 +285,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail(f"searcheval: interrupted; the runs finished so far are in {outdir}: "
-              "run the same command again to finish", 130)
+              "run the same command again to finish", INTERRUPTED_CODE)
     failed = [o for o in outcomes if o.status == "failed"]
     for outcome in failed:
         click.echo(f"searcheval: {outcome.error} (run skipped)", err=True)

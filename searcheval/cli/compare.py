@@ -81,7 +81,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
     queries, p-value (corrected for the number of comparisons) and paired Cohen's d.
     """
     from . import _fail
-    from ..errors import INTERRUPTED, SearchevalError
+    from ..errors import INTERRUPTED, INTERRUPTED_CODE, SearchevalError
     if complete and missing == "skip":
         _fail("searcheval: -c and --missing skip contradict each other")
     try:
@@ -161,7 +161,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except KeyboardInterrupt:
-        _fail(INTERRUPTED, 130)
+        _fail(INTERRUPTED, INTERRUPTED_CODE)
     sys.exit(_gate(comparison) if fail_if_worse else 0)
 
 

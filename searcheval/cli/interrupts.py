@@ -24,9 +24,7 @@ from contextlib import contextmanager
 
 import click
 
-from ..errors import INTERRUPTED
-
-INTERRUPTED_CODE = 130
+from ..errors import INTERRUPTED, INTERRUPTED_CODE
 
 
 def send_dropped_interrupts_again() -> None:

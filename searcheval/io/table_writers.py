@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..model import Qrels, Run
+from ..model.arrow import string_buffers
 
 
 def arrow_table(data: Qrels | Run, order: np.ndarray | None = None,
@@ -60,16 +61,10 @@ def _holds_any(column: pa.ChunkedArray, special: bytes) -> bool:
     """Whether a value of a string column holds one of the bytes ``special``, looked for
     in the values' bytes as they lie (an Arrow unique of a run's doc ids, before a regex,
     held a hash table of every id: audit finding 10)."""
+    wanted = np.frombuffer(special, dtype=np.uint8)
     for chunk in column.chunks:
-        if len(chunk) == 0:
-            continue
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1,
-                                offset=chunk.offset * 4)
-        data = chunk.buffers()[2]
-        if data is None:
-            continue
-        values = np.frombuffer(data, dtype=np.uint8)[int(offsets[0]):int(offsets[-1])]
-        if np.isin(values, np.frombuffer(special, dtype=np.uint8)).any():
+        offsets, data = string_buffers(chunk)  # an empty chunk: no bytes
+        if np.isin(data[int(offsets[0]):int(offsets[-1])], wanted).any():
             return True
     return False
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from ..model.arrow import take
+from ..model.arrow import string_buffers, take
 from ..model import Qrels, Run
 
 
@@ -54,7 +54,5 @@ def _join_lines(columns: list[pa.Array], separator: str) -> bytes:
         ended = ended.combine_chunks()
     # the lines' bytes are the array's data buffer, one after another: copied out once
     # (a list of one Python str a line held 3x the text: audit finding 10)
-    width = np.int64 if pa.types.is_large_string(ended.type) else np.int32
-    offsets = np.frombuffer(ended.buffers()[1], dtype=width, count=len(ended) + 1,
-                            offset=ended.offset * np.dtype(width).itemsize)
-    return memoryview(ended.buffers()[2])[int(offsets[0]):int(offsets[-1])].tobytes()
+    offsets, data = string_buffers(ended)
+    return data[int(offsets[0]):int(offsets[-1])].tobytes()
