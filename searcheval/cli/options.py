@@ -129,6 +129,8 @@ def plot_settings(plot_measures: tuple[str, ...], plot_size, dpi: int | None):
 
 def _load_measure_modules(ctx: click.Context, param: click.Parameter, sources: tuple) -> None:
     """Import each --measures-from module before -m is read; a failure is one line, exit 2."""
+    if not sources:
+        return  # measures.user: only for measures people define
     from ..errors import SearchevalError
     from ..measures.user import load
 

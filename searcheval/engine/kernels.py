@@ -24,7 +24,6 @@ from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: 
 from .peer_kernels import (  # noqa: F401  other tools' measures
     accuracy_at, dcg_at, f1_at, hits, hole_at)
 from .texts import relstring  # noqa: F401  the relstring spec's kernel (NaN: a string measure)
-from .user_measures import user_measure  # noqa: F401  the kernel of measures.user.define's
 from .cwl_kernels import (cwl_bpm, cwl_bpm_dynamic, cwl_insq, cwl_inst,  # noqa: F401
                           cwl_nerr8, cwl_nerr9, cwl_nerr10, cwl_nerr11, cwl_sdcg, cwl_tbg,
                           cwl_umeasure)  # the C/W/L measures' kernels (cwl_eval's)
@@ -235,6 +234,13 @@ def set_f(r: Ranked, m: Measure) -> np.ndarray:
     (x,) = m.coefficients()
     p, rec = set_precision(r, m), set_recall(r, m)
     return divide((x + 1.0) * p * rec, x * p + rec)
+
+
+def user_measure(r: Ranked, m: Measure) -> np.ndarray:
+    """The kernel of the measures ``measures.user.define`` makes (``user_measures``),
+    imported with the first of them computed: built-in measures never need it."""
+    from .user_measures import user_measure as kernel
+    return kernel(r, m)
 
 
 def kernel_of(spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:

@@ -8,8 +8,16 @@ from .grammar import parse_measure, parse_measures
 from .measure import Measure
 from .registry import BY_TREC, TREC_ORDER, register, registered, unregister
 from .specs import REFUSED, SAME_KERNEL, Kind, Spec
-from .user import define, forget
 
 __all__ = ["BY_TREC", "NICKNAMES", "REFUSED", "SAME_KERNEL", "SPECS", "TREC_ORDER", "Kind",
            "Measure", "Spec", "define", "forget", "parse_measure", "parse_measures", "register", "registered",
            "unregister"]
+
+
+def __getattr__(name: str):
+    """``define`` and ``forget``, from ``user`` on first use (PEP 562): an evaluation of
+    built-in measures never imports it."""
+    if name in ("define", "forget"):
+        from . import user
+        return getattr(user, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
