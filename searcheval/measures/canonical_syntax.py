@@ -9,6 +9,7 @@ how a parsed name becomes a Measure (its family, cutoff, level and parameters).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .measure import Measure, format_number
@@ -22,15 +23,23 @@ from .spellings import Problem as _Problem, ir_measures_family, ir_measures_name
 
 # A name may start with digits (11pt_avg), so names are tried before numbers; but not a
 # whole number with an exponent (1e-3, 1e400 are numbers, not names).
-_TOKEN = re.compile(rf"\s*(?:(?P<name>(?!{NUMBER}(?![A-Za-z0-9_\-]))\d*[A-Za-zα_][A-Za-z0-9_\-]*)"
-                    rf"|(?P<num>{NUMBER})"
-                    rf"|(?P<str>'[^']*'|\"[^\"]*\")|(?P<sym>[()@=,\[\]{{}}:]))")
+_TOKEN = (rf"\s*(?:(?P<name>(?!{NUMBER}(?![A-Za-z0-9_\-]))\d*[A-Za-zα_][A-Za-z0-9_\-]*)"
+          rf"|(?P<num>{NUMBER})"
+          rf"|(?P<str>'[^']*'|\"[^\"]*\")|(?P<sym>[()@=,\[\]{{}}:]))")
+
+
+@functools.cache
+def _token_pattern() -> re.Pattern:
+    """``_TOKEN`` compiled, on the first canonical name read: the compile takes a
+    millisecond, and trec_eval's names and nicknames (``-m ndeval``) never need it."""
+    return re.compile(_TOKEN)
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:
     out, pos = [], 0
+    token = _token_pattern()
     while pos < len(text):
-        match = _TOKEN.match(text, pos)
+        match = token.match(text, pos)
         if not match or match.end() == pos:
             raise _Problem(pos, f"unexpected character {text[pos]!r}")
         kind = match.lastgroup or "sym"
