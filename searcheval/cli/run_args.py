@@ -12,7 +12,7 @@ batch has always read); a name goes with one run only.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import click
 
@@ -29,8 +29,7 @@ RUNS_HELP = ("RUN: a run file, a folder of runs or a glob ('runs/*.trec'); NAME=
              "the run in every output (PATH --name NAME when PATH holds '=').")
 
 
-@dataclass(frozen=True)
-class RunArgument:
+class RunArgument(NamedTuple):
     path: str
     name: str | None = None  # None: the run is labelled by its file name (io.run_labels)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import UsageError
 from ..model import Qrels, Run
@@ -24,8 +25,7 @@ class OnFirstUse:
 KINDS = ("qrels", "run")
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(NamedTuple):
     name: str
     kinds: tuple[str, ...]
     extensions: tuple[str, ...]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import FormatError
 
@@ -25,8 +25,7 @@ TEXT, INTEGER, SCORE, RANK = "text", "integer", "score", "rank"
 _ASCII_INTEGER = re.compile(r"[-+]?[0-9]+")
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """One whitespace-separated line format."""
 
     name: str

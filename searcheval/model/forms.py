@@ -30,7 +30,7 @@ document relevant to two subtopics is two lines.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,8 +39,7 @@ from .arrow import take_strings
 from .columns import Encoded, pair_ranks
 
 
-@dataclass(frozen=True)
-class Form:
+class Form(NamedTuple):
     """One kind of judgments: the optional Qrels columns it needs, and its key."""
 
     name: str

@@ -8,7 +8,7 @@ The first ``left`` columns are labels (left-aligned), the rest numbers (right-al
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
@@ -16,8 +16,7 @@ LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", 
 SYMBOLS = {"†": r"\dagger", "‡": r"\ddagger"}
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     text: str
     bold: bool = False
     mark: str = ""  # a superscript: letters naming runs, or a dagger

@@ -10,15 +10,14 @@ The forms say a fact at different lengths; each wording sits here, beside the ot
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..model.words import counted, listed
 from ..results import Results
 from ..settings import TIE_POLICIES, Settings
 
 
-@dataclass(frozen=True)
-class PolicyWords:
+class PolicyWords(NamedTuple):
     """One query policy (``Settings.missing``) in each form's words."""
 
     foot: str  # under a table, after "missing=zero: "
