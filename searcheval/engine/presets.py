@@ -13,8 +13,8 @@ themselves are ``peer_presets``, imported only when a tool is named.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import UsageError
 from ..model import Qrels, Run
@@ -26,8 +26,7 @@ if TYPE_CHECKING:
 TOOLS = ("trec_eval", "pytrec_eval", "ir_measures", "ranx", "beir", "trectools")
 
 
-@dataclass(frozen=True)
-class Chosen:
+class Chosen(NamedTuple):
     """The settings a preset (and the explicit options) chose, and the note naming them."""
 
     settings: Settings  # the identical-id rule too (settings.ignore_identical_ids)

@@ -324,9 +324,9 @@ def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int
 def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     """(Results, records read) of one run, streamed or in memory."""
     measures = job.parsed_measures()
-    chosen = replace(choose(job.like, job.settings, missing_given=True,  # chosen already
-                            ignore_identical_ids=job.ignore_identical_ids),
-                     equal_queries=job.equal_queries)
+    chosen = choose(job.like, job.settings, missing_given=True,  # chosen already
+                    ignore_identical_ids=job.ignore_identical_ids
+                    )._replace(equal_queries=job.equal_queries)
     whole = chosen.settings.ignore_identical_ids or chosen.equal_queries
     asked = job.stream or job.chunk_queries is not None  # not the automatic choice
     streams = job.streams(path)
