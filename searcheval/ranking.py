@@ -39,7 +39,7 @@ def ranking_rule(compat: int) -> str:
     return f"each query ranked by score descending, then doc id descending; {held}"
 
 
-@dataclass
+@dataclass(eq=False)  # == is identity: the generated one compared numpy arrays (ValueError)
 class Ordering:
     """A permutation that groups rows by query and ranks them, kept cheap to apply.
 

@@ -88,7 +88,7 @@ def undefined_note(undefined: dict[str, list[str]]) -> str:
             + "; ".join(shown) + "; searcheval scores 0 there")
 
 
-@dataclass
+@dataclass(eq=False)  # == is identity: the generated one compared numpy arrays (ValueError)
 class Results(Outcome):
     """Per-query values of one run (rows: measures, columns: queries in trec_eval order),
     with their aggregates (``means``), as every output format renders them.

@@ -26,7 +26,7 @@ from ..ranking import comparable_scores, ranking
 from ..settings import Settings
 
 
-@dataclass
+@dataclass(eq=False)  # == is identity: the generated one compared numpy arrays (ValueError)
 class Ranked:
     """The rows of a run, ranked and judged, for every query of the run or the qrels.
 
@@ -111,7 +111,7 @@ class Ranked:
         return list(self.query_ids[self.reported])
 
 
-@dataclass
+@dataclass(eq=False)  # == is identity: the generated one compared numpy arrays (ValueError)
 class Subtopics:
     """The judgments of diversity qrels, one per (query, subtopic, doc) line."""
 

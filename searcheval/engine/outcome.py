@@ -15,7 +15,7 @@ from ..settings import Settings
 from ..model.words import counted
 
 
-@dataclass
+@dataclass(eq=False)  # == is identity: the generated one compared numpy arrays (ValueError)
 class Outcome:
     """Per-query values of one run (rows: measures, columns: queries in trec_eval order)."""
 

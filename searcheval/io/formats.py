@@ -57,7 +57,7 @@ DECIDING = ("csv", "jsonl", "json", "parquet")
 TREC_OF = {"qrels": "trec-qrels", "run": "trec-run"}
 
 
-@dataclass
+@dataclass(eq=False)  # == is identity, as for the Qrels or Run it holds
 class Loaded:
     """What a reader returns: the data, the format it was read as, and notes about it."""
 

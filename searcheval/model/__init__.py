@@ -43,7 +43,7 @@ class _Pairs:
         return self.doc.values().to_pylist()
 
 
-@dataclass
+@dataclass(eq=False)  # == is identity: the generated one compared numpy arrays (ValueError)
 class Qrels(_Pairs):
     """Judgments as encoded columns; ``lines`` are physical line numbers (rows for tables).
 
@@ -129,7 +129,7 @@ class Qrels(_Pairs):
         return self._by_document
 
 
-@dataclass
+@dataclass(eq=False)  # == is identity: the generated one compared numpy arrays (ValueError)
 class Run(_Pairs):
     """A ranking as encoded columns, in file order; ``tag`` is the last line's run tag
     (trec_eval's runid: it keeps the tag of each line it reads, so the last one stays)."""
