@@ -34,7 +34,9 @@ SAME_KERNEL = "kernel"  # the kernel itself: the family ignores the order, or re
 Kernel = Callable[[Any, Any], Any]
 
 
-@dataclass(frozen=True)
+# eq=False: a family is registered once, its spec is the one object naming it (== is
+# identity); comparing and hashing 37 fields was two generated methods built at every start
+@dataclass(frozen=True, eq=False)
 class Spec:
     """One measure family: its names, parameters, kernels and how other tools ask for it.
 
