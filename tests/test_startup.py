@@ -69,12 +69,15 @@ def test_the_python_evaluate_imports_nothing_heavy_nor_the_cli():
 # What `searcheval evaluate` (any judgments) never needs: comparison and fusion (imported
 # by `import searcheval` until they were made lazy), batch's module (hashlib), the JSON,
 # CSV and HTML formats' modules (imported at start-up by the modules that write or detect
-# them), numpy's masked arrays (which np.unique imports unless asked for counts).
+# them), numpy's masked arrays (which np.unique imports unless asked for counts), the
+# peer presets (without --like) and the measures people define (without define or
+# --measures-from), each a module of dataclasses built at import.
 NOT_ON_THE_EVALUATE_PATH = ("searcheval.analysis.compare", "searcheval.analysis.fusion",
                             "searcheval.analysis.mean_spread", "searcheval.analysis.experiment",
                             "searcheval.evaluator", "searcheval.report.compare",
                             "searcheval.scale.batch", "hashlib", "json", "csv", "html",
-                            "numpy.ma")
+                            "numpy.ma", "searcheval.engine.peer_presets",
+                            "searcheval.measures.user", "searcheval.engine.user_measures")
 
 
 @pytest.mark.parametrize("qrels,run,options", [
