@@ -20,8 +20,8 @@ from .cores import PIECE_ROWS, in_pieces, on_both_cores
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
-# _FIRST_BYTES[k]: the mask keeping the first k bytes of a little-endian word (k <= 8)
-_FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+# FIRST_BYTES[k]: the mask keeping the first k bytes of a little-endian word (k <= 8)
+FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 
 
 def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray,
@@ -88,32 +88,38 @@ def _hash_array(array: pa.Array) -> np.ndarray:
     offsets, data = string_buffers(array)
     start = offsets[:-1].astype(np.int64)
     end = offsets[1:].astype(np.int64)
-    words = _Words(data)
-    windows = np.minimum((end - start + 7) >> 3, _LONG).astype(np.uint8)
-    counts = np.bincount(windows, minlength=_LONG + 1)
+    length = end - start
+    words = Words(data)
     h = np.empty(n, dtype=np.uint64)
-    if np.count_nonzero(counts) == 1:  # one bucket: no need to gather its rows
-        _hash_bucket(int(windows[0]) if n else 0, start, end, words, h, slice(None))
+    shortest, longest = (_windows(int(length.min())), _windows(int(length.max()))) if n else (0, 0)
+    if shortest == longest:  # one bucket (ids of one size, as most are): no rows gathered
+        _hash_bucket(shortest, start, end, length, words, h, slice(None))
         return h
+    windows = np.minimum((length + 7) >> 3, _LONG).astype(np.uint8)
+    counts = np.bincount(windows, minlength=_LONG + 1)
     order = np.argsort(windows, kind="stable")  # a radix sort: rows stay in order per bucket
     bounds = np.concatenate(([0], np.cumsum(counts)))
     for w in np.flatnonzero(counts).tolist():
         rows = order[bounds[w]:bounds[w + 1]]
-        _hash_bucket(w, start[rows], end[rows], words, h, rows)
+        _hash_bucket(w, start[rows], end[rows], length[rows], words, h, rows)
     return h
+
+
+def _windows(length: int) -> int:
+    """A string's bucket: its count of 8-byte windows, ``_LONG`` past 64 bytes."""
+    return min((length + 7) >> 3, _LONG)
 
 
 _LONG = 9  # the window count of every id longer than 64 bytes (8 windows)
 
 
-def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, words: "_Words", h: np.ndarray,
-                 rows: np.ndarray | slice) -> None:
+def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, length: np.ndarray, words: "Words",
+                 h: np.ndarray, rows: np.ndarray | slice) -> None:
     """Hash strings of ``w`` windows each (``_LONG``: more than 8) into ``h[rows]``."""
-    length = end - start
     with np.errstate(over="ignore"):
         x = length.astype(np.uint64) * _LENGTH
         if w == 1:
-            x = _mix(x, words.at(start, ascending=True) & _FIRST_BYTES[length])
+            x = _mix(x, words.at(start, ascending=True) & FIRST_BYTES[length])
         elif w == _LONG:
             x = _mix(x, words.view[start])
             last = end - 8
@@ -135,7 +141,7 @@ def _mix(h: np.ndarray, w: np.ndarray) -> np.ndarray:
     return h
 
 
-class _Words:
+class Words:
     """Unaligned little-endian 8-byte reads from a byte buffer; bytes past its end read 0."""
 
     def __init__(self, data: np.ndarray) -> None:
@@ -263,7 +269,7 @@ def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) ->
     longest = int(a.length.max(initial=0))
     for j in range(0, min(longest, 8 * _PREFIX_WORDS), 8):
         differ = a.raw(j, masked=False) ^ b.raw(j, masked=False)
-        differ &= _FIRST_BYTES[np.clip(a.length - j, 0, 8)]  # equal lengths: one mask for both
+        differ &= FIRST_BYTES[np.clip(a.length - j, 0, 8)]  # equal lengths: one mask for both
         equal &= differ == 0
     for i in np.flatnonzero(equal & (a.length > 8 * _PREFIX_WORDS)).tolist():
         equal[i] = left[int(left_rows[i])].as_py() == right[int(right_rows[i])].as_py()
@@ -284,12 +290,12 @@ def _same_in_arrays(left: pa.Array, left_rows: np.ndarray, right: pa.Array,
     rows = np.arange(len(equal)) if equal.all() else np.flatnonzero(equal)
     if len(rows) < len(equal):  # only pairs of one length can be equal
         l_start, r_start, length = l_start[rows], r_start[rows], length[rows]
-    l_words, r_words = _Words(l_data), _Words(r_data)
+    l_words, r_words = Words(l_data), Words(r_data)
     longest = int(length.max(initial=0))
     same = np.ones(len(rows), dtype=bool)
     for j in range(0, min(longest, 8 * _PREFIX_WORDS), 8):
         differ = l_words.at(l_start + j) ^ r_words.at(r_start + j)
-        differ &= _FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 past the (common) end
+        differ &= FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 past the (common) end
         same &= differ == 0
     if longest > 8 * _PREFIX_WORDS:  # ids agreeing that far finish in Python
         for k in np.flatnonzero(same & (length > 8 * _PREFIX_WORDS)).tolist():
@@ -332,7 +338,7 @@ class _Spans:
             start = offsets[local].astype(np.int64)
             length = offsets[local + 1] - start
             self.length[part] = length
-            words = _Words(data)
+            words = Words(data)
             near = np.flatnonzero(start + length > words.safe)  # a word read would pass the end
             self.parts.append((part, start, length, words, near))
 
@@ -348,6 +354,6 @@ class _Spans:
             if len(near):
                 word[near] = words.at(start[near] + j)
             if masked:
-                word &= _FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 once the string has ended
+                word &= FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 once the string has ended
             out[part] = word
         return out
