@@ -20,8 +20,8 @@ from .cores import PIECE_ROWS, in_pieces, on_both_cores
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
-# FIRST_BYTES[k]: the mask keeping the first k bytes of a little-endian word (k <= 8)
-FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+# _FIRST_BYTES[k]: the mask keeping the first k bytes of a little-endian word (k <= 8)
+_FIRST_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 
 
 def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray,
@@ -89,7 +89,7 @@ def _hash_array(array: pa.Array) -> np.ndarray:
     start = offsets[:-1].astype(np.int64)
     end = offsets[1:].astype(np.int64)
     length = end - start
-    words = Words(data)
+    words = _Words(data)
     h = np.empty(n, dtype=np.uint64)
     shortest, longest = (_windows(int(length.min())), _windows(int(length.max()))) if n else (0, 0)
     if shortest == longest:  # one bucket (ids of one size, as most are): no rows gathered
@@ -113,13 +113,13 @@ def _windows(length: int) -> int:
 _LONG = 9  # the window count of every id longer than 64 bytes (8 windows)
 
 
-def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, length: np.ndarray, words: "Words",
+def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, length: np.ndarray, words: "_Words",
                  h: np.ndarray, rows: np.ndarray | slice) -> None:
     """Hash strings of ``w`` windows each (``_LONG``: more than 8) into ``h[rows]``."""
     with np.errstate(over="ignore"):
         x = length.astype(np.uint64) * _LENGTH
         if w == 1:
-            x = _mix(x, words.at(start, ascending=True) & FIRST_BYTES[length])
+            x = _mix(x, words.at(start, ascending=True) & _FIRST_BYTES[length])
         elif w == _LONG:
             x = _mix(x, words.view[start])
             last = end - 8
@@ -141,7 +141,7 @@ def _mix(h: np.ndarray, w: np.ndarray) -> np.ndarray:
     return h
 
 
-class Words:
+class _Words:
     """Unaligned little-endian 8-byte reads from a byte buffer; bytes past its end read 0."""
 
     def __init__(self, data: np.ndarray) -> None:
@@ -269,7 +269,7 @@ def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) ->
     longest = int(a.length.max(initial=0))
     for j in range(0, min(longest, 8 * _PREFIX_WORDS), 8):
         differ = a.raw(j, masked=False) ^ b.raw(j, masked=False)
-        differ &= FIRST_BYTES[np.clip(a.length - j, 0, 8)]  # equal lengths: one mask for both
+        differ &= _FIRST_BYTES[np.clip(a.length - j, 0, 8)]  # equal lengths: one mask for both
         equal &= differ == 0
     for i in np.flatnonzero(equal & (a.length > 8 * _PREFIX_WORDS)).tolist():
         equal[i] = left[int(left_rows[i])].as_py() == right[int(right_rows[i])].as_py()
@@ -290,12 +290,12 @@ def _same_in_arrays(left: pa.Array, left_rows: np.ndarray, right: pa.Array,
     rows = np.arange(len(equal)) if equal.all() else np.flatnonzero(equal)
     if len(rows) < len(equal):  # only pairs of one length can be equal
         l_start, r_start, length = l_start[rows], r_start[rows], length[rows]
-    l_words, r_words = Words(l_data), Words(r_data)
+    l_words, r_words = _Words(l_data), _Words(r_data)
     longest = int(length.max(initial=0))
     same = np.ones(len(rows), dtype=bool)
     for j in range(0, min(longest, 8 * _PREFIX_WORDS), 8):
         differ = l_words.at(l_start + j) ^ r_words.at(r_start + j)
-        differ &= FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 past the (common) end
+        differ &= _FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 past the (common) end
         same &= differ == 0
     if longest > 8 * _PREFIX_WORDS:  # ids agreeing that far finish in Python
         for k in np.flatnonzero(same & (length > 8 * _PREFIX_WORDS)).tolist():
@@ -338,7 +338,7 @@ class _Spans:
             start = offsets[local].astype(np.int64)
             length = offsets[local + 1] - start
             self.length[part] = length
-            words = Words(data)
+            words = _Words(data)
             near = np.flatnonzero(start + length > words.safe)  # a word read would pass the end
             self.parts.append((part, start, length, words, near))
 
@@ -354,6 +354,6 @@ class _Spans:
             if len(near):
                 word[near] = words.at(start[near] + j)
             if masked:
-                word &= FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 once the string has ended
+                word &= _FIRST_BYTES[np.clip(length - j, 0, 8)]  # 0 once the string has ended
             out[part] = word
         return out
