@@ -34,10 +34,10 @@ def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
     # Not keeping the hashes, the caller is a reader minding its peak memory: smaller
     # pieces keep the temporaries within the heap its reading left free.
     piece_rows = PIECE_ROWS if keep else PIECE_ROWS >> 3
-    starts = np.flatnonzero(np.concatenate(([n > 0], query_codes[1:] != query_codes[:-1])))
-    distinct = np.count_nonzero(np.bincount(query_codes[starts])) if len(starts) else 0
-    if len(starts) != distinct or n <= piece_rows:
-        hashes = string_hashes(docs)
+    starts = None if n <= piece_rows else \
+        np.flatnonzero(np.concatenate(([True], query_codes[1:] != query_codes[:-1])))
+    if starts is None or len(starts) != np.count_nonzero(np.bincount(query_codes[starts])):
+        hashes = string_hashes(docs)  # one piece, or queries not together
         return (hashes if keep else None, *equal_pairs(query_codes, hashes))
     at = np.searchsorted(starts, np.arange(0, n, piece_rows))  # the query starting at or after
     cuts = starts[at[at < len(starts)]]  # each multiple (none after the last query)
@@ -190,11 +190,18 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     fast as the hash table with a region per group it replaced (``bench.py --kernels``).
     Equal (group, key) give equal mixes, so no equal neighbours means no pair (the usual
     case: a repeat is an error); otherwise the rows are sorted by (group, key) themselves.
+    The mix is the key xor the group times an odd constant: keys that are hashes already
+    need no more mixing to be told apart, and two unequal pairs that mix alike only send
+    the rows to the exact sort.
     """
     none = np.zeros(0, np.int64), np.zeros(0, np.int64)
     if len(keys) < 2:
         return none
-    mixed = np.sort(pair_keys(groups, keys))
+    mixed = groups.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        mixed *= _LENGTH
+    mixed ^= keys
+    mixed.sort()
     if not np.any(mixed[1:] == mixed[:-1]):
         return none
     order = np.lexsort((keys, groups))
