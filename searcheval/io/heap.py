@@ -152,7 +152,10 @@ def input_rows(source) -> int:
     if hasattr(source, "columns") and hasattr(source, "__len__"):
         return len(source)
     if isinstance(source, dict):
-        return sum(len(docs) for docs in source.values() if hasattr(docs, "__len__"))
+        try:
+            return sum(map(len, source.values()))
+        except TypeError:  # a value without a length: the reader refuses it
+            return 0
     if isinstance(source, (str, os.PathLike)):
         try:
             return os.path.getsize(source) // 32
