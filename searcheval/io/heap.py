@@ -18,10 +18,10 @@ machine a fresh huge page can be one the host has not backed yet, which it then 
 ordinary pages, and at 7M run lines the process spent 0.15 s less in the kernel.
 
 The library (``searcheval.evaluate``, ``Evaluator.evaluate``) cannot set all that for the
-caller's whole process; it asks for the same while one call works on a large input
-(``large_arrays_reuse_memory``), and hands the memory back when the call returns. At
-7,000 x 1,000 in memory the kernel then spent about 0.1 s of a call zeroing fresh pages
-instead of 0.7-0.8 s (README, "Speed, measured").
+caller's whole process; it asks for the heap kept and ordinary pages while one call
+works on a large input (``large_arrays_reuse_memory``), and hands the memory back when
+the call returns. At 7,000 x 1,000 in memory the kernel then spent 0.25-0.33 s of an
+Arrow call zeroing fresh pages instead of 0.8-1.1 s (README, "Speed, measured").
 
 Where the C library is not glibc (macOS, musl, Windows) all of this is a no-op.
 """
@@ -88,56 +88,49 @@ _whole_process = False  # reuse_freed_memory was called: the command line's proc
 LARGE_ROWS = 1 << 20  # rows of an input from which a library call keeps its freed memory
 _calls_keeping = 0  # library calls inside large_arrays_reuse_memory (threads may overlap)
 _keeping_lock = threading.Lock()
-_handed_back: tuple = ()  # what the first such call changed: (huge pages, Arrow's pool)
+_huge_pages_before: bool | None = None  # numpy's setting the first such call changed
 
 
 @contextlib.contextmanager
 def large_arrays_reuse_memory(rows: int):
     """While a library call works on an input of ``rows`` rows (``LARGE_ROWS`` or more),
-    glibc serves large arrays from its heap and keeps it, numpy's arrays use ordinary
-    pages and Arrow allocates from the same heap, as ``reuse_freed_memory`` sets for the
-    command line; when the last such call returns (calls on several threads share one
-    setting), the heap's free pages are handed back (``malloc_trim``), numpy's and Arrow's
-    settings restored, and glibc's thresholds left where its own adaptation to large
-    arrays puts them. Smaller inputs leave everything as it is: their arrays come from
-    the heap already."""
-    global _calls_keeping, _handed_back
+    glibc serves large arrays from its heap and keeps it, and numpy's arrays use ordinary
+    pages, as ``reuse_freed_memory`` sets for the command line (Arrow's own pool is left
+    alone: switching it too changed nothing measurable here); when the last such call
+    returns (calls on several threads share one setting), the heap's free pages are
+    handed back (``malloc_trim``), numpy's setting restored, and glibc's thresholds left
+    where its own adaptation to large arrays puts them. Smaller inputs leave everything as
+    it is: their arrays come from the heap already."""
+    global _calls_keeping, _huge_pages_before
     if rows < LARGE_ROWS or _whole_process or _glibc() is None:
         yield
         return
     with _keeping_lock:
         _calls_keeping += 1
         if _calls_keeping == 1:
-            _handed_back = _keep_freed_memory()
+            _huge_pages_before = _keep_freed_memory()
     try:
         yield
     finally:
         with _keeping_lock:
             _calls_keeping -= 1
             if _calls_keeping == 0:
-                _hand_back(*_handed_back)
+                _hand_back(_huge_pages_before)
 
 
-def _keep_freed_memory() -> tuple:
-    import pyarrow as pa
-
+def _keep_freed_memory() -> bool | None:
     libc = _glibc()
     libc.mallopt(_M_MMAP_MAX, 0)
     libc.mallopt(_M_TRIM_THRESHOLD, 1 << 30)
-    pool = pa.default_memory_pool()
-    pa.set_memory_pool(pa.system_memory_pool())
-    return _ordinary_pages_for_arrays(), pool
+    return _ordinary_pages_for_arrays()
 
 
-def _hand_back(huge_pages: bool | None, pool) -> None:
-    import pyarrow as pa
-
+def _hand_back(huge_pages: bool | None) -> None:
     libc = _glibc()
     libc.mallopt(_M_MMAP_MAX, _DEFAULT_MMAP_MAX)
     libc.mallopt(_M_MMAP_THRESHOLD, _ADAPTED_MMAP_THRESHOLD)
     libc.mallopt(_M_TRIM_THRESHOLD, _ADAPTED_TRIM_THRESHOLD)
     libc.malloc_trim(0)
-    pa.set_memory_pool(pool)
     if huge_pages is not None:
         _madvise_hugepage()(huge_pages)
 
