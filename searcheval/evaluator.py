@@ -18,6 +18,7 @@ from typing import Any
 from .errors import UsageError
 from .engine import presets
 from .fast.join import prepared
+from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
 from .results import ENGINES, Results, dataset_measures, document_costs, resolve_measures
 from .settings import Settings
@@ -60,18 +61,19 @@ class Evaluator:
     def evaluate(self, run: Any) -> Results:
         """The Results of one run (a path, a DataFrame, a pyarrow Table or a
         ``{query_id: {doc_id: score}}`` dict), equal to ``searcheval.evaluate``'s."""
-        ranked = as_run(run, ranks=self.settings.ties == "rank")
-        ranked = presets.prepared(self._chosen, self.qrels, ranked)  # ranx's check, BEIR's ids
-        if self.engine == "native":
-            from .engine import native
-            outcome = native.evaluate(self.qrels, ranked, self.measures, self.settings)
-        else:
-            from .engine import pytrec
-            outcome = pytrec.evaluate(self.qrels, ranked, self.measures, self.settings)
-        results = Results.of(outcome)
-        results.count_dropped(ranked)  # BEIR's identical-id rule: how many it dropped
-        results.notes[:0] = self._notes
-        return results
+        with large_arrays_reuse_memory(input_rows(run)):
+            ranked = as_run(run, ranks=self.settings.ties == "rank")
+            ranked = presets.prepared(self._chosen, self.qrels, ranked)  # ranx's check, BEIR's ids
+            if self.engine == "native":
+                from .engine import native
+                outcome = native.evaluate(self.qrels, ranked, self.measures, self.settings)
+            else:
+                from .engine import pytrec
+                outcome = pytrec.evaluate(self.qrels, ranked, self.measures, self.settings)
+            results = Results.of(outcome)
+            results.count_dropped(ranked)  # BEIR's identical-id rule: how many it dropped
+            results.notes[:0] = self._notes
+            return results
 
     def __repr__(self) -> str:
         names = ", ".join(str(m) for m in self.measures)

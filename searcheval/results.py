@@ -11,6 +11,7 @@ import numpy as np
 from .engine.outcome import Outcome
 from .engine.presets import choose, prepared
 from .errors import UsageError
+from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
 from .io.irds import is_irds  # the module imports ir_datasets only when used
 from .measures import Kind, Measure, parse_measures
@@ -379,36 +380,46 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     note. ``ignore_identical_ids``: drop retrieved documents whose id is their query's
     (BEIR's default; ``None``: the preset's, else off).
     """
-    settings = Settings(compat=compat, missing=missing or "zero", relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
-                        costs=document_costs(costs))
-    chosen = choose(like, settings, missing_given=missing is not None,
-                    ignore_identical_ids=ignore_identical_ids)
-    settings = chosen.settings
-    measures, notes = dataset_measures(qrels, measures)
-    parsed = resolve_measures(measures, compat, like)
-    notes += [chosen.note] if chosen.note else []
-    judged = as_qrels(rows_as_frame(qrels, "relevance"))
+    with large_arrays_reuse_memory(input_rows(qrels) + _run_rows(run)):
+        settings = Settings(compat=compat, missing=missing or "zero",
+                            relevance_level=relevance_level, depth=depth,
+                            judged_only=judged_only, ties=ties, num_docs=num_docs,
+                            costs=document_costs(costs))
+        chosen = choose(like, settings, missing_given=missing is not None,
+                        ignore_identical_ids=ignore_identical_ids)
+        settings = chosen.settings
+        measures, notes = dataset_measures(qrels, measures)
+        parsed = resolve_measures(measures, compat, like)
+        notes += [chosen.note] if chosen.note else []
+        judged = as_qrels(rows_as_frame(qrels, "relevance"))
+        if not is_several(run):
+            if names is not None and len(names) != 1:
+                raise UsageError(f"names: one run, {len(names)} names")
+            ranked = prepared(chosen, judged,
+                              as_run(rows_as_frame(run, "score"), ranks=ties == "rank"))
+            results = _evaluate_one(judged, ranked, parsed, settings, engine, notes)
+            results.count_dropped(ranked)
+            if names:
+                results.run = str(names[0])
+            return results
+        sources, given = named_runs(run, names)
+        read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"),
+                                                name or f"run{i + 1}", ranks=ties == "rank"))
+                for i, (source, name) in enumerate(zip(sources, given))]
+        by_run = ResultsByRun()
+        for ranked, label in zip(read, labels_of(read, given)):
+            results = _evaluate_one(judged, ranked, parsed, settings, engine, list(notes))
+            results.count_dropped(ranked)
+            results.run = label
+            by_run[label] = results
+        return by_run
+
+
+def _run_rows(run: Any) -> int:
+    """``input_rows`` of one run or of the largest of several."""
     if not is_several(run):
-        if names is not None and len(names) != 1:
-            raise UsageError(f"names: one run, {len(names)} names")
-        ranked = prepared(chosen, judged, as_run(rows_as_frame(run, "score"), ranks=ties == "rank"))
-        results = _evaluate_one(judged, ranked, parsed, settings, engine, notes)
-        results.count_dropped(ranked)
-        if names:
-            results.run = str(names[0])
-        return results
-    sources, given = named_runs(run, names)
-    read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"), name or f"run{i + 1}",
-                                            ranks=ties == "rank"))
-            for i, (source, name) in enumerate(zip(sources, given))]
-    by_run = ResultsByRun()
-    for ranked, label in zip(read, labels_of(read, given)):
-        results = _evaluate_one(judged, ranked, parsed, settings, engine, list(notes))
-        results.count_dropped(ranked)
-        results.run = label
-        by_run[label] = results
-    return by_run
+        return input_rows(run)
+    return max(map(input_rows, run.values() if isinstance(run, dict) else run), default=0)
 
 
 def _evaluate_one(judged: Any, ranked: Any, parsed: list[Measure], settings: Settings,

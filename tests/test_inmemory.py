@@ -184,3 +184,34 @@ def test_evaluator_table_kept_on_colliding_ids_gives_the_same_values(monkeypatch
     evaluator = searcheval.Evaluator(qrels, list(EXPECTED))
     assert evaluator.evaluate(run).per_query() == plain
     assert evaluator.evaluate(ranked).per_query() == plain
+
+
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+def test_evaluator_numbers_a_run_s_queries_as_evaluate_does(missing):
+    """An Evaluator numbers a run's queries from the byte order it keeps of the qrels'
+    ids (dict lookups), and falls back to sorting both vocabularies when the run asks for
+    a query the qrels do not judge: runs retrieving some of the judged queries, an
+    unjudged one, one listed with no document, with ids whose byte order is not the
+    order they come in; each one's Results are searcheval.evaluate's, its values
+    pytrec_eval's."""
+    ids = ["z", "é", "Z", "10", "9", "a b", "ü2"]
+    qrels = {q: {f"d{i}": (i + k) % 3 for i in range(6)} for k, q in enumerate(ids)}
+    runs = [{q: {f"d{i}": float((i * 7 + k) % 5) for i in range(8)} for k, q in enumerate(ids)},
+            {"9": {"d1": 2.0, "d2": 1.0}, "é": {"d0": 1.0}},
+            {"10": {"d2": 1.0}, "unjudged": {"d1": 3.0}, "Z": {"d5": 0.5, "d4": 0.25}},
+            {"ü2": {"d2": 1.0, "d3": 2.0}, "a b": {}}]
+    measures = ["AP", "nDCG@5", "RR", "P@3"]
+    evaluator = searcheval.Evaluator(qrels, measures, missing=missing)
+    for run in runs:
+        got, once = evaluator.evaluate(run), searcheval.evaluate(qrels, run, measures,
+                                                                 missing=missing)
+        assert got.query_ids == once.query_ids
+        np.testing.assert_array_equal(got.values, once.values)
+        assert got.notes == once.notes
+        reference = pytrec_eval.RelevanceEvaluator(
+            qrels, {"map", "ndcg_cut.5", "recip_rank", "P.3"}).evaluate(run)
+        for query, values in reference.items():
+            if query in got.query_ids:
+                assert got.value("AP", query) == pytest.approx(values["map"], abs=1e-12)
+                assert got.value("nDCG@5", query) == pytest.approx(values["ndcg_cut_5"],
+                                                                   abs=1e-12)

@@ -147,8 +147,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
     qrels, pair_of_judgment = _by_document(qrels)
     # Query codes: the qrels' per row in the joint (byte-ordered) vocabulary; the run's stay
     # its own (millions of rows), with small maps between the two.
-    query_vocab, (qrels_map, run_map, empty_map) = vocabulary_maps(
-        qrels.query, run.query, encode(list(run.empty_queries)), ordered=True)
+    query_vocab, (qrels_map, run_map, empty_map) = _query_maps(qrels, run)
     judged_qc = qrels_map[qrels.query.codes]
     run_local = np.full(len(query_vocab), -1, dtype=np.int32)  # joint code -> the run's code
     run_local[run_map] = np.arange(len(run_map), dtype=np.int32)
@@ -222,6 +221,27 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
             pair_of_judgment, index[qrels_map[subtopic_qrels.query.codes]],
             np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,
             subtopic_qrels.subtopic.vocabulary, qrels.doc))
+
+
+def _query_maps(qrels: Qrels, run: Run) -> tuple[pa.Array, list[np.ndarray]]:
+    """``vocabulary_maps`` of the qrels', the run's and its empty queries' ids, byte
+    ordered. An Evaluator's qrels keep their ids' byte order and a dict of it
+    (``Qrels.lookup``): a run asking only for queries they judge (the usual case) is then
+    numbered by dict lookups, not by sorting both vocabularies again."""
+    empty = encode(list(run.empty_queries))
+    if qrels.lookup is None:
+        return vocabulary_maps(qrels.query, run.query, empty, ordered=True)
+    kept = qrels.lookup.kept
+    if "query order" not in kept:
+        vocabulary, (own,) = vocabulary_maps(qrels.query, ordered=True)
+        kept["query order"] = (vocabulary, own, dict(zip(vocabulary.to_pylist(), range(len(own)))))
+    vocabulary, own, code_of = kept["query order"]
+    try:
+        run_map, empty_map = (np.array([code_of[q] for q in ids.vocabulary.to_pylist()],
+                                       dtype=np.int32) for ids in (run.query, empty))
+    except KeyError:  # a query the qrels do not judge: one vocabulary of all
+        return vocabulary_maps(qrels.query, run.query, empty, ordered=True)
+    return vocabulary, [own, run_map, empty_map]
 
 
 def _qrels_codes(qrels_map: np.ndarray, index: np.ndarray, evaluated: np.ndarray,

@@ -34,10 +34,10 @@ def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
     # Not keeping the hashes, the caller is a reader minding its peak memory: smaller
     # pieces keep the temporaries within the heap its reading left free.
     piece_rows = PIECE_ROWS if keep else PIECE_ROWS >> 3
-    starts = np.flatnonzero(np.concatenate(([n > 0], query_codes[1:] != query_codes[:-1])))
-    distinct = np.count_nonzero(np.bincount(query_codes[starts])) if len(starts) else 0
-    if len(starts) != distinct or n <= piece_rows:
-        hashes = string_hashes(docs)
+    starts = None if n <= piece_rows else \
+        np.flatnonzero(np.concatenate(([True], query_codes[1:] != query_codes[:-1])))
+    if starts is None or len(starts) != np.count_nonzero(np.bincount(query_codes[starts])):
+        hashes = string_hashes(docs)  # one piece, or queries not together
         return (hashes if keep else None, *equal_pairs(query_codes, hashes))
     at = np.searchsorted(starts, np.arange(0, n, piece_rows))  # the query starting at or after
     cuts = starts[at[at < len(starts)]]  # each multiple (none after the last query)
@@ -88,28 +88,34 @@ def _hash_array(array: pa.Array) -> np.ndarray:
     offsets, data = string_buffers(array)
     start = offsets[:-1].astype(np.int64)
     end = offsets[1:].astype(np.int64)
+    length = end - start
     words = _Words(data)
-    windows = np.minimum((end - start + 7) >> 3, _LONG).astype(np.uint8)
-    counts = np.bincount(windows, minlength=_LONG + 1)
     h = np.empty(n, dtype=np.uint64)
-    if np.count_nonzero(counts) == 1:  # one bucket: no need to gather its rows
-        _hash_bucket(int(windows[0]) if n else 0, start, end, words, h, slice(None))
+    shortest, longest = (_windows(int(length.min())), _windows(int(length.max()))) if n else (0, 0)
+    if shortest == longest:  # one bucket (ids of one size, as most are): no rows gathered
+        _hash_bucket(shortest, start, end, length, words, h, slice(None))
         return h
+    windows = np.minimum((length + 7) >> 3, _LONG).astype(np.uint8)
+    counts = np.bincount(windows, minlength=_LONG + 1)
     order = np.argsort(windows, kind="stable")  # a radix sort: rows stay in order per bucket
     bounds = np.concatenate(([0], np.cumsum(counts)))
     for w in np.flatnonzero(counts).tolist():
         rows = order[bounds[w]:bounds[w + 1]]
-        _hash_bucket(w, start[rows], end[rows], words, h, rows)
+        _hash_bucket(w, start[rows], end[rows], length[rows], words, h, rows)
     return h
+
+
+def _windows(length: int) -> int:
+    """A string's bucket: its count of 8-byte windows, ``_LONG`` past 64 bytes."""
+    return min((length + 7) >> 3, _LONG)
 
 
 _LONG = 9  # the window count of every id longer than 64 bytes (8 windows)
 
 
-def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, words: "_Words", h: np.ndarray,
-                 rows: np.ndarray | slice) -> None:
+def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, length: np.ndarray, words: "_Words",
+                 h: np.ndarray, rows: np.ndarray | slice) -> None:
     """Hash strings of ``w`` windows each (``_LONG``: more than 8) into ``h[rows]``."""
-    length = end - start
     with np.errstate(over="ignore"):
         x = length.astype(np.uint64) * _LENGTH
         if w == 1:
@@ -184,11 +190,18 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     fast as the hash table with a region per group it replaced (``bench.py --kernels``).
     Equal (group, key) give equal mixes, so no equal neighbours means no pair (the usual
     case: a repeat is an error); otherwise the rows are sorted by (group, key) themselves.
+    The mix is the key xor the group times an odd constant: keys that are hashes already
+    need no more mixing to be told apart, and two unequal pairs that mix alike only send
+    the rows to the exact sort.
     """
     none = np.zeros(0, np.int64), np.zeros(0, np.int64)
     if len(keys) < 2:
         return none
-    mixed = np.sort(pair_keys(groups, keys))
+    mixed = groups.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        mixed *= _LENGTH
+    mixed ^= keys
+    mixed.sort()
     if not np.any(mixed[1:] == mixed[:-1]):
         return none
     order = np.lexsort((keys, groups))

@@ -62,6 +62,9 @@ def from_dataframe(frame: Any, kind: str, label: str | None = None,
 
 
 def _series_array(series: Any, label: str, name: str) -> pa.Array:
+    numeric = _plain_numbers(series)
+    if numeric is not None:
+        return numeric
     try:
         return pa.array(series, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
@@ -69,6 +72,20 @@ def _series_array(series: Any, label: str, name: str) -> pa.Array:
         values = [scalar(label, row, role, None if _missing(v) else _python(v))
                   for row, v in enumerate(series.tolist(), 1)]
         return array_of(values)
+
+
+def _plain_numbers(series: Any) -> pa.Array | None:
+    """A column of numpy floats or integers (scores, grades) as Arrow over its own memory,
+    when it holds no NaN; None otherwise. ``pa.array(series, from_pandas=True)`` reads NaN
+    as missing, looking at every float on the way (0.4 ms a 100,000 scores, a tenth of
+    reading a DataFrame run): one ``isnan`` pass says whether there is any NaN to read."""
+    dtype = getattr(series, "dtype", None)
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "fiu":
+        return None
+    values = series.to_numpy(copy=False)
+    if dtype.kind == "f" and np.isnan(values).any():
+        return None  # the caller's pa.array makes each NaN missing
+    return pa.array(values)
 
 
 def _missing(value: Any) -> bool:

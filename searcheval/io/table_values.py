@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from ..errors import FormatError, UsageError
 from ..model import Qrels, Run
 from ..model.arrow import numbers
-from ..model.columns import Encoded
+from ..model.columns import Encoded, dictionary_encode
 from . import pieces
 from .column_names import VALUE_COLUMNS, roles
 from .table_checks import Columns, checked_ids, checked_integers, checked_numbers
@@ -73,7 +73,7 @@ def convert(table: Columns, kind: str) -> Part:
     present = roles(list(table.arrays))
     _refuse_missing_columns(table, kind, present)
     column = {role: table.arrays.pop(name) for role, name in present.items()}
-    query = pc.dictionary_encode(checked_ids(table, column.pop("query_id"), "query_id"))
+    query = dictionary_encode(checked_ids(table, column.pop("query_id"), "query_id"))
     doc = checked_ids(table, column.pop("doc_id"), "doc_id")
     part = Part(query, doc, np.zeros(0), table.lines, frozenset(present))
     if kind == "qrels":
