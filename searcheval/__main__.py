@@ -19,8 +19,8 @@ def program() -> None:
     """The command line, loaded under a guard: numpy, Arrow and click take a few hundred
     milliseconds to import, and a Ctrl-C landing then raised out of the imports as a
     traceback. It is what an interrupted evaluation prints, with 128 + SIGINT."""
-    os.environ.setdefault(*BLAS_IDLE)
-    try:
+    try:  # from the first statement: a Ctrl-C may land in any of them
+        os.environ.setdefault(*BLAS_IDLE)
         gc.disable()  # while the modules load: see _modules_out_of_collections
         from .cli import run
         _modules_out_of_collections()
