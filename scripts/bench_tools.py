@@ -12,6 +12,7 @@ import importlib.util
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -217,31 +218,49 @@ class Sample:
     parsed: dict = field(default_factory=dict)
 
 
+# The timed command is started by a small Python process, which reaps it and writes its
+# wall time, rusage peak and exit status to a file: a child started straight from this
+# process (vfork, then exec) is charged this process's peak, the generated 7M-line data
+# included, as its own ru_maxrss (1,275 MiB for every tool, the floor too, whenever the
+# data was made in the run, where the floor itself peaks at about 450).
+SPAWN = ("import os, subprocess, sys, time\n"
+         "start = time.perf_counter()\n"
+         "child = subprocess.Popen(sys.argv[2:])\n"
+         "_, status, usage = os.wait4(child.pid, 0)\n"
+         "with open(sys.argv[1], 'w') as report:\n"
+         "    report.write(f'{time.perf_counter() - start} {usage.ru_maxrss} '\n"
+         "                 f'{os.waitstatus_to_exitcode(status)}')\n")
+
+
 def run_once(argv: list[str], timeout: float, env: dict[str, str] | None = None) -> Sample:
     """Run argv in a fresh process; its own wall time and peak memory.
 
-    os.wait4 returns the rusage of that one child, where getrusage(RUSAGE_CHILDREN) would
-    give the largest peak of every child so far. Output goes to files, not pipes, so the
-    child never waits on us.
+    A small spawner (``SPAWN``) starts it and reaps it with os.wait4 (the rusage of that
+    one child, where getrusage(RUSAGE_CHILDREN) would give the largest peak of every
+    child so far). Output goes to files, not pipes, so the child never waits on us; at
+    the timeout the spawner's whole session is killed.
     """
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
-        killer = threading.Timer(timeout, process.kill)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryDirectory() as work:
+        report = Path(work) / "report"
+        process = subprocess.Popen([sys.executable, "-c", SPAWN, str(report), *argv],
+                                   stdout=out, stderr=err, env=env, start_new_session=True)
+        killer = threading.Timer(timeout, lambda: os.killpg(process.pid, signal.SIGKILL))
         killer.start()
         try:
-            _, status, usage = os.wait4(process.pid, 0)
+            process.wait()
         finally:
             killer.cancel()
-        wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         stdout = out.read().decode("utf-8", "replace")
         stderr = err.read().decode("utf-8", "replace")
-    if process.returncode != 0:
-        reason = "killed at the timeout" if process.returncode < 0 else "exit status"
-        raise Failed(f"{reason} {process.returncode}: {stderr.strip()[-500:]}")
+        reported = report.read_text().split() if report.exists() else []
+    if process.returncode != 0 or len(reported) != 3 or int(reported[2]) != 0:
+        code = int(reported[2]) if len(reported) == 3 else process.returncode
+        reason = "killed at the timeout" if code < 0 else "exit status"
+        raise Failed(f"{reason} {code}: {stderr.strip()[-500:]}")
+    wall, maxrss = float(reported[0]), int(reported[1])
     # ru_maxrss is in KiB on Linux, bytes on macOS.
-    peak = usage.ru_maxrss / (1 << 20 if sys.platform == "darwin" else 1 << 10)
+    peak = maxrss / (1 << 20 if sys.platform == "darwin" else 1 << 10)
     return Sample(wall, peak, stdout)
