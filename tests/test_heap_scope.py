@@ -88,10 +88,15 @@ def test_a_large_call_uses_ordinary_pages_while_it_works_and_restores_the_settin
 
 
 def test_a_small_call_changes_nothing(settings_seen):
+    from numpy._core.multiarray import _set_madvise_hugepage
+
     qrels, run = tables(10, 10)
-    outside = huge_pages_asked()
-    assert searcheval.evaluate(qrels, run, ["RR", "SettingsSeen"]).summary()["RR"] == 0.5
-    assert settings_seen == [outside]
+    before = _set_madvise_hugepage(True)  # numpy's default, whatever earlier tests set
+    try:
+        assert searcheval.evaluate(qrels, run, ["RR", "SettingsSeen"]).summary()["RR"] == 0.5
+    finally:
+        _set_madvise_hugepage(before)
+    assert settings_seen == [True]
 
 
 HANDED_BACK = """

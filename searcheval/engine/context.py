@@ -229,19 +229,19 @@ def _query_maps(qrels: Qrels, run: Run) -> tuple[pa.Array, list[np.ndarray]]:
     (``Qrels.lookup``): a run asking only for queries they judge (the usual case) is then
     numbered by dict lookups, not by sorting both vocabularies again."""
     empty = encode(list(run.empty_queries))
-    if qrels.lookup is None:
-        return vocabulary_maps(qrels.query, run.query, empty, ordered=True)
-    kept = qrels.lookup.kept
-    if "query order" not in kept:
-        vocabulary, (own,) = vocabulary_maps(qrels.query, ordered=True)
-        kept["query order"] = (vocabulary, own, dict(zip(vocabulary.to_pylist(), range(len(own)))))
-    vocabulary, own, code_of = kept["query order"]
-    try:
-        run_map, empty_map = (np.array([code_of[q] for q in ids.vocabulary.to_pylist()],
-                                       dtype=np.int32) for ids in (run.query, empty))
-    except KeyError:  # a query the qrels do not judge: one vocabulary of all
-        return vocabulary_maps(qrels.query, run.query, empty, ordered=True)
-    return vocabulary, [own, run_map, empty_map]
+    if qrels.lookup is not None:
+        kept = qrels.lookup.kept
+        if "query order" not in kept:
+            vocabulary, (own,) = vocabulary_maps(qrels.query, ordered=True)
+            kept["query order"] = (vocabulary, own, dict(zip(vocabulary.to_pylist(),
+                                                             range(len(own)))))
+        vocabulary, own, code_of = kept["query order"]
+        try:
+            return vocabulary, [own] + [np.array([code_of[q] for q in ids.vocabulary.to_pylist()],
+                                                 dtype=np.int32) for ids in (run.query, empty)]
+        except KeyError:  # a query the qrels do not judge: one vocabulary of all, below
+            pass
+    return vocabulary_maps(qrels.query, run.query, empty, ordered=True)
 
 
 def _qrels_codes(qrels_map: np.ndarray, index: np.ndarray, evaluated: np.ndarray,

@@ -65,8 +65,7 @@ def reuse_freed_memory() -> None:
     if libc is None:
         return
     _whole_process = True
-    libc.mallopt(_M_MMAP_MAX, 0)
-    libc.mallopt(_M_TRIM_THRESHOLD, 1 << 30)
+    _keep_freed_memory()  # what a large library call asks for too, and for good:
     libc.mallopt(_M_ARENA_MAX, 1)
     import pyarrow as pa
 
@@ -139,10 +138,7 @@ def input_rows(source) -> int:
     """About how many rows an input holds, cheaply: a table's or DataFrame's rows, a dict's
     entries (a length per query), a file's bytes over 32 (a TREC line is longer); 0 for
     anything else."""
-    rows = getattr(source, "num_rows", None)
-    if isinstance(rows, int):
-        return rows
-    if hasattr(source, "columns") and hasattr(source, "__len__"):
+    if hasattr(source, "columns") and hasattr(source, "__len__"):  # a DataFrame, an Arrow table
         return len(source)
     if isinstance(source, dict):
         try:

@@ -10,17 +10,15 @@ at the first; ``check`` collects them all (``Problems``), dropping the bad lines
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 
 from ..errors import FormatError
 from ..model.arrow import strings
-from .trec_grammar import INTEGER, TEXT, Layout, value
+from .trec_grammar import INTEGER, LINE_BREAK, TEXT, Layout, value
 
-# Arrow's CSV reader ends a line at \n, \r\n or a lone \r; this parser must agree. (A lone
-# \r inside the text never gets here: ``trec.trec_text`` refuses it.)
-_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+# Lines end as Arrow's CSV reader ends them (``trec_grammar.LINE_BREAK``); this parser must
+# agree. (A lone \r inside the text never gets here: ``trec.trec_text`` refuses it.)
 
 
 class Problems:
@@ -60,7 +58,7 @@ def parse(path: str, data: bytes, layout: Layout, wanted: tuple[str, ...],
     columns: list[list] = [[] for _ in places]
     lines: list[int] = []
     runid = None
-    for number, line in enumerate(_LINE_BREAK.split(data), 1):
+    for number, line in enumerate(LINE_BREAK.split(data), 1):
         try:
             fields = _fields(path, number, line, layout)
             if fields is None:

@@ -23,6 +23,8 @@ TEXT, INTEGER, SCORE, RANK = "text", "integer", "score", "rank"
 # A TREC number is ASCII: Python's int() and float() also read other scripts' digits
 # ('\u0661', '\uff11'), which trec_eval's atol/atof read as 0.
 _ASCII_INTEGER = re.compile(r"[-+]?[0-9]+")
+# Where a line ends, as Arrow's CSV reader ends one: \n, \r\n or a lone \r.
+LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
 
 class Layout(NamedTuple):
