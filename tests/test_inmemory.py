@@ -215,3 +215,30 @@ def test_evaluator_numbers_a_run_s_queries_as_evaluate_does(missing):
                 assert got.value("AP", query) == pytest.approx(values["map"], abs=1e-12)
                 assert got.value("nDCG@5", query) == pytest.approx(values["ndcg_cut_5"],
                                                                    abs=1e-12)
+
+
+@pytest.mark.parametrize("grade", [int, bool, float, np.int64])
+def test_evaluator_dict_join_reads_every_kind_of_grade(tmp_path, grade):
+    """An Evaluator's dict qrels keep their grades as the join's codes; whatever kind of
+    number the dict holds (negative: judged unjudged, trec_eval's -1), a dict run scores as
+    the same judgments written as a TREC file do (the file join, another path), and as
+    pytrec_eval scores the dicts (given ints: it refuses float grades)."""
+    rng = np.random.default_rng(7)
+    grades = {"q1": [2, 0, -1, 1, 0, 1], "q2": [1, -1, 0, 0, 1, 0], "q3": [0, 0, -1, 0, 0, 0]}
+    levels = {int: int, bool: lambda g: g > 0, float: float, np.int64: np.int64}[grade]
+    qrels = {q: {f"d{i}": (levels(g) if g >= 0 or grade is not bool else -1)
+                 for i, g in enumerate(gs)} for q, gs in grades.items()}
+    run = {q: {f"d{i}": float(rng.integers(0, 4)) for i in range(9)} for q in grades}
+    qrels_file, run_file = tmp_path / "qrels", tmp_path / "run"
+    qrels_file.write_text("".join(f"{q} 0 {d} {int(g)}\n" for q, docs in qrels.items()
+                                  for d, g in docs.items()))
+    run_file.write_text("".join(f"{q} Q0 {d} {r} {s} t\n" for q, docs in run.items()
+                                for r, (d, s) in enumerate(docs.items(), 1)))
+    measures = ["AP", "bpref", "infAP", "P@5", "nDCG@10", "NumRelRet", "NumRet"]
+    got = searcheval.Evaluator(qrels, measures).evaluate(run)
+    assert got.per_query() == searcheval.evaluate(qrels_file, run_file, measures).per_query()
+    as_ints = {q: {d: int(g) for d, g in docs.items()} for q, docs in qrels.items()}
+    reference = pytrec_eval.RelevanceEvaluator(as_ints, {"bpref", "map"}).evaluate(run)
+    for query, values in reference.items():
+        assert got.per_query()[query]["Bpref"] == pytest.approx(values["bpref"], abs=1e-12)
+        assert got.per_query()[query]["AP"] == pytest.approx(values["map"], abs=1e-12)

@@ -16,10 +16,10 @@ keys) the exact path decides, which compares ids only.
 
 from __future__ import annotations
 
-import math
-from itertools import chain, repeat
+from itertools import chain
 
 import numpy as np
+import pyarrow as pa
 
 from ..model import Qrels, Run
 from ..model.arrow import numbers
@@ -43,8 +43,7 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     their table (``prepared``); any other qrels by one sort (``_merged_judgments``).
     """
     if _both_nested(qrels, run):
-        return _nested_judgments(qrels.doc.nested, run.doc.nested, len(run.doc),
-                                 qrels.doc.integers)
+        return _nested_judgments(qrels.doc, run.doc.nested, len(run.doc))
     run_qc = run.query.codes
     if qrels.lookup is None:
         return _merged_judgments(qrels, judged_qc, run)
@@ -76,25 +75,44 @@ def _both_nested(qrels: Qrels, run: Run) -> bool:
             and qrels.doc.belongs_to(qrels, qrels.relevance) and run.doc.belongs_to(run))
 
 
-def _nested_judgments(judged: dict, ranked: dict, size: int, integers: bool = False
-                      ) -> np.ndarray:
+def _nested_judgments(qrels_docs: NestedDocs, ranked: dict, size: int) -> np.ndarray:
     """``judgments`` of a ``{query_id: {doc_id: score}}`` run against ``{query_id: {doc_id:
     grade}}`` qrels (``NestedDocs``): each query's documents looked up in its judgments
-    by Python's own dict lookups, in C (no code of ours per entry). A miss reads as
-    ``miss``: NaN, or with grades that are all ints (``integers``, read as 64-bit integers,
-    a tenth faster) a number below any grade (``io.inputs`` holds grades to 32 bits)."""
+    by Python's own dict lookups, in C (no code of ours per entry). A miss reads None,
+    which Arrow makes a null as it reads the grades, in C too: a lookup with a default
+    (``map(get, docs, repeat(miss))``) and numpy's reading of the ints took a third
+    longer. An Evaluator's qrels keep their grades as the join's codes already
+    (``NestedDocs.grade_codes``, made by ``prepared``): each run then only looks up."""
     nothing: dict = {}
-    miss, dtype = (_MISSED, np.int64) if integers else (math.nan, np.float64)
-    found = np.fromiter(chain.from_iterable(
-        map((judged.get(query) or nothing).get, docs, repeat(miss))
-        for query, docs in ranked.items()), dtype=dtype, count=size)
-    missed = found == _MISSED if integers else np.isnan(found)
-    found[found < 0] = UNJUDGED  # in place: 7M rows are 56 MB a temporary
-    found[missed] = NONPOOL
-    return found.astype(np.int32)
+    codes = qrels_docs.grade_codes
+    judged = qrels_docs.nested if codes is None else codes
+    found = list(chain.from_iterable(map((judged.get(query) or nothing).get, docs)
+                                     for query, docs in ranked.items()))
+    if codes is not None:
+        return np.array(pa.array(found, type=pa.int32()).fill_null(NONPOOL))
+    grades = _arrow_grades(found, qrels_docs.integers)
+    missed = np.asarray(grades.is_null())
+    values = np.asarray(grades.fill_null(0))
+    return np.where(missed, NONPOOL, np.where(values < 0, UNJUDGED, values)).astype(np.int32)
 
 
-_MISSED = -(2**62)  # a grade no qrels holds: the engine's grades are 32-bit
+def _arrow_grades(found: list, integers: bool) -> pa.Array:
+    """A dict qrels' grades as found (None: not judged) as one Arrow array: 64-bit integers
+    when they all are ints (bools read as 0 and 1), else floats (grades such as 2.0: the
+    reader took only whole numbers)."""
+    if not integers:
+        return pa.array(found, type=pa.float64())
+    try:
+        return pa.array(found, type=pa.int64())
+    except pa.ArrowTypeError:  # bools: Arrow types them on its own, then they cast
+        return pa.array(found).cast(pa.int64())
+
+
+def _nested_codes(nested: dict) -> dict:
+    """``{query_id: {doc_id: code}}``: each grade as the join writes it (UNJUDGED for a
+    negative grade), a Python int, so a run's lookups are its whole join."""
+    return {query: {doc: UNJUDGED if grade < 0 else int(grade) for doc, grade in docs.items()}
+            for query, docs in nested.items()}
 
 
 def prepared(qrels: Qrels) -> Qrels:
@@ -104,6 +122,8 @@ def prepared(qrels: Qrels) -> Qrels:
     own rows. (Made per run otherwise, over the judgments of the run's queries, and
     dropped after its join: it holds about 40 bytes per judgment.)"""
     if qrels.lookup is None and qrels.form == "trec":
+        if isinstance(qrels.doc, NestedDocs) and qrels.doc.belongs_to(qrels, qrels.relevance):
+            qrels.doc.grade_codes = _nested_codes(qrels.doc.nested)  # for dict runs
         qrels.lookup = _PreparedTable(np.asarray(qrels.query.codes), _doc_hashes(qrels),
                                       len(qrels.query.vocabulary) + 1)
         qrels.lookup.grades = _grades(qrels)

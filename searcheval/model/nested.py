@@ -27,12 +27,14 @@ class NestedDocs(Encoded):
     from the same dict: ``belongs_to`` tells the join that a Qrels or Run still holds this
     dict's rows (one made from its columns with other rows or values does not).
     ``integers``: every value of the dict is an int (or a bool), so a join may read them
-    as 64-bit integers, not floats."""
+    as 64-bit integers, not floats. ``grade_codes``: the same dict with each grade as the
+    judgment join writes it, kept by an Evaluator's qrels (``fast.join.prepared``)."""
 
     def __init__(self, nested: dict, query: Encoded, values: np.ndarray | None = None,
                  strings: pa.Array | None = None, integers: bool = False) -> None:
         self.nested, self.query, self.owned_values = nested, query, values
         self.integers = integers
+        self.grade_codes: dict | None = None
         sizes = np.fromiter(map(len, nested.values()), dtype=np.int64, count=len(nested))
         self.starts = np.concatenate(([0], np.cumsum(sizes)))
         self._made: pa.Array | None = strings
