@@ -217,14 +217,17 @@ def test_evaluator_numbers_a_run_s_queries_as_evaluate_does(missing):
                                                                    abs=1e-12)
 
 
+@pytest.mark.parametrize("negative", [-1, 0])
 @pytest.mark.parametrize("grade", [int, bool, float, np.int64])
-def test_evaluator_dict_join_reads_every_kind_of_grade(tmp_path, grade):
+def test_evaluator_dict_join_reads_every_kind_of_grade(tmp_path, grade, negative):
     """An Evaluator's dict qrels keep their grades as the join's codes; whatever kind of
     number the dict holds (negative: judged unjudged, trec_eval's -1), a dict run scores as
     the same judgments written as a TREC file do (the file join, another path), and as
-    pytrec_eval scores the dicts (given ints: it refuses float grades)."""
+    pytrec_eval scores the dicts (given ints: it refuses float grades). Without negative
+    grades, int grades are already the codes (the dict is not copied again)."""
     rng = np.random.default_rng(7)
-    grades = {"q1": [2, 0, -1, 1, 0, 1], "q2": [1, -1, 0, 0, 1, 0], "q3": [0, 0, -1, 0, 0, 0]}
+    n = negative
+    grades = {"q1": [2, 0, n, 1, 0, 1], "q2": [1, n, 0, 0, 1, 0], "q3": [0, 0, n, 0, 0, 0]}
     levels = {int: int, bool: lambda g: g > 0, float: float, np.int64: np.int64}[grade]
     qrels = {q: {f"d{i}": (levels(g) if g >= 0 or grade is not bool else -1)
                  for i, g in enumerate(gs)} for q, gs in grades.items()}

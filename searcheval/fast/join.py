@@ -90,27 +90,27 @@ def _nested_judgments(qrels_docs: NestedDocs, ranked: dict, size: int) -> np.nda
                                      for query, docs in ranked.items()))
     if codes is not None:
         return np.array(pa.array(found, type=pa.int32()).fill_null(NONPOOL))
-    grades = _arrow_grades(found, qrels_docs.integers)
+    grades = _arrow_grades(found, qrels_docs.value_type)
     missed = np.asarray(grades.is_null())
     values = np.asarray(grades.fill_null(0))
     return np.where(missed, NONPOOL, np.where(values < 0, UNJUDGED, values)).astype(np.int32)
 
 
-def _arrow_grades(found: list, integers: bool) -> pa.Array:
-    """A dict qrels' grades as found (None: not judged) as one Arrow array: 64-bit integers
-    when they all are ints (bools read as 0 and 1), else floats (grades such as 2.0: the
-    reader took only whole numbers)."""
-    if not integers:
-        return pa.array(found, type=pa.float64())
-    try:
-        return pa.array(found, type=pa.int64())
-    except pa.ArrowTypeError:  # bools: Arrow types them on its own, then they cast
-        return pa.array(found).cast(pa.int64())
+def _arrow_grades(found: list, value_type: pa.DataType) -> pa.Array:
+    """A dict qrels' grades as found (None: not judged) as one Arrow array of the dict's
+    own value type (integers, bools, whole floats: ``io.inputs`` took no other)."""
+    if pa.types.is_boolean(value_type):
+        return pa.array(found, type=value_type).cast(pa.int64())
+    return pa.array(found, type=pa.int64() if pa.types.is_integer(value_type) else pa.float64())
 
 
-def _nested_codes(nested: dict) -> dict:
-    """``{query_id: {doc_id: code}}``: each grade as the join writes it (UNJUDGED for a
-    negative grade), a Python int, so a run's lookups are its whole join."""
+def _grade_codes(qrels: Qrels) -> dict:
+    """``{query_id: {doc_id: code}}`` of a dict qrels: each grade as the join writes it
+    (UNJUDGED for a negative grade), an int, so a run's lookups are its whole join. Grades
+    that already are (ints, none negative) keep the dict itself: no second copy of it."""
+    nested = qrels.doc.nested
+    if pa.types.is_integer(qrels.doc.value_type) and qrels.relevance.min() >= 0:
+        return nested
     return {query: {doc: UNJUDGED if grade < 0 else int(grade) for doc, grade in docs.items()}
             for query, docs in nested.items()}
 
@@ -123,7 +123,7 @@ def prepared(qrels: Qrels) -> Qrels:
     dropped after its join: it holds about 40 bytes per judgment.)"""
     if qrels.lookup is None and qrels.form == "trec":
         if isinstance(qrels.doc, NestedDocs) and qrels.doc.belongs_to(qrels, qrels.relevance):
-            qrels.doc.grade_codes = _nested_codes(qrels.doc.nested)  # for dict runs
+            qrels.doc.grade_codes = _grade_codes(qrels)  # for dict runs
         qrels.lookup = _PreparedTable(np.asarray(qrels.query.codes), _doc_hashes(qrels),
                                       len(qrels.query.vocabulary) + 1)
         qrels.lookup.grades = _grades(qrels)

@@ -114,7 +114,7 @@ def _fast_dict_qrels(source: Any) -> Qrels | None:
     if flat is None or not len(flat[2]):
         return None  # empty qrels: the checked path says so
     query, doc, values = flat
-    integers = pa.types.is_integer(values.type) or pa.types.is_boolean(values.type)
+    value_type = values.type
     if pa.types.is_floating(values.type):  # 2.0 is grade 2; 2.5 is refused by the checked path
         grades = np.asarray(values)
         if not np.array_equal(grades, np.floor(grades)):
@@ -125,7 +125,7 @@ def _fast_dict_qrels(source: Any) -> Qrels | None:
     relevance = np.asarray(values.cast(pa.int64()), dtype=np.int64)
     if len(relevance) and (relevance.min() < -2**31 or relevance.max() >= 2**31):
         return None  # out of the engine's 32-bit range: the checked path names the entry
-    return Qrels(query, NestedDocs(source, query, relevance, strings=doc, integers=integers),
+    return Qrels(query, NestedDocs(source, query, relevance, strings=doc, value_type=value_type),
                  relevance, None, "<qrels>")
 
 

@@ -26,14 +26,15 @@ class NestedDocs(Encoded):
     ``query`` and ``values`` are the Qrels' or Run's own query column and value array made
     from the same dict: ``belongs_to`` tells the join that a Qrels or Run still holds this
     dict's rows (one made from its columns with other rows or values does not).
-    ``integers``: every value of the dict is an int (or a bool), so a join may read them
-    as 64-bit integers, not floats. ``grade_codes``: the same dict with each grade as the
-    judgment join writes it, kept by an Evaluator's qrels (``fast.join.prepared``)."""
+    ``value_type``: the Arrow type of all the dict's values (a qrels' grades: integers,
+    bools or whole floats), as the join reads them. ``grade_codes``: the dict with each
+    grade as the judgment join writes it, kept by an Evaluator's qrels
+    (``fast.join.prepared``)."""
 
     def __init__(self, nested: dict, query: Encoded, values: np.ndarray | None = None,
-                 strings: pa.Array | None = None, integers: bool = False) -> None:
+                 strings: pa.Array | None = None, value_type: pa.DataType | None = None) -> None:
         self.nested, self.query, self.owned_values = nested, query, values
-        self.integers = integers
+        self.value_type = value_type
         self.grade_codes: dict | None = None
         sizes = np.fromiter(map(len, nested.values()), dtype=np.int64, count=len(nested))
         self.starts = np.concatenate(([0], np.cumsum(sizes)))
