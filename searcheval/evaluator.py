@@ -20,8 +20,7 @@ from .engine import presets
 from .fast.join import prepared
 from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
-from .results import ENGINES, Results, dataset_measures, document_costs, resolve_measures
-from .settings import Settings
+from .results import ENGINES, Results, configured
 
 
 class Evaluator:
@@ -42,17 +41,11 @@ class Evaluator:
                  ignore_identical_ids: bool | None = None) -> None:
         if engine not in ENGINES:
             raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
-        settings = Settings(compat=compat, missing=missing or "zero",
-                            relevance_level=relevance_level, depth=depth,
-                            judged_only=judged_only, ties=ties, num_docs=num_docs,
-                            costs=document_costs(costs))
-        # as searcheval.evaluate: the preset's query policy unless missing= was given
-        self._chosen = presets.choose(like, settings, missing_given=missing is not None,
-                                      ignore_identical_ids=ignore_identical_ids)
+        self._chosen, self.measures, self._notes = configured(
+            qrels, measures, like, missing=missing, ignore_identical_ids=ignore_identical_ids,
+            compat=compat, relevance_level=relevance_level, depth=depth,
+            judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs)
         self.settings = self._chosen.settings
-        names, self._notes = dataset_measures(qrels, measures)
-        self.measures = resolve_measures(names, compat, like)
-        self._notes += [self._chosen.note] if self._chosen.note else []
         self.engine = engine
         self.qrels = as_qrels(_own_copy(qrels))
         if engine == "native":

@@ -354,6 +354,20 @@ class ResultsByRun(dict):
 ENGINES = ("native", "pytrec_eval")
 
 
+def configured(qrels: Any, measures: list[str] | str | None, like: str | None, *,
+               missing: str | None, ignore_identical_ids: bool | None, costs: Any,
+               **settings: Any) -> tuple[Any, list[Measure], list[str]]:
+    """What ``evaluate`` and an ``Evaluator`` make of their arguments before any run:
+    (the preset chosen, holding the settings; the measures parsed; the notes to print).
+    The preset's query policy holds unless ``missing`` was given."""
+    chosen = choose(like, Settings(missing=missing or "zero", costs=document_costs(costs),
+                                   **settings),
+                    missing_given=missing is not None, ignore_identical_ids=ignore_identical_ids)
+    names, notes = dataset_measures(qrels, measures)
+    parsed = resolve_measures(names, settings.get("compat", 9), like)
+    return chosen, parsed, notes + ([chosen.note] if chosen.note else [])
+
+
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              missing: str | None = None, relevance_level: int = 1, depth: int | None = None,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
@@ -381,16 +395,11 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     (BEIR's default; ``None``: the preset's, else off).
     """
     with large_arrays_reuse_memory(input_rows(qrels) + _run_rows(run)):
-        settings = Settings(compat=compat, missing=missing or "zero",
-                            relevance_level=relevance_level, depth=depth,
-                            judged_only=judged_only, ties=ties, num_docs=num_docs,
-                            costs=document_costs(costs))
-        chosen = choose(like, settings, missing_given=missing is not None,
-                        ignore_identical_ids=ignore_identical_ids)
+        chosen, parsed, notes = configured(
+            qrels, measures, like, missing=missing, ignore_identical_ids=ignore_identical_ids,
+            compat=compat, relevance_level=relevance_level, depth=depth,
+            judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs)
         settings = chosen.settings
-        measures, notes = dataset_measures(qrels, measures)
-        parsed = resolve_measures(measures, compat, like)
-        notes += [chosen.note] if chosen.note else []
         judged = as_qrels(rows_as_frame(qrels, "relevance"))
         if not is_several(run):
             if names is not None and len(names) != 1:
