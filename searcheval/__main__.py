@@ -22,6 +22,8 @@ def program() -> None:
     try:  # from the first statement: a Ctrl-C may land in any of them
         os.environ.setdefault(*BLAS_IDLE)
         gc.disable()  # while the modules load: see _modules_out_of_collections
+        from .io.heap import one_arena
+        one_arena()  # before Arrow's import starts a thread (io.heap.one_arena)
         from .cli import run
         _modules_out_of_collections()
         run()  # it ends the process; a Ctrl-C it did not catch (before its handler) lands here
