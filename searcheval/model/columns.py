@@ -11,6 +11,8 @@ the first repeated pair in an error.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pyarrow as pa
 
@@ -95,7 +97,11 @@ def _text(kind: pa.DataType) -> bool:
     return pa.types.is_string(kind) or pa.types.is_large_string(kind)
 
 
-_SMALL = 1 << 16  # rows below which Python encodes (no need to load Arrow's compute module)
+# Rows below which Python encodes: Arrow's compute module is not loaded for them (a small
+# file's command line never needs it). Once it is loaded, Arrow's hash and sort are the
+# faster from about 50 ids on (2,000 query ids: 0.09 ms against Python's 0.41).
+_SMALL = 1 << 16
+_FEW = 64
 
 
 def encode(column, ordered: bool = False) -> Encoded:
@@ -111,7 +117,8 @@ def encode(column, ordered: bool = False) -> Encoded:
         parts = [encode(chunk) for chunk in column.chunks]
         vocabulary, codes = unify(*parts, ordered=ordered)
         return Encoded(np.concatenate(codes).astype(np.int64), vocabulary, ordered)
-    if len(column) < _SMALL and not column.null_count:
+    if not column.null_count and (len(column) < _FEW or len(column) < _SMALL
+                                  and "pyarrow.compute" not in sys.modules):
         return _encode_python(column.to_pylist(), ordered)
     import pyarrow.compute as pc
 
