@@ -87,10 +87,12 @@ def _build_level(r: Ranked, level: int, averaged: bool) -> LevelView:
 
 def _level_counts_of(judged_q: np.ndarray, judged_grade: np.ndarray, num_queries: int,
                      level: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per query, (judgments with grade >= level, judgments with 0 <= grade < level)."""
-    return (np.bincount(judged_q[judged_grade >= level], minlength=num_queries),
-            np.bincount(judged_q[(judged_grade >= 0) & (judged_grade < level)],
-                        minlength=num_queries))
+    """Per query, (judgments with grade >= level, judgments with 0 <= grade < level).
+    Counted as sums of 0/1 weights (exact below 2^53), not by picking the rows first:
+    picking made two more passes and a temporary, at twice the time."""
+    nonrelevant = (judged_grade >= 0) & (judged_grade < level)
+    return tuple(np.bincount(judged_q, weights=counted, minlength=num_queries).astype(np.int64)
+                 for counted in (judged_grade >= level, nonrelevant))
 
 
 def group_mean(r: Ranked, values: np.ndarray) -> np.ndarray:
