@@ -43,7 +43,7 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     their table (``prepared``); any other qrels by one sort (``_merged_judgments``).
     """
     if _both_nested(qrels, run):
-        return _nested_judgments(qrels.doc, run.doc.nested, len(run.doc))
+        return _nested_judgments(qrels.doc, run.doc.nested)
     run_qc = run.query.codes
     if qrels.lookup is None:
         return _merged_judgments(qrels, judged_qc, run)
@@ -75,7 +75,7 @@ def _both_nested(qrels: Qrels, run: Run) -> bool:
             and qrels.doc.belongs_to(qrels, qrels.relevance) and run.doc.belongs_to(run))
 
 
-def _nested_judgments(qrels_docs: NestedDocs, ranked: dict, size: int) -> np.ndarray:
+def _nested_judgments(qrels_docs: NestedDocs, ranked: dict) -> np.ndarray:
     """``judgments`` of a ``{query_id: {doc_id: score}}`` run against ``{query_id: {doc_id:
     grade}}`` qrels (``NestedDocs``): each query's documents looked up in its judgments
     by Python's own dict lookups, in C (no code of ours per entry). A miss reads None,
