@@ -356,15 +356,15 @@ ENGINES = ("native", "pytrec_eval")
 
 def configured(qrels: Any, measures: list[str] | str | None, like: str | None, *,
                missing: str | None, ignore_identical_ids: bool | None, costs: Any,
-               **settings: Any) -> tuple[Any, list[Measure], list[str]]:
+               compat: int, **settings: Any) -> tuple[Any, list[Measure], list[str]]:
     """What ``evaluate`` and an ``Evaluator`` make of their arguments before any run:
     (the preset chosen, holding the settings; the measures parsed; the notes to print).
     The preset's query policy holds unless ``missing`` was given."""
-    chosen = choose(like, Settings(missing=missing or "zero", costs=document_costs(costs),
-                                   **settings),
+    chosen = choose(like, Settings(compat=compat, missing=missing or "zero",
+                                   costs=document_costs(costs), **settings),
                     missing_given=missing is not None, ignore_identical_ids=ignore_identical_ids)
     names, notes = dataset_measures(qrels, measures)
-    parsed = resolve_measures(names, settings.get("compat", 9), like)
+    parsed = resolve_measures(names, compat, like)
     return chosen, parsed, notes + ([chosen.note] if chosen.note else [])
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute  # noqa: F401  loaded: encode takes Arrow's way from 64 ids on
 import pytest
 
 from searcheval.model.columns import _encode_python, encode

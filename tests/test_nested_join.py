@@ -70,13 +70,13 @@ BOOL_QRELS = {"q1": {"a": True, "b": False, "c": True, "d": False, "e": True},
 @pytest.mark.parametrize("grades", ["ints", "bools"])
 def test_dict_join_of_whole_number_grades_gives_each_row_its_grade_or_none(grades):
     """Grades that are all ints (or all bools) are read as integers (their own Arrow
-    type, not floats): per run row as above, -1 still UNJUDGED and a miss still NONPOOL (written out by hand from
-    the qrels: q1's a, b, c, d, f, q2's y, w, x, q4's n)."""
+    type, not floats): per run row as above, -1 still UNJUDGED and a miss still NONPOOL
+    (written out by hand from the qrels: q1's a, b, c, d, f, q2's y, w, x, q4's n)."""
     qrels = as_ints(QRELS) if grades == "ints" else BOOL_QRELS
     expected = ([2, 0, UNJUDGED, 1, NONPOOL, 2, NONPOOL, 1, NONPOOL] if grades == "ints"
                 else [1, 0, 1, 0, NONPOOL, 0, NONPOOL, 1, NONPOOL])
     judged, run = as_qrels(qrels), as_run(RUN)
-    assert not pa.types.is_floating(judged.doc.value_type)  # the integer read under test
+    assert not pa.types.is_floating(judged.doc.value_type)  # read as integers: under test
     judged_qc = np.zeros(len(judged.relevance), dtype=np.int64)  # not read by the dict join
     assert judgments(judged, judged_qc, run).tolist() == expected
 
