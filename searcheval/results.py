@@ -9,7 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .engine.outcome import Outcome
-from .engine.presets import choose, prepared
+from .engine.presets import Chosen, choose, prepared
 from .errors import UsageError
 from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
@@ -356,7 +356,7 @@ ENGINES = ("native", "pytrec_eval")
 
 def configured(qrels: Any, measures: list[str] | str | None, like: str | None, *,
                missing: str | None, ignore_identical_ids: bool | None, costs: Any,
-               compat: int, **settings: Any) -> tuple[Any, list[Measure], list[str]]:
+               compat: int, **settings: Any) -> tuple[Chosen, list[Measure], list[str]]:
     """What ``evaluate`` and an ``Evaluator`` make of their arguments before any run:
     (the preset chosen, holding the settings; the measures parsed; the notes to print).
     The preset's query policy holds unless ``missing`` was given."""

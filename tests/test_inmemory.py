@@ -243,7 +243,9 @@ def test_evaluator_dict_join_reads_every_kind_of_grade(tmp_path, grade, negative
     # bools beside a -1 are a mix Arrow refuses: those qrels take the checked conversion
     assert isinstance(evaluator.qrels.doc, NestedDocs) != (grade is bool and negative < 0)
     got = evaluator.evaluate(run)
-    assert got.per_query() == searcheval.evaluate(qrels_file, run_file, measures).per_query()
+    from_files = searcheval.evaluate(qrels_file, run_file, measures).per_query()
+    assert got.per_query() == from_files
+    assert searcheval.evaluate(qrels, run, measures).per_query() == from_files  # one call
     as_ints = {q: {d: int(g) for d, g in docs.items()} for q, docs in qrels.items()}
     reference = pytrec_eval.RelevanceEvaluator(as_ints, {"bpref", "map"}).evaluate(run)
     for query, values in reference.items():

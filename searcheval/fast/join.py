@@ -43,7 +43,7 @@ def judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
     their table (``prepared``); any other qrels by one sort (``_merged_judgments``).
     """
     if _both_nested(qrels, run):
-        return _nested_judgments(qrels.doc, run.doc.nested)
+        return _nested_judgments(qrels, run.doc.nested)
     run_qc = run.query.codes
     if qrels.lookup is None:
         return _merged_judgments(qrels, judged_qc, run)
@@ -75,22 +75,22 @@ def _both_nested(qrels: Qrels, run: Run) -> bool:
             and qrels.doc.belongs_to(qrels, qrels.relevance) and run.doc.belongs_to(run))
 
 
-def _nested_judgments(qrels_docs: NestedDocs, ranked: dict) -> np.ndarray:
+def _nested_judgments(qrels: Qrels, ranked: dict) -> np.ndarray:
     """``judgments`` of a ``{query_id: {doc_id: score}}`` run against ``{query_id: {doc_id:
     grade}}`` qrels (``NestedDocs``): each query's documents looked up in its judgments
     by Python's own dict lookups, in C (no code of ours per entry). A miss reads None,
     which Arrow makes a null as it reads the grades, in C too: a lookup with a default
     (``map(get, docs, repeat(miss))``) and numpy's reading of the ints took a third
-    longer. An Evaluator's qrels keep their grades as the join's codes already
-    (``NestedDocs.grade_codes``, made by ``prepared``): each run then only looks up."""
+    longer. Grades that are the join's codes already (``_grade_codes``) are the whole
+    answer; others are read as the dict holds them and mapped."""
     nothing: dict = {}
-    codes = qrels_docs.grade_codes
-    judged = qrels_docs.nested if codes is None else codes
+    codes = _grade_codes(qrels, make=False)
+    judged = qrels.doc.nested if codes is None else codes
     found = list(chain.from_iterable(map((judged.get(query) or nothing).get, docs)
                                      for query, docs in ranked.items()))
     if codes is not None:
         return np.array(pa.array(found, type=pa.int32()).fill_null(NONPOOL))
-    grades = _arrow_grades(found, qrels_docs.value_type)
+    grades = _arrow_grades(found, qrels.doc.value_type)
     missed = np.asarray(grades.is_null())
     values = np.asarray(grades.fill_null(0))
     return np.where(missed, NONPOOL, np.where(values < 0, UNJUDGED, values)).astype(np.int32)
@@ -104,15 +104,21 @@ def _arrow_grades(found: list, value_type: pa.DataType) -> pa.Array:
     return pa.array(found, type=pa.int64() if pa.types.is_integer(value_type) else pa.float64())
 
 
-def _grade_codes(qrels: Qrels) -> dict:
+def _grade_codes(qrels: Qrels, make: bool = True) -> dict | None:
     """``{query_id: {doc_id: code}}`` of a dict qrels: each grade as the join writes it
     (UNJUDGED for a negative grade), an int, so a run's lookups are its whole join. Grades
-    that already are (ints, none negative) keep the dict itself: no second copy of it."""
-    nested = qrels.doc.nested
-    if pa.types.is_integer(qrels.doc.value_type) and qrels.relevance.min() >= 0:
-        return nested
-    return {query: {doc: UNJUDGED if grade < 0 else int(grade) for doc, grade in docs.items()}
-            for query, docs in nested.items()}
+    that already are (ints, none negative: the usual qrels) are the dict itself, for any
+    call; others are made only when ``make`` (an Evaluator's, once: ``prepared``), else
+    None (a single call maps what it finds instead of copying every judgment)."""
+    docs = qrels.doc
+    if docs.grade_codes is not None:
+        return docs.grade_codes
+    if pa.types.is_integer(docs.value_type) and qrels.relevance.min() >= 0:
+        return docs.nested
+    if not make:
+        return None
+    return {query: {doc: UNJUDGED if grade < 0 else int(grade) for doc, grade in judged.items()}
+            for query, judged in docs.nested.items()}
 
 
 def prepared(qrels: Qrels) -> Qrels:

@@ -28,8 +28,8 @@ class NestedDocs(Encoded):
     dict's rows (one made from its columns with other rows or values does not).
     ``value_type``: the Arrow type of all the dict's values (a qrels' grades: integers,
     bools or whole floats), as the join reads them. ``grade_codes``: the dict with each
-    grade as the judgment join writes it, kept by an Evaluator's qrels
-    (``fast.join.prepared``)."""
+    grade as the judgment join writes it, kept by an Evaluator's qrels (``fast.join``'s
+    ``prepared`` and ``_grade_codes``: the dict itself when its grades already are)."""
 
     def __init__(self, nested: dict, query: Encoded, values: np.ndarray | None = None,
                  strings: pa.Array | None = None, value_type: pa.DataType | None = None) -> None:
