@@ -20,12 +20,14 @@ def program() -> None:
     milliseconds to import, and a Ctrl-C landing then raised out of the imports as a
     traceback. It is what an interrupted evaluation prints, with 128 + SIGINT."""
     try:  # from the first statement: a Ctrl-C may land in any of them
+        sys.unraisablehook = _interrupted_in_a_callback  # while the modules load
         os.environ.setdefault(*BLAS_IDLE)
         gc.disable()  # while the modules load: see _modules_out_of_collections
         from .io.heap import one_arena
         one_arena()  # before Arrow's import starts a thread (io.heap.one_arena)
         from .cli import run
         _modules_out_of_collections()
+        sys.unraisablehook = sys.__unraisablehook__  # the command's own handler from here
         run()  # it ends the process; a Ctrl-C it did not catch (before its handler) lands here
     except (KeyboardInterrupt, RuntimeError) as exc:
         # RuntimeError: Python 3.11's "Error calling __set_name__" around an interrupt
@@ -35,6 +37,16 @@ def program() -> None:
             raise
         sys.stderr.write(INTERRUPTED + "\n")
         os._exit(INTERRUPTED_CODE)
+
+
+def _interrupted_in_a_callback(unraisable) -> None:
+    """A Ctrl-C that lands in a callback Python calls itself (a weak reference's, as
+    importlib's module locks have) is not raised to the guard but printed as "Exception
+    ignored in" with a traceback: the guard's line and exit status instead."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        sys.stderr.write(INTERRUPTED + "\n")
+        os._exit(INTERRUPTED_CODE)
+    sys.__unraisablehook__(unraisable)
 
 
 def _modules_out_of_collections() -> None:

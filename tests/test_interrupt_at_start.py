@@ -69,3 +69,24 @@ def test_importing_the_package_loads_no_library():
     loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                 check=True).stdout.split())
     assert not {"numpy", "pyarrow", "click"} & loaded
+
+
+# An interrupt landing in a callback Python calls itself (importlib's module locks are
+# weak references with one): made to happen inside the guard, where gc.disable is called.
+IN_A_CALLBACK = (
+    "import gc, weakref; from searcheval.__main__ import program; disable = gc.disable\n"
+    "class Lock: pass\n"
+    "def interrupt(_): raise KeyboardInterrupt\n"
+    "def disable_then_interrupt():\n"
+    "    disable(); lock = Lock(); ref = weakref.ref(lock, interrupt); del lock\n"
+    "gc.disable = disable_then_interrupt; program()")
+
+
+def test_a_ctrl_c_in_a_callback_while_the_program_loads_is_the_guard_s_line():
+    """Python prints such an interrupt as "Exception ignored in" with a traceback and goes
+    on; the program says what an interrupted run says, with 130."""
+    done = subprocess.run([sys.executable, "-c", IN_A_CALLBACK, "evaluate",
+                           str(SEEDS / "library.qrels"), str(SEEDS / "library.run")],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr, done.stdout) == (
+        130, "searcheval: interrupted; nothing was written\n", "")
