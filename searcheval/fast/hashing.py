@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from ..model.arrow import string_buffers
 from .cores import PIECE_ROWS, in_pieces, on_both_cores
+from .group_sort import group_sorted
 
 
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
@@ -186,10 +187,11 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     the same uint64 key (e.g. a doc id's hash). Every row that shares both with another row
     is paired with one such row; empty arrays when no two rows do.
 
-    numpy's sort of one 64-bit mix of (group, key) per row, neighbours compared: twice as
-    fast as the hash table with a region per group it replaced (``bench.py --kernels``).
-    Equal (group, key) give equal mixes, so no equal neighbours means no pair (the usual
-    case: a repeat is an error); otherwise the rows are sorted by (group, key) themselves.
+    One 64-bit mix of (group, key) per row, sorted group by group (``group_sort``: each
+    group one row of a padded grid), neighbours compared: twice as fast as the hash table
+    with a region per group it replaced (``bench.py --kernels``). Equal (group, key) give
+    equal mixes in one group, so no equal neighbours means no pair (the usual case: a
+    repeat is an error); otherwise the rows are sorted by (group, key) themselves.
     The mix is the key xor the group times an odd constant: keys that are hashes already
     need no more mixing to be told apart, and two unequal pairs that mix alike only send
     the rows to the exact sort.
@@ -201,7 +203,7 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     with np.errstate(over="ignore"):
         mixed *= _LENGTH
     mixed ^= keys
-    mixed.sort()
+    mixed = group_sorted(mixed, groups, int(groups.max()) + 1)
     if not np.any(mixed[1:] == mixed[:-1]):
         return none
     order = np.lexsort((keys, groups))

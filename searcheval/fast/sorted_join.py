@@ -8,9 +8,11 @@ the caller compares bytes), or None when the keys would keep too few bits of the
 be worth it (2**31 rows and more: the caller's exact path).
 
 Each row becomes one uint64: its query code in the top bits, then the top bits of its doc
-hash, then its own index (judgments first, then run rows) in the low bits. numpy sorts
-uint64s without an index array (``np.sort``, several times faster than ``argsort``), and
-rows whose keys agree above the index bits lie side by side, a query's rows together, so
+hash, then its own index (judgments first, then run rows) in the low bits. Sorting
+uint64s needs no index array (several times faster than ``argsort``); each key is written
+straight to its query's span and each span sorted on its own (``group_sort``: one sort's
+order, several times faster than ``np.sort`` of all). Rows whose keys agree above the
+index bits lie side by side, a query's rows together, so
 the bytes compared next are read query by query, in cache. Two rows agree only if their
 queries do; most groups of agreeing rows are a judgment and the run row it judges. A
 group of three or more (hash bits that collide within a query) is paired out in full.
@@ -19,6 +21,9 @@ group of three or more (hash bits that collide within a query) is paired out in 
 from __future__ import annotations
 
 import numpy as np
+
+from .cores import PIECE_ROWS
+from .group_sort import block_shifts, block_starts, destinations, sort_spans
 
 _FEWEST_HASH_BITS = 16  # fewer: most rows would share a group with others
 _MOST_CROWDED = 1 << 12  # rows in groups of three or more paired out in full, at most
@@ -35,15 +40,14 @@ def candidate_pairs(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.nda
     hash_bits = 64 - index_bits - query_bits
     if hash_bits < _FEWEST_HASH_BITS:
         return None
-    # Temporaries are written in place where they can be: at millions of rows each fresh
-    # array costs page faults as well as its pass.
-    keys = np.empty(n, dtype=np.uint64)
-    _key(keys[:judged], judged_q, judged_hash, hash_bits)
-    _key(keys[judged:], run_q, run_hash, hash_bits)
-    keys <<= np.uint64(index_bits)
-    scratch = np.arange(n, dtype=np.uint64)
-    keys |= scratch
-    keys.sort()
+    keys = _grouped_keys(judged_q, judged_hash, run_q, run_hash, num_queries, hash_bits,
+                         index_bits)
+    if keys is None:  # a side's rows of one query in many places: one sort of all
+        keys = np.empty(n, dtype=np.uint64)
+        _key(keys[:judged], judged_q, judged_hash, hash_bits, index_bits, 0)
+        _key(keys[judged:], run_q, run_hash, hash_bits, index_bits, judged)
+        keys.sort()
+    scratch = np.empty(n, dtype=np.uint64)
     low = np.uint64((1 << index_bits) - 1)
     agree = np.bitwise_xor(keys[1:], keys[:-1], out=scratch[:-1]) <= low
     same = np.flatnonzero(agree)  # neighbours agreeing above the index
@@ -59,11 +63,45 @@ def candidate_pairs(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.nda
     return _with_crowded_groups(pairs, keys, same, crowded, low, judged)
 
 
-def _key(out: np.ndarray, query: np.ndarray, doc_hash: np.ndarray, hash_bits: int) -> None:
+def _grouped_keys(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.ndarray,
+                  run_hash: np.ndarray, num_queries: int, hash_bits: int, index_bits: int
+                  ) -> np.ndarray | None:
+    """The sorted keys, each written straight to its query's span (its judgments, then its
+    run rows), piece by piece, each span then sorted on its own (``group_sort``: the
+    same order as one sort, several times faster); None when a side does not list each
+    query's rows in a few blocks (a DataFrame's rows in any order)."""
+    n = len(judged_q) + len(run_q)
+    sides = [(judged_q, judged_hash, 0), (run_q, run_hash, len(judged_q))]
+    firsts = [block_starts(q) if len(q) else q[:0].astype(np.int64) for q, _, _ in sides]
+    if any(len(f) > max(len(q) >> 3, 1) for f, (q, _, _) in zip(firsts, sides)):
+        return None
+    judged_count = np.bincount(judged_q, minlength=num_queries)
+    span_start = np.concatenate(([0], np.cumsum(judged_count + np.bincount(
+        run_q, minlength=num_queries))))
+    keys = np.empty(n, dtype=np.uint64)
+    for (q, doc_hash, index), first, offset in zip(sides, firsts,
+                                                   (span_start[:-1], span_start[:-1] + judged_count)):
+        if not len(q):
+            continue
+        shifts = block_shifts(first, len(q), q[first], offset)
+        for begin in range(0, len(q), PIECE_ROWS):
+            end = min(begin + PIECE_ROWS, len(q))
+            piece = np.empty(end - begin, dtype=np.uint64)
+            _key(piece, q[begin:end], doc_hash[begin:end], hash_bits, index_bits, index + begin)
+            keys[destinations(first, shifts, len(q), begin, end)] = piece
+    sort_spans(keys, span_start)
+    return keys
+
+
+def _key(out: np.ndarray, query: np.ndarray, doc_hash: np.ndarray, hash_bits: int,
+         index_bits: int, first_index: int) -> None:
+    """Each row's key: query code, top bits of its doc hash, its index (from ``first_index``)."""
     np.right_shift(doc_hash, np.uint64(64 - hash_bits), out=out)
     query = query.astype(np.uint64)
     query <<= np.uint64(hash_bits)
     out |= query
+    out <<= np.uint64(index_bits)
+    out |= np.arange(first_index, first_index + len(out), dtype=np.uint64)
 
 
 def _with_crowded_groups(pairs: tuple[np.ndarray, np.ndarray], keys: np.ndarray,
