@@ -11,7 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from searcheval.fast.group_sort import block_shifts, block_starts, destinations, group_sorted
+from searcheval.fast.group_sort import (
+    block_shifts,
+    block_starts,
+    destinations,
+    group_sorted,
+)
 
 MAX = 2**64 - 1
 

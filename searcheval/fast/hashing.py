@@ -17,7 +17,6 @@ from ..model.arrow import string_buffers
 from .cores import PIECE_ROWS, in_pieces, on_both_cores
 from .group_sort import group_sorted
 
-
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
@@ -114,7 +113,7 @@ def _windows(length: int) -> int:
 _LONG = 9  # the window count of every id longer than 64 bytes (8 windows)
 
 
-def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, length: np.ndarray, words: "_Words",
+def _hash_bucket(w: int, start: np.ndarray, end: np.ndarray, length: np.ndarray, words: _Words,
                  h: np.ndarray, rows: np.ndarray | slice) -> None:
     """Hash strings of ``w`` windows each (``_LONG``: more than 8) into ``h[rows]``."""
     with np.errstate(over="ignore"):
