@@ -86,8 +86,10 @@ def destinations(firsts: np.ndarray, shifts: np.ndarray, size: int, begin: int,
 
 
 def sort_spans(keys: np.ndarray, bounds: np.ndarray) -> None:
-    """Sort each span ``keys[bounds[i]:bounds[i + 1]]`` in place: spans of one length
-    class (up to a power of two) are the rows of a padded grid, a batch at a time."""
+    """Sort each span ``keys[bounds[i]:bounds[i + 1]]`` in place. Consecutive spans, about
+    ``PIECE_ROWS`` keys at a time, are the rows of one grid as wide as the longest of them
+    (a boolean mask moves the keys in and out, no index per key); a batch that padding
+    would more than double goes by length class (up to a power of two) instead."""
     lengths = np.diff(bounds)
     if len(lengths) == 0:
         return
@@ -95,16 +97,42 @@ def sort_spans(keys: np.ndarray, bounds: np.ndarray) -> None:
     if widest * len(lengths) == len(keys) and bounds[0] == 0:  # every span as long
         keys.reshape(len(lengths), widest).sort(axis=1)
         return
+    per_batch = max(1, PIECE_ROWS // max(int(np.median(lengths)), 1))
+    scratch = np.empty(2 * PIECE_ROWS + widest, dtype=keys.dtype)  # one grid's cells, reused
+    for first in range(0, len(lengths), per_batch):
+        part = lengths[first:first + per_batch]
+        width, held = int(part.max()), int(part.sum())
+        if width <= 1:
+            continue  # spans of one row are sorted
+        if width * len(part) <= min(2 * held, len(scratch)):
+            _sort_consecutive(keys, int(bounds[first]), part, scratch[:width * len(part)])
+        else:
+            _sort_by_length_class(keys, bounds[first:first + len(part)], part)
+
+
+def _sort_consecutive(keys: np.ndarray, begin: int, lengths: np.ndarray,
+                      cells: np.ndarray) -> None:
+    """Sort the consecutive spans from ``begin`` as the rows of one grid in ``cells``."""
+    end = begin + int(lengths.sum())
+    grid = cells.reshape(len(lengths), -1)
+    held = np.arange(grid.shape[1]) < lengths[:, None]  # row by row: the spans' keys, in order
+    grid.fill(_PAD)
+    grid[held] = keys[begin:end]
+    grid.sort(axis=1)
+    np.compress(held.reshape(-1), cells, out=keys[begin:end])  # a span's pads sort after its keys
+
+
+def _sort_by_length_class(keys: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
+    """Sort the spans at ``starts``, those of one length class at a time in one grid;
+    a span longer than ``PIECE_ROWS`` alone, in place (no grid, no index of its keys)."""
+    for i in np.flatnonzero(lengths > PIECE_ROWS).tolist():
+        keys[int(starts[i]):int(starts[i] + lengths[i])].sort()
     width_class = np.zeros(len(lengths), dtype=np.int64)
-    longer = np.flatnonzero(lengths > 1)  # a span of one row is sorted
-    width_class[longer] = np.ceil(np.log2(lengths[longer])).astype(np.int64)
-    for c in np.unique(width_class[longer]).tolist():
-        spans = longer[width_class[longer] == c]
-        width = 1 << c
-        batch = max(1, PIECE_ROWS // width)
-        for first in range(0, len(spans), batch):
-            _sort_in_grid(keys, bounds[spans[first:first + batch]],
-                          lengths[spans[first:first + batch]], width)
+    short = np.flatnonzero((lengths > 1) & (lengths <= PIECE_ROWS))
+    width_class[short] = np.ceil(np.log2(lengths[short])).astype(np.int64)
+    for c in np.unique(width_class[short]).tolist():
+        spans = short[width_class[short] == c]
+        _sort_in_grid(keys, starts[spans], lengths[spans], 1 << c)
 
 
 def _sort_in_grid(keys: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int) -> None:

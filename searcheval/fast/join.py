@@ -24,6 +24,7 @@ import pyarrow as pa
 from ..model import Qrels, Run
 from ..model.arrow import numbers
 from ..model.nested import NestedDocs
+from . import dicts
 from .cores import in_pieces
 from .hashing import pair_keys, same_strings, string_hashes
 from .sorted_join import candidate_pairs
@@ -78,13 +79,18 @@ def _both_nested(qrels: Qrels, run: Run) -> bool:
 def _nested_judgments(qrels: Qrels, ranked: dict) -> np.ndarray:
     """``judgments`` of a ``{query_id: {doc_id: score}}`` run against ``{query_id: {doc_id:
     grade}}`` qrels (``NestedDocs``): each query's documents looked up in its judgments
-    by Python's own dict lookups, in C (no code of ours per entry). A miss reads None,
+    by Python's own dict lookups: one pass in C (``fast.dicts``) where the grades are the
+    join's codes and the package was built with it, else Python's. A miss reads None,
     which Arrow makes a null as it reads the grades, in C too: a lookup with a default
     (``map(get, docs, repeat(miss))``) and numpy's reading of the ints took a third
     longer. Grades that are the join's codes already (``_grade_codes``) are the whole
     answer; others are read as the dict holds them and mapped."""
     nothing: dict = {}
     codes = _grade_codes(qrels, make=False)
+    if codes is not None:
+        found = dicts.judgments(ranked, codes)  # one pass in C, where built
+        if found is not None:
+            return found
     judged = qrels.doc.nested if codes is None else codes
     found = list(chain.from_iterable(map((judged.get(query) or nothing).get, docs)
                                      for query, docs in ranked.items()))

@@ -13,10 +13,11 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError, UsageError
+from ..fast.dicts import flat_scores
+from ..model import Qrels, Run
 from ..model.columns import Encoded, encode
 from ..model.nested import NestedDocs
 from .irds import is_irds  # the module imports ir_datasets only when used
-from ..model import Qrels, Run
 from .registry import read, read_path
 from .trec import make_qrels, make_run
 
@@ -130,18 +131,46 @@ def _fast_dict_qrels(source: Any) -> Qrels | None:
 
 
 def _fast_dict_run(source: Any, name: str) -> Run | None:
-    flat = _flat_dict(source)
+    flat = _flat_scores(source)
     if flat is None:
-        return None
-    query, doc, values = flat
-    if not (pa.types.is_floating(values.type) or pa.types.is_integer(values.type)):
-        return None
-    scores = np.asarray(values.cast(pa.float64()), dtype=np.float64)
+        flat = _flat_dict(source)
+        if flat is None:
+            return None
+        query, doc, values = flat
+        if not (pa.types.is_floating(values.type) or pa.types.is_integer(values.type)):
+            return None
+        scores = np.asarray(values.cast(pa.float64()), dtype=np.float64)
+    else:
+        query, doc, scores = flat
     if not np.isfinite(scores).all():
         return None
     every_query = len(query.vocabulary) == len(source)  # else some list no document
     return Run(query, NestedDocs(source, query, strings=doc), scores, None, f"<{name}>", name,
                empty_queries=() if every_query else _empty_queries(source))
+
+
+def _flat_scores(source: Any) -> tuple[Encoded, pa.Array | None, np.ndarray] | None:
+    """``_flat_dict`` of a run, its scores as float64, read by one pass in C
+    (``fast.dicts``); None where that pass does not take the dict."""
+    flat = flat_scores(source)
+    if flat is None:
+        return None
+    sizes, scores, all_ascii = flat
+    try:
+        queries = pa.array(list(source), type=pa.string())
+        docs = None if all_ascii else pa.array(list(chain.from_iterable(source.values())),
+                                               type=pa.string())
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeError):
+        return None  # ids that are not UTF-8: the checked path names the entry
+    return _query_column(queries, sizes), docs, scores
+
+
+def _query_column(queries: pa.Array, sizes: np.ndarray) -> Encoded:
+    """The query column of a dict's entries: each query's code, once per entry (a query
+    without entries is no query of these columns)."""
+    if not sizes.all():
+        queries, sizes = queries.filter(pa.array(sizes > 0)), sizes[sizes > 0]
+    return Encoded(np.repeat(np.arange(len(sizes), dtype=np.int64), sizes), queries)
 
 
 def _flat_dict(source: Any) -> tuple[Encoded, pa.Array | None, pa.Array] | None:
@@ -164,10 +193,7 @@ def _flat_dict(source: Any) -> tuple[Encoded, pa.Array | None, pa.Array] | None:
     if values.null_count:
         return None
     sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
-    if not sizes.all():  # a query without entries is no query of these columns
-        queries, sizes = queries.filter(pa.array(sizes > 0)), sizes[sizes > 0]
-    codes = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-    return Encoded(codes, queries), docs, values
+    return _query_column(queries, sizes), docs, values
 
 
 def _ascii_str_keys(inner: list[dict]) -> bool:
