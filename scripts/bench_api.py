@@ -266,6 +266,9 @@ def main(sizes: list[str], repeat: int = 7, slow_repeat: int = 3) -> int:
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
     print(f"measures: {', '.join(SEARCHEVAL)} (pytrec_eval: {', '.join(PYTREC)}); medians of "
           f"{repeat} ({slow_repeat} for ranx building its objects), round-robin in one process")
+    from searcheval.fast import dicts
+    print("searcheval's dict pass: " + ("compiled (fast/dicts.c)" if dicts.KERNEL is not None
+          else "NOT BUILT: dicts take the Python way (reinstall with a C compiler)"))
     ok = True
     for name in sizes:
         ok &= bench_size(name, repeat, slow_repeat)[1]

@@ -162,6 +162,7 @@ def test_bench_api_times_in_memory_inputs_and_checks_them_against_pytrec_eval(tm
         if contender.startswith("searcheval"):
             assert row.endswith("| equal (per query) |"), row
     assert "numbers: searcheval EQUAL to pytrec_eval's (every query, every measure)" in lines
+    assert "searcheval's dict pass: compiled (fast/dicts.c)" in lines  # what was timed
     assert "DIFFER" not in out.stdout
     assert sum(line.startswith("target: ") for line in lines) == 5
     assert any(line.startswith("| searcheval batch -j 2 | ") for line in lines)
