@@ -24,8 +24,9 @@ RUNS = st.dictionaries(IDS, st.dictionaries(IDS, SCORES, max_size=8), max_size=8
 
 
 def test_the_package_was_built_with_its_compiled_module():
-    """``pip install .`` compiles ``fast/dicts.c`` (setup.py): a machine of the README's
-    quick start has a C compiler, and without the module dicts take the slower way."""
+    """``pip install`` compiles ``fast/dicts.c`` (setup.py; the README's test command
+    installs with ``-e``, so the module lands beside the sources the tests import): the
+    README's machine has a C compiler, and without the module dicts take the slower way."""
     assert dicts.KERNEL is not None, "searcheval.fast._dicts was not built: reinstall"
 
 
