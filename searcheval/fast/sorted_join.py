@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cores import PIECE_ROWS
+from .cores import PIECE_ROWS, on_both_cores
 from .group_sort import block_shifts, block_starts, destinations, sort_spans
 
 _FEWEST_HASH_BITS = 16  # fewer: most rows would share a group with others
@@ -47,20 +47,42 @@ def candidate_pairs(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.nda
         _key(keys[:judged], judged_q, judged_hash, hash_bits, index_bits, 0)
         _key(keys[judged:], run_q, run_hash, hash_bits, index_bits, judged)
         keys.sort()
-    scratch = np.empty(n, dtype=np.uint64)
     low = np.uint64((1 << index_bits) - 1)
-    agree = np.bitwise_xor(keys[1:], keys[:-1], out=scratch[:-1]) <= low
-    same = np.flatnonzero(agree)  # neighbours agreeing above the index
-    left, right = keys[same], keys[same + 1]
+    found = on_both_cores(lambda bound: _piece_pairs(keys, bound, low, judged),
+                          _piece_bounds(keys, low))
+    pairs = (np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found]))
+    links = np.concatenate([f[2] for f in found])
+    if not len(links):
+        return pairs
+    return _with_crowded_groups(pairs, keys, links, low, judged)
+
+
+def _piece_bounds(keys: np.ndarray, low: np.uint64) -> list[tuple[int, int]]:
+    """Pieces of about ``PIECE_ROWS`` sorted keys, each cut where two neighbours disagree
+    above the index bits, so that no group of agreeing rows spans two pieces."""
+    cuts = [0]
+    for cut in range(PIECE_ROWS, len(keys), PIECE_ROWS):
+        while cut < len(keys) and (keys[cut] ^ keys[cut - 1]) <= low:
+            cut += 1  # inside a group (a pair, a few colliding rows): after it
+        if cuts[-1] < cut < len(keys):
+            cuts.append(cut)
+    return list(zip(cuts, cuts[1:] + [len(keys)]))
+
+
+def _piece_pairs(keys: np.ndarray, bound: tuple[int, int], low: np.uint64,
+                 judged: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(judgment indices, run rows, ``links``) of the neighbour pairs of one piece of the
+    sorted keys; ``links``: positions p where rows p, p + 1 and p + 2 share a group."""
+    begin, end = bound
+    piece = keys[begin:end]
+    same = np.flatnonzero((piece[1:] ^ piece[:-1]) <= low)  # neighbours agreeing above the index
+    left, right = piece[same], piece[same + 1]
     left &= low  # indices below 2**63: read as int64 as they are
     right &= low
     left, right = left.view(np.int64), right.view(np.int64)
     across = (left < judged) & (right >= judged)  # a group lists its judgments first
-    pairs = (left[across], right[across] - judged)
     crowded = np.flatnonzero(np.diff(same) == 1)  # a neighbour pair right after another
-    if not len(crowded):
-        return pairs
-    return _with_crowded_groups(pairs, keys, same, crowded, low, judged)
+    return left[across], right[across] - judged, same[crowded] + begin
 
 
 def _grouped_keys(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.ndarray,
@@ -105,14 +127,13 @@ def _key(out: np.ndarray, query: np.ndarray, doc_hash: np.ndarray, hash_bits: in
 
 
 def _with_crowded_groups(pairs: tuple[np.ndarray, np.ndarray], keys: np.ndarray,
-                         same: np.ndarray, crowded: np.ndarray, low: np.uint64, judged: int
+                         links: np.ndarray, low: np.uint64, judged: int
                          ) -> tuple[np.ndarray, np.ndarray] | None:
     """``pairs`` and every (judgment, run row) of each group of three or more rows: the
     neighbour pairs miss a judgment and a run row with another row between them.
-    ``crowded``: the entries of ``same`` followed by the next position's (a group of k
-    rows from position p is the k - 1 consecutive entries p.. of ``same``), found only
-    there: groups of three are a few hash collisions among millions of rows."""
-    links = same[crowded]  # position p: rows p, p + 1 and p + 2 share a group
+    ``links``: positions p where rows p, p + 1 and p + 2 share a group (a group of k rows
+    from position p gives the k - 2 consecutive links p..), found only there: groups of
+    three are a few hash collisions among millions of rows."""
     first = np.concatenate(([True], links[1:] != links[:-1] + 1))
     starts = links[first]
     sizes = np.diff(np.append(np.flatnonzero(first), len(links))) + 2
