@@ -74,7 +74,7 @@ def test_flat_scores_leaves_other_dicts_to_python(run):
 
 def test_a_float_subclass_is_read_as_its_value():
     """numpy's float64 is a float: read as it is, not sent the slow way."""
-    sizes, scores, _ = dicts.flat_scores({"q": {"a": np.float64(0.25), "b": 2**63 + 1}})
+    _, scores, _ = dicts.flat_scores({"q": {"a": np.float64(0.25), "b": 2**63 + 1}})
     assert scores.tolist() == [0.25, float(2**63 + 1)]
 
 
@@ -117,9 +117,9 @@ def test_a_key_that_changes_the_dicts_while_compared_does_not_crash_the_pass():
         __hash__ = str.__hash__
 
         def __eq__(self, other):
-            run.clear()
             for docs in list(run.values()):
                 docs.clear()
+            run.clear()
             return str.__eq__(self, other)
 
     codes = {"q": {Hostile("d7"): 2, "d8": 1}}
@@ -156,3 +156,42 @@ def test_evaluations_with_and_without_the_module_equal_pytrec_eval(monkeypatch):
     assert set(with_module) == set(reference)
     for key, value in reference.items():
         assert with_module[key] == pytest.approx(value, abs=1e-12)
+
+
+def test_a_key_that_replaces_a_query_s_documents_while_compared_sends_the_python_way():
+    """The __eq__ swaps a later query's documents for another object (the run keeps its
+    size): the pass must not read that object as a dict (it read out of bounds once)."""
+    for replacement in (object(), "z", 1.5):
+        run = {"a": {"x": 1.0}, "b": {"y": 1.0}}
+
+        class Swapping(str):
+            __hash__ = str.__hash__
+
+            def __eq__(self, other, run=run, replacement=replacement):
+                run["b"] = replacement
+                return str.__eq__(self, other)
+
+        assert dicts.judgments(run, {"a": {Swapping("x"): 1}}) is None
+
+
+@pytest.mark.parametrize("score", [2**53 + 1, 2**63 + 1, -(2**60) - 3])
+def test_int_scores_past_a_double_s_precision_give_the_same_numbers_both_ways(score,
+                                                                             monkeypatch):
+    """An int score a double cannot hold exactly is read as float() reads it, with the C
+    pass and without it (pyarrow's cast refused it once, and the Python way raised)."""
+    qrels = {"q1": {"a": 1, "b": 0}}
+    run = {"q1": {"a": score, "b": float(score) - 2**40}}
+    with_module = _per_query(searcheval.evaluate(qrels, run, ["AP", "RR"]))
+    monkeypatch.setattr(dicts, "KERNEL", None)
+    without = _per_query(searcheval.evaluate(qrels, run, ["AP", "RR"]))
+    assert with_module == without
+    expected = 1.0 if float(score) > float(score) - 2**40 else 0.5
+    assert with_module[("q1", "AP")] == expected
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+def test_an_int_score_beyond_a_double_is_refused_by_its_entry(kernel, monkeypatch):
+    if not kernel:
+        monkeypatch.setattr(dicts, "KERNEL", None)
+    with pytest.raises(searcheval.FormatError, match="score must be a finite number"):
+        searcheval.evaluate({"q1": {"a": 1}}, {"q1": {"a": 2**1024}}, ["AP"])

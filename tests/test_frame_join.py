@@ -199,3 +199,34 @@ def test_a_repeated_document_is_refused_by_its_rows(kind):
     with pytest.raises(FormatError) as caught:
         searcheval.evaluate(make({"q1": {"d1": 1}}, "relevance"), run, ["AP"])
     assert str(caught.value) == "<run>:4: query 'q1' retrieves document 'd1' twice (rows 2 and 4)"
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2, 3])
+def test_candidate_pairs_across_the_pieces_the_sorted_keys_are_read_in(shift):
+    """More than ``PIECE_ROWS`` keys, read in pieces cut between groups: pairs and groups
+    of three or four colliding rows placed where a piece would end (``shift`` moves them
+    across it) all come out, as a brute force over equal (query, hash) finds them."""
+    from searcheval.fast.cores import PIECE_ROWS
+
+    rng = np.random.default_rng(shift)
+    half = PIECE_ROWS // 2 + 50
+    hashes = np.sort(rng.integers(1, 2**63, half, dtype=np.uint64)) << np.uint64(1)
+    judged_hash = hashes.copy()
+    run_hash = hashes.copy()
+    at = PIECE_ROWS // 2 - 2  # pairs (judgment, run row) near where the first piece ends
+    judged_hash[at + 1] = judged_hash[at]  # a group of three: two judgments, one run row
+    run_hash[at + 2:at + 4] = judged_hash[at + 2]  # a group of four
+    extra = np.arange(shift, dtype=np.uint64)  # run rows sorted before all: moves the cut
+    run_hash = np.concatenate((extra, run_hash))
+    judged_q = np.zeros(len(judged_hash), dtype=np.int64)
+    run_q = np.zeros(len(run_hash), dtype=np.int64)
+    found = sorted_join.candidate_pairs(judged_q, judged_hash, run_q, run_hash, 1)
+    assert found is not None
+    by_hash: dict = {}
+    for j, h in enumerate(judged_hash.tolist()):
+        by_hash.setdefault(h, []).append(j)
+    expected = {(j, r) for r, h in enumerate(run_hash.tolist()) for j in by_hash.get(h, [])}
+    assert expected <= set(zip(found[0].tolist(), found[1].tolist()))
+    groups = {(at, at + shift), (at + 1, at + shift), (at + 2, at + 2 + shift),
+              (at + 2, at + 3 + shift)}  # the three's and the four's pairs across the cut
+    assert groups <= expected and len(expected) == len(hashes)

@@ -6,16 +6,20 @@ lengths, keys equal to the grid's padding."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from searcheval.fast.cores import PIECE_ROWS
 from searcheval.fast.group_sort import (
     block_shifts,
     block_starts,
     destinations,
     group_sorted,
+    sort_spans,
 )
 
 MAX = 2**64 - 1
@@ -105,3 +109,31 @@ def test_places_made_piece_by_piece_are_the_places_of_all_rows():
         begin = int(rng.integers(0, n))
         end = int(rng.integers(begin, n + 1))
         assert np.array_equal(destinations(firsts, shifts, n, begin, end), places[begin:end])
+
+
+@pytest.mark.parametrize("bounds", [
+    [0, 1, 3],  # spans of one length class, not covering the array
+    [1, 3, 4],  # not from its start
+    [0, 2, 4],  # every span as long, and the whole array
+    [2, 2, 3],  # an empty span
+])
+def test_sort_spans_sorts_only_its_spans(bounds):
+    keys = np.array([3, 2, 1, 0], dtype=np.uint64)
+    expected = keys.copy()
+    for begin, end in itertools.pairwise(bounds):
+        expected[begin:end] = np.sort(expected[begin:end])
+    sort_spans(keys, np.array(bounds))
+    assert keys.tolist() == expected.tolist()
+
+
+def test_sort_spans_longer_than_a_piece_among_short_ones():
+    """A span longer than ``PIECE_ROWS`` (sorted in place, alone) beside short ones."""
+    rng = np.random.default_rng(9)
+    lengths = np.array([3, PIECE_ROWS + 17, 1, 5, 2 * PIECE_ROWS, 4])
+    bounds = np.concatenate(([0], np.cumsum(lengths)))
+    keys = rng.integers(0, 2**64 - 1, int(bounds[-1]), dtype=np.uint64, endpoint=True)
+    expected = keys.copy()
+    for begin, end in itertools.pairwise(bounds):
+        expected[begin:end].sort()
+    sort_spans(keys, bounds)
+    assert np.array_equal(keys, expected)

@@ -159,6 +159,8 @@ static PyObject *judgments(PyObject *self, PyObject *args)
         return NULL;
     int32_t *out = (int32_t *)PyByteArray_AS_STRING(found);
     while (PyDict_Next(run, &pos, &query, &docs)) {
+        if (!PyDict_CheckExact(docs) || !is_plain_str(query))
+            goto not_mine;  /* replaced by a key's __eq__ since ``entries`` looked */
         Py_ssize_t size = PyDict_GET_SIZE(docs);
         Py_INCREF(query);
         Py_INCREF(docs);

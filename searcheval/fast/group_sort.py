@@ -94,7 +94,8 @@ def sort_spans(keys: np.ndarray, bounds: np.ndarray) -> None:
     if len(lengths) == 0:
         return
     widest = int(lengths.max())
-    if widest * len(lengths) == len(keys) and bounds[0] == 0:  # every span as long
+    if widest * len(lengths) == len(keys) and bounds[0] == 0 and bounds[-1] == len(keys):
+        # every span as long, and together the whole array: the array is the grid
         keys.reshape(len(lengths), widest).sort(axis=1)
         return
     per_batch = max(1, PIECE_ROWS // max(int(np.median(lengths)), 1))

@@ -139,7 +139,10 @@ def _fast_dict_run(source: Any, name: str) -> Run | None:
         query, doc, values = flat
         if not (pa.types.is_floating(values.type) or pa.types.is_integer(values.type)):
             return None
-        scores = np.asarray(values.cast(pa.float64()), dtype=np.float64)
+        try:
+            scores = np.asarray(values.cast(pa.float64()), dtype=np.float64)
+        except pa.ArrowInvalid:  # an int past 2**53 (not exact as a double): checked path
+            return None
     else:
         query, doc, scores = flat
     if not np.isfinite(scores).all():
@@ -208,12 +211,20 @@ def _ascii_str_keys(inner: list[dict]) -> bool:
 def _dict_run(source: Any, name: str) -> Run:
     rows = _rows(source, "score", "<run>")
     for i, (_, _, score) in enumerate(rows, 1):
-        if not isinstance(score, (int, float, np.number)) or not math.isfinite(float(score)):
+        if not isinstance(score, (int, float, np.number)) or not _finite(score):
             raise FormatError("<run>", i, f"score must be a finite number, found {score!r}")
     return make_run(encode([str(r[0]) for r in rows]), encode([str(r[1]) for r in rows]),
                     np.array([float(r[2]) for r in rows], dtype=np.float64),
                     np.arange(1, len(rows) + 1), f"<{name}>", name, unit="rows",
                     empty_queries=_empty_queries(source))
+
+
+def _finite(score: Any) -> bool:
+    """Whether a number is finite as a double (an int of 2**1024 or more is not one)."""
+    try:
+        return math.isfinite(float(score))
+    except OverflowError:
+        return False
 
 
 def _empty_queries(source: Any) -> tuple[str, ...]:
