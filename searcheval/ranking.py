@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .fast.group_sort import block_starts
 from .fast.hashing import descending_order
 from .model import Run, natural_key
 from .model.columns import Encoded
@@ -169,7 +170,7 @@ def _padded_grid_order(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray 
     ascending code order (a dict's or a grouped DataFrame's rows), and padding every query
     to the longest at most doubles the rows; None otherwise."""
     n = len(held)
-    starts = np.concatenate(([0], np.flatnonzero(query_codes[1:] != query_codes[:-1]) + 1))
+    starts = block_starts(query_codes)
     block_query = query_codes[starts]
     if not np.all(block_query[1:] > block_query[:-1]):
         return None

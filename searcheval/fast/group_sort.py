@@ -26,16 +26,18 @@ _PAD = np.uint64(np.iinfo(np.uint64).max)  # after every key (one equal to it is
 _RADIX_GROUPS = 1 << 16  # up to this many groups, numpy's stable argsort is a radix sort
 
 
-def group_sorted(keys: np.ndarray, groups: np.ndarray, num_groups: int) -> np.ndarray:
+def group_sorted(keys: np.ndarray, groups: np.ndarray, num_groups: int,
+                 overwrite: bool = False) -> np.ndarray:
     """``keys`` (uint64) ordered by ``groups`` (per key, a code in 0 .. num_groups - 1)
-    and, within a group, ascending (a new array). Rows of a group need not be together:
-    they are gathered first, which costs a pass."""
+    and, within a group, ascending (a new array; ``overwrite``: ``keys`` itself when its
+    rows are in group order already, a caller's own temporary). Rows of a group need not
+    be together: they are gathered first, which costs a pass."""
     if len(keys) < 2:
-        return keys.copy()
+        return keys if overwrite else keys.copy()
     firsts = block_starts(groups)
     block_group = groups[firsts]
     if np.all(block_group[1:] > block_group[:-1]):  # grouped and ascending: as they are
-        out = keys.copy()
+        out = keys if overwrite else keys.copy()
         sort_spans(out, np.append(firsts, len(keys)))
         return out
     bounds = np.concatenate(([0], np.cumsum(np.bincount(groups, minlength=num_groups))))
@@ -53,7 +55,9 @@ def group_sorted(keys: np.ndarray, groups: np.ndarray, num_groups: int) -> np.nd
 
 
 def block_starts(groups: np.ndarray) -> np.ndarray:
-    """The first row of each block (consecutive rows of one group)."""
+    """The first row of each block (consecutive rows of one group); none of no rows."""
+    if not len(groups):
+        return np.zeros(0, dtype=np.int64)
     return np.concatenate(([0], np.flatnonzero(groups[1:] != groups[:-1]) + 1))
 
 

@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from ..model.arrow import string_buffers
 from .cores import PIECE_ROWS, in_pieces, on_both_cores
-from .group_sort import group_sorted
+from .group_sort import block_starts, group_sorted
 
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)
@@ -34,8 +34,7 @@ def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
     # Not keeping the hashes, the caller is a reader minding its peak memory: smaller
     # pieces keep the temporaries within the heap its reading left free.
     piece_rows = PIECE_ROWS if keep else PIECE_ROWS >> 3
-    starts = None if n <= piece_rows else \
-        np.flatnonzero(np.concatenate(([True], query_codes[1:] != query_codes[:-1])))
+    starts = None if n <= piece_rows else block_starts(query_codes)
     if starts is None or len(starts) != np.count_nonzero(np.bincount(query_codes[starts])):
         hashes = string_hashes(docs)  # one piece, or queries not together
         return (hashes if keep else None, *equal_pairs(query_codes, hashes))
@@ -202,7 +201,7 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     with np.errstate(over="ignore"):
         mixed *= _LENGTH
     mixed ^= keys
-    mixed = group_sorted(mixed, groups, int(groups.max()) + 1)
+    mixed = group_sorted(mixed, groups, int(groups.max()) + 1, overwrite=True)
     if not np.any(mixed[1:] == mixed[:-1]):
         return none
     order = np.lexsort((keys, groups))

@@ -94,7 +94,7 @@ def _grouped_keys(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.ndarr
     query's rows in a few blocks (a DataFrame's rows in any order)."""
     n = len(judged_q) + len(run_q)
     sides = [(judged_q, judged_hash, 0), (run_q, run_hash, len(judged_q))]
-    firsts = [block_starts(q) if len(q) else q[:0].astype(np.int64) for q, _, _ in sides]
+    firsts = [block_starts(q) for q, _, _ in sides]
     if any(len(f) > max(len(q) >> 3, 1) for f, (q, _, _) in zip(firsts, sides)):
         return None
     judged_count = np.bincount(judged_q, minlength=num_queries)
@@ -103,8 +103,6 @@ def _grouped_keys(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.ndarr
     keys = np.empty(n, dtype=np.uint64)
     for (q, doc_hash, index), first, offset in zip(sides, firsts,
                                                    (span_start[:-1], span_start[:-1] + judged_count)):
-        if not len(q):
-            continue
         shifts = block_shifts(first, len(q), q[first], offset)
         for begin in range(0, len(q), PIECE_ROWS):
             end = min(begin + PIECE_ROWS, len(q))

@@ -131,20 +131,10 @@ def _fast_dict_qrels(source: Any) -> Qrels | None:
 
 
 def _fast_dict_run(source: Any, name: str) -> Run | None:
-    flat = _flat_scores(source)
+    flat = _flat_scores(source) or _arrow_scores(source)
     if flat is None:
-        flat = _flat_dict(source)
-        if flat is None:
-            return None
-        query, doc, values = flat
-        if not (pa.types.is_floating(values.type) or pa.types.is_integer(values.type)):
-            return None
-        try:
-            scores = np.asarray(values.cast(pa.float64()), dtype=np.float64)
-        except pa.ArrowInvalid:  # an int past 2**53 (not exact as a double): checked path
-            return None
-    else:
-        query, doc, scores = flat
+        return None
+    query, doc, scores = flat
     if not np.isfinite(scores).all():
         return None
     every_query = len(query.vocabulary) == len(source)  # else some list no document
@@ -159,13 +149,34 @@ def _flat_scores(source: Any) -> tuple[Encoded, pa.Array | None, np.ndarray] | N
     if flat is None:
         return None
     sizes, scores, all_ascii = flat
+    ids = _id_arrays(source, all_ascii)
+    return None if ids is None else (_query_column(ids[0], sizes), ids[1], scores)
+
+
+def _arrow_scores(source: Any) -> tuple[Encoded, pa.Array | None, np.ndarray] | None:
+    """``_flat_scores`` without the C pass: the values as Arrow infers them, if numbers."""
+    flat = _flat_dict(source)
+    if flat is None:
+        return None
+    query, doc, values = flat
+    if not (pa.types.is_floating(values.type) or pa.types.is_integer(values.type)):
+        return None
+    try:
+        return query, doc, np.asarray(values.cast(pa.float64()), dtype=np.float64)
+    except pa.ArrowInvalid:  # an int past 2**53 (not exact as a double): checked path
+        return None
+
+
+def _id_arrays(source: dict, all_ascii: bool) -> tuple[pa.Array, pa.Array | None] | None:
+    """(the query ids, the doc ids or None when all are ASCII: left in the dict) as Arrow
+    strings; None for ids that are not str or not UTF-8 (the checked path names them)."""
     try:
         queries = pa.array(list(source), type=pa.string())
         docs = None if all_ascii else pa.array(list(chain.from_iterable(source.values())),
                                                type=pa.string())
     except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeError):
-        return None  # ids that are not UTF-8: the checked path names the entry
-    return _query_column(queries, sizes), docs, scores
+        return None
+    return queries, docs
 
 
 def _query_column(queries: pa.Array, sizes: np.ndarray) -> Encoded:
@@ -186,17 +197,17 @@ def _flat_dict(source: Any) -> tuple[Encoded, pa.Array | None, pa.Array] | None:
     inner = list(source.values())
     if not all(isinstance(docs, dict) for docs in inner):  # one check per query, not per entry
         return None
+    ids = _id_arrays(source, _ascii_str_keys(inner))
+    if ids is None:
+        return None
     try:
-        queries = pa.array(list(source), type=pa.string())
-        docs = None if _ascii_str_keys(inner) else pa.array(
-            list(chain.from_iterable(inner)), type=pa.string())
         values = pa.array(list(chain.from_iterable(d.values() for d in inner)))
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, UnicodeError):
-        return None  # ids that are not str (or not UTF-8), values of mixed kinds
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        return None  # values of mixed kinds
     if values.null_count:
         return None
     sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
-    return _query_column(queries, sizes), docs, values
+    return _query_column(ids[0], sizes), ids[1], values
 
 
 def _ascii_str_keys(inner: list[dict]) -> bool:
