@@ -1,9 +1,10 @@
-"""The one compiled part: ``searcheval.fast._dicts`` (``fast/dicts.c``), a pass in C over
-a ``{query_id: {doc_id: value}}`` dict. Optional: where it cannot be built (no C
-compiler), the package installs without it and takes the same steps in Python
-(``fast/dicts.py``), slower on dicts and alike in every result."""
+"""The compiled parts, both optional: ``searcheval.fast._dicts`` (``fast/dicts.c``), a pass
+in C over a ``{query_id: {doc_id: value}}`` dict, and ``searcheval.fast._spans``
+(``fast/spans.c``), uint64 keys sorted span by span. Where they cannot be built (no C
+compiler), the package installs without them and takes the same steps in numpy and Python
+(``fast/dicts.py``, ``fast/group_sort.py``), slower and alike in every result."""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("searcheval.fast._dicts", ["searcheval/fast/dicts.c"],
-                             optional=True)])
+setup(ext_modules=[Extension(f"searcheval.fast._{name}", [f"searcheval/fast/{name}.c"],
+                             optional=True) for name in ("dicts", "spans")])

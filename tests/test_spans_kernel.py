@@ -1,0 +1,147 @@
+"""The C radix sort of spans (``fast/spans.c``, through ``group_sort.sort_wide_spans``)
+against numpy's sorts of each span, on keys a most-significant-bits-first radix sort can
+get wrong: all equal, a few values, one bit each, floats sharing their top bytes, the
+largest uint64, spans shorter than its insertion cut and far longer; with and without a
+payload; and the ranking and whole evaluations it serves, with it and without it, against
+pytrec_eval."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+import pytrec_eval
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import searcheval
+from searcheval import ranking
+from searcheval.fast import group_sort
+from searcheval.fast.group_sort import sort_spans, sort_wide_spans
+
+MAX = 2**64 - 1
+
+
+def test_the_package_was_built_with_its_span_sort():
+    """``pip install`` compiles ``fast/spans.c`` (setup.py), as it does ``fast/dicts.c``."""
+    assert group_sort.KERNEL is not None, "searcheval.fast._spans was not built: reinstall"
+
+
+def _keys(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    if kind == "any":
+        return rng.integers(0, MAX, n, dtype=np.uint64, endpoint=True)
+    if kind == "equal":
+        return np.full(n, MAX, dtype=np.uint64)
+    if kind == "few":
+        return rng.choice(np.array([0, 1, MAX], dtype=np.uint64), n)
+    if kind == "one bit":
+        return np.uint64(1) << rng.integers(0, 64, n).astype(np.uint64)
+    if kind == "floats":  # scores in [0.5, 1): one exponent, the top 12 bits all alike
+        return (0.5 + rng.random(n) / 2).view(np.uint64).copy()
+    return rng.integers(0, 1 << int(kind), n).astype(np.uint64)  # "20": keys below 2**20
+
+
+@settings(max_examples=60, deadline=None)
+@given(lengths=st.lists(st.sampled_from([0, 1, 2, 24, 25, 100, 700, 5000]), min_size=1,
+                        max_size=6),
+       kind=st.sampled_from(["any", "equal", "few", "one bit", "floats", "3", "20"]),
+       payload=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_each_span_sorted_as_numpy_sorts_it(lengths, kind, payload, seed):
+    rng = np.random.default_rng(seed)
+    lead = int(rng.integers(0, 3))  # rows before the first span stay as they are
+    bounds = lead + np.concatenate(([0], np.cumsum(lengths)))
+    keys = _keys(kind, int(bounds[-1]) + 2, rng)
+    original = keys.copy()
+    rows = np.arange(len(keys)) if payload else None
+    sort_wide_spans(keys, bounds, rows)
+    expected = original.copy()
+    for begin, end in itertools.pairwise(bounds.tolist()):
+        expected[begin:end] = np.sort(expected[begin:end])
+    assert np.array_equal(keys, expected)
+    if payload:  # each value moved with its key, and stayed within its span
+        assert np.array_equal(original[rows], keys)
+        span = np.searchsorted(bounds, np.arange(len(keys)), side="right")
+        assert np.array_equal(span[rows], span)
+
+
+def test_sort_spans_takes_the_kernel_for_wide_spans_and_agrees_with_numpy(monkeypatch):
+    """Spans as long as a 7M run's queries (1,000 rows) go to the C sort; the same keys
+    sorted with it switched off (numpy's grid rows) come out the same."""
+    rng = np.random.default_rng(4)
+    bounds = np.concatenate(([0], np.cumsum(rng.integers(600, 1400, 300))))
+    keys = rng.integers(0, MAX, int(bounds[-1]), dtype=np.uint64, endpoint=True)
+    assert np.median(np.diff(bounds)) >= group_sort.KERNEL_SPAN
+    with_kernel, without = keys.copy(), keys.copy()
+    sort_spans(with_kernel, bounds)
+    monkeypatch.setattr(group_sort, "KERNEL", None)
+    sort_spans(without, bounds)
+    assert np.array_equal(with_kernel, without)
+
+
+@pytest.mark.parametrize("bounds, payload, message", [
+    ([0, 5, 3], None, "bounds"),  # decreasing
+    ([0, 11], None, "bounds"),  # past the keys
+    ([-1, 4], None, "bounds"),
+    ([0, 10], np.arange(9), "payload"),
+])
+def test_bad_bounds_are_refused_before_anything_moves(bounds, payload, message):
+    keys = np.arange(10, 0, -1).astype(np.uint64)
+    with pytest.raises(ValueError, match=message):
+        group_sort.KERNEL.sort_spans(keys, np.array(bounds, dtype=np.int64), payload)
+    assert keys.tolist() == list(range(10, 0, -1))
+
+
+def test_keys_that_cannot_be_written_are_refused():
+    keys = np.arange(100, dtype=np.uint64)
+    keys.flags.writeable = False
+    with pytest.raises((ValueError, BufferError)):
+        group_sort.KERNEL.sort_spans(keys, np.array([0, 100], dtype=np.int64))
+
+
+def test_ranking_by_score_with_the_kernel_is_numpys(monkeypatch):
+    """Queries of 1,000 rows ranked by score descending (ties, negative scores, -0.0 and
+    0.0 among them): the C sort's (query, score) order is the grid's, row for row once
+    ties are put in order by doc id, and the scores descend within each query."""
+    rng = np.random.default_rng(7)
+    lengths = rng.integers(700, 1300, 40)
+    codes = np.repeat(np.arange(40), lengths).astype(np.int32)
+    scores = rng.choice(np.array([-2.5, -0.0, 0.0, 1e-300, 0.5, 3.0, 1e300]), len(codes))
+    scores[::3] = rng.normal(size=len(scores[::3]))
+    order = ranking.by_query_and_score(codes, scores)
+    assert np.all(np.diff(codes[order]) >= 0)
+    same_query = np.diff(codes[order]) == 0
+    assert np.all(np.diff(-scores[order])[same_query] >= 0)  # -0.0 == 0.0: no step
+    monkeypatch.setattr(group_sort, "KERNEL", None)
+    plain = ranking.by_query_and_score(codes, scores)
+    assert np.array_equal(codes[order], codes[plain])
+    assert np.array_equal(scores[order], scores[plain])
+
+
+@pytest.mark.parametrize("kind", ["dict", "frame"])
+def test_whole_evaluation_with_and_without_the_kernel_is_pytrec_evals(kind, monkeypatch):
+    """20 queries of 600 to 1,400 documents (the spans go to the C sort), scores tied in
+    eighths so that the tie rule (doc id descending) decides most places: every query's
+    AP, nDCG@10, P@10 and RR with the kernel, without it, and from pytrec_eval agree."""
+    rng = np.random.default_rng(11)
+    run, qrels = {}, {}
+    for q in range(20):
+        docs = [f"d{i}" for i in rng.permutation(3000)[:int(rng.integers(600, 1400))]]
+        run[f"q{q}"] = {d: float(rng.integers(0, 40)) / 8 for d in docs}
+        qrels[f"q{q}"] = {d: int(rng.integers(0, 3)) for d in rng.choice(docs, 60)}
+    measures = ["AP", "nDCG@10", "P@10", "RR"]
+    names = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10", "RR": "recip_rank"}
+    reference = pytrec_eval.RelevanceEvaluator(qrels, set(names.values())).evaluate(run)
+    given_run = run if kind == "dict" else pd.DataFrame(
+        [(q, d, s) for q, docs in run.items() for d, s in docs.items()],
+        columns=["query_id", "doc_id", "score"])
+    assert group_sort.KERNEL is not None
+    with_kernel = searcheval.evaluate(qrels, given_run, measures=measures)
+    monkeypatch.setattr(group_sort, "KERNEL", None)
+    without = searcheval.evaluate(qrels, given_run, measures=measures)
+    np.testing.assert_array_equal(with_kernel.values, without.values)
+    for measure in measures:
+        expected = [reference[q][names[measure]] for q in with_kernel.query_ids]
+        got = with_kernel.values_for([measure], with_kernel.query_ids)[0]
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
