@@ -68,6 +68,7 @@ def kernels_table(qrels_path, run_path, repeat: int) -> list[tuple]:
             lambda: join.judgments(qrels, judged_qc, run),
             lambda: join._exact_judgments(qrels, judged_qc, run, codes))
     _byte_kernels(qrels, run, judged_qc, measure)
+    _span_sorts(run, measure)
     starts = np.searchsorted(codes, np.arange(int(codes.max(initial=0)) + 2))
     for label, bounds in (("this run's queries", starts),
                           ("queries of 10 rows", np.arange(0, len(codes) + 1, 10))):
@@ -109,6 +110,54 @@ def _byte_kernels(qrels, run, judged_qc, measure) -> None:
             lambda: hashing.same_strings(docs, found, judged_docs, judged),
             lambda: pc.equal(docs.take(found), judged_docs.take(judged)).to_numpy(
                 zero_copy_only=False))
+
+
+def _span_sorts(run, measure) -> None:
+    """The C radix sort of each span (fast/spans.c) against numpy's rows of a padded grid,
+    on this run's queries and on spans of 300 and 3,000 keys (the choice's two sides)."""
+    from searcheval import ranking
+    from searcheval.fast import group_sort
+
+    if group_sort.KERNEL is None:
+        return
+    codes = run.query.codes
+    held = ranking.comparable_scores(run.scores, 9)
+    starts = np.append(group_sort.block_starts(codes), len(codes))
+    keys = ranking._descending_keys(held)
+    spans = [("this run's queries", starts)] + [
+        (f"spans of {width:,} keys", np.arange(0, len(keys) + 1, width)) for width in (300, 3000)]
+    for label, bounds in spans:
+        measure(f"scores sorted within each query, {label} (fast/spans.c, group_sort.KERNEL)",
+                "numpy's rows of a padded grid (group_sort.sort_spans without it)",
+                lambda: _sorted_spans(keys, bounds, group_sort.KERNEL),
+                lambda: _sorted_spans(keys, bounds, None))
+    measure("ranking order of the run: score keys with row numbers (ranking._padded_grid_order)",
+            "argsort of a padded grid of scores (the same without the kernel)",
+            lambda: held[_grid_order(codes, held, group_sort.KERNEL)],
+            lambda: held[_grid_order(codes, held, None)])
+
+
+def _sorted_spans(keys: np.ndarray, bounds: np.ndarray, kernel) -> np.ndarray:
+    from searcheval.fast import group_sort
+
+    copy = keys[:bounds[-1]].copy()
+    group_sort.KERNEL, before = kernel, group_sort.KERNEL
+    try:
+        group_sort.sort_spans(copy, bounds)
+    finally:
+        group_sort.KERNEL = before
+    return copy
+
+
+def _grid_order(codes: np.ndarray, held: np.ndarray, kernel) -> np.ndarray:
+    from searcheval import ranking
+    from searcheval.fast import group_sort
+
+    group_sort.KERNEL, before = kernel, group_sort.KERNEL
+    try:
+        return ranking._padded_grid_order(codes, held)
+    finally:
+        group_sort.KERNEL = before
 
 
 def _mixed_ties(q: np.ndarray, s: np.ndarray, rel: np.ndarray):
