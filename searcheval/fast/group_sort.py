@@ -9,7 +9,10 @@ Short rows of a 2-D array are sorted by sorting networks held in registers inste
 no compressing store: 1,000 rows of 100 keys take 0.25 ms on Zen 4 (0.54 ms in AVX2), and
 7,000 rows of 1,000 keys 110 ms against 529 ms for the same keys in one sort. A run or a
 qrels already comes in groups (a query's rows), so each group is one row of a padded
-grid, a batch of rows at a time (temporaries of ``PIECE_ROWS`` cells).
+grid, a batch of rows at a time (temporaries of ``PIECE_ROWS`` cells). Where the spans
+are long (a median of ``KERNEL_SPAN`` keys and more) the C radix sort of fast/spans.c
+(``KERNEL``) sorts each span in place instead, pieces on both cores: 2.4x to 2.7x faster
+than the grid at 1,000 to 3,000 keys a span, slower below 300.
 
 Contract: ``group_sorted(keys, groups, n)`` equals ``keys[np.lexsort((keys, groups))]``;
 ``sort_spans(keys, bounds)`` sorts ``keys[bounds[i]:bounds[i + 1]]`` for every ``i``, in
@@ -134,7 +137,8 @@ def sort_wide_spans(keys: np.ndarray, bounds: np.ndarray,
     equal keys' values in any order."""
     bounds = np.ascontiguousarray(bounds, dtype=np.int64)
     cuts = np.unique(np.searchsorted(bounds, np.arange(bounds[0], bounds[-1], PIECE_ROWS)))
-    pieces = [bounds[a:b + 1] for a, b in zip(cuts.tolist(), np.append(cuts[1:], len(bounds) - 1).tolist())]
+    ends = np.append(cuts[1:], len(bounds) - 1)
+    pieces = [bounds[a:b + 1] for a, b in zip(cuts.tolist(), ends.tolist())]
     on_both_cores(lambda piece: KERNEL.sort_spans(keys, piece, payload), pieces)
 
 
