@@ -129,35 +129,31 @@ def _span_sorts(run, measure) -> None:
     for label, bounds in spans:
         measure(f"scores sorted within each query, {label} (fast/spans.c, group_sort.KERNEL)",
                 "numpy's rows of a padded grid (group_sort.sort_spans without it)",
-                lambda: _sorted_spans(keys, bounds, group_sort.KERNEL),
-                lambda: _sorted_spans(keys, bounds, None))
+                lambda: _sorted_spans(keys, bounds),
+                lambda: _without_kernel(lambda: _sorted_spans(keys, bounds)))
     measure("ranking order of the run: score keys with row numbers (ranking._padded_grid_order)",
             "argsort of a padded grid of scores (the same without the kernel)",
-            lambda: held[_grid_order(codes, held, group_sort.KERNEL)],
-            lambda: held[_grid_order(codes, held, None)])
+            lambda: held[ranking._padded_grid_order(codes, held)],
+            lambda: held[_without_kernel(lambda: ranking._padded_grid_order(codes, held))])
 
 
-def _sorted_spans(keys: np.ndarray, bounds: np.ndarray, kernel) -> np.ndarray:
+def _sorted_spans(keys: np.ndarray, bounds: np.ndarray) -> np.ndarray:
     from searcheval.fast import group_sort
 
     copy = keys[:bounds[-1]].copy()
-    group_sort.KERNEL, before = kernel, group_sort.KERNEL
-    try:
-        group_sort.sort_spans(copy, bounds)
-    finally:
-        group_sort.KERNEL = before
+    group_sort.sort_spans(copy, bounds)
     return copy
 
 
-def _grid_order(codes: np.ndarray, held: np.ndarray, kernel) -> np.ndarray:
-    from searcheval import ranking
+def _without_kernel(call: Callable):
+    """``call()`` with the C span sort switched off, as an install without a compiler has it."""
     from searcheval.fast import group_sort
 
-    group_sort.KERNEL, before = kernel, group_sort.KERNEL
+    group_sort.KERNEL, kernel = None, group_sort.KERNEL
     try:
-        return ranking._padded_grid_order(codes, held)
+        return call()
     finally:
-        group_sort.KERNEL = before
+        group_sort.KERNEL = kernel
 
 
 def _mixed_ties(q: np.ndarray, s: np.ndarray, rel: np.ndarray):

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .fast import group_sort
-from .fast.group_sort import block_starts
+from .fast.group_sort import block_starts, kernel_pays, sort_wide_spans
 from .fast.hashing import descending_order
 from .model import Run, natural_key
 from .model.columns import Encoded
@@ -176,9 +175,9 @@ def _padded_grid_order(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray 
     if not np.all(block_query[1:] > block_query[:-1]):
         return None
     lengths = np.diff(np.append(starts, n))
-    if group_sort.KERNEL is not None and np.median(lengths) >= group_sort.KERNEL_SPAN:
+    if kernel_pays(lengths):
         order = np.arange(n)
-        group_sort.sort_wide_spans(_descending_keys(held), np.append(starts, n), order)
+        sort_wide_spans(_descending_keys(held), np.append(starts, n), order)
         return order
     width = int(lengths.max())
     if width * len(starts) > 2 * n:

@@ -56,28 +56,65 @@ def test_each_span_sorted_as_numpy_sorts_it(lengths, kind, payload, seed):
     original = keys.copy()
     rows = np.arange(len(keys)) if payload else None
     sort_wide_spans(keys, bounds, rows)
-    expected = original.copy()
-    for begin, end in itertools.pairwise(bounds.tolist()):
-        expected[begin:end] = np.sort(expected[begin:end])
-    assert np.array_equal(keys, expected)
+    assert np.array_equal(keys, _numpy_sorted(original, bounds))
     if payload:  # each value moved with its key, and stayed within its span
         assert np.array_equal(original[rows], keys)
         span = np.searchsorted(bounds, np.arange(len(keys)), side="right")
         assert np.array_equal(span[rows], span)
 
 
-def test_sort_spans_takes_the_kernel_for_wide_spans_and_agrees_with_numpy(monkeypatch):
-    """Spans as long as a 7M run's queries (1,000 rows) go to the C sort; the same keys
-    sorted with it switched off (numpy's grid rows) come out the same."""
+class _Recorded:
+    """The built module, recording the keys of each call: proof a path reached it."""
+
+    def __init__(self, module):
+        self.module, self.keys = module, []
+
+    def sort_spans(self, keys, bounds, payload=None):
+        self.keys.append(int(bounds[-1] - bounds[0]))
+        return self.module.sort_spans(keys, bounds, payload)
+
+
+@pytest.fixture
+def kernel(monkeypatch) -> _Recorded:
+    recorded = _Recorded(group_sort.KERNEL)
+    monkeypatch.setattr(group_sort, "KERNEL", recorded)
+    return recorded
+
+
+def _numpy_sorted(keys: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    expected = keys.copy()
+    for begin, end in itertools.pairwise(bounds.tolist()):
+        expected[begin:end] = np.sort(expected[begin:end])
+    return expected
+
+
+def test_sort_spans_takes_the_kernel_for_wide_spans_and_agrees_with_numpy(kernel,
+                                                                          monkeypatch):
+    """Spans as long as a 7M run's queries (1,000 rows) go to the C sort, every key of
+    them, and come out as numpy sorts each span; the same keys sorted with it switched
+    off (numpy's grid rows) come out the same."""
     rng = np.random.default_rng(4)
     bounds = np.concatenate(([0], np.cumsum(rng.integers(600, 1400, 300))))
     keys = rng.integers(0, MAX, int(bounds[-1]), dtype=np.uint64, endpoint=True)
-    assert np.median(np.diff(bounds)) >= group_sort.KERNEL_SPAN
     with_kernel, without = keys.copy(), keys.copy()
     sort_spans(with_kernel, bounds)
+    assert sum(kernel.keys) == len(keys)
+    assert np.array_equal(with_kernel, _numpy_sorted(keys, bounds))
     monkeypatch.setattr(group_sort, "KERNEL", None)
     sort_spans(without, bounds)
     assert np.array_equal(with_kernel, without)
+
+
+def test_short_spans_stay_with_numpy(kernel):
+    """Queries of 100 rows (a 1,000 x 100 run's) are below ``KERNEL_SPAN``, where numpy's
+    grid rows are faster: the C sort is not called, and the spans are sorted all the same."""
+    rng = np.random.default_rng(5)
+    bounds = np.arange(0, 100 * 300 + 1, 100)
+    keys = rng.integers(0, MAX, int(bounds[-1]), dtype=np.uint64, endpoint=True)
+    sorted_keys = keys.copy()
+    sort_spans(sorted_keys, bounds)
+    assert kernel.keys == []
+    assert np.array_equal(sorted_keys, _numpy_sorted(keys, bounds))
 
 
 @pytest.mark.parametrize("bounds, payload, message", [
@@ -100,27 +137,42 @@ def test_keys_that_cannot_be_written_are_refused():
         group_sort.KERNEL.sort_spans(keys, np.array([0, 100], dtype=np.int64))
 
 
-def test_ranking_by_score_with_the_kernel_is_numpys(monkeypatch):
+@pytest.mark.parametrize("keys, bounds, payload, message", [
+    (np.arange(10.0), np.array([0, 10]), None, "keys"),  # floats: not sorted by their bits
+    (np.arange(10), np.array([0, 10]), None, "keys"),  # signed keys
+    (np.arange(10, dtype=np.uint32), np.array([0, 10]), None, "keys"),
+    (np.arange(10, dtype=np.uint64), np.array([0, 10], dtype=np.uint64), None, "bounds"),
+    (np.arange(10, dtype=np.uint64), np.array([0, 10]), np.arange(10.0), "payload"),
+    (np.zeros((2, 5), dtype=np.uint64), np.array([0, 10]), None, "keys"),
+])
+def test_buffers_of_another_type_are_refused(keys, bounds, payload, message):
+    with pytest.raises(ValueError, match=message):
+        group_sort.KERNEL.sort_spans(keys, bounds, payload)
+
+
+def test_ranking_by_score_with_the_kernel_is_numpys(kernel, monkeypatch):
     """Queries of 1,000 rows ranked by score descending (ties, negative scores, -0.0 and
-    0.0 among them): the C sort's (query, score) order is the grid's, row for row once
-    ties are put in order by doc id, and the scores descend within each query."""
+    0.0 among them) through the C sort: every row once, and the (query, score) sequence
+    numpy's lexsort gives; the same with the kernel switched off."""
     rng = np.random.default_rng(7)
     lengths = rng.integers(700, 1300, 40)
     codes = np.repeat(np.arange(40), lengths).astype(np.int32)
     scores = rng.choice(np.array([-2.5, -0.0, 0.0, 1e-300, 0.5, 3.0, 1e300]), len(codes))
     scores[::3] = rng.normal(size=len(scores[::3]))
     order = ranking.by_query_and_score(codes, scores)
-    assert np.all(np.diff(codes[order]) >= 0)
-    same_query = np.diff(codes[order]) == 0
-    assert np.all(np.diff(-scores[order])[same_query] >= 0)  # -0.0 == 0.0: no step
+    assert sum(kernel.keys) == len(codes)
+    assert np.array_equal(np.sort(order), np.arange(len(codes)))
+    reference = np.lexsort((-scores, codes))
+    assert np.array_equal(codes[order], codes[reference])
+    assert np.array_equal(scores[order], scores[reference])
     monkeypatch.setattr(group_sort, "KERNEL", None)
     plain = ranking.by_query_and_score(codes, scores)
-    assert np.array_equal(codes[order], codes[plain])
     assert np.array_equal(scores[order], scores[plain])
 
 
 @pytest.mark.parametrize("kind", ["dict", "frame"])
-def test_whole_evaluation_with_and_without_the_kernel_is_pytrec_evals(kind, monkeypatch):
+def test_whole_evaluation_with_and_without_the_kernel_is_pytrec_evals(kind, kernel,
+                                                                     monkeypatch):
     """20 queries of 600 to 1,400 documents (the spans go to the C sort), scores tied in
     eighths so that the tie rule (doc id descending) decides most places: every query's
     AP, nDCG@10, P@10 and RR with the kernel, without it, and from pytrec_eval agree."""
@@ -136,8 +188,8 @@ def test_whole_evaluation_with_and_without_the_kernel_is_pytrec_evals(kind, monk
     given_run = run if kind == "dict" else pd.DataFrame(
         [(q, d, s) for q, docs in run.items() for d, s in docs.items()],
         columns=["query_id", "doc_id", "score"])
-    assert group_sort.KERNEL is not None
     with_kernel = searcheval.evaluate(qrels, given_run, measures=measures)
+    assert kernel.keys, "the evaluation did not reach the C sort"
     monkeypatch.setattr(group_sort, "KERNEL", None)
     without = searcheval.evaluate(qrels, given_run, measures=measures)
     np.testing.assert_array_equal(with_kernel.values, without.values)

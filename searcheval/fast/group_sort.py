@@ -109,7 +109,7 @@ def sort_spans(keys: np.ndarray, bounds: np.ndarray) -> None:
     lengths = np.diff(bounds)
     if len(lengths) == 0:
         return
-    if KERNEL is not None and np.median(lengths) >= KERNEL_SPAN:
+    if kernel_pays(lengths):
         sort_wide_spans(keys, bounds)
         return
     widest = int(lengths.max())
@@ -128,6 +128,12 @@ def sort_spans(keys: np.ndarray, bounds: np.ndarray) -> None:
             _sort_consecutive(keys, int(bounds[first]), part, scratch[:width * len(part)])
         else:
             _sort_by_length_class(keys, bounds[first:first + len(part)], part)
+
+
+def kernel_pays(lengths: np.ndarray) -> bool:
+    """Whether spans of these lengths are sorted faster by the C radix sort (``KERNEL``,
+    when built) than by numpy's rows of a grid: a median of ``KERNEL_SPAN`` keys or more."""
+    return KERNEL is not None and len(lengths) > 0 and np.median(lengths) >= KERNEL_SPAN
 
 
 def sort_wide_spans(keys: np.ndarray, bounds: np.ndarray,

@@ -1,7 +1,7 @@
 /* searcheval.fast._spans: uint64 keys sorted span by span, in place, in C.
  *
- * Contract (fast/group_sort.py is the Python side, tests/test_group_sort.py holds both to
- * numpy's sorts):
+ * Contract (fast/group_sort.py is the Python side; tests/test_spans_kernel.py holds this
+ * module to numpy's sorts):
  *
  *   sort_spans(keys, bounds[, payload])
  *       keys: a writable C-contiguous buffer of uint64; bounds: int64, non-decreasing,
@@ -113,15 +113,22 @@ static void bucketed(uint64_t *k, int64_t *p, Py_ssize_t n, uint64_t *tk, int64_
     }
 }
 
-static int get_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize,
+/* A 1-D C-contiguous buffer of 8-byte integers, unsigned (keys) or signed (bounds and
+ * payload): a float64 array, say, would otherwise be sorted by its bits without a word. */
+static int get_buffer(PyObject *obj, Py_buffer *view, int writable, int is_unsigned,
                       const char *name)
 {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, view, flags) < 0)
         return -1;
-    if (view->itemsize != itemsize || view->ndim != 1) {
-        PyErr_Format(PyExc_ValueError, "%s: expected a 1-D buffer of %zd-byte items", name,
-                     itemsize);
+    const char *format = view->format ? view->format : "B";
+    if (*format == '@' || *format == '=' || *format == '<')
+        format++;
+    int integer = strlen(format) == 1
+                  && strchr(is_unsigned ? "LQ" : "lq", *format) != NULL;
+    if (view->itemsize != 8 || view->ndim != 1 || !integer) {
+        PyErr_Format(PyExc_ValueError, "%s: expected a 1-D buffer of %s", name,
+                     is_unsigned ? "uint64" : "int64");
         PyBuffer_Release(view);
         return -1;
     }
@@ -135,14 +142,14 @@ static PyObject *sort_spans(PyObject *self, PyObject *args)
     Py_buffer keys, bounds, payload = {0};
     if (!PyArg_ParseTuple(args, "OO|O", &keys_obj, &bounds_obj, &payload_obj))
         return NULL;
-    if (get_buffer(keys_obj, &keys, 1, 8, "keys") < 0)
+    if (get_buffer(keys_obj, &keys, 1, 1, "keys") < 0)
         return NULL;
-    if (get_buffer(bounds_obj, &bounds, 0, 8, "bounds") < 0) {
+    if (get_buffer(bounds_obj, &bounds, 0, 0, "bounds") < 0) {
         PyBuffer_Release(&keys);
         return NULL;
     }
     int with_payload = payload_obj != Py_None;
-    if (with_payload && get_buffer(payload_obj, &payload, 1, 8, "payload") < 0) {
+    if (with_payload && get_buffer(payload_obj, &payload, 1, 0, "payload") < 0) {
         PyBuffer_Release(&keys);
         PyBuffer_Release(&bounds);
         return NULL;
