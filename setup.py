@@ -1,10 +1,16 @@
-"""The compiled parts, both optional: ``searcheval.fast._dicts`` (``fast/dicts.c``), a pass
-in C over a ``{query_id: {doc_id: value}}`` dict, and ``searcheval.fast._spans``
-(``fast/spans.c``), uint64 keys sorted span by span. Where they cannot be built (no C
-compiler), the package installs without them and takes the same steps in numpy and Python
-(``fast/dicts.py``, ``fast/group_sort.py``), slower and alike in every result."""
+"""The compiled parts, all optional:
+
+- ``searcheval.fast._dicts`` (``fast/dicts.c``): a pass in C over a ``{query_id: {doc_id:
+  value}}`` dict;
+- ``searcheval.fast._spans`` (``fast/spans.c``): uint64 keys sorted span by span;
+- ``searcheval.fast._strings`` (``fast/strings.c``): hashes and byte comparisons of Arrow
+  string columns.
+
+Where they cannot be built (no C compiler), the package installs without them and takes
+the same steps in numpy and Python (``fast/dicts.py``, ``fast/group_sort.py``,
+``fast/hashing.py``), slower and alike in every result."""
 
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension(f"searcheval.fast._{name}", [f"searcheval/fast/{name}.c"],
-                             optional=True) for name in ("dicts", "spans")])
+                             optional=True) for name in ("dicts", "spans", "strings")])

@@ -17,6 +17,11 @@ from ..model.arrow import string_buffers
 from .cores import PIECE_ROWS, in_pieces, on_both_cores
 from .group_sort import block_starts, group_sorted
 
+try:  # fast/strings.c: the same hashes and comparisons in C
+    from . import _strings as KERNEL
+except ImportError:  # installed without a C compiler: the numpy code below
+    KERNEL = None
+
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
@@ -67,15 +72,27 @@ _HASH_ROWS = 1 << 14
 
 def string_hashes(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """A uint64 hash of each string of an Arrow string column (equal strings, equal hash),
-    on one thread (on two it saved nothing: ``bench.py --kernels``), in pieces of
-    ``_HASH_ROWS`` strings so every temporary stays in cache."""
+    on one thread (on two it saved nothing: ``bench.py --kernels``); without the C
+    kernel in pieces of ``_HASH_ROWS`` strings, so that numpy's temporaries stay in cache."""
     parts = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    parts = [p.slice(i, _HASH_ROWS) for p in parts for i in range(0, len(p), _HASH_ROWS)]
+    if KERNEL is None:
+        parts = [p.slice(i, _HASH_ROWS) for p in parts for i in range(0, len(p), _HASH_ROWS)]
     hashed = [_hash_array(p) for p in parts if len(p)]
+    if len(hashed) == 1:
+        return hashed[0]
     return np.concatenate(hashed) if hashed else np.zeros(0, dtype=np.uint64)
 
 
 def _hash_array(array: pa.Array) -> np.ndarray:
+    """Each string's hash (``_numpy_hashes`` says which), in C where it was built."""
+    if KERNEL is None:
+        return _numpy_hashes(array)
+    out = np.empty(len(array), dtype=np.uint64)
+    KERNEL.hash_strings(*string_buffers(array), out)
+    return out
+
+
+def _numpy_hashes(array: pa.Array) -> np.ndarray:
     """Each string's hash: its length, then its 8-byte windows from the start, the last one
     ending at the string's end (overlapping the one before), so every window lies inside
     its string; a string of 8 bytes or fewer is one window, masked to its length.
@@ -290,6 +307,11 @@ def _same_in_arrays(left: pa.Array, left_rows: np.ndarray, right: pa.Array,
     unmasked (the bytes past the shorter end are masked off after the xor), until the
     longest id ends."""
     (l_offsets, l_data), (r_offsets, r_data) = string_buffers(left), string_buffers(right)
+    if KERNEL is not None:
+        same = np.empty(len(left_rows), dtype=bool)
+        KERNEL.same_strings(l_offsets, l_data, np.asarray(left_rows, dtype=np.int64),
+                            r_offsets, r_data, np.asarray(right_rows, dtype=np.int64), same)
+        return same
     l_start = l_offsets[left_rows].astype(np.int64)
     length = l_offsets[left_rows + 1] - l_start
     r_start = r_offsets[right_rows].astype(np.int64)

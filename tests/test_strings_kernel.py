@@ -1,0 +1,199 @@
+"""The C hashes and byte comparisons of string columns (``fast/strings.c``, through
+``fast/hashing``) against the numpy code they replace and against Python's own string
+comparison: ids of every length around the 8-byte windows (0, 1, 7, 8, 9, 16, 17, 64, 65
+and far longer), non-ASCII ids, sliced arrays, both offset widths; bad buffers refused
+before anything is written; and whole evaluations of Arrow tables and DataFrames with the
+kernel and without it, against pytrec_eval."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+import pytrec_eval
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import searcheval
+from searcheval.fast import hashing
+from searcheval.model.arrow import string_buffers
+
+KERNEL = hashing.KERNEL
+
+
+def test_the_package_was_built_with_its_string_kernel():
+    """``pip install`` compiles ``fast/strings.c`` (setup.py), as it does ``fast/spans.c``."""
+    assert KERNEL is not None, "searcheval.fast._strings was not built: reinstall"
+
+
+_LENGTHS = st.sampled_from([0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 72, 73, 200])
+_IDS = _LENGTHS.flatmap(lambda n: st.text(st.sampled_from("ab\u00e9\u4e2d0\x7f"),
+                                          min_size=n, max_size=n))
+_TYPES = st.sampled_from([pa.string(), pa.large_string()])
+
+
+def _column(ids: list[str], type_: pa.DataType, cut: int) -> pa.Array:
+    """The ids as an Arrow array of ``type_``, less its first ``cut`` rows (a slice: its
+    offsets do not start at 0, and bytes lie before its first string)."""
+    return pa.array(ids, type_).slice(min(cut, len(ids)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(ids=st.lists(_IDS, max_size=40), type_=_TYPES, cut=st.integers(0, 3))
+def test_each_hash_is_the_numpy_codes(ids, type_, cut):
+    """The C hash is the numpy one bit for bit: an Evaluator's qrels hashed by one and a
+    run by the other must still meet, and the hash is documented once."""
+    column = _column(ids, type_, cut)
+    out = np.full(len(column), 7, dtype=np.uint64)
+    KERNEL.hash_strings(*string_buffers(column), out)
+    assert out.tolist() == hashing._numpy_hashes(column).tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(ids=st.lists(_IDS, min_size=1, max_size=30), others=st.lists(_IDS, min_size=1,
+                                                                     max_size=30),
+       types=st.tuples(_TYPES, _TYPES), data=st.data())
+def test_same_strings_is_pythons_equality(ids, others, types, data):
+    """Pairs of rows of two columns (some equal by construction: ``others`` repeats some
+    ``ids``), compared by the kernel and by the numpy code: both are Python's ``==``."""
+    others = others + ids[: len(ids) // 2]
+    left, right = pa.array(ids, types[0]), pa.array(others, types[1])
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, len(ids) - 1),
+                                         st.integers(0, len(others) - 1)), max_size=60))
+    left_rows = np.array([p[0] for p in pairs], dtype=np.int64)
+    right_rows = np.array([p[1] for p in pairs], dtype=np.int64)
+    expected = [ids[i] == others[j] for i, j in pairs]
+    same = np.zeros(len(pairs), dtype=bool)
+    KERNEL.same_strings(*string_buffers(left), left_rows, *string_buffers(right), right_rows,
+                        same)
+    assert same.tolist() == expected
+    assert hashing.same_strings(left, left_rows, right, right_rows).tolist() == expected
+
+
+def test_without_the_kernel_the_package_takes_the_numpy_code(monkeypatch):
+    """KERNEL None (installed without a C compiler): hashes and comparisons come from
+    numpy, alike in every value."""
+    column = pa.array([f"doc-{i}" * (i % 11) for i in range(5000)])
+    rows = np.arange(5000)
+    with_kernel = hashing.string_hashes(column)
+    monkeypatch.setattr(hashing, "KERNEL", None)
+    assert hashing.string_hashes(column).tolist() == with_kernel.tolist()
+    assert hashing.same_strings(column, rows, column, rows[::-1]).tolist() == [
+        column[i].as_py() == column[4999 - i].as_py() for i in range(5000)]
+
+
+def _buffers(ids=("a", "bb", "ccc")):
+    return string_buffers(pa.array(list(ids)))
+
+
+@pytest.mark.parametrize("offsets, data, message", [
+    (np.array([0, 2, 1, 3], np.int32), b"abc", "offsets"),  # decreasing
+    (np.array([0, 1, 9], np.int32), b"abc", "offsets"),  # past the data
+    (np.array([-1, 1], np.int64), b"abc", "offsets"),
+    (np.array([], np.int32), b"", "offsets"),  # not even the first offset
+    (np.array([0, 1.0]), b"abc", "offsets"),  # floats
+    (np.array([0, 1], np.uint64), b"abc", "offsets"),
+    (np.array([0, 1], np.int32), np.zeros(3, np.float64), "data"),
+])
+def test_hash_refuses_buffers_that_do_not_delimit_strings(offsets, data, message):
+    out = np.full(max(len(offsets) - 1, 0), 5, dtype=np.uint64)
+    with pytest.raises(ValueError, match=message):
+        KERNEL.hash_strings(offsets, data, out)
+    assert (out == 5).all()
+
+
+@pytest.mark.parametrize("out, message", [
+    (np.zeros(2, np.uint64), "one hash per string"),
+    (np.zeros(3, np.int64), "out"),
+    (np.zeros(3, np.float64), "out"),
+])
+def test_hash_refuses_an_out_of_another_size_or_type(out, message):
+    with pytest.raises(ValueError, match=message):
+        KERNEL.hash_strings(*_buffers(), out)
+
+
+def test_hash_refuses_an_out_it_cannot_write():
+    out = np.zeros(3, np.uint64)
+    out.flags.writeable = False
+    with pytest.raises((ValueError, BufferError)):
+        KERNEL.hash_strings(*_buffers(), out)
+
+
+@pytest.mark.parametrize("left_rows, right_rows, out_size, message", [
+    ([0, 3], [0, 1], 2, "past"),
+    ([0, -1], [0, 1], 2, "past"),
+    ([0, 1], [0, 1, 2], 2, "length"),
+    ([0, 1], [0, 1], 3, "length"),
+])
+def test_same_strings_refuses_rows_past_their_strings(left_rows, right_rows, out_size,
+                                                      message):
+    out = np.ones(out_size, dtype=bool)
+    with pytest.raises(ValueError, match=message):
+        KERNEL.same_strings(*_buffers(), np.array(left_rows, np.int64), *_buffers(),
+                            np.array(right_rows, np.int64), out)
+    assert out.all()
+
+
+def test_same_strings_refuses_rows_of_another_type():
+    with pytest.raises(ValueError, match="left_rows"):
+        KERNEL.same_strings(*_buffers(), np.array([0, 1], np.int32), *_buffers(),
+                            np.array([0, 1], np.int64), np.zeros(2, bool))
+    with pytest.raises(ValueError, match="right_offsets"):
+        KERNEL.same_strings(*_buffers(), np.array([0, 1], np.int64),
+                            np.array([0, 5], np.int32), b"ab", np.array([0, 1], np.int64),
+                            np.zeros(2, bool))
+
+
+class _Recorded:
+    """The built module, counting the strings each function was given: proof a path
+    reached it."""
+
+    def __init__(self, module):
+        self.module, self.hashed, self.compared = module, 0, 0
+
+    def hash_strings(self, offsets, data, out):
+        self.hashed += len(out)
+        return self.module.hash_strings(offsets, data, out)
+
+    def same_strings(self, *args):
+        self.compared += len(args[-1])
+        return self.module.same_strings(*args)
+
+
+@pytest.mark.parametrize("kind", ["arrow", "frame"])
+def test_whole_evaluation_with_and_without_the_kernel_is_pytrec_evals(kind, monkeypatch):
+    """30 queries of 50 to 150 documents, doc ids of 1 to 80 bytes (every window count),
+    some shared across queries, the qrels judging some retrieved and some not: every
+    query's AP, nDCG@10, P@10 and RR through the C kernel, without it, and from
+    pytrec_eval agree; the kernel hashed both sides and compared every candidate pair."""
+    rng = np.random.default_rng(12)
+    names = [("x" * int(n)) + str(i) for i, n in enumerate(rng.integers(0, 80, 4000))]
+    run, qrels = {}, {}
+    for q in range(30):
+        docs = [names[i] for i in rng.permutation(4000)[:int(rng.integers(50, 150))]]
+        run[f"q{q}"] = {d: float(rng.integers(0, 40)) / 8 for d in docs}
+        judged = list(rng.choice(docs, 30)) + [names[i] for i in rng.integers(0, 4000, 10)]
+        qrels[f"q{q}"] = {d: int(rng.integers(0, 3)) for d in judged}
+    frames = [pd.DataFrame([(q, d, v) for q, docs in pairs.items() for d, v in docs.items()],
+                           columns=["query_id", "doc_id", column])
+              for pairs, column in ((qrels, "relevance"), (run, "score"))]
+    given_qrels, given_run = (frames if kind == "frame"
+                              else [pa.Table.from_pandas(f, preserve_index=False)
+                                    for f in frames])
+    measures = ["AP", "nDCG@10", "P@10", "RR"]
+    pytrec = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10", "RR": "recip_rank"}
+    reference = pytrec_eval.RelevanceEvaluator(qrels, set(pytrec.values())).evaluate(run)
+    recorded = _Recorded(KERNEL)
+    monkeypatch.setattr(hashing, "KERNEL", recorded)
+    with_kernel = searcheval.evaluate(given_qrels, given_run, measures=measures)
+    rows = sum(map(len, run.values())) + sum(map(len, qrels.values()))
+    assert recorded.hashed >= rows, "the evaluation did not hash through the C kernel"
+    assert recorded.compared > 0, "the evaluation did not compare through the C kernel"
+    monkeypatch.setattr(hashing, "KERNEL", None)
+    without = searcheval.evaluate(given_qrels, given_run, measures=measures)
+    np.testing.assert_array_equal(with_kernel.values, without.values)
+    for measure in measures:
+        expected = [reference[q][pytrec[measure]] for q in with_kernel.query_ids]
+        got = with_kernel.values_for([measure], with_kernel.query_ids)[0]
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
