@@ -4,13 +4,15 @@
   value}}`` dict;
 - ``searcheval.fast._spans`` (``fast/spans.c``): uint64 keys sorted span by span;
 - ``searcheval.fast._strings`` (``fast/strings.c``): hashes and byte comparisons of Arrow
-  string columns.
+  string columns;
+- ``searcheval.fast._pairs`` (``fast/pairs.c``): rows of equal (query, doc hash), for the
+  repeat check and the judgment join.
 
 Where they cannot be built (no C compiler), the package installs without them and takes
 the same steps in numpy and Python (``fast/dicts.py``, ``fast/group_sort.py``,
-``fast/hashing.py``), slower and alike in every result."""
+``fast/hashing.py``, ``fast/sorted_join.py``), slower and alike in every result."""
 
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension(f"searcheval.fast._{name}", [f"searcheval/fast/{name}.c"],
-                             optional=True) for name in ("dicts", "spans", "strings")])
+                             optional=True) for name in ("dicts", "spans", "strings", "pairs")])

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..model.arrow import string_buffers
+from . import pairs
 from .cores import PIECE_ROWS, in_pieces, on_both_cores
 from .group_sort import block_starts, group_sorted
 
@@ -214,6 +215,9 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     none = np.zeros(0, np.int64), np.zeros(0, np.int64)
     if len(keys) < 2:
         return none
+    found = pairs.equal_pairs(groups, keys, int(groups.max()) + 1)  # in C, where built
+    if found is not None:
+        return found
     mixed = groups.astype(np.uint64)
     with np.errstate(over="ignore"):
         mixed *= _LENGTH

@@ -5,8 +5,9 @@ Contract: ``judgments(qrels, judged_qc, run)[i]`` is the grade of run row ``i``'
 doc) in the qrels, NONPOOL when the qrels do not hold the pair, UNJUDGED when its grade
 is negative. A hash is a filter, bytes decide: (query, doc hash) keys find candidates,
 every match is confirmed by comparing the doc ids' bytes. Two ways find the candidates:
-one sort of the judgments' and the run's keys together (``sorted_join``: a call's own
-qrels, a file's or a table's), or, for an Evaluator's qrels, their table of every
+for a call's own qrels (a file's or a table's), a table of each query's judgments in C
+(``pairs``; without it, one sort of the judgments' and the run's keys together:
+``sorted_join``), or, for an Evaluator's qrels, their table of every
 judgment, made once (``prepared``), where each run only looks its rows up (at 7M rows
 0.48 s against the sort's 0.88 s; built per call, the table took 0.70 s where the sort
 takes 0.62 s: ``README``, "Speed, measured"). Where a doubt is left (two judgments on
@@ -24,7 +25,7 @@ import pyarrow as pa
 from ..model import Qrels, Run
 from ..model.arrow import numbers
 from ..model.nested import NestedDocs
-from . import dicts
+from . import dicts, pairs
 from .cores import in_pieces
 from .hashing import pair_keys, same_strings, string_hashes
 from .sorted_join import candidate_pairs
@@ -246,22 +247,29 @@ def _exact_judgments(qrels: Qrels, judged_qc, run: Run, run_qc) -> np.ndarray:
     return _as_judgments(rows, qrels.relevance[order[at[rows]]], len(run_qc))
 
 
-def _doc_hashes(pairs: Qrels | Run) -> np.ndarray:
+def _doc_hashes(rows: Qrels | Run) -> np.ndarray:
     """Per row, a hash of its doc id (``hashing``; kept from the repeat check)."""
-    if pairs.doc_hash is None:
-        pairs.doc_hash = string_hashes(pairs.doc.values())
-    return pairs.doc_hash
+    if rows.doc_hash is None:
+        rows.doc_hash = string_hashes(rows.doc.values())
+    return rows.doc_hash
 
 
 def _merged_judgments(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> np.ndarray:
-    """``judgments`` from one sort of the judgments' and the run's keys together
-    (``sorted_join``), each candidate pair then confirmed by its doc ids' bytes."""
-    wanted = np.flatnonzero(judged_qc >= 0)  # judgments of the queries the run retrieves
-    pairs = candidate_pairs(judged_qc[wanted], _doc_hashes(qrels)[wanted], run.query.codes,
-                            _doc_hashes(run), len(run.query.vocabulary))
-    if pairs is None:
+    """``judgments`` from the candidate pairs of one (query, doc hash), found query by query
+    in C (``pairs``) or, without it, by one sort of the judgments' and the run's keys
+    together (``sorted_join``), each pair then confirmed by its doc ids' bytes."""
+    num_queries = len(run.query.vocabulary)
+    if pairs.KERNEL is not None:  # in C, query by query: judgments of query -1 take no part
+        found = pairs.candidate_pairs(judged_qc, _doc_hashes(qrels), run.query.codes,
+                                      _doc_hashes(run), num_queries)
+    else:
+        wanted = np.flatnonzero(judged_qc >= 0)  # judgments of the queries the run retrieves
+        found = candidate_pairs(judged_qc[wanted], _doc_hashes(qrels)[wanted],
+                                run.query.codes, _doc_hashes(run), num_queries)
+        found = None if found is None else (wanted[found[0]], found[1])
+    if found is None:
         return _exact_judgments(qrels, judged_qc, run, run.query.codes)
-    judged, rows = wanted[pairs[0]], pairs[1]
+    judged, rows = found
     same = same_strings(run.doc.values(), rows, qrels.doc.values(), judged)
     rel = np.full(len(run.query.codes), NONPOOL, dtype=np.int32)
     rel[rows[same]] = _grades(qrels)[judged[same]]
