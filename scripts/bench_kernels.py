@@ -69,6 +69,7 @@ def kernels_table(qrels_path, run_path, repeat: int) -> list[tuple]:
             lambda: join._exact_judgments(qrels, judged_qc, run, codes))
     _byte_kernels(qrels, run, judged_qc, measure)
     _span_sorts(run, measure)
+    _string_and_pair_kernels(qrels, run, judged_qc, measure)
     starts = np.searchsorted(codes, np.arange(int(codes.max(initial=0)) + 2))
     for label, bounds in (("this run's queries", starts),
                           ("queries of 10 rows", np.arange(0, len(codes) + 1, 10))):
@@ -130,11 +131,59 @@ def _span_sorts(run, measure) -> None:
         measure(f"scores sorted within each query, {label} (fast/spans.c, group_sort.KERNEL)",
                 "numpy's rows of a padded grid (group_sort.sort_spans without it)",
                 lambda: _sorted_spans(keys, bounds),
-                lambda: _without_kernel(lambda: _sorted_spans(keys, bounds)))
+                lambda: _without_kernel(group_sort, lambda: _sorted_spans(keys, bounds)))
     measure("ranking order of the run: score keys with row numbers (ranking._padded_grid_order)",
             "argsort of a padded grid of scores (the same without the kernel)",
             lambda: held[ranking._padded_grid_order(codes, held)],
-            lambda: held[_without_kernel(lambda: ranking._padded_grid_order(codes, held))])
+            lambda: held[_without_kernel(group_sort,
+                                         lambda: ranking._padded_grid_order(codes, held))])
+
+
+def _string_and_pair_kernels(qrels, run, judged_qc, measure) -> None:
+    """fast/strings.c and fast/pairs.c against the numpy code an install without a
+    compiler runs: the doc ids' hashes, the byte check of the join's pairs, the repeat
+    check's pairs, the join's candidates."""
+    from searcheval.fast import pairs, sorted_join
+
+    if hashing.KERNEL is None or pairs.KERNEL is None:
+        return
+    docs, codes, num_queries = run.doc.values(), run.query.codes, len(run.query.vocabulary)
+    measure("doc-id hashes, one pass a string (fast/strings.c, hashing.KERNEL)",
+            "numpy, a pass a window (string_hashes without it)",
+            lambda: string_hashes(docs),
+            lambda: _without_kernel(hashing, lambda: string_hashes(docs)))
+    judged_hash = join._doc_hashes(qrels)
+    found = pairs.candidate_pairs(judged_qc, judged_hash, codes, run.doc_hash, num_queries)
+    judged, rows, judged_docs = found[0], found[1], qrels.doc.values()
+    measure(f"byte equality of the join's {len(rows):,} candidates (fast/strings.c)",
+            "numpy, a pass a word (same_strings without it)",
+            lambda: hashing.same_strings(docs, rows, judged_docs, judged),
+            lambda: _without_kernel(hashing, lambda: hashing.same_strings(
+                docs, rows, judged_docs, judged)))
+    measure("repeat check's pairs, a table a query (fast/pairs.c, pairs.KERNEL)",
+            "numpy sort of (query, hash) (equal_pairs without it)",
+            lambda: len(equal_pairs(codes, run.doc_hash)[0]),
+            lambda: len(_without_kernel(pairs, lambda: equal_pairs(codes, run.doc_hash))[0]),
+            same=lambda a, b: a == b)
+    wanted = np.flatnonzero(judged_qc >= 0)
+    measure("judgment join's candidates, a table a query (fast/pairs.c)",
+            "one sort of both sides' keys (sorted_join.candidate_pairs)",
+            lambda: pairs.candidate_pairs(judged_qc, judged_hash, codes, run.doc_hash,
+                                          num_queries),
+            lambda: _with_judgment_rows(wanted, sorted_join.candidate_pairs(
+                judged_qc[wanted], judged_hash[wanted], codes, run.doc_hash, num_queries)),
+            same=lambda a, b: _pairs(a) == {
+                (j, r) for j, r in _pairs(b) if judged_hash[j] == run.doc_hash[r]})
+
+
+def _with_judgment_rows(wanted: np.ndarray, found):
+    return wanted[found[0]], found[1]
+
+
+def _pairs(found) -> set:
+    """Candidate pairs in any order (the sort's also pair hashes that agree in their top
+    bits only: the same pairs once those are left out)."""
+    return set(zip(found[0].tolist(), found[1].tolist()))
 
 
 def _sorted_spans(keys: np.ndarray, bounds: np.ndarray) -> np.ndarray:
@@ -145,15 +194,14 @@ def _sorted_spans(keys: np.ndarray, bounds: np.ndarray) -> np.ndarray:
     return copy
 
 
-def _without_kernel(call: Callable):
-    """``call()`` with the C span sort switched off, as an install without a compiler has it."""
-    from searcheval.fast import group_sort
-
-    group_sort.KERNEL, kernel = None, group_sort.KERNEL
+def _without_kernel(module, call: Callable):
+    """``call()`` with ``module``'s C kernel switched off, as an install without a compiler
+    has it."""
+    module.KERNEL, kernel = None, module.KERNEL
     try:
         return call()
     finally:
-        group_sort.KERNEL = kernel
+        module.KERNEL = kernel
 
 
 def _mixed_ties(q: np.ndarray, s: np.ndarray, rel: np.ndarray):
