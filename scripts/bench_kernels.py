@@ -124,7 +124,7 @@ def _span_sorts(run, measure) -> None:
     codes = run.query.codes
     held = ranking.comparable_scores(run.scores, 9)
     starts = np.append(group_sort.block_starts(codes), len(codes))
-    keys = ranking._descending_keys(held)
+    keys = group_sort.descending_keys(held)
     spans = [("this run's queries", starts)] + [
         (f"spans of {width:,} keys", np.arange(0, len(keys) + 1, width)) for width in (300, 3000)]
     for label, bounds in spans:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .fast.group_sort import block_starts, kernel_pays, sort_wide_spans
+from .fast.group_sort import block_starts, kernel_pays, rank_wide_spans
 from .fast.hashing import descending_order
 from .model import Run, natural_key
 from .model.columns import Encoded
@@ -176,9 +176,7 @@ def _padded_grid_order(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray 
         return None
     lengths = np.diff(np.append(starts, n))
     if kernel_pays(lengths):
-        order = np.arange(n)
-        sort_wide_spans(_descending_keys(held), np.append(starts, n), order)
-        return order
+        return rank_wide_spans(held, np.append(starts, n))
     width = int(lengths.max())
     if width * len(starts) > 2 * n:
         return None
@@ -192,16 +190,6 @@ def _padded_grid_order(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray 
     order = np.argsort(grid, axis=1)
     order += starts[:, None]
     return order[np.arange(width) < lengths[:, None]]
-
-
-def _descending_keys(held: np.ndarray) -> np.ndarray:
-    """One uint64 per finite score whose integer order is the scores' descending order
-    (equal scores, -0.0 and 0.0 among them, equal keys): the negated float64's bits, the
-    sign bit flipped for positive values and every bit for negative ones."""
-    negated = np.negative(held, dtype=np.float64) + 0.0  # + 0: -0.0 becomes 0.0
-    bits = negated.view(np.int64)
-    keys = np.where(bits < 0, ~bits, bits ^ np.int64(-2**63))
-    return keys.view(np.uint64)
 
 
 def _query_score_keys(query_codes: np.ndarray, held: np.ndarray) -> np.ndarray:

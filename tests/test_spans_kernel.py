@@ -1,4 +1,5 @@
-"""The C radix sort of spans (``fast/spans.c``, through ``group_sort.sort_wide_spans``)
+"""The C radix sort of spans (``fast/spans.c``, through ``group_sort.sort_wide_spans`` and
+``rank_wide_spans``)
 against numpy's sorts of each span, on keys a most-significant-bits-first radix sort can
 get wrong: all equal, a few values, one bit each, floats sharing their top bytes, the
 largest uint64, spans shorter than its insertion cut and far longer; with and without a
@@ -72,6 +73,10 @@ class _Recorded:
     def sort_spans(self, keys, bounds, payload=None):
         self.keys.append(int(bounds[-1] - bounds[0]))
         return self.module.sort_spans(keys, bounds, payload)
+
+    def rank_spans(self, scores, bounds, order):
+        self.keys.append(int(bounds[-1] - bounds[0]))
+        return self.module.rank_spans(scores, bounds, order)
 
 
 @pytest.fixture
@@ -148,6 +153,45 @@ def test_keys_that_cannot_be_written_are_refused():
 def test_buffers_of_another_type_are_refused(keys, bounds, payload, message):
     with pytest.raises(ValueError, match=message):
         group_sort.KERNEL.sort_spans(keys, bounds, payload)
+
+
+@settings(max_examples=60, deadline=None)
+@given(lengths=st.lists(st.sampled_from([0, 1, 2, 24, 25, 100, 700, 5000]), min_size=1,
+                        max_size=6),
+       single=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_rank_spans_is_the_sort_of_descending_keys_with_row_numbers(lengths, single, seed):
+    """``rank_wide_spans`` (keys made span by span in C) gives the very order of sorting
+    ``descending_keys`` with the row numbers as payload, which the ranking took before it;
+    and each span's scores come out descending, every row of it once."""
+    rng = np.random.default_rng(seed)
+    bounds = np.concatenate(([0], np.cumsum(lengths)))
+    scores = rng.choice(np.array([-2.5, -0.0, 0.0, 1e-300, 0.5, 3.0, np.inf, -np.inf]),
+                        int(bounds[-1]))
+    scores[::2] = rng.normal(size=len(scores[::2]))
+    scores = scores.astype(np.float32 if single else np.float64)
+    order = group_sort.rank_wide_spans(scores, bounds)
+    rows = np.arange(len(scores))
+    sort_wide_spans(group_sort.descending_keys(scores), bounds, rows)
+    assert np.array_equal(order, rows)
+    for begin, end in itertools.pairwise(bounds.tolist()):
+        assert np.array_equal(np.sort(order[begin:end]), np.arange(begin, end))
+        ranked = scores[order[begin:end]]
+        assert np.all(ranked[1:] <= ranked[:-1])
+
+
+@pytest.mark.parametrize("scores, bounds, order, message", [
+    (np.zeros(10), [0, 5, 3], np.zeros(10, np.int64), "bounds"),
+    (np.zeros(10), [0, 11], np.zeros(10, np.int64), "bounds"),
+    (np.zeros(10), [0, 10], np.zeros(9, np.int64), "order"),
+    (np.zeros(10), [0, 10], np.zeros(10, np.int32), "order"),
+    (np.zeros(10, np.int64), [0, 10], np.zeros(10, np.int64), "scores"),
+    (np.zeros(10, np.float16), [0, 10], np.zeros(10, np.int64), "scores"),
+])
+def test_rank_spans_refuses_bad_buffers_before_writing(scores, bounds, order, message):
+    order[:] = -3
+    with pytest.raises(ValueError, match=message):
+        group_sort.KERNEL.rank_spans(scores, np.array(bounds, dtype=np.int64), order)
+    assert (order == -3).all()
 
 
 def test_ranking_by_score_with_the_kernel_is_numpys(kernel, monkeypatch):

@@ -141,11 +141,38 @@ def sort_wide_spans(keys: np.ndarray, bounds: np.ndarray,
     """``sort_spans`` by the C radix sort (``KERNEL``), spans of about ``PIECE_ROWS`` keys
     at a time on both cores; ``payload`` (int64, as long as ``keys``) moves with the keys,
     equal keys' values in any order."""
+    on_both_cores(lambda piece: KERNEL.sort_spans(keys, piece, payload), _pieces(bounds))
+
+
+def rank_wide_spans(scores: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Per span of ``scores`` (float32 or float64), its row numbers by score descending
+    (equal scores in any order), by the C radix sort (``KERNEL``), spans of about
+    ``PIECE_ROWS`` rows at a time on both cores: ``sort_wide_spans`` of
+    ``descending_keys(scores)`` with row numbers as payload, but each span's keys
+    made in a buffer of its size (no 8 bytes a row written and read back)."""
+    scores = np.ascontiguousarray(scores)
+    order = np.empty(len(scores), dtype=np.int64)
+    on_both_cores(lambda piece: KERNEL.rank_spans(scores, piece, order), _pieces(bounds))
+    return order
+
+
+def descending_keys(held: np.ndarray) -> np.ndarray:
+    """One uint64 per finite score whose integer order is the scores' descending order
+    (equal scores, -0.0 and 0.0 among them, equal keys): the negated float64's bits, the
+    sign bit flipped for positive values and every bit for negative ones. What
+    ``rank_wide_spans`` sorts by, a span at a time (here for its tests and benchmarks)."""
+    negated = np.negative(held, dtype=np.float64) + 0.0  # + 0: -0.0 becomes 0.0
+    bits = negated.view(np.int64)
+    keys = np.where(bits < 0, ~bits, bits ^ np.int64(-2**63))
+    return keys.view(np.uint64)
+
+
+def _pieces(bounds: np.ndarray) -> list[np.ndarray]:
+    """``bounds`` cut into runs of spans of about ``PIECE_ROWS`` rows (each run's bounds)."""
     bounds = np.ascontiguousarray(bounds, dtype=np.int64)
     cuts = np.unique(np.searchsorted(bounds, np.arange(bounds[0], bounds[-1], PIECE_ROWS)))
     ends = np.append(cuts[1:], len(bounds) - 1)
-    pieces = [bounds[a:b + 1] for a, b in zip(cuts.tolist(), ends.tolist())]
-    on_both_cores(lambda piece: KERNEL.sort_spans(keys, piece, payload), pieces)
+    return [bounds[a:b + 1] for a, b in zip(cuts.tolist(), ends.tolist())]
 
 
 def _sort_consecutive(keys: np.ndarray, begin: int, lengths: np.ndarray,
