@@ -135,13 +135,28 @@ def test_same_strings_refuses_rows_past_their_strings(left_rows, right_rows, out
     assert out.all()
 
 
+def test_same_strings_checks_the_strings_its_rows_name():
+    """Only the named strings' offsets are read, and checked: a string past the data (or
+    ending before it starts) is refused when a row names it, and unread otherwise."""
+    broken = np.array([0, 1, 9, 2], np.int32), np.frombuffer(b"abc", np.uint8)
+    out = np.ones(1, dtype=bool)
+    for row in (1, 2):
+        with pytest.raises(ValueError, match="past"):
+            KERNEL.same_strings(*broken, np.array([row], np.int64), *_buffers(),
+                                np.array([0], np.int64), out)
+    assert out.all()
+    KERNEL.same_strings(*broken, np.array([0], np.int64), *_buffers(),
+                        np.array([0], np.int64), out)
+    assert out.tolist() == [True]  # "a" and "a"
+
+
 def test_same_strings_refuses_rows_of_another_type():
     with pytest.raises(ValueError, match="left_rows"):
         KERNEL.same_strings(*_buffers(), np.array([0, 1], np.int32), *_buffers(),
                             np.array([0, 1], np.int64), np.zeros(2, bool))
     with pytest.raises(ValueError, match="right_offsets"):
         KERNEL.same_strings(*_buffers(), np.array([0, 1], np.int64),
-                            np.array([0, 5], np.int32), b"ab", np.array([0, 1], np.int64),
+                            np.array([0, 1], np.uint32), b"ab", np.array([0, 0], np.int64),
                             np.zeros(2, bool))
 
 

@@ -18,7 +18,8 @@
  *       string right_rows[i] of the right are the same bytes.
  *
  *   Both raise ValueError, before writing anything, on buffers of other types or sizes,
- *   offsets that do not delimit strings of data, or rows past their side's strings.
+ *   offsets that do not delimit strings of data (same_strings: of the strings its rows
+ *   name), or rows past their side's strings.
  *
  * Why C: in numpy a hash costs one pass over all rows per 8-byte window, with gathers
  * and temporaries each time, and a comparison likewise; at 1,000 queries of 100 rows the
@@ -100,9 +101,10 @@ static int get_buffer(PyObject *obj, Py_buffer *view, int writable, const char *
     return 0;
 }
 
-/* Offsets and data of one side; the offsets checked to delimit strings of the data. */
+/* Offsets and data of one side; with `check`, every string's offsets checked to lie
+ * within the data, in order (same_strings checks only the strings its rows name). */
 static int get_strings(PyObject *offsets_obj, PyObject *data_obj, Offsets *offsets,
-                       Py_buffer *data, const char *side)
+                       Py_buffer *data, const char *side, int check)
 {
     char name[32];
     snprintf(name, sizeof name, "%soffsets", side);
@@ -116,6 +118,8 @@ static int get_strings(PyObject *offsets_obj, PyObject *data_obj, Offsets *offse
     offsets->wide = offsets->view.itemsize == 8;
     offsets->strings = offsets->view.shape[0] - 1;
     int valid = offsets->strings >= 0;
+    if (valid && !check)
+        return 0;
     int64_t previous = valid ? offset_at(offsets, 0) : 0;
     valid = valid && previous >= 0;
     for (Py_ssize_t i = 1; valid && i <= offsets->strings; i++) {
@@ -140,7 +144,7 @@ static PyObject *hash_strings(PyObject *self, PyObject *args)
     Py_buffer data, out;
     if (!PyArg_ParseTuple(args, "OOO", &offsets_obj, &data_obj, &out_obj))
         return NULL;
-    if (get_strings(offsets_obj, data_obj, &offsets, &data, "") < 0)
+    if (get_strings(offsets_obj, data_obj, &offsets, &data, "", 1) < 0)
         return NULL;
     if (get_buffer(out_obj, &out, 1, "LQ", 8, "out", "uint64") < 0) {
         PyBuffer_Release(&offsets.view);
@@ -170,13 +174,19 @@ static PyObject *hash_strings(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* Whether every row is a string of its side. */
-static int rows_within(const Py_buffer *rows, Py_ssize_t strings)
+/* Whether every row is a string of its side whose offsets lie within its data, in order:
+ * the strings a comparison reads, and no others, checked (a piece of pairs is not made
+ * to read every offset of both columns). */
+static int rows_within(const Py_buffer *rows, const Offsets *offsets, Py_ssize_t data_size)
 {
     const int64_t *r = (const int64_t *)rows->buf;
-    for (Py_ssize_t i = 0; i < rows->shape[0]; i++)
-        if (r[i] < 0 || r[i] >= strings)
+    for (Py_ssize_t i = 0; i < rows->shape[0]; i++) {
+        if (r[i] < 0 || r[i] >= offsets->strings)
             return 0;
+        int64_t start = offset_at(offsets, r[i]), end = offset_at(offsets, r[i] + 1);
+        if (start < 0 || end < start || end > data_size)
+            return 0;
+    }
     return 1;
 }
 
@@ -194,7 +204,7 @@ static PyObject *same_strings(PyObject *self, PyObject *args)
     const char *wrong = NULL;
     for (; got < 2; got++)
         if (get_strings(objs[3 * got], objs[3 * got + 1], &offsets[got], &data[got],
-                        sides[got]) < 0)
+                        sides[got], 0) < 0)
             break;
     int rows_got = 0;
     if (got == 2)
@@ -208,9 +218,9 @@ static PyObject *same_strings(PyObject *self, PyObject *args)
         Py_ssize_t n = rows[0].shape[0];
         if (rows[1].shape[0] != n || out.shape[0] != n)
             wrong = "rows and out: not of one length";
-        else if (!rows_within(&rows[0], offsets[0].strings)
-                 || !rows_within(&rows[1], offsets[1].strings))
-            wrong = "rows: past their side's strings";
+        else if (!rows_within(&rows[0], &offsets[0], data[0].shape[0])
+                 || !rows_within(&rows[1], &offsets[1], data[1].shape[0]))
+            wrong = "rows: past their side's strings, or strings past its data";
         if (wrong == NULL) {
             const int64_t *l = (const int64_t *)rows[0].buf, *r = (const int64_t *)rows[1].buf;
             const uint8_t *ld = (const uint8_t *)data[0].buf, *rd = (const uint8_t *)data[1].buf;
