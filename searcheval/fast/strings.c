@@ -54,11 +54,16 @@ static inline uint64_t mix(uint64_t h, uint64_t word)
     return h ^ (h >> SHIFT);
 }
 
-static inline uint64_t hash(const uint8_t *s, int64_t length)
+/* The hash of the `length` bytes at s; `room`: the bytes readable from s (a short string
+ * is read as one whole word, masked, where the data goes on that far: a copy of a
+ * variable size would be a call to memcpy per string). */
+static inline uint64_t hash(const uint8_t *s, int64_t length, int64_t room)
 {
     uint64_t h = (uint64_t)length * LENGTH;
     if (length == 0)
         return h;
+    if (length <= 8 && room >= 8) /* the first `length` bytes of the word kept */
+        return mix(h, little_endian(s, 8) & (~0ULL >> (64 - 8 * length)));
     if (length <= 8)
         return mix(h, little_endian(s, (size_t)length));
     int64_t j = 0;
@@ -154,12 +159,13 @@ static PyObject *hash_strings(PyObject *self, PyObject *args)
     int fits = out.shape[0] == offsets.strings;
     if (fits) {
         const uint8_t *bytes = (const uint8_t *)data.buf;
+        int64_t size = data.shape[0];
         uint64_t *h = (uint64_t *)out.buf;
         Py_BEGIN_ALLOW_THREADS
         int64_t start = offset_at(&offsets, 0);
         for (Py_ssize_t i = 0; i < offsets.strings; i++) {
             int64_t end = offset_at(&offsets, i + 1);
-            h[i] = hash(bytes + start, end - start);
+            h[i] = hash(bytes + start, end - start, size - start);
             start = end;
         }
         Py_END_ALLOW_THREADS
@@ -224,14 +230,20 @@ static PyObject *same_strings(PyObject *self, PyObject *args)
         if (wrong == NULL) {
             const int64_t *l = (const int64_t *)rows[0].buf, *r = (const int64_t *)rows[1].buf;
             const uint8_t *ld = (const uint8_t *)data[0].buf, *rd = (const uint8_t *)data[1].buf;
+            int64_t l_size = data[0].shape[0], r_size = data[1].shape[0];
             uint8_t *same = (uint8_t *)out.buf;
             Py_BEGIN_ALLOW_THREADS
             for (Py_ssize_t i = 0; i < n; i++) {
                 int64_t ls = offset_at(&offsets[0], l[i]);
                 int64_t length = offset_at(&offsets[0], l[i] + 1) - ls;
                 int64_t rs = offset_at(&offsets[1], r[i]);
-                same[i] = offset_at(&offsets[1], r[i] + 1) - rs == length
-                          && memcmp(ld + ls, rd + rs, (size_t)length) == 0;
+                if (offset_at(&offsets[1], r[i] + 1) - rs != length)
+                    same[i] = 0;
+                else if (length > 0 && length <= 8 && ls + 8 <= l_size && rs + 8 <= r_size)
+                    same[i] = ((little_endian(ld + ls, 8) ^ little_endian(rd + rs, 8))
+                               & (~0ULL >> (64 - 8 * length))) == 0; /* no call to memcmp */
+                else
+                    same[i] = memcmp(ld + ls, rd + rs, (size_t)length) == 0;
             }
             Py_END_ALLOW_THREADS
         }
