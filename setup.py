@@ -15,4 +15,5 @@ the same steps in numpy and Python (``fast/dicts.py``, ``fast/group_sort.py``,
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension(f"searcheval.fast._{name}", [f"searcheval/fast/{name}.c"],
-                             optional=True) for name in ("dicts", "spans", "strings", "pairs")])
+                             depends=["searcheval/fast/buffers.h"], optional=True)
+                   for name in ("dicts", "spans", "strings", "pairs")])

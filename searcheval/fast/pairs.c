@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
+
 #define SPREAD 0x9E3779B97F4A7C15ULL /* a key's slot: the top bits of key * SPREAD */
 
 /* One side's rows, group by group: group g's k-th row is row(side, g, k). */
@@ -144,27 +146,6 @@ static Py_ssize_t largest_group(const Side *s, Py_ssize_t num_groups)
     for (Py_ssize_t g = 0; g < num_groups; g++)
         largest = s->count[g] > largest ? s->count[g] : largest;
     return largest;
-}
-
-/* A 1-D C-contiguous buffer of one of `formats`, `itemsize` bytes an item (0: 4 or 8). */
-static int get_buffer(PyObject *obj, Py_buffer *view, int writable, const char *formats,
-                      Py_ssize_t itemsize, const char *name, const char *expected)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, view, flags) < 0)
-        return -1;
-    const char *format = view->format ? view->format : "B";
-    if (*format == '@' || *format == '=' || *format == '<')
-        format++;
-    int typed = strlen(format) == 1 && strchr(formats, *format) != NULL;
-    int sized = itemsize ? view->itemsize == itemsize
-                         : (view->itemsize == 4 || view->itemsize == 8);
-    if (view->ndim != 1 || !typed || !sized) {
-        PyErr_Format(PyExc_ValueError, "%s: expected a 1-D buffer of %s", name, expected);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
 }
 
 /* Buffers got in order, released together. */

@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
+
 #define INSERTION 24 /* spans up to this long are sorted by insertion */
 
 static void insertion(uint64_t *k, int64_t *p, Py_ssize_t n)
@@ -121,26 +123,12 @@ static void bucketed(uint64_t *k, int64_t *p, Py_ssize_t n, uint64_t *tk, int64_
     }
 }
 
-/* A 1-D C-contiguous buffer of 8-byte integers, unsigned (keys) or signed (bounds and
- * payload): a float64 array, say, would otherwise be sorted by its bits without a word. */
-static int get_buffer(PyObject *obj, Py_buffer *view, int writable, int is_unsigned,
-                      const char *name)
+/* 8-byte integers, unsigned (keys) or signed (bounds, payload, order). */
+static int get_integers(PyObject *obj, Py_buffer *view, int writable, int is_unsigned,
+                        const char *name)
 {
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, view, flags) < 0)
-        return -1;
-    const char *format = view->format ? view->format : "B";
-    if (*format == '@' || *format == '=' || *format == '<')
-        format++;
-    int integer = strlen(format) == 1
-                  && strchr(is_unsigned ? "LQ" : "lq", *format) != NULL;
-    if (view->itemsize != 8 || view->ndim != 1 || !integer) {
-        PyErr_Format(PyExc_ValueError, "%s: expected a 1-D buffer of %s", name,
-                     is_unsigned ? "uint64" : "int64");
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
+    return get_buffer(obj, view, writable, is_unsigned ? "LQ" : "lq", 8, name,
+                      is_unsigned ? "uint64" : "int64");
 }
 
 /* A key per score whose integer order is the scores' descending order: the negated
@@ -161,22 +149,13 @@ static PyObject *rank_spans(PyObject *self, PyObject *args)
     Py_buffer scores, bounds, order;
     if (!PyArg_ParseTuple(args, "OOO", &scores_obj, &bounds_obj, &order_obj))
         return NULL;
-    if (PyObject_GetBuffer(scores_obj, &scores, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    if (get_buffer(scores_obj, &scores, 0, "fd", 0, "scores", "float32 or float64") < 0)
         return NULL;
-    const char *format = scores.format ? scores.format : "B";
-    if (*format == '@' || *format == '=' || *format == '<')
-        format++;
-    if (scores.ndim != 1 || strlen(format) != 1
-        || !((*format == 'd' && scores.itemsize == 8) || (*format == 'f' && scores.itemsize == 4))) {
-        PyErr_SetString(PyExc_ValueError, "scores: expected a 1-D buffer of float32 or float64");
+    if (get_integers(bounds_obj, &bounds, 0, 0, "bounds") < 0) {
         PyBuffer_Release(&scores);
         return NULL;
     }
-    if (get_buffer(bounds_obj, &bounds, 0, 0, "bounds") < 0) {
-        PyBuffer_Release(&scores);
-        return NULL;
-    }
-    if (get_buffer(order_obj, &order, 1, 0, "order") < 0) {
+    if (get_integers(order_obj, &order, 1, 0, "order") < 0) {
         PyBuffer_Release(&scores);
         PyBuffer_Release(&bounds);
         return NULL;
@@ -245,14 +224,14 @@ static PyObject *sort_spans(PyObject *self, PyObject *args)
     Py_buffer keys, bounds, payload = {0};
     if (!PyArg_ParseTuple(args, "OO|O", &keys_obj, &bounds_obj, &payload_obj))
         return NULL;
-    if (get_buffer(keys_obj, &keys, 1, 1, "keys") < 0)
+    if (get_integers(keys_obj, &keys, 1, 1, "keys") < 0)
         return NULL;
-    if (get_buffer(bounds_obj, &bounds, 0, 0, "bounds") < 0) {
+    if (get_integers(bounds_obj, &bounds, 0, 0, "bounds") < 0) {
         PyBuffer_Release(&keys);
         return NULL;
     }
     int with_payload = payload_obj != Py_None;
-    if (with_payload && get_buffer(payload_obj, &payload, 1, 0, "payload") < 0) {
+    if (with_payload && get_integers(payload_obj, &payload, 1, 0, "payload") < 0) {
         PyBuffer_Release(&keys);
         PyBuffer_Release(&bounds);
         return NULL;

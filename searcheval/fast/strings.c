@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "buffers.h"
+
 #define LENGTH 0x9E3779B97F4A7C15ULL /* the length's multiplier (hashing._LENGTH) */
 #define MIX 0xBF58476D1CE4E5B9ULL    /* hashing._MIX */
 #define SHIFT 31                     /* hashing._SHIFT */
@@ -82,28 +84,6 @@ typedef struct {
 static inline int64_t offset_at(const Offsets *o, Py_ssize_t i)
 {
     return o->wide ? ((const int64_t *)o->view.buf)[i] : ((const int32_t *)o->view.buf)[i];
-}
-
-/* A 1-D C-contiguous buffer whose items are of one of `formats` and of `itemsize` bytes
- * (0: 4 or 8). */
-static int get_buffer(PyObject *obj, Py_buffer *view, int writable, const char *formats,
-                      Py_ssize_t itemsize, const char *name, const char *expected)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, view, flags) < 0)
-        return -1;
-    const char *format = view->format ? view->format : "B";
-    if (*format == '@' || *format == '=' || *format == '<')
-        format++;
-    int typed = strlen(format) == 1 && strchr(formats, *format) != NULL;
-    int sized = itemsize ? view->itemsize == itemsize
-                         : (view->itemsize == 4 || view->itemsize == 8);
-    if (view->ndim != 1 || !typed || !sized) {
-        PyErr_Format(PyExc_ValueError, "%s: expected a 1-D buffer of %s", name, expected);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
 }
 
 /* Offsets and data of one side; with `check`, every string's offsets checked to lie
