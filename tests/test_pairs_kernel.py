@@ -79,6 +79,34 @@ def test_candidate_pairs_is_the_brute_force_enumeration(num_groups, data):
     assert np.all(np.diff(run_q[rows]) >= 0)  # group by group
 
 
+def test_both_table_sizes_find_every_pair():
+    """Groups of 5, 1,000 and 40,000 rows, scattered: the first two get a table an eighth
+    full, the last (past 65,536 slots) one half full; keys drawn from a pool so that some
+    repeat. Both functions against enumerations by Python dicts."""
+    rng = np.random.default_rng(5)
+    sizes = [5, 1_000, 40_000, 5]
+    groups = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    order = rng.permutation(len(groups))
+    groups = groups[order]
+    keys = rng.integers(0, 30_000, len(groups)).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    earliest, expected = {}, {}
+    for i, key in enumerate(zip(groups.tolist(), keys.tolist())):
+        if key in earliest:
+            expected[i] = earliest[key]
+        earliest.setdefault(key, i)
+    first, second = pairs.equal_pairs(groups, keys, len(sizes))
+    assert dict(zip(second.tolist(), first.tolist())) == expected
+    assert len(expected) > 10_000  # the pool repeats keys in the big group
+    judged_q, judged_key = groups[::7].copy(), keys[::7].copy()
+    rows_of = {}
+    for r, key in enumerate(zip(groups.tolist(), keys.tolist())):
+        rows_of.setdefault(key, []).append(r)
+    wanted = sorted((j, r) for j, key in enumerate(zip(judged_q.tolist(), judged_key.tolist()))
+                    for r in rows_of[key])
+    judgments, rows = pairs.candidate_pairs(judged_q, judged_key, groups, keys, len(sizes))
+    assert sorted(zip(judgments.tolist(), rows.tolist())) == wanted
+
+
 def test_candidate_pairs_past_the_outputs_is_minus_one():
     """Keys that collide wholesale (every judgment of a query pairs with every run row of
     it) are more pairs than the outputs hold: -1, for the caller's exact path."""

@@ -203,9 +203,12 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     the same uint64 key (e.g. a doc id's hash). Every row that shares both with another row
     is paired with one such row; empty arrays when no two rows do.
 
-    One 64-bit mix of (group, key) per row, sorted group by group (``group_sort``: each
-    group one row of a padded grid), neighbours compared: twice as fast as the hash table
-    with a region per group it replaced (``bench.py --kernels``). Equal (group, key) give
+    Where the package was built with ``pairs.c``, each group's keys go into a table of
+    their own in C (``pairs.equal_pairs``; 200,000 random keys: 1.2-2.7x faster than the
+    sort below at 300 to 100,000 rows a group, 0.75-0.9x at 30 to 200, a tenth of a
+    millisecond; 7M keys in groups of 1,000: 18 against 42 ms). Without it: one 64-bit mix of (group, key) per row, sorted group by group
+    (``group_sort``: each group one row of a padded grid), neighbours compared: twice as
+    fast as the numpy hash table with a region per group it replaced. Equal (group, key) give
     equal mixes in one group, so no equal neighbours means no pair (the usual case: a
     repeat is an error); otherwise the rows are sorted by (group, key) themselves.
     The mix is the key xor the group times an odd constant: keys that are hashes already
