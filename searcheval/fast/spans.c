@@ -142,6 +142,19 @@ static inline uint64_t descending_key(double score)
     return (uint64_t)(bits < 0 ? ~bits : bits ^ INT64_MIN);
 }
 
+/* What a sorting call returns once its buffers are released: None, or the error `wrong`
+ * names ("" for memory that could not be had). */
+static PyObject *finished(const char *wrong)
+{
+    if (wrong == NULL)
+        Py_RETURN_NONE;
+    if (*wrong)
+        PyErr_SetString(PyExc_ValueError, wrong);
+    else
+        PyErr_NoMemory();
+    return NULL;
+}
+
 static PyObject *rank_spans(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -207,14 +220,7 @@ static PyObject *rank_spans(PyObject *self, PyObject *args)
     PyBuffer_Release(&scores);
     PyBuffer_Release(&bounds);
     PyBuffer_Release(&order);
-    if (wrong != NULL) {
-        if (*wrong)
-            PyErr_SetString(PyExc_ValueError, wrong);
-        else
-            PyErr_NoMemory();
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return finished(wrong);
 }
 
 static PyObject *sort_spans(PyObject *self, PyObject *args)
@@ -276,14 +282,7 @@ static PyObject *sort_spans(PyObject *self, PyObject *args)
     PyBuffer_Release(&bounds);
     if (with_payload)
         PyBuffer_Release(&payload);
-    if (wrong != NULL) {
-        if (*wrong)
-            PyErr_SetString(PyExc_ValueError, wrong);
-        else
-            PyErr_NoMemory();
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return finished(wrong);
 }
 
 static PyMethodDef methods[] = {
