@@ -7,6 +7,8 @@ kernel and without it, against pytrec_eval."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -174,6 +176,39 @@ class _Recorded:
     def same_strings(self, *args):
         self.compared += len(args[-1])
         return self.module.same_strings(*args)
+
+
+@settings(max_examples=100, deadline=None)
+@given(ids=st.lists(_IDS, min_size=1, max_size=40), data=st.data())
+def test_chunked_columns_are_compared_by_the_kernel_as_python_does(ids, data):
+    """A file's columns come in chunks: cut anywhere (empty chunks, a chunk sliced out of a
+    larger array, large offsets on one side), pairs in any order across chunks, every pair
+    through the C comparison and as Python's ``==`` and the numpy code have it."""
+    others = data.draw(st.lists(_IDS, max_size=20)) + ids[::2]
+
+    def chunked(strings, large):
+        cuts = sorted(data.draw(st.lists(st.integers(0, len(strings)), max_size=4)))
+        bounds = [0, *cuts, len(strings)]
+        type_ = pa.large_string() if large else pa.string()
+        padded = pa.array(["pad", *strings, "pad"], type_)  # chunks as slices of one array
+        return pa.chunked_array(
+            [padded.slice(1 + a, b - a) for a, b in itertools.pairwise(bounds)], type_)
+
+    left, right = chunked(ids, False), chunked(others, data.draw(st.booleans()))
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, len(ids) - 1),
+                                         st.integers(0, len(others) - 1)), min_size=1,
+                               max_size=60))
+    left_rows = np.array([p[0] for p in pairs], dtype=np.int64)
+    right_rows = np.array([p[1] for p in pairs], dtype=np.int64)
+    expected = [ids[i] == others[j] for i, j in pairs]
+    recorded = _Recorded(KERNEL)
+    for module in (recorded, None):
+        hashing.KERNEL = module  # each example sets it and puts it back (no fixture)
+        try:
+            assert hashing.same_strings(left, left_rows, right, right_rows).tolist() == expected
+        finally:
+            hashing.KERNEL = KERNEL
+    assert recorded.compared == len(pairs)
 
 
 @pytest.mark.parametrize("kind", ["arrow", "frame"])

@@ -295,6 +295,8 @@ def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
 def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) -> np.ndarray:
     if isinstance(left, pa.Array) and isinstance(right, pa.Array):
         return _same_in_arrays(left, left_rows, right, right_rows)
+    if KERNEL is not None and len(left_rows) and _chunks(left) * _chunks(right) < _CHUNK_PAIRS:
+        return _same_in_chunks(left, left_rows, right, right_rows)
     a, b = _Spans(left, left_rows), _Spans(right, right_rows)
     equal = a.length == b.length
     longest = int(a.length.max(initial=0))
@@ -305,6 +307,48 @@ def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) ->
     for i in np.flatnonzero(equal & (a.length > 8 * _PREFIX_WORDS)).tolist():
         equal[i] = left[int(left_rows[i])].as_py() == right[int(right_rows[i])].as_py()
     return equal
+
+
+# Pairs of chunks beyond the most the C comparison takes call by call (a file read in
+# pieces has tens of chunks a side; a pair of chunks is one uint16 code); past it, or
+# without the module, the numpy way.
+_CHUNK_PAIRS = 1 << 16
+
+
+def _chunks(column: pa.Array | pa.ChunkedArray) -> int:
+    return column.num_chunks if isinstance(column, pa.ChunkedArray) else 1
+
+
+def _same_in_chunks(left, left_rows: np.ndarray, right, right_rows: np.ndarray) -> np.ndarray:
+    """``_same_strings`` of columns in chunks (a file's) through the C comparison: the
+    pairs grouped by the two chunks their strings lie in (a stable radix sort of one small
+    code per pair), each group compared in one call on the chunks' own buffers."""
+    (l_chunks, l_which, l_local), (r_chunks, r_which, r_local) = (
+        _in_chunks(left, left_rows), _in_chunks(right, right_rows))
+    pair = l_which * np.uint16(len(r_chunks))
+    pair += r_which
+    order = np.argsort(pair, kind="stable")
+    cuts = np.flatnonzero(np.diff(pair[order])) + 1
+    same = np.empty(len(order), dtype=bool)
+    for start, end in zip(np.append(0, cuts).tolist(), np.append(cuts, len(order)).tolist()):
+        part = order[start:end]
+        code = int(pair[part[0]])
+        (l_offsets, l_data), (r_offsets, r_data) = (l_chunks[code // len(r_chunks)],
+                                                    r_chunks[code % len(r_chunks)])
+        found = np.empty(len(part), dtype=bool)
+        KERNEL.same_strings(l_offsets, l_data, l_local[part], r_offsets, r_data,
+                            r_local[part], found)
+        same[part] = found
+    return same
+
+
+def _in_chunks(column, rows: np.ndarray) -> tuple[list, np.ndarray, np.ndarray]:
+    """(each chunk's offsets and data, each row's chunk as uint16, its row in the chunk)."""
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    rows = np.asarray(rows, dtype=np.int64)
+    first_row = np.cumsum([0] + [len(c) for c in chunks])
+    which = (np.searchsorted(first_row, rows, side="right") - 1).astype(np.uint16)
+    return [string_buffers(c) for c in chunks], which, rows - first_row[which]
 
 
 def _same_in_arrays(left: pa.Array, left_rows: np.ndarray, right: pa.Array,
