@@ -154,15 +154,19 @@ def _string_and_pair_kernels(qrels, run, judged_qc, measure) -> None:
             lambda: _without_kernel(hashing, lambda: string_hashes(docs)))
     judged_hash = join._doc_hashes(qrels)
     found = pairs.candidate_pairs(judged_qc, judged_hash, codes, run.doc_hash, num_queries)
-    judged, rows = found
-    # A file's columns come in chunks, which the C comparison does not take (the numpy
-    # way compares them): its columns of one chunk each, as a table's, reach it.
-    whole_docs, judged_docs = _one_chunk(docs), _one_chunk(qrels.doc.values())
-    measure(f"byte equality of the join's {len(rows):,} candidates, columns of one chunk "
+    judged, rows, judged_docs = found[0], found[1], qrels.doc.values()
+    measure(f"byte equality of the join's {len(rows):,} candidates, the file's chunks "
             "(fast/strings.c)", "numpy, a pass a word (same_strings without it)",
-            lambda: hashing.same_strings(whole_docs, rows, judged_docs, judged),
+            lambda: hashing.same_strings(docs, rows, judged_docs, judged),
             lambda: _without_kernel(hashing, lambda: hashing.same_strings(
-                whole_docs, rows, judged_docs, judged)))
+                docs, rows, judged_docs, judged)))
+    whole_docs, whole_judged = (c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c
+                                for c in (docs, judged_docs))
+    measure(f"byte equality of the join's {len(rows):,} candidates, columns of one chunk "
+            "as a table's (fast/strings.c)", "numpy, a pass a word (same_strings without it)",
+            lambda: hashing.same_strings(whole_docs, rows, whole_judged, judged),
+            lambda: _without_kernel(hashing, lambda: hashing.same_strings(
+                whole_docs, rows, whole_judged, judged)))
     measure("repeat check's pairs, a table a query (fast/pairs.c, pairs.KERNEL)",
             "numpy sort of (query, hash) (equal_pairs without it)",
             lambda: len(equal_pairs(codes, run.doc_hash)[0]),
@@ -177,10 +181,6 @@ def _string_and_pair_kernels(qrels, run, judged_qc, measure) -> None:
                 judged_qc[wanted], judged_hash[wanted], codes, run.doc_hash, num_queries)),
             same=lambda a, b: _pairs(a) == {
                 (j, r) for j, r in _pairs(b) if judged_hash[j] == run.doc_hash[r]})
-
-
-def _one_chunk(column: pa.Array | pa.ChunkedArray) -> pa.Array:
-    return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
 
 
 def _with_judgment_rows(wanted: np.ndarray, found):
