@@ -113,7 +113,8 @@ def test_irregular_bytes_are_found_across_slices(data, slice_bytes, delimiter):
     for pairs, counts for control bytes): a pair of delimiters, a delimiter ending a line,
     a NUL, a vertical tab, a form feed or the other whitespace must be found wherever it
     falls, across slice boundaries too, and so must a lone carriage return (trec_eval keeps
-    it inside the line, Arrow ends the line there); newlines and \\r\\n are not irregular."""
+    it inside the line, Arrow ends the line there); newlines and \\r\\n are not irregular.
+    Both ways: the C scan (fast/strings.c) and numpy's."""
     import re
 
     from searcheval.io import trec_fast
@@ -123,7 +124,16 @@ def test_irregular_bytes_are_found_across_slices(data, slice_bytes, delimiter):
         delimiter.encode() + after in data for after in (delimiter.encode(), b"\n", b"\r")) or any(
         byte in data for byte in (other.encode(), b"\x00", b"\x0b", b"\x0c")) or bool(
         re.search(rb"\r(?!\n)", data))
-    assert trec_fast._irregular(data, ord(delimiter), slice_bytes) == expected
+    from searcheval.fast import hashing
+
+    kernel = hashing.KERNEL
+    assert kernel is not None, "fast/strings.c was not built: reinstall"
+    for module in (kernel, None):  # fast/strings.c's scan, and the numpy one without it
+        hashing.KERNEL = module
+        try:
+            assert trec_fast._irregular(data, ord(delimiter), slice_bytes) == expected
+        finally:
+            hashing.KERNEL = kernel
 
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n", ""])

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import searcheval
 from searcheval.fast import hashing
+from searcheval.io import trec_fast
 from searcheval.model.arrow import string_buffers
 
 KERNEL = hashing.KERNEL
@@ -160,6 +161,34 @@ def test_same_strings_refuses_rows_of_another_type():
         KERNEL.same_strings(*_buffers(), np.array([0, 1], np.int64),
                             np.array([0, 1], np.uint32), b"ab", np.array([0, 0], np.int64),
                             np.zeros(2, bool))
+
+
+@pytest.mark.parametrize("delimiter", [" ", "\t"])
+@pytest.mark.parametrize("at", [0, 65_534, 65_535, 65_536, 131_071, 200_000, -1, None])
+@pytest.mark.parametrize("flaw", ["pair", "delimiter ending a line", "lone return", "NUL",
+                                  "other whitespace"])
+def test_the_byte_scan_finds_a_flaw_at_any_place_of_a_long_slice(delimiter, at, flaw):
+    """The scan reads 65,536 bytes a block: a flaw put in before, across and after the
+    blocks' bounds, and at the data's end (None: appended), is found in one slice; the
+    clean data is not irregular. (tests/test_reader.py holds both scans to a regex.)"""
+    text = {"pair": delimiter * 2, "delimiter ending a line": delimiter + "\n",
+            "lone return": "\rx" if at is not None else "\r", "NUL": "\x00",
+            "other whitespace": "\t" if delimiter == " " else " "}[flaw]
+    clean = ("q1" + delimiter + "Q0" + delimiter + "d1\r\n") * 30_000
+    assert not KERNEL.irregular_bytes(clean.encode(), ord(delimiter), 0, len(clean))
+    place = len(clean) if at is None else at % len(clean)
+    data = (clean[:place] + text + clean[place:]).encode()
+    assert KERNEL.irregular_bytes(data, ord(delimiter), 0, len(data))
+    assert trec_fast._irregular(data, ord(delimiter))
+
+
+@pytest.mark.parametrize("args, message", [
+    ((b"abc", 32, -1, 2), "begin"), ((b"abc", 32, 2, 1), "begin"), ((b"abc", 32, 0, 4), "begin"),
+    ((b"abc", 256, 0, 3), "delimiter"), ((np.zeros(3), 32, 0, 3), "data"),
+])
+def test_the_byte_scan_refuses_what_it_cannot_read(args, message):
+    with pytest.raises(ValueError, match=message):
+        KERNEL.irregular_bytes(*args)
 
 
 class _Recorded:
