@@ -382,14 +382,15 @@ def python_descending(groups: list[int], strings: list[str]) -> list[int]:
 @given(st.data(), st.lists(st.one_of(FEW_IDS, ID), min_size=1, max_size=30))
 def test_descending_order_against_python(data, strings):
     """trec_eval's tie order: group, then doc id descending by bytes; prefixes sort below
-    the longer ids, multi-byte characters by their bytes."""
+    the longer ids, multi-byte characters by their bytes; equal ids in row order. Both
+    ways (C and numpy), groups in any order, columns in any layout."""
     strings = strings + [s[:k] for s in strings[:2] for k in (1, 8, 16, 17)]
     rows = data.draw(st.lists(st.integers(0, len(strings) - 1), unique=True, max_size=30))
     groups = data.draw(st.lists(st.integers(0, 3), min_size=len(rows), max_size=len(rows)))
     column = data.draw(layouts(strings))[data.draw(st.integers(0, 7))]
-    got = descending_order(np.array(groups, dtype=np.int64), column,
-                           np.array(rows, dtype=np.int64))
-    assert got.tolist() == python_descending(groups, [strings[r] for r in rows])
+    for got in both_ways(lambda: descending_order(np.array(groups, dtype=np.int64), column,
+                                                  np.array(rows, dtype=np.int64))):
+        assert got.tolist() == python_descending(groups, [strings[r] for r in rows])
 
 
 def test_descending_order_long_shared_prefixes():
@@ -401,8 +402,25 @@ def test_descending_order_long_shared_prefixes():
     order = np.random.default_rng(1).permutation(len(strings))
     rows = order.astype(np.int64)
     groups = [int(r) % 2 for r in rows]
-    got = descending_order(np.array(groups), exact_buffers(strings), rows)
-    assert got.tolist() == python_descending(groups, [strings[r] for r in rows])
+    for got in both_ways(lambda: descending_order(np.array(groups), exact_buffers(strings),
+                                                  rows)):
+        assert got.tolist() == python_descending(groups, [strings[r] for r in rows])
+
+
+def both_ways(call) -> list:
+    """``call()`` through fast/strings.c and through the numpy code an install without a
+    compiler runs (hashing.KERNEL set and put back here: hypothesis runs many examples in
+    one test, which a fixture would not reset)."""
+    kernel = hashing.KERNEL
+    assert kernel is not None, "fast/strings.c was not built: reinstall"
+    results = []
+    for module in (kernel, None):
+        hashing.KERNEL = module
+        try:
+            results.append(call())
+        finally:
+            hashing.KERNEL = kernel
+    return results
 
 
 # --- collisions, end to end ---------------------------------------------------------------

@@ -191,12 +191,33 @@ def test_the_byte_scan_refuses_what_it_cannot_read(args, message):
         KERNEL.irregular_bytes(*args)
 
 
+def test_descending_order_refuses_what_it_cannot_read():
+    """Rows past their chunk, groups that decrease, chunks that are not (offsets, data)
+    pairs, buffers of another type or length: ValueError, out untouched."""
+    chunk = _buffers()  # "a", "bb", "ccc"
+    rows, groups = np.array([0, 2], np.int64), np.array([0, 0], np.int32)
+    cases = [((chunk,), np.array([0, 1], np.int64), rows, groups, "past"),
+             ((chunk,), np.zeros(2, np.int64), np.array([0, 3], np.int64), groups, "past"),
+             ((chunk,), np.zeros(2, np.int64), rows, np.array([1, 0], np.int32), "groups"),
+             ((chunk[0],), np.zeros(2, np.int64), rows, groups, "pairs"),
+             ((chunk,), np.zeros(2, np.int32), rows, groups, "which"),
+             ((chunk,), np.zeros(3, np.int64), rows, groups, "length")]
+    for chunks, which, local, group, message in cases:
+        out = np.full(2, -7, np.int64)
+        with pytest.raises(ValueError, match=message):
+            KERNEL.descending_order(chunks, which, local, group, out)
+        assert out.tolist() == [-7, -7]
+    out = np.empty(2, np.int64)
+    KERNEL.descending_order((chunk,), np.zeros(2, np.int64), rows, groups, out)
+    assert out.tolist() == [1, 0]  # "ccc" before "a"
+
+
 class _Recorded:
     """The built module, counting the strings each function was given: proof a path
     reached it."""
 
     def __init__(self, module):
-        self.module, self.hashed, self.compared = module, 0, 0
+        self.module, self.hashed, self.compared, self.ordered = module, 0, 0, 0
 
     def hash_strings(self, offsets, data, out):
         self.hashed += len(out)
@@ -205,6 +226,10 @@ class _Recorded:
     def same_strings(self, *args):
         self.compared += len(args[-1])
         return self.module.same_strings(*args)
+
+    def descending_order(self, *args):
+        self.ordered += len(args[-1])
+        return self.module.descending_order(*args)
 
 
 @settings(max_examples=100, deadline=None)
@@ -269,6 +294,7 @@ def test_whole_evaluation_with_and_without_the_kernel_is_pytrec_evals(kind, monk
     rows = sum(map(len, run.values())) + sum(map(len, qrels.values()))
     assert recorded.hashed >= rows, "the evaluation did not hash through the C kernel"
     assert recorded.compared > 0, "the evaluation did not compare through the C kernel"
+    assert recorded.ordered > 0, "the evaluation did not order ties through the C kernel"
     monkeypatch.setattr(hashing, "KERNEL", None)
     without = searcheval.evaluate(given_qrels, given_run, measures=measures)
     np.testing.assert_array_equal(with_kernel.values, without.values)

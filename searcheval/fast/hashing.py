@@ -248,6 +248,15 @@ def descending_order(groups: np.ndarray, column: pa.Array | pa.ChunkedArray,
     numpy sorts those with plain byte comparisons. Rows whose group and first 64 bytes are
     equal (long ids sharing a prefix) are then put in order by their whole ids.
     """
+    if KERNEL is not None:  # fast/strings.c: each group's rows merge-sorted by their bytes
+        if len(groups) > 1 and bool(np.any(groups[1:] < groups[:-1])):  # first by group
+            by_group = np.argsort(groups, kind="stable")
+            return by_group[descending_order(groups[by_group], column,
+                                             np.asarray(rows)[by_group])]
+        chunks, which, local = _in_chunks(column, rows)
+        order = np.empty(len(rows), dtype=np.int64)
+        KERNEL.descending_order(tuple(chunks), which, local, _group_codes(groups), order)
+        return order
     spans = _Spans(column, rows)
     words = min(max((int(spans.length.max(initial=0)) + 7) // 8, 1), _PREFIX_WORDS)
     packed = np.empty((len(rows), 4 + 8 * words), dtype=np.uint8)
@@ -325,8 +334,9 @@ def _same_in_chunks(left, left_rows: np.ndarray, right, right_rows: np.ndarray) 
     code per pair), each group compared in one call on the chunks' own buffers."""
     (l_chunks, l_which, l_local), (r_chunks, r_which, r_local) = (
         _in_chunks(left, left_rows), _in_chunks(right, right_rows))
-    pair = l_which * np.uint16(len(r_chunks))
-    pair += r_which
+    pair = l_which.astype(np.uint16)
+    pair *= np.uint16(len(r_chunks))
+    pair += r_which.astype(np.uint16)
     order = np.argsort(pair, kind="stable")
     cuts = np.flatnonzero(np.diff(pair[order])) + 1
     same = np.empty(len(order), dtype=bool)
@@ -343,12 +353,21 @@ def _same_in_chunks(left, left_rows: np.ndarray, right, right_rows: np.ndarray) 
 
 
 def _in_chunks(column, rows: np.ndarray) -> tuple[list, np.ndarray, np.ndarray]:
-    """(each chunk's offsets and data, each row's chunk as uint16, its row in the chunk)."""
+    """(each chunk's offsets and data, each row's chunk, its row in the chunk), int64."""
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
     rows = np.asarray(rows, dtype=np.int64)
+    if len(chunks) == 1:
+        return [string_buffers(chunks[0])], np.zeros(len(rows), dtype=np.int64), rows
     first_row = np.cumsum([0] + [len(c) for c in chunks])
-    which = (np.searchsorted(first_row, rows, side="right") - 1).astype(np.uint16)
+    which = np.searchsorted(first_row, rows, side="right") - 1
     return [string_buffers(c) for c in chunks], which, rows - first_row[which]
+
+
+def _group_codes(groups: np.ndarray) -> np.ndarray:
+    """int32 or int64 codes as they are; any other integers widened."""
+    if groups.dtype in (np.int32, np.int64) and groups.flags.c_contiguous:
+        return groups
+    return np.ascontiguousarray(groups, dtype=np.int64)
 
 
 def _same_in_arrays(left: pa.Array, left_rows: np.ndarray, right: pa.Array,

@@ -21,6 +21,15 @@
  *   offsets that do not delimit strings of data (same_strings: of the strings its rows
  *   name), or rows past their side's strings.
  *
+ *   descending_order(chunks, which, local, groups, out)
+ *       chunks: a tuple of (offsets, data) pairs, a column's chunks; which, local: int64
+ *       per row, the chunk of its string and its row there; groups: int32 or int64 per
+ *       row, non-decreasing; out: a writable int64 buffer as long. out becomes the order
+ *       of the rows by group, then by string descending, bytes compared as strcmp does
+ *       (unsigned; a prefix before every longer string it starts), equal strings in row
+ *       order: what hashing.descending_order's numpy sort gives. ValueError, before
+ *       writing anything, on rows past their chunk or groups that decrease.
+ *
  *   irregular_bytes(data, delimiter, begin, end) -> bool
  *       data: any 1-D buffer of bytes (bytes, a memory map, uint8); 0 <= begin <= end <=
  *       len(data). Whether a byte of data[begin:end] is the delimiter followed by the
@@ -252,6 +261,150 @@ static PyObject *same_strings(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* A row's string, where it lies. */
+typedef struct {
+    const uint8_t *bytes;
+    int64_t length;
+} Text;
+
+/* Whether a's string comes before b's in descending byte order. */
+static inline int before(const Text *a, const Text *b)
+{
+    int64_t shorter = a->length < b->length ? a->length : b->length;
+    int cmp = shorter ? memcmp(a->bytes, b->bytes, (size_t)shorter) : 0;
+    return cmp > 0 || (cmp == 0 && a->length > b->length);
+}
+
+/* Sort the rows rows[0..n) by their strings, descending, stably: insertion below 16 rows,
+ * else a merge sort through `spare` (room for n rows). */
+static void sort_descending(int64_t *rows, int64_t *spare, Py_ssize_t n, const Text *texts)
+{
+    if (n < 16) {
+        for (Py_ssize_t i = 1; i < n; i++) {
+            int64_t r = rows[i];
+            Py_ssize_t j = i;
+            for (; j > 0 && before(&texts[r], &texts[rows[j - 1]]); j--)
+                rows[j] = rows[j - 1];
+            rows[j] = r;
+        }
+        return;
+    }
+    Py_ssize_t half = n / 2;
+    sort_descending(rows, spare, half, texts);
+    sort_descending(rows + half, spare, n - half, texts);
+    memcpy(spare, rows, sizeof(int64_t) * half);
+    Py_ssize_t i = 0, j = half, k = 0;
+    while (i < half && j < n) /* the left's row first unless the right's comes before it */
+        rows[k++] = before(&texts[rows[j]], &texts[spare[i]]) ? rows[j++] : spare[i++];
+    while (i < half)
+        rows[k++] = spare[i++];
+}
+
+static PyObject *descending_order(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *chunks_obj, *objs[4];
+    if (!PyArg_ParseTuple(args, "O!OOOO", &PyTuple_Type, &chunks_obj, &objs[0], &objs[1],
+                          &objs[2], &objs[3]))
+        return NULL;
+    Py_ssize_t num_chunks = PyTuple_GET_SIZE(chunks_obj);
+    Offsets *offsets = calloc(num_chunks ? num_chunks : 1, sizeof(Offsets));
+    Py_buffer *data = calloc(num_chunks ? num_chunks : 1, sizeof(Py_buffer));
+    Py_buffer views[4];
+    int chunks_got = 0, views_got = 0;
+    const char *wrong = NULL;
+    Text *texts = NULL;
+    int64_t *spare = NULL;
+    if (offsets == NULL || data == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; chunks_got < num_chunks; chunks_got++) {
+        PyObject *chunk = PyTuple_GET_ITEM(chunks_obj, chunks_got);
+        if (!PyTuple_Check(chunk) || PyTuple_GET_SIZE(chunk) != 2) {
+            PyErr_SetString(PyExc_ValueError, "chunks: not (offsets, data) pairs");
+            goto done;
+        }
+        if (get_strings(PyTuple_GET_ITEM(chunk, 0), PyTuple_GET_ITEM(chunk, 1),
+                        &offsets[chunks_got], &data[chunks_got], "", 0) < 0)
+            goto done;
+    }
+    static const char *names[4] = {"which", "local", "groups", "out"};
+    static const char *formats[4] = {"lq", "lq", "ilq", "lq"};
+    static const Py_ssize_t sizes[4] = {8, 8, 0, 8};
+    static const char *expected[4] = {"int64", "int64", "int32 or int64", "int64"};
+    for (; views_got < 4; views_got++)
+        if (get_buffer(objs[views_got], &views[views_got], views_got == 3, formats[views_got],
+                       sizes[views_got], names[views_got], expected[views_got]) < 0)
+            goto done;
+    Py_ssize_t n = views[0].shape[0];
+    if (views[1].shape[0] != n || views[2].shape[0] != n || views[3].shape[0] != n) {
+        wrong = "which, local, groups and out: not of one length";
+        goto done;
+    }
+    const int64_t *which = views[0].buf, *local = views[1].buf;
+    int wide = views[2].itemsize == 8;
+    texts = malloc(sizeof(Text) * (n ? n : 1));
+    spare = malloc(sizeof(int64_t) * (n / 2 + 1));
+    if (texts == NULL || spare == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n && wrong == NULL; i++) {
+        int64_t c = which[i], r = local[i];
+        if (c < 0 || c >= num_chunks || r < 0 || r >= offsets[c].strings) {
+            wrong = "which, local: a row past its chunk's strings";
+            break;
+        }
+        int64_t start = offset_at(&offsets[c], r), end = offset_at(&offsets[c], r + 1);
+        if (start < 0 || end < start || end > data[c].shape[0])
+            wrong = "chunks: offsets that do not delimit a row's string";
+        texts[i].bytes = (const uint8_t *)data[c].buf + start;
+        texts[i].length = end - start;
+    }
+    for (Py_ssize_t i = 1; i < n && wrong == NULL; i++)
+        if (wide ? ((const int64_t *)views[2].buf)[i] < ((const int64_t *)views[2].buf)[i - 1]
+                 : ((const int32_t *)views[2].buf)[i] < ((const int32_t *)views[2].buf)[i - 1])
+            wrong = "groups: not non-decreasing";
+    if (wrong != NULL)
+        goto done;
+    int64_t *out = views[3].buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = i;
+    for (Py_ssize_t a = 0; a < n;) {
+        Py_ssize_t b = a + 1;
+        if (wide)
+            while (b < n && ((const int64_t *)views[2].buf)[b] == ((const int64_t *)views[2].buf)[a])
+                b++;
+        else
+            while (b < n && ((const int32_t *)views[2].buf)[b] == ((const int32_t *)views[2].buf)[a])
+                b++;
+        sort_descending(out + a, spare, b - a, texts);
+        a = b;
+    }
+    Py_END_ALLOW_THREADS
+done:
+    free(texts);
+    free(spare);
+    while (views_got > 0)
+        PyBuffer_Release(&views[--views_got]);
+    while (chunks_got > 0) {
+        chunks_got--;
+        PyBuffer_Release(&offsets[chunks_got].view);
+        PyBuffer_Release(&data[chunks_got]);
+    }
+    free(offsets);
+    free(data);
+    if (wrong != NULL) {
+        PyErr_SetString(PyExc_ValueError, wrong);
+        return NULL;
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* irregular_bytes' test of the bytes [begin, stop), each with the byte after it: flags
  * or-ed, with no branch per byte (the compiler vectorizes the loop). */
 static int irregular_run(const uint8_t *p, Py_ssize_t begin, Py_ssize_t stop, uint8_t delimiter)
@@ -310,6 +463,8 @@ static PyObject *irregular_bytes(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"hash_strings", hash_strings, METH_VARARGS, "Hash each string of an Arrow string column."},
     {"same_strings", same_strings, METH_VARARGS, "Whether pairs of strings are the same bytes."},
+    {"descending_order", descending_order, METH_VARARGS,
+     "The order of rows by group, then by string descending."},
     {"irregular_bytes", irregular_bytes, METH_VARARGS,
      "Whether a slice of a TREC file holds what Arrow's CSV reader would misread."},
     {NULL, NULL, 0, NULL},
