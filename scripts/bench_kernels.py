@@ -78,6 +78,7 @@ def kernels_table(qrels_path, run_path, repeat: int) -> list[tuple]:
                 "np.cumsum per query in a Python loop",
                 lambda: segments.segment_cumsum(values, bounds),
                 lambda: _cumsum_per_query(values, bounds))
+    _byte_scan(run_path, measure)
     ranked = prepare(qrels, run, Settings())
     for names in (FIVE, ["all_trec"]):
         measures = parse_measures(names)
@@ -88,6 +89,24 @@ def kernels_table(qrels_path, run_path, repeat: int) -> list[tuple]:
                 lambda: native._compute(_fresh(ranked), measures, kernels)[0],
                 same=lambda a, b: np.array_equal(a, b, equal_nan=True))  # relstring: NaN
     return rows
+
+
+def _byte_scan(run_path, measure) -> None:
+    """The regular-file check of the run's bytes (io.trec_fast._irregular), in C and in
+    numpy, on the file as the reader maps it."""
+    import mmap
+
+    from searcheval.io import trec_fast
+
+    if hashing.KERNEL is None:
+        return
+    with open(run_path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        delimiter = ord(trec_fast.uniform_delimiter(data) or " ")
+        measure("byte scan of the run file for what Arrow would misread (fast/strings.c, "
+                "irregular_bytes)", "numpy's 16-bit compares and counts (without it)",
+                lambda: trec_fast._irregular(data, delimiter),
+                lambda: _without_kernel(hashing, lambda: trec_fast._irregular(data, delimiter)),
+                same=lambda a, b: a == b)
 
 
 def _byte_kernels(qrels, run, judged_qc, measure) -> None:
@@ -101,6 +120,11 @@ def _byte_kernels(qrels, run, judged_qc, measure) -> None:
             "grades (hashing.descending_order)", "pc.sort_indices (group, doc descending)",
             lambda: hashing.descending_order(group, docs, positions),
             lambda: _descending_plainly(group, docs, positions))
+    measure("the same tie order in C (fast/strings.c, hashing.KERNEL)",
+            "numpy's sort of packed 64-byte prefixes (descending_order without it)",
+            lambda: hashing.descending_order(group, docs, positions),
+            lambda: _without_kernel(hashing, lambda: hashing.descending_order(
+                group, docs, positions)))
     wanted = np.flatnonzero(judged_qc >= 0)
     table = join._KeyTable(judged_qc[wanted], join._doc_hashes(qrels)[wanted],
                            len(run.query.vocabulary))
