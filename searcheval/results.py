@@ -300,19 +300,43 @@ def plain_value(measure: Measure, value: float) -> int | float:
     return int(round(value)) if is_whole(measure, value) else float(value)
 
 
+def plain_values(measure: Measure, values: np.ndarray) -> list:
+    """``plain_value`` of each of ``values`` (one measure's row), in one pass: Python floats
+    from numpy at once, made ints only where the measure is whole."""
+    floats = values.tolist()
+    if measure.spec.kind is Kind.COUNT:  # NaN (not computed) stays NaN, for the view to say
+        return [v if math.isnan(v) else int(round(v)) for v in floats]
+    if measure.spec.found_only:
+        return [int(round(v)) if v.is_integer() else v for v in floats]
+    return floats
+
+
+def measure_rows(results: Results) -> list[list]:
+    """Each measure's value per query (``results.query_ids``' order), as every output holds
+    them: a text measure's strings, else ``plain_values``."""
+    rows, queries = [], range(len(results.query_ids))
+    for i, measure in enumerate(results.measures):
+        texts = [results.text(i, j) for j in queries] if results.texts else []
+        if any(t is not None for t in texts):
+            rows.append([plain_value(measure, results.values[i, j]) if t is None else t
+                         for j, t in enumerate(texts)])
+        else:
+            rows.append(plain_values(measure, results.values[i]))
+    return rows
+
+
 def long_rows(results: Results) -> list[tuple]:
     """(run, query_id, measure, value): per query in natural order, then `all`."""
-    rows = []
     column = {q: j for j, q in enumerate(results.query_ids)}
-    for query_id in results.natural_query_order():
-        j = column[query_id]
-        for i, measure in enumerate(results.measures):
-            text = results.text(i, j)
-            rows.append((results.run, query_id, str(measure),
-                         plain_value(measure, results.values[i, j]) if text is None else text))
+    names = [str(m) for m in results.measures]
+    values = measure_rows(results)
+    run = results.run
+    rows = [(run, query_id, name, row[j])
+            for query_id in results.natural_query_order() for j in (column[query_id],)
+            for name, row in zip(names, values)]
     for i, measure in enumerate(results.measures):
         if not measure.spec.text:  # a string per query has no `all`
-            rows.append((results.run, "all", str(measure), plain_value(measure, results.means[i])))
+            rows.append((run, "all", names[i], plain_value(measure, results.means[i])))
     return rows
 
 
