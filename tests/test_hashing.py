@@ -407,6 +407,15 @@ def test_descending_order_long_shared_prefixes():
         assert got.tolist() == python_descending(groups, [strings[r] for r in rows])
 
 
+def test_descending_order_of_rows_that_are_a_strided_view():
+    """Rows given as every other element of an array (not one buffer): the same order both
+    ways."""
+    rows = np.arange(8, dtype=np.int64)[::2]
+    for got in both_ways(lambda: descending_order(np.zeros(4, np.int64), pa.array(list("bxaxcxdx")),
+                                                  rows)):
+        assert got.tolist() == [3, 2, 0, 1]  # rows 6, 4, 0, 2: "d", "c", "b", "a"
+
+
 def both_ways(call) -> list:
     """``call()`` through fast/strings.c and through the numpy code an install without a
     compiler runs (hashing.KERNEL set and put back here: hypothesis runs many examples in

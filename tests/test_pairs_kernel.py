@@ -124,11 +124,13 @@ def _outputs(n, fill=-7):
 
 @pytest.mark.parametrize("groups, keys, num_groups, message", [
     (np.array([0, 3], np.int32), np.array([1, 1], np.uint64), 3, "num_groups"),
-    (np.array([0, 1], np.int32), np.array([1, 1], np.uint64), -1, "length"),
+    (np.array([0, 1], np.int32), np.array([1, 1], np.uint64), -1, "^num_groups: below 0"),
     (np.array([0, 1], np.int32), np.array([1, 1, 1], np.uint64), 3, "length"),
-    (np.array([0, 1.0]), np.array([1, 1], np.uint64), 3, "groups"),
-    (np.array([0, 1], np.uint32), np.array([1, 1], np.uint64), 3, "groups"),
-    (np.array([0, 1], np.int32), np.array([1, 1], np.int64), 3, "keys"),
+    (np.array([0, 1.0]), np.array([1, 1], np.uint64), 3,
+     "^groups: expected a 1-D buffer of int32 or int64$"),
+    (np.array([0, 1], np.uint32), np.array([1, 1], np.uint64), 3, "^groups: expected"),
+    (np.array([0, 1], np.int32), np.array([1, 1], np.int64), 3,
+     "^keys: expected a 1-D buffer of uint64$"),
 ])
 def test_equal_pairs_refuses_bad_buffers_before_writing(groups, keys, num_groups, message):
     first, second = _outputs(2)
@@ -139,7 +141,7 @@ def test_equal_pairs_refuses_bad_buffers_before_writing(groups, keys, num_groups
 
 def test_outputs_of_another_type_are_refused():
     groups, keys = np.zeros(2, np.int32), np.zeros(2, np.uint64)
-    with pytest.raises(ValueError, match="first"):
+    with pytest.raises(ValueError, match="^first: expected a 1-D buffer of int64$"):
         KERNEL.equal_pairs(groups, keys, 1, np.zeros(2, np.int32), np.zeros(2, np.int64))
     read_only = np.zeros(2, np.int64)
     read_only.flags.writeable = False

@@ -355,7 +355,7 @@ def _same_in_chunks(left, left_rows: np.ndarray, right, right_rows: np.ndarray) 
 def _in_chunks(column, rows: np.ndarray) -> tuple[list, np.ndarray, np.ndarray]:
     """(each chunk's offsets and data, each row's chunk, its row in the chunk), int64."""
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    rows = np.asarray(rows, dtype=np.int64)
+    rows = np.ascontiguousarray(rows, dtype=np.int64)  # C reads them as one buffer
     if len(chunks) == 1:
         return [string_buffers(chunks[0])], np.zeros(len(rows), dtype=np.int64), rows
     first_row = np.cumsum([0] + [len(c) for c in chunks])

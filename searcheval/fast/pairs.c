@@ -164,8 +164,8 @@ typedef struct {
     int got;
 } Held;
 
-static Py_buffer *hold(Held *held, PyObject *obj, int writable, const char *formats,
-                       Py_ssize_t itemsize, const char *name, const char *expected)
+static Py_buffer *hold(Held *held, PyObject *obj, int writable, const char *name,
+                       const char *formats, Py_ssize_t itemsize, const char *expected)
 {
     Py_buffer *view = &held->views[held->got];
     if (get_buffer(obj, view, writable, formats, itemsize, name, expected) < 0)
@@ -200,10 +200,10 @@ static PyObject *equal_pairs(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOnOO", &objs[0], &objs[1], &num_groups, &objs[2], &objs[3]))
         return NULL;
     Held held = {.got = 0};
-    Py_buffer *groups = hold(&held, objs[0], 0, GROUPS, "groups");
-    Py_buffer *keys = groups ? hold(&held, objs[1], 0, KEYS, "keys") : NULL;
-    Py_buffer *first = keys ? hold(&held, objs[2], 1, ROWS, "first") : NULL;
-    Py_buffer *second = first ? hold(&held, objs[3], 1, ROWS, "second") : NULL;
+    Py_buffer *groups = hold(&held, objs[0], 0, "groups", GROUPS);
+    Py_buffer *keys = groups ? hold(&held, objs[1], 0, "keys", KEYS) : NULL;
+    Py_buffer *first = keys ? hold(&held, objs[2], 1, "first", ROWS) : NULL;
+    Py_buffer *second = first ? hold(&held, objs[3], 1, "second", ROWS) : NULL;
     if (second == NULL) {
         release_held(&held);
         return NULL;
@@ -212,7 +212,8 @@ static PyObject *equal_pairs(PyObject *self, PyObject *args)
     if (groups->shape[0] != n || first->shape[0] != n || second->shape[0] != n
         || num_groups < 0) {
         release_held(&held);
-        return failed(0, "groups, keys, first and second: not of one length");
+        return failed(0, num_groups < 0 ? "num_groups: below 0"
+                                        : "groups, keys, first and second: not of one length");
     }
     Side side = {groups->buf, groups->itemsize == 8, n, NULL, NULL, NULL};
     const uint64_t *k = keys->buf;
@@ -267,12 +268,12 @@ static PyObject *candidate_pairs(PyObject *self, PyObject *args)
                           &num_groups, &objs[4], &objs[5]))
         return NULL;
     Held held = {.got = 0};
-    Py_buffer *jg = hold(&held, objs[0], 0, GROUPS, "judged_groups");
-    Py_buffer *jk = jg ? hold(&held, objs[1], 0, KEYS, "judged_keys") : NULL;
-    Py_buffer *rg = jk ? hold(&held, objs[2], 0, GROUPS, "run_groups") : NULL;
-    Py_buffer *rk = rg ? hold(&held, objs[3], 0, KEYS, "run_keys") : NULL;
-    Py_buffer *jo = rk ? hold(&held, objs[4], 1, ROWS, "judgments") : NULL;
-    Py_buffer *ro = jo ? hold(&held, objs[5], 1, ROWS, "rows") : NULL;
+    Py_buffer *jg = hold(&held, objs[0], 0, "judged_groups", GROUPS);
+    Py_buffer *jk = jg ? hold(&held, objs[1], 0, "judged_keys", KEYS) : NULL;
+    Py_buffer *rg = jk ? hold(&held, objs[2], 0, "run_groups", GROUPS) : NULL;
+    Py_buffer *rk = rg ? hold(&held, objs[3], 0, "run_keys", KEYS) : NULL;
+    Py_buffer *jo = rk ? hold(&held, objs[4], 1, "judgments", ROWS) : NULL;
+    Py_buffer *ro = jo ? hold(&held, objs[5], 1, "rows", ROWS) : NULL;
     if (ro == NULL) {
         release_held(&held);
         return NULL;
@@ -280,7 +281,8 @@ static PyObject *candidate_pairs(PyObject *self, PyObject *args)
     if (jg->shape[0] != jk->shape[0] || rg->shape[0] != rk->shape[0]
         || jo->shape[0] != ro->shape[0] || num_groups < 0) {
         release_held(&held);
-        return failed(0, "groups and keys of a side, or the outputs: not of one length");
+        return failed(0, num_groups < 0 ? "num_groups: below 0"
+                                        : "groups and keys of a side, or the outputs: not of one length");
     }
     Side judged = {jg->buf, jg->itemsize == 8, jg->shape[0], NULL, NULL, NULL};
     Side run = {rg->buf, rg->itemsize == 8, rg->shape[0], NULL, NULL, NULL};
