@@ -313,15 +313,12 @@ def plain_values(measure: Measure, values: np.ndarray) -> list:
 
 def measure_rows(results: Results) -> list[list]:
     """Each measure's value per query (``results.query_ids``' order), as every output holds
-    them: a text measure's strings, else ``plain_values``."""
-    rows, queries = [], range(len(results.query_ids))
-    for i, measure in enumerate(results.measures):
-        texts = [results.text(i, j) for j in queries] if results.texts else []
-        if any(t is not None for t in texts):
-            rows.append([plain_value(measure, results.values[i, j]) if t is None else t
-                         for j, t in enumerate(texts)])
-        else:
-            rows.append(plain_values(measure, results.values[i]))
+    them: ``plain_values``, a text measure's row its strings (``per_query``'s rows, made
+    plain)."""
+    rows = [plain_values(m, results.values[i]) for i, m in enumerate(results.measures)]
+    for name, strings in results.texts.items():  # a text measure's row of values holds NaN
+        i = results._row[name]
+        rows[i] = [rows[i][j] if text is None else text for j, text in enumerate(strings)]
     return rows
 
 

@@ -112,3 +112,19 @@ def test_a_string_holding_the_mark_takes_json_s_own_way():
     document = json.loads(text)
     assert document["run"] == render._PER_QUERY_MARK.format(0)
     _same_values(document["per_query"], _expected_per_query(results))
+
+
+def test_two_measures_printed_alike_keep_the_later_as_a_dict_does():
+    """Measures that print alike (never from parse_measures, which merges them): json's own
+    document, where a dict keeps one key, the later measure's value."""
+    results = _results()
+    first, second = results.measures[0], results.measures[1]
+    values = results.values[[0, 1]]
+    twice = dataclasses.replace(results, measures=[first, first], values=values, texts={})
+    text = render.to_json([twice])
+    _as_json_writes_it(text)
+    query = twice.natural_query_order()[0]
+    assert list(json.loads(text)["per_query"][query]) == [str(first)]
+    j = twice.query_ids.index(query)
+    assert json.loads(text)["per_query"][query][str(first)] == pytest.approx(values[1, j])
+    assert str(second) not in json.loads(text)["per_query"][query]

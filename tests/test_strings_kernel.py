@@ -16,6 +16,7 @@ import pytest
 import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import both_ways
 
 import searcheval
 from searcheval.fast import hashing
@@ -68,8 +69,8 @@ def test_same_strings_is_pythons_equality(ids, others, types, data):
     right_rows = np.array([p[1] for p in pairs], dtype=np.int64)
     expected = [ids[i] == others[j] for i, j in pairs]
     same = np.zeros(len(pairs), dtype=bool)
-    KERNEL.same_strings(*string_buffers(left), left_rows, *string_buffers(right), right_rows,
-                        same)
+    KERNEL.same_strings(*_rows_of(string_buffers(left), left_rows),
+                        *_rows_of(string_buffers(right), right_rows), same)
     assert same.tolist() == expected
     assert hashing.same_strings(left, left_rows, right, right_rows).tolist() == expected
 
@@ -133,8 +134,8 @@ def test_same_strings_refuses_rows_past_their_strings(left_rows, right_rows, out
                                                       message):
     out = np.ones(out_size, dtype=bool)
     with pytest.raises(ValueError, match=message):
-        KERNEL.same_strings(*_buffers(), np.array(left_rows, np.int64), *_buffers(),
-                            np.array(right_rows, np.int64), out)
+        KERNEL.same_strings(*_rows_of(_buffers(), left_rows), *_rows_of(_buffers(), right_rows),
+                            out)
     assert out.all()
 
 
@@ -145,22 +146,34 @@ def test_same_strings_checks_the_strings_its_rows_name():
     out = np.ones(1, dtype=bool)
     for row in (1, 2):
         with pytest.raises(ValueError, match="past"):
-            KERNEL.same_strings(*broken, np.array([row], np.int64), *_buffers(),
-                                np.array([0], np.int64), out)
+            KERNEL.same_strings(*_rows_of(broken, [row]), *_rows_of(_buffers(), [0]), out)
     assert out.all()
-    KERNEL.same_strings(*broken, np.array([0], np.int64), *_buffers(),
-                        np.array([0], np.int64), out)
+    KERNEL.same_strings(*_rows_of(broken, [0]), *_rows_of(_buffers(), [0]), out)
     assert out.tolist() == [True]  # "a" and "a"
 
 
 def test_same_strings_refuses_rows_of_another_type():
-    with pytest.raises(ValueError, match="left_rows"):
-        KERNEL.same_strings(*_buffers(), np.array([0, 1], np.int32), *_buffers(),
-                            np.array([0, 1], np.int64), np.zeros(2, bool))
-    with pytest.raises(ValueError, match="right_offsets"):
-        KERNEL.same_strings(*_buffers(), np.array([0, 1], np.int64),
-                            np.array([0, 1], np.uint32), b"ab", np.array([0, 0], np.int64),
+    chunks, which, local = _rows_of(_buffers(), [0, 1])
+    with pytest.raises(ValueError, match="^left_local: expected a 1-D buffer of int64$"):
+        KERNEL.same_strings(chunks, which, local.astype(np.int32), chunks, which, local,
                             np.zeros(2, bool))
+    with pytest.raises(ValueError, match="^right_which: expected a 1-D buffer of int64$"):
+        KERNEL.same_strings(chunks, which, local, chunks, which.astype(np.int32), local,
+                            np.zeros(2, bool))
+    with pytest.raises(ValueError, match="^right_offsets"):
+        KERNEL.same_strings(chunks, which, local, ((np.array([0, 1], np.uint32), b"ab"),),
+                            which, local, np.zeros(2, bool))
+    with pytest.raises(ValueError, match="^left_chunks: not"):
+        KERNEL.same_strings(_buffers(), which, local, chunks, which, local, np.zeros(2, bool))
+    with pytest.raises(ValueError, match="past"):  # a row's chunk that is not one
+        KERNEL.same_strings(chunks, np.array([0, 1], np.int64), local, chunks, which, local,
+                            np.zeros(2, bool))
+
+
+def _rows_of(buffers, rows):
+    """A column of one chunk as strings.c reads it by row: (chunks, which, local)."""
+    rows = np.array(rows, np.int64)
+    return (tuple(buffers),), np.zeros(len(rows), np.int64), rows
 
 
 @pytest.mark.parametrize("delimiter", [" ", "\t"])
@@ -256,12 +269,9 @@ def test_chunked_columns_are_compared_by_the_kernel_as_python_does(ids, data):
     right_rows = np.array([p[1] for p in pairs], dtype=np.int64)
     expected = [ids[i] == others[j] for i, j in pairs]
     recorded = _Recorded(KERNEL)
-    for module in (recorded, None):
-        hashing.KERNEL = module  # each example sets it and puts it back (no fixture)
-        try:
-            assert hashing.same_strings(left, left_rows, right, right_rows).tolist() == expected
-        finally:
-            hashing.KERNEL = KERNEL
+    for same in both_ways(hashing, lambda: hashing.same_strings(left, left_rows, right,
+                                                                right_rows), recorded):
+        assert same.tolist() == expected
     assert recorded.compared == len(pairs)
 
 

@@ -253,9 +253,8 @@ def descending_order(groups: np.ndarray, column: pa.Array | pa.ChunkedArray,
             by_group = np.argsort(groups, kind="stable")
             return by_group[descending_order(groups[by_group], column,
                                              np.asarray(rows)[by_group])]
-        chunks, which, local = _in_chunks(column, rows)
         order = np.empty(len(rows), dtype=np.int64)
-        KERNEL.descending_order(tuple(chunks), which, local, _group_codes(groups), order)
+        KERNEL.descending_order(*_in_chunks(column, rows), pairs.group_codes(groups), order)
         return order
     spans = _Spans(column, rows)
     words = min(max((int(spans.length.max(initial=0)) + 7) // 8, 1), _PREFIX_WORDS)
@@ -302,10 +301,12 @@ def same_strings(left: pa.Array | pa.ChunkedArray, left_rows: np.ndarray,
 
 
 def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) -> np.ndarray:
+    if KERNEL is not None:  # fast/strings.c, on the columns' own chunks
+        same = np.empty(len(left_rows), dtype=bool)
+        KERNEL.same_strings(*_in_chunks(left, left_rows), *_in_chunks(right, right_rows), same)
+        return same
     if isinstance(left, pa.Array) and isinstance(right, pa.Array):
         return _same_in_arrays(left, left_rows, right, right_rows)
-    if KERNEL is not None and len(left_rows) and _chunks(left) * _chunks(right) < _CHUNK_PAIRS:
-        return _same_in_chunks(left, left_rows, right, right_rows)
     a, b = _Spans(left, left_rows), _Spans(right, right_rows)
     equal = a.length == b.length
     longest = int(a.length.max(initial=0))
@@ -318,56 +319,17 @@ def _same_strings(left, left_rows: np.ndarray, right, right_rows: np.ndarray) ->
     return equal
 
 
-# Pairs of chunks beyond the most the C comparison takes call by call (a file read in
-# pieces has tens of chunks a side; a pair of chunks is one uint16 code); past it, or
-# without the module, the numpy way.
-_CHUNK_PAIRS = 1 << 16
-
-
-def _chunks(column: pa.Array | pa.ChunkedArray) -> int:
-    return column.num_chunks if isinstance(column, pa.ChunkedArray) else 1
-
-
-def _same_in_chunks(left, left_rows: np.ndarray, right, right_rows: np.ndarray) -> np.ndarray:
-    """``_same_strings`` of columns in chunks (a file's) through the C comparison: the
-    pairs grouped by the two chunks their strings lie in (a stable radix sort of one small
-    code per pair), each group compared in one call on the chunks' own buffers."""
-    (l_chunks, l_which, l_local), (r_chunks, r_which, r_local) = (
-        _in_chunks(left, left_rows), _in_chunks(right, right_rows))
-    pair = l_which.astype(np.uint16)
-    pair *= np.uint16(len(r_chunks))
-    pair += r_which.astype(np.uint16)
-    order = np.argsort(pair, kind="stable")
-    cuts = np.flatnonzero(np.diff(pair[order])) + 1
-    same = np.empty(len(order), dtype=bool)
-    for start, end in zip(np.append(0, cuts).tolist(), np.append(cuts, len(order)).tolist()):
-        part = order[start:end]
-        code = int(pair[part[0]])
-        (l_offsets, l_data), (r_offsets, r_data) = (l_chunks[code // len(r_chunks)],
-                                                    r_chunks[code % len(r_chunks)])
-        found = np.empty(len(part), dtype=bool)
-        KERNEL.same_strings(l_offsets, l_data, l_local[part], r_offsets, r_data,
-                            r_local[part], found)
-        same[part] = found
-    return same
-
-
-def _in_chunks(column, rows: np.ndarray) -> tuple[list, np.ndarray, np.ndarray]:
-    """(each chunk's offsets and data, each row's chunk, its row in the chunk), int64."""
+def _in_chunks(column, rows: np.ndarray) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """A column as strings.c reads it by row: (each chunk's offsets and data, each row's
+    chunk, its row in the chunk), int64."""
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
     rows = np.ascontiguousarray(rows, dtype=np.int64)  # C reads them as one buffer
+    buffers = tuple(string_buffers(c) for c in chunks)
     if len(chunks) == 1:
-        return [string_buffers(chunks[0])], np.zeros(len(rows), dtype=np.int64), rows
+        return buffers, np.zeros(len(rows), dtype=np.int64), rows
     first_row = np.cumsum([0] + [len(c) for c in chunks])
     which = np.searchsorted(first_row, rows, side="right") - 1
-    return [string_buffers(c) for c in chunks], which, rows - first_row[which]
-
-
-def _group_codes(groups: np.ndarray) -> np.ndarray:
-    """int32 or int64 codes as they are; any other integers widened."""
-    if groups.dtype in (np.int32, np.int64) and groups.flags.c_contiguous:
-        return groups
-    return np.ascontiguousarray(groups, dtype=np.int64)
+    return buffers, which, rows - first_row[which]
 
 
 def _same_in_arrays(left: pa.Array, left_rows: np.ndarray, right: pa.Array,
@@ -377,11 +339,6 @@ def _same_in_arrays(left: pa.Array, left_rows: np.ndarray, right: pa.Array,
     unmasked (the bytes past the shorter end are masked off after the xor), until the
     longest id ends."""
     (l_offsets, l_data), (r_offsets, r_data) = string_buffers(left), string_buffers(right)
-    if KERNEL is not None:
-        same = np.empty(len(left_rows), dtype=bool)
-        KERNEL.same_strings(l_offsets, l_data, np.asarray(left_rows, dtype=np.int64),
-                            r_offsets, r_data, np.asarray(right_rows, dtype=np.int64), same)
-        return same
     l_start = l_offsets[left_rows].astype(np.int64)
     length = l_offsets[left_rows + 1] - l_start
     r_start = r_offsets[right_rows].astype(np.int64)

@@ -150,6 +150,16 @@ static inline Py_ssize_t slot_of(uint64_t key, int bits)
     return (Py_ssize_t)((key * SPREAD) >> (64 - bits));
 }
 
+/* A table for groups of up to `rows` keys, every slot owned by none; NULL: no memory. */
+static Slot *empty_table(Py_ssize_t rows)
+{
+    Py_ssize_t slots = (Py_ssize_t)1 << table_bits(rows);
+    Slot *table = malloc(sizeof(Slot) * slots);
+    for (Py_ssize_t s = 0; table != NULL && s < slots; s++)
+        table[s].owner = -1;
+    return table;
+}
+
 static Py_ssize_t largest_group(const Side *s, Py_ssize_t num_groups)
 {
     Py_ssize_t largest = 0;
@@ -222,12 +232,9 @@ static PyObject *equal_pairs(PyObject *self, PyObject *args)
     int status;
     Py_BEGIN_ALLOW_THREADS
     status = take_side(&side, num_groups);
-    int bits = status == 0 ? table_bits(largest_group(&side, num_groups)) : 0;
-    Slot *table = status == 0 ? malloc(sizeof(Slot) << bits) : NULL;
+    Slot *table = status == 0 ? empty_table(largest_group(&side, num_groups)) : NULL;
     if (status == 0 && table == NULL)
         status = -1;
-    for (Py_ssize_t s = 0; table != NULL && s < ((Py_ssize_t)1 << bits); s++)
-        table[s].owner = -1;
     for (Py_ssize_t g = 0; status == 0 && g < num_groups; g++) {
         Py_ssize_t size = side.count[g];
         if (size < 2)
@@ -294,12 +301,9 @@ static PyObject *candidate_pairs(PyObject *self, PyObject *args)
     status = take_side(&judged, num_groups);
     if (status == 0)
         status = take_side(&run, num_groups);
-    int bits = status == 0 ? table_bits(largest_group(&judged, num_groups)) : 0;
-    Slot *table = status == 0 ? malloc(sizeof(Slot) << bits) : NULL;
+    Slot *table = status == 0 ? empty_table(largest_group(&judged, num_groups)) : NULL;
     if (status == 0 && table == NULL)
         status = -1;
-    for (Py_ssize_t s = 0; table != NULL && s < ((Py_ssize_t)1 << bits); s++)
-        table[s].owner = -1;
     for (Py_ssize_t g = 0; status == 0 && count >= 0 && g < num_groups; g++) {
         Py_ssize_t judgments = judged.count[g], rows = run.count[g];
         if (judgments == 0 || rows == 0)

@@ -30,7 +30,7 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray,
     if KERNEL is None:
         return None
     first, second = np.empty(len(keys), dtype=np.int64), np.empty(len(keys), dtype=np.int64)
-    count = KERNEL.equal_pairs(_codes(groups), keys, num_groups, first, second)
+    count = KERNEL.equal_pairs(group_codes(groups), keys, num_groups, first, second)
     return first[:count], second[:count]
 
 
@@ -41,13 +41,14 @@ def candidate_pairs(judged_q: np.ndarray, judged_hash: np.ndarray, run_q: np.nda
         return None
     size = len(run_q) + _EXTRA_PAIRS  # np.empty: pages never written cost nothing
     judgments, rows = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
-    count = KERNEL.candidate_pairs(_codes(judged_q), judged_hash, _codes(run_q), run_hash,
-                                   num_queries, judgments, rows)
+    count = KERNEL.candidate_pairs(group_codes(judged_q), judged_hash, group_codes(run_q),
+                                   run_hash, num_queries, judgments, rows)
     return None if count < 0 else (judgments[:count], rows[:count])
 
 
-def _codes(groups: np.ndarray) -> np.ndarray:
-    """int32 or int64 codes as they are; any other integers widened."""
+def group_codes(groups: np.ndarray) -> np.ndarray:
+    """int32 or int64 codes as they are; any other integers widened (what the C modules
+    read as group codes)."""
     if groups.dtype in (np.int32, np.int64) and groups.flags.c_contiguous:
         return groups
     return np.ascontiguousarray(groups, dtype=np.int64)

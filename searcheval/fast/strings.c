@@ -11,24 +11,25 @@
  *       last one ending at the string's end (overlapping the one before); a string of 8
  *       bytes or fewer is one window, zero past its end.
  *
- *   same_strings(left_offsets, left_data, left_rows, right_offsets, right_data,
- *                right_rows, out)
- *       rows: int64, as many on each side, each a string of its side; out: a writable
- *       bool buffer as long. out[i] becomes whether string left_rows[i] of the left and
- *       string right_rows[i] of the right are the same bytes.
+ *   A column read by row (same_strings, descending_order) is given as its chunks, a tuple
+ *   of (offsets, data) pairs, and per row two int64 buffers: `which`, the chunk of its
+ *   string, and `local`, its row there (a table's column: one chunk, `which` all 0).
  *
- *   Both raise ValueError, before writing anything, on buffers of other types or sizes,
- *   offsets that do not delimit strings of data (same_strings: of the strings its rows
- *   name), or rows past their side's strings.
+ *   same_strings(left_chunks, left_which, left_local, right_chunks, right_which,
+ *                right_local, out)
+ *       out: a writable bool buffer as long as the rows. out[i] becomes whether the left's
+ *       string of row i and the right's are the same bytes.
  *
  *   descending_order(chunks, which, local, groups, out)
- *       chunks: a tuple of (offsets, data) pairs, a column's chunks; which, local: int64
- *       per row, the chunk of its string and its row there; groups: int32 or int64 per
- *       row, non-decreasing; out: a writable int64 buffer as long. out becomes the order
- *       of the rows by group, then by string descending, bytes compared as strcmp does
- *       (unsigned; a prefix before every longer string it starts), equal strings in row
- *       order: what hashing.descending_order's numpy sort gives. ValueError, before
- *       writing anything, on rows past their chunk or groups that decrease.
+ *       groups: int32 or int64 per row, non-decreasing; out: a writable int64 buffer as
+ *       long. out becomes the order of the rows by group, then by string descending,
+ *       bytes compared as strcmp does (unsigned; a prefix before every longer string it
+ *       starts), equal strings in row order: what hashing.descending_order's numpy sort
+ *       gives.
+ *
+ *   All three raise ValueError, before writing anything, on buffers of other types or
+ *   sizes, offsets that do not delimit strings of data (by row: of the strings the rows
+ *   name), rows past their chunk's strings, or groups that decrease.
  *
  *   irregular_bytes(data, delimiter, begin, end) -> bool
  *       data: any 1-D buffer of bytes (bytes, a memory map, uint8); 0 <= begin <= end <=
@@ -177,19 +178,107 @@ static PyObject *hash_strings(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* Whether every row is a string of its side whose offsets lie within its data, in order:
- * the strings a comparison reads, and no others, checked (a piece of pairs is not made
- * to read every offset of both columns). */
-static int rows_within(const Py_buffer *rows, const Offsets *offsets, Py_ssize_t data_size)
+/* A row's string, where it lies; `room`: the bytes readable from its start. */
+typedef struct {
+    const uint8_t *bytes;
+    int64_t length, room;
+} Text;
+
+/* A column's chunks, each one's offsets and data, as the caller gave them: a tuple of
+ * (offsets, data) pairs. Both functions that read strings by row take a column so, with
+ * each row's chunk (`which`) and its row there (`local`). */
+typedef struct {
+    Py_ssize_t count, got; /* chunks, and those whose buffers are held */
+    Offsets *offsets;
+    Py_buffer *data;
+} Chunks;
+
+static void release_chunks(Chunks *c)
 {
-    const int64_t *r = (const int64_t *)rows->buf;
-    for (Py_ssize_t i = 0; i < rows->shape[0]; i++) {
-        if (r[i] < 0 || r[i] >= offsets->strings)
-            return 0;
-        int64_t start = offset_at(offsets, r[i]), end = offset_at(offsets, r[i] + 1);
-        if (start < 0 || end < start || end > data_size)
-            return 0;
+    while (c->got > 0) {
+        c->got--;
+        PyBuffer_Release(&c->offsets[c->got].view);
+        PyBuffer_Release(&c->data[c->got]);
     }
+    free(c->offsets);
+    free(c->data);
+}
+
+/* 0, or -1 with the error set (and nothing held); `side`: "left_", "right_" or "". */
+static int get_chunks(PyObject *obj, Chunks *c, const char *side)
+{
+    c->count = c->got = 0;
+    c->offsets = NULL;
+    c->data = NULL;
+    if (!PyTuple_Check(obj)) {
+        PyErr_Format(PyExc_ValueError, "%schunks: not (offsets, data) pairs", side);
+        return -1;
+    }
+    c->count = PyTuple_GET_SIZE(obj);
+    c->offsets = calloc(c->count ? c->count : 1, sizeof(Offsets));
+    c->data = calloc(c->count ? c->count : 1, sizeof(Py_buffer));
+    if (c->offsets == NULL || c->data == NULL) {
+        release_chunks(c);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (; c->got < c->count; c->got++) {
+        PyObject *chunk = PyTuple_GET_ITEM(obj, c->got);
+        if (!PyTuple_Check(chunk) || PyTuple_GET_SIZE(chunk) != 2) {
+            PyErr_Format(PyExc_ValueError, "%schunks: not (offsets, data) pairs", side);
+            release_chunks(c);
+            return -1;
+        }
+        if (get_strings(PyTuple_GET_ITEM(chunk, 0), PyTuple_GET_ITEM(chunk, 1),
+                        &c->offsets[c->got], &c->data[c->got], side, 0) < 0) {
+            release_chunks(c);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The string of row `local` of chunk `which`: 0, or -1 when there is no such row or its
+ * offsets do not delimit a string of the chunk's data (only the rows read are checked). */
+static inline int text_at(const Chunks *c, int64_t which, int64_t local, Text *t)
+{
+    if (which < 0 || which >= c->count || local < 0 || local >= c->offsets[which].strings)
+        return -1;
+    int64_t start = offset_at(&c->offsets[which], local);
+    int64_t end = offset_at(&c->offsets[which], local + 1), size = c->data[which].shape[0];
+    if (start < 0 || end < start || end > size)
+        return -1;
+    t->bytes = (const uint8_t *)c->data[which].buf + start;
+    t->length = end - start;
+    t->room = size - start;
+    return 0;
+}
+
+/* Each row's chunk and its row there, two int64 buffers of one length, held in views[0]
+ * and views[1]: 0, or -1 with the error set and nothing held. */
+static int get_rows(PyObject *which, PyObject *local, Py_buffer *views, const char *side)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%swhich", side);
+    if (get_buffer(which, &views[0], 0, "lq", 8, name, "int64") < 0)
+        return -1;
+    snprintf(name, sizeof name, "%slocal", side);
+    if (get_buffer(local, &views[1], 0, "lq", 8, name, "int64") < 0) {
+        PyBuffer_Release(&views[0]);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether every row of a side is a string of its chunks (the strings a comparison reads,
+ * and no others, checked: a piece of pairs is not made to read every offset). */
+static int rows_within(const Chunks *c, const Py_buffer *views)
+{
+    const int64_t *which = views[0].buf, *local = views[1].buf;
+    Text t;
+    for (Py_ssize_t i = 0; i < views[0].shape[0]; i++)
+        if (text_at(c, which[i], local[i], &t) < 0)
+            return 0;
     return 1;
 }
 
@@ -197,75 +286,67 @@ static PyObject *same_strings(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *objs[7];
-    Offsets offsets[2];
-    Py_buffer data[2], rows[2] = {{0}}, out;
     if (!PyArg_ParseTuple(args, "OOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
                           &objs[5], &objs[6]))
         return NULL;
     static const char *sides[2] = {"left_", "right_"};
-    int got = 0; /* sides whose offsets and data are held */
+    Chunks chunks[2];
+    Py_buffer rows[2][2], out;
+    int chunks_got = 0, rows_got = 0, out_got = 0; /* sides held, then the output */
     const char *wrong = NULL;
-    for (; got < 2; got++)
-        if (get_strings(objs[3 * got], objs[3 * got + 1], &offsets[got], &data[got],
-                        sides[got], 0) < 0)
-            break;
-    int rows_got = 0;
-    if (got == 2)
-        for (; rows_got < 2; rows_got++)
-            if (get_buffer(objs[3 * rows_got + 2], &rows[rows_got], 0, "lq", 8,
-                           rows_got ? "right_rows" : "left_rows", "int64") < 0)
-                break;
-    int out_got = rows_got == 2
-                  && get_buffer(objs[6], &out, 1, "?Bb", 1, "out", "bool") == 0;
-    if (out_got) {
-        Py_ssize_t n = rows[0].shape[0];
-        if (rows[1].shape[0] != n || out.shape[0] != n)
-            wrong = "rows and out: not of one length";
-        else if (!rows_within(&rows[0], &offsets[0], data[0].shape[0])
-                 || !rows_within(&rows[1], &offsets[1], data[1].shape[0]))
-            wrong = "rows: past their side's strings, or strings past its data";
-        if (wrong == NULL) {
-            const int64_t *l = (const int64_t *)rows[0].buf, *r = (const int64_t *)rows[1].buf;
-            const uint8_t *ld = (const uint8_t *)data[0].buf, *rd = (const uint8_t *)data[1].buf;
-            int64_t l_size = data[0].shape[0], r_size = data[1].shape[0];
-            uint8_t *same = (uint8_t *)out.buf;
-            Py_BEGIN_ALLOW_THREADS
-            for (Py_ssize_t i = 0; i < n; i++) {
-                int64_t ls = offset_at(&offsets[0], l[i]);
-                int64_t length = offset_at(&offsets[0], l[i] + 1) - ls;
-                int64_t rs = offset_at(&offsets[1], r[i]);
-                if (offset_at(&offsets[1], r[i] + 1) - rs != length)
-                    same[i] = 0;
-                else if (length > 0 && length <= 8 && ls + 8 <= l_size && rs + 8 <= r_size)
-                    same[i] = ((little_endian(ld + ls, 8) ^ little_endian(rd + rs, 8))
-                               & (~0ULL >> (64 - 8 * length))) == 0; /* no call to memcmp */
-                else
-                    same[i] = memcmp(ld + ls, rd + rs, (size_t)length) == 0;
-            }
-            Py_END_ALLOW_THREADS
+    for (; chunks_got < 2; chunks_got++)
+        if (get_chunks(objs[3 * chunks_got], &chunks[chunks_got], sides[chunks_got]) < 0)
+            goto done;
+    for (; rows_got < 2; rows_got++)
+        if (get_rows(objs[3 * rows_got + 1], objs[3 * rows_got + 2], rows[rows_got],
+                     sides[rows_got]) < 0)
+            goto done;
+    if (get_buffer(objs[6], &out, 1, "?Bb", 1, "out", "bool") < 0)
+        goto done;
+    out_got = 1;
+    Py_ssize_t n = out.shape[0];
+    if (rows[0][0].shape[0] != n || rows[0][1].shape[0] != n || rows[1][0].shape[0] != n
+        || rows[1][1].shape[0] != n)
+        wrong = "rows and out: not of one length";
+    else if (!rows_within(&chunks[0], rows[0]) || !rows_within(&chunks[1], rows[1]))
+        wrong = "rows: past their side's strings, or strings past its data";
+    if (wrong == NULL) {
+        const int64_t *lw = rows[0][0].buf, *ll = rows[0][1].buf;
+        const int64_t *rw = rows[1][0].buf, *rl = rows[1][1].buf;
+        uint8_t *same = (uint8_t *)out.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Text a = {NULL, 0, 0}, b = {NULL, 0, 0}; /* both found: checked above */
+            text_at(&chunks[0], lw[i], ll[i], &a);
+            text_at(&chunks[1], rw[i], rl[i], &b);
+            if (a.length != b.length)
+                same[i] = 0;
+            else if (a.length > 0 && a.length <= 8 && a.room >= 8 && b.room >= 8)
+                same[i] = ((little_endian(a.bytes, 8) ^ little_endian(b.bytes, 8))
+                           & (~0ULL >> (64 - 8 * a.length))) == 0; /* no call to memcmp */
+            else
+                same[i] = memcmp(a.bytes, b.bytes, (size_t)a.length) == 0;
         }
+        Py_END_ALLOW_THREADS
+    }
+done:
+    if (out_got)
         PyBuffer_Release(&out);
+    while (rows_got > 0) {
+        rows_got--;
+        PyBuffer_Release(&rows[rows_got][0]);
+        PyBuffer_Release(&rows[rows_got][1]);
     }
-    for (int k = 0; k < rows_got; k++)
-        PyBuffer_Release(&rows[k]);
-    for (int k = 0; k < got; k++) {
-        PyBuffer_Release(&offsets[k].view);
-        PyBuffer_Release(&data[k]);
-    }
-    if (!out_got)
-        return NULL; /* the error is set */
+    while (chunks_got > 0)
+        release_chunks(&chunks[--chunks_got]);
     if (wrong != NULL) {
         PyErr_SetString(PyExc_ValueError, wrong);
         return NULL;
     }
+    if (PyErr_Occurred())
+        return NULL;
     Py_RETURN_NONE;
 }
-
-/* A row's string, where it lies. */
-typedef struct {
-    const uint8_t *bytes;
-    int64_t length;
-} Text;
 
 /* Whether a's string comes before b's in descending byte order. */
 static inline int before(const Text *a, const Text *b)
@@ -303,82 +384,60 @@ static void sort_descending(int64_t *rows, int64_t *spare, Py_ssize_t n, const T
 static PyObject *descending_order(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *chunks_obj, *objs[4];
-    if (!PyArg_ParseTuple(args, "O!OOOO", &PyTuple_Type, &chunks_obj, &objs[0], &objs[1],
-                          &objs[2], &objs[3]))
+    PyObject *objs[5];
+    if (!PyArg_ParseTuple(args, "OOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4]))
         return NULL;
-    Py_ssize_t num_chunks = PyTuple_GET_SIZE(chunks_obj);
-    Offsets *offsets = calloc(num_chunks ? num_chunks : 1, sizeof(Offsets));
-    Py_buffer *data = calloc(num_chunks ? num_chunks : 1, sizeof(Py_buffer));
-    Py_buffer views[4];
-    int chunks_got = 0, views_got = 0;
+    Chunks chunks;
+    Py_buffer rows[2], views[2]; /* which and local; groups and out */
+    int chunks_got = 0, rows_got = 0, views_got = 0;
     const char *wrong = NULL;
     Text *texts = NULL;
     int64_t *spare = NULL;
-    if (offsets == NULL || data == NULL) {
-        PyErr_NoMemory();
+    if (get_chunks(objs[0], &chunks, "") < 0)
         goto done;
-    }
-    for (; chunks_got < num_chunks; chunks_got++) {
-        PyObject *chunk = PyTuple_GET_ITEM(chunks_obj, chunks_got);
-        if (!PyTuple_Check(chunk) || PyTuple_GET_SIZE(chunk) != 2) {
-            PyErr_SetString(PyExc_ValueError, "chunks: not (offsets, data) pairs");
-            goto done;
-        }
-        if (get_strings(PyTuple_GET_ITEM(chunk, 0), PyTuple_GET_ITEM(chunk, 1),
-                        &offsets[chunks_got], &data[chunks_got], "", 0) < 0)
-            goto done;
-    }
-    static const char *names[4] = {"which", "local", "groups", "out"};
-    static const char *formats[4] = {"lq", "lq", "ilq", "lq"};
-    static const Py_ssize_t sizes[4] = {8, 8, 0, 8};
-    static const char *expected[4] = {"int64", "int64", "int32 or int64", "int64"};
-    for (; views_got < 4; views_got++)
-        if (get_buffer(objs[views_got], &views[views_got], views_got == 3, formats[views_got],
-                       sizes[views_got], names[views_got], expected[views_got]) < 0)
-            goto done;
-    Py_ssize_t n = views[0].shape[0];
-    if (views[1].shape[0] != n || views[2].shape[0] != n || views[3].shape[0] != n) {
+    chunks_got = 1;
+    if (get_rows(objs[1], objs[2], rows, "") < 0)
+        goto done;
+    rows_got = 1;
+    if (get_buffer(objs[3], &views[0], 0, "ilq", 0, "groups", "int32 or int64") < 0)
+        goto done;
+    views_got = 1;
+    if (get_buffer(objs[4], &views[1], 1, "lq", 8, "out", "int64") < 0)
+        goto done;
+    views_got = 2;
+    Py_ssize_t n = rows[0].shape[0];
+    if (rows[1].shape[0] != n || views[0].shape[0] != n || views[1].shape[0] != n) {
         wrong = "which, local, groups and out: not of one length";
         goto done;
     }
-    const int64_t *which = views[0].buf, *local = views[1].buf;
-    int wide = views[2].itemsize == 8;
+    const int64_t *which = rows[0].buf, *local = rows[1].buf;
+    int wide = views[0].itemsize == 8;
     texts = malloc(sizeof(Text) * (n ? n : 1));
     spare = malloc(sizeof(int64_t) * (n / 2 + 1));
     if (texts == NULL || spare == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < n && wrong == NULL; i++) {
-        int64_t c = which[i], r = local[i];
-        if (c < 0 || c >= num_chunks || r < 0 || r >= offsets[c].strings) {
-            wrong = "which, local: a row past its chunk's strings";
-            break;
-        }
-        int64_t start = offset_at(&offsets[c], r), end = offset_at(&offsets[c], r + 1);
-        if (start < 0 || end < start || end > data[c].shape[0])
-            wrong = "chunks: offsets that do not delimit a row's string";
-        texts[i].bytes = (const uint8_t *)data[c].buf + start;
-        texts[i].length = end - start;
-    }
+    for (Py_ssize_t i = 0; i < n && wrong == NULL; i++)
+        if (text_at(&chunks, which[i], local[i], &texts[i]) < 0)
+            wrong = "which, local: a row past its chunk's strings, or strings past its data";
     for (Py_ssize_t i = 1; i < n && wrong == NULL; i++)
-        if (wide ? ((const int64_t *)views[2].buf)[i] < ((const int64_t *)views[2].buf)[i - 1]
-                 : ((const int32_t *)views[2].buf)[i] < ((const int32_t *)views[2].buf)[i - 1])
+        if (wide ? ((const int64_t *)views[0].buf)[i] < ((const int64_t *)views[0].buf)[i - 1]
+                 : ((const int32_t *)views[0].buf)[i] < ((const int32_t *)views[0].buf)[i - 1])
             wrong = "groups: not non-decreasing";
     if (wrong != NULL)
         goto done;
-    int64_t *out = views[3].buf;
+    int64_t *out = views[1].buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++)
         out[i] = i;
     for (Py_ssize_t a = 0; a < n;) {
         Py_ssize_t b = a + 1;
         if (wide)
-            while (b < n && ((const int64_t *)views[2].buf)[b] == ((const int64_t *)views[2].buf)[a])
+            while (b < n && ((const int64_t *)views[0].buf)[b] == ((const int64_t *)views[0].buf)[a])
                 b++;
         else
-            while (b < n && ((const int32_t *)views[2].buf)[b] == ((const int32_t *)views[2].buf)[a])
+            while (b < n && ((const int32_t *)views[0].buf)[b] == ((const int32_t *)views[0].buf)[a])
                 b++;
         sort_descending(out + a, spare, b - a, texts);
         a = b;
@@ -389,13 +448,12 @@ done:
     free(spare);
     while (views_got > 0)
         PyBuffer_Release(&views[--views_got]);
-    while (chunks_got > 0) {
-        chunks_got--;
-        PyBuffer_Release(&offsets[chunks_got].view);
-        PyBuffer_Release(&data[chunks_got]);
+    if (rows_got) {
+        PyBuffer_Release(&rows[0]);
+        PyBuffer_Release(&rows[1]);
     }
-    free(offsets);
-    free(data);
+    if (chunks_got)
+        release_chunks(&chunks);
     if (wrong != NULL) {
         PyErr_SetString(PyExc_ValueError, wrong);
         return NULL;

@@ -147,8 +147,8 @@ def _plain_json(results_list: list[Results], documents: list[dict]) -> str:
     import json
 
     for results, doc in zip(results_list, documents):
-        rows = measure_rows(results)
-        doc["per_query"] = {q: {str(m): _json_number(m, row[results._col[q]])
+        rows, column = measure_rows(results), {q: j for j, q in enumerate(results.query_ids)}
+        doc["per_query"] = {q: {str(m): _json_number(m, row[column[q]])
                                 for m, row in zip(results.measures, rows)}
                             for q in results.natural_query_order()}
     return json.dumps(documents[0] if len(documents) == 1 else documents, indent=2) + "\n"
