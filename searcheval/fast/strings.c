@@ -282,6 +282,17 @@ static int rows_within(const Chunks *c, const Py_buffer *views)
     return 1;
 }
 
+/* What a call returns once it has released what it held: ValueError `wrong`, the error
+ * already set (a buffer refused, no memory), or None. */
+static PyObject *outcome(const char *wrong)
+{
+    if (wrong != NULL)
+        PyErr_SetString(PyExc_ValueError, wrong);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *same_strings(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -339,13 +350,7 @@ done:
     }
     while (chunks_got > 0)
         release_chunks(&chunks[--chunks_got]);
-    if (wrong != NULL) {
-        PyErr_SetString(PyExc_ValueError, wrong);
-        return NULL;
-    }
-    if (PyErr_Occurred())
-        return NULL;
-    Py_RETURN_NONE;
+    return outcome(wrong);
 }
 
 /* Whether a's string comes before b's in descending byte order. */
@@ -454,13 +459,7 @@ done:
     }
     if (chunks_got)
         release_chunks(&chunks);
-    if (wrong != NULL) {
-        PyErr_SetString(PyExc_ValueError, wrong);
-        return NULL;
-    }
-    if (PyErr_Occurred())
-        return NULL;
-    Py_RETURN_NONE;
+    return outcome(wrong);
 }
 
 /* irregular_bytes' test of the bytes [begin, stop), each with the byte after it: flags
