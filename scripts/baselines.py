@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Keyword and BM25 baselines on a collection: the code is ``searcheval.cli.baselines``, which
-``python -m searcheval.cli.baselines`` runs after ``pip install searcheval`` too. This file
+``python -m searcheval.cli.baselines`` runs after ``pip install searcheval-trec`` too. This file
 keeps ``python scripts/baselines.py`` working in a checkout."""
 
 import sys

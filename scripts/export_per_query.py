@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Per-query CSVs for a directory of runs: the code is ``searcheval.cli.export_per_query``, which
-``python -m searcheval.cli.export_per_query`` runs after ``pip install searcheval`` too. This file
+``python -m searcheval.cli.export_per_query`` runs after ``pip install searcheval-trec`` too. This file
 keeps ``python scripts/export_per_query.py`` working in a checkout."""
 
 import sys

@@ -119,7 +119,7 @@ def test_error_dask_not_installed(tmp_path, monkeypatch):
     result = batch(FIXTURES / "seeds" / "pinecone.qrels", FIXTURES / "seeds" / "pinecone.run",
                    "-o", tmp_path, "--dask", "local")
     assert (result.exit_code, result.stderr) == (
-        2, 'Dask is not installed: pip install "searcheval[dask]"\n')
+        2, 'Dask is not installed: pip install "searcheval-trec[dask]"\n')
 
 
 def test_globs_and_directories_in_natural_order(tmp_path):

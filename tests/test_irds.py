@@ -235,4 +235,4 @@ def test_error_ir_datasets_not_installed(monkeypatch):
     with pytest.raises(FormatError) as error:
         as_qrels("irds:cranfield")
     assert str(error.value) == ("irds: ir_datasets is not installed: pip install "
-                                "'searcheval[irds]' (or pip install ir_datasets)")
+                                "'searcheval-trec[irds]' (or pip install ir_datasets)")

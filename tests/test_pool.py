@@ -209,7 +209,7 @@ def test_error_reading_a_sheet_without_ids(tmp_path):
 
 # ---- XLSX sheets ------------------------------------------------------------------------------
 
-XLSX_HINT_LINE = ("sheet.xlsx: writing XLSX needs openpyxl: pip install 'searcheval[xlsx]' "
+XLSX_HINT_LINE = ("sheet.xlsx: writing XLSX needs openpyxl: pip install 'searcheval-trec[xlsx]' "
                   "(or pip install openpyxl)\n")
 
 

@@ -170,7 +170,7 @@ def sheet_text(found: Pool, queries: dict[str, str], docs: dict[str, str], max_c
     return out.getvalue()
 
 
-XLSX_HINT = "pip install 'searcheval[xlsx]' (or pip install openpyxl)"
+XLSX_HINT = "pip install 'searcheval-trec[xlsx]' (or pip install openpyxl)"
 XLSX_CELL = 32_767  # characters an Excel cell holds; a longer one makes Excel "repair" the file
 XLSX_WIDTHS = {"A": 12, "B": 40, "C": 16, "D": 80, "E": 24, "F": 10}  # the columns, in characters
 # Control characters XML 1.0 cannot hold (tab, newline and carriage return it can): openpyxl's

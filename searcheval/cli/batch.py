@@ -245,7 +245,7 @@ def _human(number: float) -> str:
               help="Bytes read per streaming block, or per Dask partition of a large run.")
 @click.option("--dask", default=None, metavar="ADDRESS",
               help="Run on a Dask cluster: a scheduler address, or local[:N] for N local "
-                   "worker processes (pip install \"searcheval[dask]\").")
+                   "worker processes (pip install \"searcheval-trec[dask]\").")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default=None, help="Also print the leaderboard on stdout: table for people, "
               "csv and json as OUTDIR's summary.csv and summary.json (default: not printed).")

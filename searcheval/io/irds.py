@@ -30,7 +30,7 @@ from ..model import Qrels, Run
 from .trec import make_qrels, make_run
 
 PREFIX = "irds:"
-INSTALL_HINT = "pip install 'searcheval[irds]' (or pip install ir_datasets)"
+INSTALL_HINT = "pip install 'searcheval-trec[irds]' (or pip install ir_datasets)"
 _NETWORK_STREAMS = (("RequestsDownload", "__iter__"), ("GoogleDriveDownload", "stream"),
                     ("GoogleCloudBucketStream", "stream"))
 

@@ -167,7 +167,7 @@ def _xlsx(path: str, data: bytes, sheet: str | None) -> tuple[list[str], list[tu
         import openpyxl
     except ImportError:
         raise FormatError(path, 0, "reading XLSX needs openpyxl: pip install "
-                          "'searcheval[xlsx]' (or pip install openpyxl)") from None
+                          "'searcheval-trec[xlsx]' (or pip install openpyxl)") from None
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged file

@@ -1,4 +1,4 @@
-"""Batches on a Dask cluster (``pip install "searcheval[dask]"``).
+"""Batches on a Dask cluster (``pip install "searcheval-trec[dask]"``).
 
 Runs smaller than one block are tasks, each evaluated by a worker with the qrels sent to
 every worker once. A larger run becomes a ``dask.dataframe``: byte ranges cut at line
@@ -32,7 +32,7 @@ from ..model import Qrels, Run
 from ..measures import Measure
 from ..results import Results
 
-INSTALL_HINT = 'Dask is not installed: pip install "searcheval[dask]"'
+INSTALL_HINT = 'Dask is not installed: pip install "searcheval-trec[dask]"'
 DEFAULT_LOCAL_WORKERS = 2
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...errors import UsageError
 
-INSTALL_HINT = "pip install bm25s (or pip install 'searcheval[search]')"
+INSTALL_HINT = "pip install bm25s (or pip install 'searcheval-trec[search]')"
 
 
 def _library():
