@@ -11,6 +11,7 @@ import pyndeval
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+import docs_pages
 import searcheval
 from searcheval.errors import MeasureError, UsageError
 
@@ -46,8 +47,7 @@ def test_the_hand_worked_ranking() -> None:
 
 def test_the_readme_example(monkeypatch) -> None:
     monkeypatch.chdir(FIXTURE.parent.parent)
-    readme = Path("README.md").read_text()
-    section = readme[readme.index("### Diversity: ndeval's intent-aware measures"):]
+    section = docs_pages.page("how-to/diversity.md")
     code = section[section.index("```py\n") + 6:section.index("```\n", 10)]
     namespace: dict = {}
     exec(code, namespace)  # noqa: S102 - the README's own example

@@ -261,7 +261,9 @@ def test_the_readme_lists_what_is_refused_and_what_is_kept():
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    import docs_pages
+
+    readme = docs_pages.text()
     bullet = re.search(r"\* \*\*Measure parameters that give no measure.*?(?=\n\* )", readme,
                        re.S).group()
     refused, kept = bullet.split("Kept,")

@@ -9,6 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
+import docs_pages
 from cli_runner import cli
 
 ROOT = Path(__file__).parent.parent
@@ -16,7 +17,7 @@ QRELS, RUN = ROOT / "fixtures" / "diversity" / "qrels", ROOT / "fixtures" / "div
 
 
 def _diversity_sentence() -> str:
-    readme = (ROOT / "README.md").read_text()
+    readme = docs_pages.text()
     return re.search(r"On the command line, `-R diversity`.*?\(see", readme, re.S).group()
 
 

@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+import docs_pages
+
 import searcheval
 from searcheval.ranking import canonical_rows
 from searcheval.io.trec import read_run
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README = docs_pages.text()  # the README and the site's pages
 METHODS = ("keyword", "bm25")
 
 @pytest.fixture(scope="module")

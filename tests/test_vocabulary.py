@@ -22,11 +22,12 @@ from pathlib import Path
 import click
 import pytest
 
+import docs_pages
 from cli_runner import cli
 from searcheval.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README = docs_pages.text()  # the README and the site's pages
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
 SEEDS = ROOT / "fixtures" / "seeds"
 

@@ -20,6 +20,7 @@ from .options import (ci_options, costs_option, interval_asked, measures_from_op
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 from .closed_pipe import closed_stdout_is_done
+from .examples import with_examples
 from .interrupts import interrupts_in_one_line, send_dropped_interrupts_again
 
 from ..settings import __version__
@@ -80,6 +81,14 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
 
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands, each with its whole first sentence (click cuts it at 45 characters
+        with "...", which left most of them saying half of what they do)."""
+        rows = [(name, self.get_command(ctx, name).get_short_help_str(limit=500))
+                for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
 
@@ -87,11 +96,24 @@ class LazyGroup(click.Group):
         if name in LAZY_COMMANDS and name not in self.commands:
             module, attribute = LAZY_COMMANDS[name].split(":")
             self.add_command(getattr(importlib.import_module(module), attribute), name)
-        return super().get_command(ctx, name)
+        command = super().get_command(ctx, name)
+        return command and with_examples(command, name)
+
+
+def show_version(context: click.Context, _option: click.Parameter, asked: bool) -> None:
+    """``--version``: the version, and which compiled modules are in use (an install
+    without a C compiler gives the same numbers, more slowly)."""
+    if not asked or context.resilient_parsing:
+        return
+    from ..fast import in_use
+    modules = ", ".join(in_use()) or "none (numpy and Python ways, the same numbers)"
+    click.echo(f"searcheval, version {__version__}\ncompiled modules in use: {modules}")
+    context.exit()
 
 
 @click.group(cls=LazyGroup, context_settings=CONTEXT)
-@click.version_option(__version__, "--version", prog_name="searcheval")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=show_version,
+              help="Show the version and which compiled modules are in use, and exit.")
 def main() -> None:
     """searcheval: how good is this ranking? trec_eval's measures, exactly."""
     reuse_freed_memory()

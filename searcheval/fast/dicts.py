@@ -16,11 +16,10 @@ Evaluator's call (README, "Speed, measured").
 from __future__ import annotations
 
 import numpy as np
+from . import compiled
 
-try:
-    from . import _dicts as KERNEL
-except ImportError:  # installed without a C compiler: the callers' Python ways
-    KERNEL = None
+# fast/dicts.c; None where it was not built: the callers' Python ways
+KERNEL = compiled("_dicts")
 
 
 def flat_scores(run: dict) -> tuple[np.ndarray, np.ndarray, bool] | None:

@@ -24,11 +24,10 @@ from __future__ import annotations
 import numpy as np
 
 from .cores import PIECE_ROWS, on_both_cores
+from . import compiled
 
-try:
-    from . import _spans as KERNEL  # fast/spans.c: a radix sort of each span, in place
-except ImportError:  # installed without a C compiler: numpy's sorts alone
-    KERNEL = None
+# fast/spans.c; None where it was not built: numpy's sorts alone
+KERNEL = compiled("_spans")
 
 _PAD = np.uint64(np.iinfo(np.uint64).max)  # after every key (one equal to it is the same)
 _RADIX_GROUPS = 1 << 16  # up to this many groups, numpy's stable argsort is a radix sort

@@ -17,11 +17,10 @@ from ..model.arrow import string_buffers
 from . import pairs
 from .cores import PIECE_ROWS, in_pieces, on_both_cores
 from .group_sort import block_starts, group_sorted
+from . import compiled
 
-try:  # fast/strings.c: the same hashes and comparisons in C
-    from . import _strings as KERNEL
-except ImportError:  # installed without a C compiler: the numpy code below
-    KERNEL = None
+# fast/strings.c; None where it was not built: the numpy code below
+KERNEL = compiled("_strings")
 
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _LENGTH = np.uint64(0x9E3779B97F4A7C15)

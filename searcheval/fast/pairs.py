@@ -14,11 +14,10 @@ as ``first``. ``candidate_pairs(judged_q, judged_hash, run_q, run_hash, num_quer
 from __future__ import annotations
 
 import numpy as np
+from . import compiled
 
-try:  # fast/pairs.c
-    from . import _pairs as KERNEL
-except ImportError:  # installed without a C compiler: the callers' numpy ways
-    KERNEL = None
+# fast/pairs.c; None where it was not built: the callers' numpy ways
+KERNEL = compiled("_pairs")
 
 # Pairs beyond one a run row the join's output holds (a few hash collisions among
 # millions of ids); more sends the caller to its exact path.

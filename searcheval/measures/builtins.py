@@ -89,7 +89,7 @@ SPECS: tuple[Spec, ...] = (
     _trec("utility", Kind.COEFFS, None, "utility",
           "a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (default 1,-1,0,0); a "
           "query missing from the run: see [Which queries are "
-          "averaged](#which-queries-are-averaged)",
+          "averaged](../explanation/queries-averaged.md)",
           default=(1.0, -1.0, 0.0, 0.0), coeff_count=4, param="coeffs",
           written=("utility(coeffs=[a,b,c,d])",), trec_written=("utility.a,b,c,d",), **_SET),
     _trec("11pt_avg", Kind.COEFFS, None, "eleven_point_average",
@@ -177,7 +177,7 @@ SPECS: tuple[Spec, ...] = (
     _trec("rbp_resid", Kind.COEFFS, None, "rbp_residual",
           "RBP's residual: p^n + (1 - p) * sum over unjudged ranks i of p^(i-1), the most RBP "
           "could rise if every unjudged document retrieved had full gain (trec_eval 10; a query "
-          "missing from the run: see [Which queries are averaged](#which-queries-are-averaged))",
+          "missing from the run: see [Which queries are averaged](../explanation/queries-averaged.md))",
           default=(0.9,), coeff_count=1, param="p", trec_prefix="p=", uses_rel=False,
           ranks_quality=False, since=10,  # an uncertainty
           written=("rbp_resid(p=x)",), trec_written=("rbp_resid.p=x",)),

@@ -1,0 +1,75 @@
+"""Help that reads well: the command list gives each command's whole summary (click cuts
+it at 45 characters with "..."), every command's help starts with examples, and every
+example runs as written on the bundled fixtures."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from cli_runner import cli
+from searcheval.cli import main
+from searcheval.cli.examples import EXAMPLES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def commands() -> dict[str, click.Command]:
+    context = click.Context(main)
+    return {name: main.get_command(context, name) for name in main.list_commands(context)}
+
+
+def test_the_command_list_gives_whole_summaries():
+    shown = cli("--help").stdout
+    listed = shown.split("Commands:\n")[1]
+    assert "..." not in listed
+    flat = " ".join(listed.split())
+    for name, command in commands().items():
+        first = inspect_first_sentence(command)
+        assert f"{name} {first}" in flat, name
+
+
+def inspect_first_sentence(command: click.Command) -> str:
+    """The command's own first sentence, from its docstring (not the examples)."""
+    text = command.callback.__doc__ or ""
+    paragraph = " ".join(text.strip().split("\n\n")[0].split())
+    return re.match(r"(.*?\.)(?:\s|$)", paragraph).group(1) if "." in paragraph else paragraph
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_every_help_starts_with_examples(name):
+    shown = cli(name, "--help").stdout
+    body = shown.split("\n", 2)[2].lstrip()
+    assert body.startswith("Examples (from a source checkout):")
+    for example in EXAMPLES[name]:
+        assert f"    {example}\n" in shown
+
+
+def test_every_command_has_examples():
+    assert set(EXAMPLES) == set(commands())
+
+
+# judgments reads the sheet pool writes: pool's example runs first in the same folder
+ORDER = sorted(EXAMPLES, key=lambda name: (name != "pool", name))
+
+
+def test_every_example_runs(tmp_path):
+    (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    for name in ORDER:
+        for example in EXAMPLES[name]:
+            command = shlex.split(example.split("   (")[0])
+            assert command[:2] == ["searcheval", name]
+            done = subprocess.run([sys.executable, "-m", "searcheval", *command[1:]],
+                                  cwd=tmp_path, env=env, capture_output=True, text=True,
+                                  timeout=300)
+            # check exits 1 when it finds warnings only (the library run lacks a query)
+            assert done.returncode == (1 if name == "check" else 0), (example, done.stderr)
