@@ -73,3 +73,18 @@ def test_every_example_runs(tmp_path):
                                   timeout=300)
             # check exits 1 when it finds warnings only (the library run lacks a query)
             assert done.returncode == (1 if name == "check" else 0), (example, done.stderr)
+
+
+@pytest.mark.parametrize("pure, modules", [
+    ("", "dicts.c, spans.c, strings.c, pairs.c"),
+    ("1", "none (numpy and Python ways, the same numbers)"),
+])
+def test_version_names_the_compiled_modules_in_use(pure, modules):
+    """The suite runs where the four modules were built (the README's install); with
+    SEARCHEVAL_PURE_PYTHON set, as CI's second conformance run sets it, none is used."""
+    env = {**os.environ, "SEARCHEVAL_PURE_PYTHON": pure,
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "searcheval", "--version"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[1:] == [f"compiled modules in use: {modules}"]
+    assert done.stdout.startswith("searcheval, version ")
