@@ -88,3 +88,22 @@ def test_version_names_the_compiled_modules_in_use(pure, modules):
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.splitlines()[1:] == [f"compiled modules in use: {modules}"]
     assert done.stdout.startswith("searcheval, version ")
+
+
+@pytest.mark.parametrize("columns", ["", "60", "132"])
+def test_measures_wraps_at_the_width_also_when_piped(columns):
+    """`searcheval measures` piped (no terminal): $COLUMNS, else 80 wide, and every word of
+    every family's row is still there, in order (a word longer than its column is split)."""
+    from searcheval.measures.listing import text_rows
+
+    env = {**os.environ, "COLUMNS": columns,
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "searcheval", "measures"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    width = int(columns or 80)
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= width
+    expected = [word for row in [("name", "trec_eval", "what it measures"), *text_rows()]
+                for cell in row for word in cell.split()]
+    assert "".join(done.stdout.split()) == "".join(expected)
+    assert len(lines) > len(text_rows())  # long rows wrapped, not cut

@@ -295,9 +295,10 @@ def _measures_text(fmt: str) -> str:
         import json
         return json.dumps([dict(zip(("name", "trec_eval", "about"), row)) for row in rows],
                           indent=1, ensure_ascii=False) + "\n"
-    width = [max(len(r[i]) for r in [header, *rows]) + 2 for i in range(2)]
-    return "".join(f"{row[0]:<{width[0]}}{row[1]:<{width[1]}}{row[2]}\n"
-                   for row in [header, *rows])
+    import shutil
+    from ..measures.listing import text_table
+    # $COLUMNS, else the terminal's width, else 80 (also when the output is piped)
+    return text_table(shutil.get_terminal_size((80, 24)).columns)
 
 
 # Commands defined in other modules: name -> "module:attribute", imported only when that
