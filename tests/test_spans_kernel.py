@@ -241,3 +241,34 @@ def test_whole_evaluation_with_and_without_the_kernel_is_pytrec_evals(kind, kern
         expected = [reference[q][names[measure]] for q in with_kernel.query_ids]
         got = with_kernel.values_for([measure], with_kernel.query_ids)[0]
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+def test_the_portable_build_sorts_as_numpy_does(tmp_path, monkeypatch):
+    """Compilers without GCC's count-leading-zeros builtin (MSVC) take spans.c's portable
+    bit_length: built here with that path forced (SEARCHEVAL_PORTABLE_C), it sorts every
+    kind of key as numpy does."""
+    import importlib.util
+    from pathlib import Path
+
+    from setuptools import Distribution, Extension
+    from setuptools.command.build_ext import build_ext
+
+    source = Path(group_sort.__file__).parent / "spans.c"
+    extension = Extension("_spans", [str(source)], define_macros=[("SEARCHEVAL_PORTABLE_C", "1")],
+                          include_dirs=[str(source.parent)])
+    command = build_ext(Distribution({"name": "portable", "ext_modules": [extension]}))
+    command.build_lib, command.build_temp = str(tmp_path / "lib"), str(tmp_path / "temp")
+    command.ensure_finalized()
+    command.run()
+    built = command.get_ext_fullpath("_spans")
+    spec = importlib.util.spec_from_file_location("_spans", built)
+    portable = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(portable)
+    monkeypatch.setattr(group_sort, "KERNEL", portable)
+    rng = np.random.default_rng(7)
+    for kind in ("any", "equal", "few", "one bit", "floats", "3", "20"):
+        bounds = np.array([0, 1, 25, 700, 5700, 5701])
+        keys = _keys(kind, int(bounds[-1]), rng)
+        original = keys.copy()
+        sort_wide_spans(keys, bounds, None)
+        assert np.array_equal(keys, _numpy_sorted(original, bounds)), kind

@@ -65,7 +65,18 @@ static void insertion(uint64_t *k, int64_t *p, Py_ssize_t n)
 
 static int bit_length(uint64_t x) /* bits needed for x: 0 for 0 */
 {
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(SEARCHEVAL_PORTABLE_C)
     return x ? 64 - __builtin_clzll(x) : 0;
+#else /* MSVC and others: no count-leading-zeros builtin; a few shifts of a 64-bit word */
+    int bits = 0;
+    if (x >> 32) { bits += 32; x >>= 32; }
+    if (x >> 16) { bits += 16; x >>= 16; }
+    if (x >> 8) { bits += 8; x >>= 8; }
+    if (x >> 4) { bits += 4; x >>= 4; }
+    if (x >> 2) { bits += 2; x >>= 2; }
+    if (x >> 1) { bits += 1; x >>= 1; }
+    return bits + (int)x;
+#endif
 }
 
 #define MOST_BITS 11 /* buckets a level: up to 2**11 */
