@@ -159,8 +159,10 @@ def test_one_side_by_side_text_table_and_the_settings_once():
     assert len(blocks[0].splitlines()) == 1 + 15  # a header, a row per run: was 15 tables
     settings = blocks[1].splitlines()
     assert sum(line.startswith("engine:") for line in settings) == 1
-    assert settings[0] == "runs (15, all tagged STANDARD): " + ", ".join(LABELS)
+    assert settings[0] == "runs: 15, all tagged STANDARD"  # the table names them
     assert len(text.splitlines()) < 45  # 167 lines before
+    detailed = cli("table", "-v").split("\n\n")[1].splitlines()  # -v: each run named
+    assert detailed[0] == "runs (15, all tagged STANDARD): " + ", ".join(LABELS)
 
 
 def test_markdown_per_query_has_the_queries_as_rows(full):

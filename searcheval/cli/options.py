@@ -215,6 +215,13 @@ TABLE_OPTIONS = [
                  help="Underline the second best value of each measure (best is bold)."),
     click.option("--table-star", is_flag=True,
                  help="LaTeX: a table* environment, across both columns of a page."),
+    click.option("-v", "--verbose", is_flag=True,
+                 help="Under the tables, every detail: each run's tie counts, its zero-filled "
+                      "and ignored queries (by default several runs' are counted in a short "
+                      "block; -f json always has them)."),
+    click.option("--quiet", is_flag=True,
+                 help="The numbers alone, no settings block (-q keeps its trec_eval meaning: "
+                      "per query)."),
 ]
 
 
@@ -222,11 +229,15 @@ def table_options(command: Callable) -> Callable:
     """The TABLE_OPTIONS, handed to the command as one ``table`` (a TableOptions)."""
     @functools.wraps(command)
     def with_table(*args, caption, table_label, transpose, digits, underline_second,
-                   table_star, **kwargs):
+                   table_star, verbose, quiet, **kwargs):
         from ..report.tables import TableOptions
+        if verbose and quiet:
+            raise click.UsageError("-v (every detail) and --quiet (the numbers alone) "
+                                   "contradict each other: give one.")
         table = TableOptions(digits=digits, transpose=transpose, caption=caption,
                              label=table_label, underline_second=underline_second,
-                             environment="table*" if table_star else "table")
+                             environment="table*" if table_star else "table",
+                             notes="all" if verbose else "none" if quiet else "short")
         return command(*args, table=table, **kwargs)
     for option in reversed(TABLE_OPTIONS):
         with_table = option(with_table)

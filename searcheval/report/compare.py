@@ -123,14 +123,15 @@ def legend(comparison: Comparison, options: TableOptions = TableOptions()) -> li
     ] + comparison.notes
 
 
-def _settings(comparison: Comparison) -> list[str]:
-    return render.shared_settings_lines(comparison.results)
+def _settings(comparison: Comparison, notes: str = "short") -> list[str]:
+    return render.shared_settings_lines(comparison.results, notes)
 
 
 def to_table(comparison: Comparison, options: TableOptions = TableOptions()) -> str:
     lines = text_grid(*means_grid(comparison, options)) + [""]
     lines += text_grid(*change_grid(comparison, options.digits), left=3)
-    lines += [""] + legend(comparison, options) + [""] + _settings(comparison)
+    if options.notes != "none":  # --quiet: the numbers alone
+        lines += [""] + legend(comparison, options) + [""] + _settings(comparison, options.notes)
     return "\n".join(lines) + "\n"
 
 
@@ -138,7 +139,7 @@ def to_markdown(comparison: Comparison, options: TableOptions = TableOptions()) 
     lines = markdown_grid(*means_grid(comparison, options)) + [""]
     lines += markdown_grid(*change_grid(comparison, options.digits), left=3) + [""]
     lines += [f"- {markdown_text(line)}" for line in legend(comparison, options)] + [""]
-    lines += [f"- {markdown_text(line.strip())}" for line in _settings(comparison)]
+    lines += [f"- {markdown_text(line.strip())}" for line in _settings(comparison, options.notes)]
     return "\n".join(lines) + "\n"
 
 
@@ -166,7 +167,7 @@ def to_latex(comparison: Comparison, options: TableOptions = TableOptions()) -> 
                                     + legend(comparison)[1] + "."),
                                 label=f"{options.label}-changes" if options.label else "",
                                 environment=options.environment)
-    comments = legend(comparison, options)[2:] + _settings(comparison)
+    comments = legend(comparison, options)[2:] + _settings(comparison, options.notes)
     lines += [""] + [f"% {line}" for line in comments]
     return "\n".join(lines) + "\n"
 
@@ -178,7 +179,7 @@ def to_html(comparison: Comparison, options: TableOptions = TableOptions()) -> s
     return html_block([html_grid(*means_grid(comparison, options)),
                        html_grid(*change_grid(comparison, options.digits), left=3),
                        html_notes(lines[0] + ". Test, settings and notes",
-                                  lines[1:] + _settings(comparison))])
+                                  lines[1:] + _settings(comparison, "all"))])
 
 
 def row_values(row: Row) -> list:

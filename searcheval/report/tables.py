@@ -52,11 +52,14 @@ class TableOptions:
     label: str = ""  # LaTeX: \label{...}
     underline_second: bool = False
     environment: str = "table"  # LaTeX: table or table* (across both columns)
+    notes: str = "short"  # under the tables: "short", "all" (-v) or "none" (--quiet)
     cell: CellText = field(default=mean_text)
 
     def __post_init__(self) -> None:
         if not 0 <= self.digits <= 15:
             raise UsageError(f"digits must be between 0 and 15, found {self.digits}")
+        if self.notes not in ("short", "all", "none"):
+            raise UsageError(f"notes must be short, all or none, found {self.notes!r}")
         if self.environment not in ("table", "table*"):
             raise UsageError(f"the LaTeX environment must be table or table*, found "
                              f"{self.environment!r}")
