@@ -57,7 +57,21 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
                                        int(np.count_nonzero(ranked.in_run[ranked.reported])))
                    + run_only_notes(ranked.run_only) + accuracy_notes(ranked, measures, values),
                    positive_judgments=ranked.positive_judgments, undefined=undefined,
-                   texts=text_values(ranked, measures))
+                   texts=text_values(ranked, measures),
+                   run_only_sums=_run_only_sums(ranked, measures, values))
+
+
+def _run_only_sums(ranked: Ranked, measures: list[Measure], values: np.ndarray
+                   ) -> dict[str, float]:
+    """BEIR's Hole@k sums over every query of the run, those the qrels lack too
+    (custom_metrics.hole): their values, which no output shows, for its mean."""
+    if not ranked.settings.beir_custom_means or ranked.run_only or not ranked.ignored:
+        return {}
+    reported = np.zeros(ranked.num_queries, dtype=bool)
+    reported[ranked.reported] = True
+    run_only = np.flatnonzero(ranked.in_run & ~reported)
+    return {str(m): float(values[i, run_only].sum()) for i, m in enumerate(measures)
+            if m.family == "Hole"}
 
 
 def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: list,
