@@ -370,9 +370,8 @@ def _paired(full: list[Results]) -> tuple[list[Results], list[str], list[str]]:
 
 
 def _correction_for(test: str, correction: str | None, stats) -> str:
-    if correction is not None and correction not in stats.CORRECTIONS:
-        raise UsageError(f"unknown correction {correction!r}: choose "
-                         f"{', '.join(stats.CORRECTIONS)}")
+    if correction is not None:
+        correction = stats.correction_method(correction)  # statsmodels' names too
     if test in stats.ALL_SYSTEMS_TESTS:
         if correction not in (None, "none"):
             raise UsageError(f"--test {test} adjusts its p-values over every pair of runs "

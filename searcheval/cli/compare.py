@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
+from .options import (CORRECTION, ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
@@ -35,13 +35,13 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Significance test: paired per pair of runs (t, wilcoxon, randomization, "
                    "bootstrap), or Tukey's HSD over all runs at once (tukey: one-way, as ranx; "
                    "tukey-topics: topics as blocks, as Carterette 2012 recommends).")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "sidak", "hommel",
-                                                 "by", "none"]),
+@click.option("--correction", type=CORRECTION,
               default=None,
               help="Multiple-testing correction over all the comparisons made: holm (default), "
                    "bonferroni, bh (Benjamini-Hochberg), sidak, hommel, by "
-                   "(Benjamini-Yekutieli), none. Tukey's tests adjust over the pairs "
-                   "themselves and take none.")
+                   "(Benjamini-Yekutieli), none, or statsmodels' names of them (fdr_bh, "
+                   "fdr_by, h, b, ...). Tukey's tests adjust over the pairs themselves and "
+                   "take none.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level (corrected p < alpha).")
 @click.option("--seed", type=int, default=0, show_default=True,

@@ -57,6 +57,34 @@ TREC_EVAL_OPTIONS = [
 ]
 
 
+class CorrectionName(click.ParamType):
+    """--correction: searcheval's names or statsmodels' (multipletests' methods and
+    aliases), one vocabulary with compare(correction=) and experiment(correction=)."""
+
+    name = "correction"
+
+    def get_metavar(self, *args, **kwargs) -> str:
+        return "[holm|bonferroni|bh|sidak|hommel|by|none]"
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        from ..analysis.stats import CORRECTIONS
+
+        return [CompletionItem(name) for name in CORRECTIONS if name.startswith(incomplete)]
+
+    def convert(self, value, param, ctx):
+        from ..analysis.stats import correction_method  # numpy: only when the option is given
+        from ..errors import UsageError
+
+        try:
+            return correction_method(value)
+        except UsageError as error:
+            self.fail(str(error), param, ctx)
+
+
+CORRECTION = CorrectionName()
+
 PEER_TOOLS = ["trec_eval", "pytrec_eval", "ir_measures", "ranx", "beir", "trectools"]
 PEER_OPTIONS = [
     click.option("--like", type=click.Choice(PEER_TOOLS), default=None,
