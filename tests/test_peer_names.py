@@ -11,6 +11,7 @@ hand below.
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 
 import searcheval
 from searcheval.errors import MeasureError
+from tests.cli_runner import cli
 from tests.test_fusion import Ranx
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -289,6 +291,36 @@ def test_ranx_numbers_on_binary_qrels(ranx_worker):
                          tie_free_run(TREC_EVAL_SUITE / "results.test"))
     theirs = ranx("evaluate", qrels=qrels, run=run, metrics=BINARY_NAMES)
     assert _ours(qrels, run, BINARY_NAMES) == pytest.approx(theirs, rel=1e-9, abs=1e-12)
+
+
+def test_ci_std_under_like_ranx_is_ranxs(ranx_worker, tmp_path):
+    """ranx's evaluate(return_std=True) reports np.std of the per-query values (ddof=0):
+    --like ranx --ci shows that std, and says so; without --like, the sample std (ddof=1,
+    the s of the t interval)."""
+    qrels, run = _common(read_qrels(CRANFIELD_QRELS), tie_free_run(CRANFIELD_RUNS[3]))
+    names = ["ndcg@10", "map@100", "precision@5"]
+    theirs = ranx("evaluate", qrels=qrels, run=run, metrics=names, return_std=True)
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q in qrels
+                                            for d, g in qrels[q].items()))
+    (tmp_path / "run").write_text("".join(f"{q} Q0 {d} 1 {s!r} r\n" for q in run
+                                          for d, s in run[q].items()))
+    shown = {}
+    for like in (["--like", "ranx"], []):
+        result = cli("evaluate", tmp_path / "qrels", tmp_path / "run", *like, "--ci", "-f",
+                     "json", *[a for n in names for a in ("-m", n)])
+        assert result.exit_code == 0, result.stderr
+        shown[bool(like)] = json.loads(result.stdout)
+    canonical = {n: str(searcheval.parse_measures([n], like="ranx")[0]) for n in names}
+    spread = shown[True]["spread"]
+    assert {n: spread["measures"][canonical[n]]["std"] for n in names} == pytest.approx(
+        {n: theirs[n]["std"] for n in names}, rel=1e-9)
+    assert spread["std_ddof"] == 0
+    assert {n: shown[True]["summary"][canonical[n]] for n in names} == pytest.approx(
+        {n: theirs[n]["mean"] for n in names}, rel=1e-9)
+    queries = len(qrels)
+    sample = {n: shown[False]["spread"]["measures"][canonical[n]]["std"] for n in names}
+    assert sample == pytest.approx(
+        {n: theirs[n]["std"] * math.sqrt(queries / (queries - 1)) for n in names}, rel=1e-9)
 
 
 # The README's "coming from ranx": where ranx's own number is not the measure's.

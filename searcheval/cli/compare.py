@@ -101,7 +101,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
             from ..errors import UsageError
             raise UsageError("--fail-if-worse compares every run with a baseline: give "
                              "--baseline RUN")
-        interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
+        interval = interval_asked(ci, ci_method, ci_level, seed, resamples, like)
         if test == "bootstrap":
             from ..analysis.resampling import refuse_too_many_bootstrap_resamples
             refuse_too_many_bootstrap_resamples(resamples)
@@ -138,7 +138,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
             from ..analysis.mean_spread import add_spread
             for results in comparison.results:
                 add_spread(results, interval.level, interval.method, seed=interval.seed,
-                           resamples=interval.resamples)
+                           resamples=interval.resamples, ddof=interval.ddof)
         text = render_comparison(comparison, fmt, runid=runid, options=table)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given

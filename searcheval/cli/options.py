@@ -212,9 +212,10 @@ def ci_options(with_seed: bool = True) -> Callable:
 
 
 def interval_asked(ci: bool, method: str | None, level: float | None, seed: int,
-                   resamples: int):
+                   resamples: int, like: str | None = None):
     """The Interval --ci asks for, or None; --ci-method or --ci-level alone is a usage
-    error (they say how, --ci says whether)."""
+    error (they say how, --ci says whether). ``--like ranx``: the std ranx reports
+    (np.std, ddof=0); otherwise the sample one (ddof=1), whose s the t interval uses."""
     from ..errors import UsageError
     if not ci:
         if method is not None or level is not None:
@@ -225,7 +226,8 @@ def interval_asked(ci: bool, method: str | None, level: float | None, seed: int,
     if method == "bootstrap":  # before reading anything
         from ..analysis.resampling import refuse_too_many_bootstrap_resamples
         refuse_too_many_bootstrap_resamples(resamples)
-    return Interval(0.95 if level is None else level, method or "t", seed, resamples)
+    return Interval(0.95 if level is None else level, method or "t", seed, resamples,
+                    ddof=0 if like == "ranx" else 1)
 
 
 # How the tables for people look (-f table, markdown, latex): report.tables.TableOptions.
