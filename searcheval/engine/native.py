@@ -33,6 +33,10 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
 
 def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
+    cost_notes: list[str] = []
+    if settings.costs is not None:
+        from .cwl import with_element_costs  # cwl_eval's reading of a cost file, if it is one
+        run, cost_notes = with_element_costs(run, settings)
     # The tie shortcut of ranking only for measures that see nothing but the grades.
     # The C/W/L costs (--costs) are per document: tied rows then need trec_eval's order.
     grades_only = all(m.spec.grades_only for m in measures) and settings.costs is None
@@ -55,7 +59,8 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
                    skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
                    notes=refusal_notes(settings, ranked.skipped,
                                        int(np.count_nonzero(ranked.in_run[ranked.reported])))
-                   + run_only_notes(ranked.run_only) + accuracy_notes(ranked, measures, values),
+                   + run_only_notes(ranked.run_only) + accuracy_notes(ranked, measures, values)
+                   + cost_notes,
                    positive_judgments=ranked.positive_judgments, undefined=undefined,
                    texts=text_values(ranked, measures),
                    run_only_sums=_run_only_sums(ranked, measures, values))
