@@ -34,7 +34,8 @@ PRESETS = {
                           "the measure's DEFAULT, 0 (providers/base.py, Evaluator.iter_calc), "
                           "as trec_eval -c",
                           _TREC_TIES + " through pytrec_eval; its other providers sort ties "
-                          "by doc id ascending (runs without ties agree)",
+                          "by doc id ascending, RBP(rel=N)'s (cwl_eval) in the run's line order "
+                          "(runs without ties agree)",
                           "ir_measures' (RBP: p=0.8)"),
     "ranx": Preset("ranx", "skip", "the same queries in both, else refused (ranx's "
                    "check_keys); a query without relevant documents scores 0",
