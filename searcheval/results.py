@@ -150,9 +150,9 @@ class Results(Outcome):
         self._col = {q: j for j, q in enumerate(self.query_ids)}
 
     def _beir_means(self) -> None:
-        """BEIR's custom_metrics (MRR@k, R_cap@k, Hole@k) divide a sum over the run's
-        queries by the number of qrels queries: a qrels query the run lacks adds 0, and
-        Hole@k adds the run's queries the qrels lack (``run_only_sums``)."""
+        """BEIR's custom_metrics (MRR@k, R_cap@k, Hole@k, Accuracy@k) divide a sum over
+        the run's queries by the number of qrels queries: a qrels query the run lacks adds
+        0, and Hole@k adds the run's queries the qrels lack (``run_only_sums``)."""
         qrels_queries = len(self.query_ids) + len(self.skipped)
         changed = []
         for i, m in enumerate(self.measures):

@@ -70,10 +70,10 @@ class Settings:
     # --ignore-identical-ids (BEIR's rule, --like beir's default): a retrieved document whose
     # id is its query's id is dropped before evaluating (engine.presets.prepared)
     ignore_identical_ids: bool = False
-    # --like beir: BEIR's own measures (custom_metrics.py: MRR@k, R_cap@k, Hole@k)
-    # sum over the run's queries and divide by the qrels queries, so a query the
+    # --like beir: BEIR's own measures (custom_metrics.py: MRR@k, R_cap@k, Hole@k,
+    # Accuracy@k) sum over the run's queries and divide by the qrels queries, so a query the
     # run lacks counts 0 there, while its pytrec_eval measures average the queries in both
-    # (results.beir_sum_over_qrels)
+    # (Results._beir_means)
     beir_custom_means: bool = False
 
     @property

@@ -248,6 +248,21 @@ def beir_hole(qrels, results, k_values):
     return {f"Hole@{k}": round(total[k] / len(qrels), 5) for k in k_values}
 
 
+def beir_top_k_accuracy(qrels, results, k_values):
+    """custom_metrics.top_k_accuracy: a relevant document among the first k, over the run's
+    queries, divided by every qrels query."""
+    total = {k: 0.0 for k in k_values}
+    top = {q: [item[0] for item in _top_hits(d, k_values)] for q, d in results.items()}
+    for q in top:
+        relevant = {d for d in qrels[q] if qrels[q][d] > 0}
+        for k in k_values:
+            for doc in relevant:
+                if doc in top[q][:k]:
+                    total[k] += 1.0
+                    break
+    return {f"Accuracy@{k}": round(total[k] / len(qrels), 5) for k in k_values}
+
+
 K_VALUES = [1, 3, 5, 10, 100]
 
 
@@ -271,7 +286,7 @@ def beir_dataset(tmp_path: Path, run_path: Path, queries: int = 60):
 
 
 BEIR_NAMES = ([f"{n}@{k}" for k in K_VALUES for n in ("NDCG", "MAP", "Recall", "P")]
-              + [f"{n}@{k}" for n in ("MRR", "R_cap", "Hole") for k in K_VALUES])
+              + [f"{n}@{k}" for n in ("MRR", "R_cap", "Hole", "Accuracy") for k in K_VALUES])
 
 
 @pytest.mark.parametrize("run_path", RUNS[::7], ids=lambda p: p.stem)
@@ -281,14 +296,14 @@ def test_like_beir_reproduces_beir(run_path, tmp_path):
     they are, BEIR's names, --like beir; each of ours rounded to 5 decimals is BEIR's."""
     qrels, results, tsv, trec = beir_dataset(tmp_path, run_path)
     expected = beir_evaluate(qrels, results, K_VALUES)
-    for custom in (beir_mrr, beir_recall_cap, beir_hole):
+    for custom in (beir_mrr, beir_recall_cap, beir_hole, beir_top_k_accuracy):
         expected.update(custom(qrels, results, K_VALUES))
     args = ["evaluate", str(tsv), str(trec), "--like", "beir", "-f", "json"]
     code, out, err = cli(*args, *[a for n in BEIR_NAMES for a in ("-m", n)])
     assert code == 0, err
     shown = json.loads(out)
     summary = shown["summary"] if "summary" in shown else shown["all"]
-    ours = {n: summary[str(searcheval.parse_measures([n])[0])] for n in BEIR_NAMES}
+    ours = {n: summary[str(searcheval.parse_measures([n], like="beir")[0])] for n in BEIR_NAMES}
     assert {n: round(v, 5) for n, v in ours.items()} == expected
     assert any(n.startswith("--like beir:") for n in shown["notes"])
 
@@ -304,19 +319,20 @@ def _like_beir(tsv: Path, trec: Path, names: list[str]) -> dict[str, float]:
                          *[a for n in names for a in ("-m", n)])
     assert code == 0, err
     summary = json.loads(out)["summary"]
-    return {n: round(summary[str(searcheval.parse_measures([n])[0])], 5) for n in names}
+    return {n: round(summary[str(searcheval.parse_measures([n], like="beir")[0])], 5)
+            for n in names}
 
 
 def test_like_beir_on_a_run_lacking_queries(tmp_path):
     """A run lacking 3 of the 40 qrels queries: BEIR's pytrec_eval measures average the 37
     queries in both, its MRR@k, R_cap@k and Hole@k divide their sums by the 40 qrels
-    queries (custom_metrics.py), the note says so."""
+    queries (custom_metrics.py; Accuracy@k too, BEIR's top_k_accuracy), the note says so."""
     qrels, results, tsv, trec = beir_dataset(tmp_path, RUNS[7], queries=40)
     for q in list(results)[5:8]:
         del results[q]
     _write_run(trec, results)
     expected = beir_evaluate(qrels, results, K_VALUES)
-    for custom in (beir_mrr, beir_recall_cap, beir_hole):
+    for custom in (beir_mrr, beir_recall_cap, beir_hole, beir_top_k_accuracy):
         expected.update(custom(qrels, results, K_VALUES))
     assert _like_beir(tsv, trec, BEIR_NAMES) == expected
     shown = searcheval.evaluate(tsv, trec, ["MRR@10", "NDCG@10"], like="beir")

@@ -43,12 +43,13 @@ PRESETS = {
                    "rule here", "ranx's (recall, precision, f1 without @k: the whole ranking)",
                    equal_queries=True),
     "beir": Preset("beir", "skip", _BOTH + " (pytrec_eval's) in NDCG@k, MAP@k, Recall@k, "
-                   "P@k; MRR@k, R_cap@k and Hole@k sum over the run's queries "
+                   "P@k; MRR@k, R_cap@k, Hole@k and Accuracy@k sum over the run's queries "
                    "and divide by the qrels queries (custom_metrics.py): a query the run "
                    "lacks counts 0, and Hole@k adds the run's queries the qrels lack",
                    _TREC_TIES + " in pytrec_eval's measures; Python's stable sort (ties "
-                   "in the run's order) in MRR@k, R_cap@k, Hole@k",
-                   "BEIR's (NDCG@k, MAP@k, Recall@k, P@k, MRR@k, R_cap@k, Hole@k)",
+                   "in the run's order) in MRR@k, R_cap@k, Hole@k, Accuracy@k",
+                   "BEIR's (NDCG@k, MAP@k, Recall@k, P@k, MRR@k, R_cap@k, Hole@k, "
+                   "Accuracy@k as Success@k)",
                    ignore_identical_ids=True, beir_custom_means=True),
     "trectools": Preset("trectools", "skip", _BOTH + ", but each mean divides by the run's "
                         "queries (len(run.topics())): a run query missing from the qrels "

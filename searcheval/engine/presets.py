@@ -63,8 +63,8 @@ def _note(chosen: Preset, settings: Settings, drop: bool, overridden: bool = Fal
     if settings.run_queries_count:
         policy += ", and the run's queries the qrels lack, scoring 0"
     if settings.beir_custom_means:
-        policy += (" in pytrec_eval's measures; BEIR's own (MRR@k, R_cap@k, Hole@k) "
-                   "sum over the run's queries and divide by every qrels query")
+        policy += (" in pytrec_eval's measures; BEIR's own (MRR@k, R_cap@k, Hole@k, "
+                   "Accuracy@k) sum over the run's queries and divide by every qrels query")
     ids = "; documents whose id is their query's id dropped" if drop else ""
     rule = (f"; {chosen.tool}'s own rule (the same queries in the qrels and the run, else "
             "refused) overridden by the query policy given (-c or --missing)"
