@@ -71,7 +71,8 @@ def element_type_costs(run: Run, costs: DocumentCosts) -> tuple[np.ndarray | Non
     import pyarrow.compute as pc  # only with a cost file
 
     keys = pa.array(costs.doc_ids, pa.string())
-    if pc.any(pc.is_in(keys, value_set=run.doc.values())).as_py():
+    docs = getattr(run.doc, "vocabulary", None)  # each doc id once, when encoded
+    if pc.any(pc.is_in(run.doc.values() if docs is None else docs, value_set=keys)).as_py():
         return None, []
     types = _element_types(run)
     where = None if types is None else pc.index_in(types[0], value_set=keys)
