@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .engine.beir_means import beir_means
 from .engine.outcome import Outcome
 from .engine.presets import Chosen, choose, prepared
 from .errors import UsageError
@@ -15,7 +16,6 @@ from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
 from .io.irds import is_irds  # the module imports ir_datasets only when used
 from .measures import Kind, Measure, parse_measures
-from .measures.peer_specs import is_beir_custom
 from .measures.spellings import is_ir_measures_measure
 from .io.run_sources import is_several, labels_of, named_runs, rows_as_frame
 from .model import natural_key
@@ -143,35 +143,12 @@ class Results(Outcome):
         self.means = np.array([aggregate(m, self.values[i], recount, unevaluated)
                                for i, m in enumerate(self.measures)])
         if self.settings.beir_custom_means:
-            self._beir_means()
+            self.means, note = beir_means(self, self.means)
+            self.notes.extend(note)
         if self.undefined:
             self.notes.append(undefined_note(self.undefined))
         self._row = {str(m): i for i, m in enumerate(self.measures)}
         self._col = {q: j for j, q in enumerate(self.query_ids)}
-
-    def _beir_means(self) -> None:
-        """BEIR's custom_metrics (MRR@k, R_cap@k, Hole@k, Accuracy@k) divide a sum over
-        the run's queries by the number of qrels queries: a qrels query the run lacks adds
-        0, and Hole@k adds the run's queries the qrels lack (``run_only_sums``)."""
-        qrels_queries = len(self.query_ids) + len(self.skipped)
-        changed = []
-        for i, m in enumerate(self.measures):
-            if not is_beir_custom(m) or qrels_queries == 0:
-                continue
-            total = float(np.sum(self.values[i])) + self.run_only_sums.get(str(m), 0.0)
-            mean = total / qrels_queries
-            if mean != self.means[i]:
-                self.means[i] = mean
-                changed.append(str(m))
-        if changed:
-            self.notes.append(
-                f"--like beir: {', '.join(changed)}: BEIR's means (custom_metrics.py), the sum "
-                f"over the run's queries divided by the {qrels_queries} qrels queries"
-                + (f" ({listed(self.skipped)} absent from the run count 0)"
-                   if self.skipped else "")
-                + (f"; Hole@k adds the run's queries the qrels lack ({listed(self.ignored)})"
-                   if self.run_only_sums and self.ignored else "")
-                + "; the other measures average the queries in both, as pytrec_eval does")
 
     def _measure_row(self, measure: str | Measure) -> int:
         key = str(measure)

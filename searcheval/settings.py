@@ -73,7 +73,7 @@ class Settings:
     # --like beir: BEIR's own measures (custom_metrics.py: MRR@k, R_cap@k, Hole@k,
     # Accuracy@k) sum over the run's queries and divide by the qrels queries, so a query the
     # run lacks counts 0 there, while its pytrec_eval measures average the queries in both
-    # (Results._beir_means)
+    # (engine.beir_means)
     beir_custom_means: bool = False
 
     @property

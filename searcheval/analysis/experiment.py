@@ -30,7 +30,7 @@ from ..io.run_sources import named_runs
 from ..results import Results, ResultsByRun, evaluate
 from ..settings import TIE_POLICIES
 from .compare import Comparison, baseline_index, compare
-from .stats import correction_method
+from .corrections import correction_method
 
 # pt.Experiment's perquery: False (the means), True (the long per-query frame), "both" (the
 # two, as a named tuple: averages, perquery)

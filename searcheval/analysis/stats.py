@@ -24,41 +24,12 @@ PAIRED_TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
 ALL_SYSTEMS_TESTS = ("tukey", "tukey-topics")  # analysis/tukey.py: one test per measure
 TESTS = PAIRED_TESTS + ALL_SYSTEMS_TESTS
 CORRECTIONS = ("holm", "bonferroni", "bh", "sidak", "hommel", "by", "none")
-# One vocabulary of correction names for compare, experiment and the commands: searcheval's
-# own (CORRECTIONS), and statsmodels' (multipletests' methods and the aliases of its
-# _alias_list), which PyTerrier's pt.Experiment passes to it as given.
-STATSMODELS_NAMES = {
-    "holm": ("h", "holm"), "bonferroni": ("b", "bonf", "bonferroni"), "sidak": ("s", "sidak"),
-    "hommel": ("ho", "hommel"), "bh": ("fdr_bh", "fdr_i", "fdr_p", "fdri", "fdrp"),
-    "by": ("fdr_by", "fdr_n", "fdr_c", "fdrn", "fdrcorr")}
-CORRECTION_OF = {**{name: name for name in CORRECTIONS},
-                 **{alias: ours for ours, aliases in STATSMODELS_NAMES.items()
-                    for alias in aliases}}
-# statsmodels' methods not computed here, by each of their names
-NOT_COMPUTED = {alias: method for method, aliases in (
-    ("holm-sidak", ("hs", "holm-sidak")), ("simes-hochberg", ("sh", "simes-hochberg")),
-    ("fdr_tsbh", ("fdr_tsbh", "fdr_2sbh")), ("fdr_tsbky", ("fdr_tsbky", "fdr_2sbky",
-                                                           "fdr_twostage")),
-    ("fdr_gbs", ("fdr_gbs",)), ("lfdr", ("lfdr", "lfdr_sl"))) for alias in aliases}
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
                     "sidak": "Sidak", "hommel": "Hommel", "by": "Benjamini-Yekutieli"}
 DEFAULT_SEED = 0
 DEFAULT_RESAMPLES = 10000
 CONFIDENCE = 0.95
 MIN_QUERIES = 2  # a paired test needs two differences at least
-
-
-def correction_method(name: object) -> str:
-    """searcheval's name (``CORRECTIONS``) of a correction given by its name or statsmodels'
-    (``fdr_bh`` is ``bh``, ``h`` is ``holm``); an unknown or uncomputed one is refused."""
-    if isinstance(name, str) and name.lower() in CORRECTION_OF:
-        return CORRECTION_OF[name.lower()]
-    choose = (f"choose {', '.join(CORRECTIONS)}, or statsmodels' names of them "
-              f"({', '.join(a for aliases in STATSMODELS_NAMES.values() for a in aliases if a not in CORRECTIONS)})")
-    if isinstance(name, str) and name.lower() in NOT_COMPUTED:
-        raise UsageError(f"correction {name!r} (statsmodels' {NOT_COMPUTED[name.lower()]}) is not "
-                         f"computed here: {choose}")
-    raise UsageError(f"unknown correction {name!r}: {choose}")
 
 
 def _scipy_stats():

@@ -74,7 +74,7 @@ class CorrectionName(click.ParamType):
         return [CompletionItem(name) for name in CORRECTIONS if name.startswith(incomplete)]
 
     def convert(self, value, param, ctx):
-        from ..analysis.stats import correction_method  # numpy: only when the option is given
+        from ..analysis.corrections import correction_method  # only when the option is given
         from ..errors import UsageError
 
         try:
