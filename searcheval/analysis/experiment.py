@@ -58,6 +58,8 @@ def experiment(qrels: Any, runs: Any, measures: list[Any] | str | None = None, *
     ``round``: decimals of the means. ``settings``: evaluate's query options (missing,
     relevance_level, ties, ...). The query policy, tie rule, test and correction are in
     ``.attrs``."""
+    if isinstance(per_query, np.bool_):
+        per_query = bool(per_query)
     if not any(per_query is value or (isinstance(per_query, type(value)) and per_query == value)
                for value in PER_QUERY):
         raise UsageError(f"per_query: expected False, True or 'both' (pt.Experiment's "
