@@ -79,8 +79,8 @@ def element_type_costs(run: Run, costs: DocumentCosts) -> tuple[np.ndarray | Non
     if where is None or where.null_count == len(where):
         return None, [f"--costs {costs.path}: no key is a document of the run "
                       + ("or an element type (second column) of it"
-                         if types is not None else "(and the run has no element types: "
-                         "not a TREC file)") + ": every cost is 1"]
+                         if types is not None else "(and its element types cannot be read: "
+                         "not a TREC run file on disk)") + ": every cost is 1"]
     found = where.is_valid().to_numpy(zero_copy_only=False)
     index = where.fill_null(0).to_numpy(zero_copy_only=False)
     by_line = np.where(found, np.asarray(costs.values, dtype=np.float64)[index], 1.0)
