@@ -22,12 +22,14 @@ def beir_means(outcome: Outcome, means: np.ndarray) -> tuple[np.ndarray, list[st
     qrels_queries = len(outcome.query_ids) + len(outcome.skipped)
     means, changed = means.copy(), []
     for i, measure in enumerate(outcome.measures):
-        if not is_beir_custom(measure) or qrels_queries == 0:
-            continue
-        total = float(np.sum(outcome.values[i])) + outcome.run_only_sums.get(str(measure), 0.0)
-        if total / qrels_queries != means[i]:
-            means[i] = total / qrels_queries
-            changed.append(str(measure))
+        extra = outcome.run_only_sums.get(str(measure), 0.0)
+        if not is_beir_custom(measure) or not (outcome.skipped or extra):
+            continue  # the queries averaged are the qrels queries: the mean is BEIR's
+        values = outcome.values[i]
+        # summed in query order, as every mean here (results.aggregate)
+        total = (float(np.cumsum(values)[-1]) if len(values) else 0.0) + extra
+        means[i] = total / qrels_queries
+        changed.append(str(measure))
     if not changed:
         return means, []
     return means, [
