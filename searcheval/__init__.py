@@ -1,6 +1,7 @@
 """searcheval: how good is this ranking? trec_eval's measures, exactly, in Python."""
 
 import importlib
+import importlib.util
 
 from .errors import FormatError, MeasureError, SearchevalError
 
@@ -23,6 +24,9 @@ __all__ = ["Comparison", "Evaluator", "FormatError", "Fusion", "Measure", "Measu
 
 def __getattr__(name: str):
     if name not in _LAZY:
+        # a subpackage, as after its own import (the README's searcheval.measures.define)
+        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}"):
+            return importlib.import_module(f".{name}", __name__)
         raise AttributeError(f"module 'searcheval' has no attribute {name!r}")
     # the notebook and table views of Results and Comparison (they live in a later layer
     # than the objects, which may not import it), registered before any object is made

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .engine.beir_means import beir_means
 from .engine.outcome import Outcome
 from .engine.presets import Chosen, choose, prepared
 from .errors import UsageError
@@ -141,6 +142,9 @@ class Results(Outcome):
                        if self.settings.compat == 9 and self.settings.missing == "zero" else None)
         self.means = np.array([aggregate(m, self.values[i], recount, unevaluated)
                                for i, m in enumerate(self.measures)])
+        if self.settings.beir_custom_means:
+            self.means, note = beir_means(self, self.means)
+            self.notes.extend(note)
         if self.undefined:
             self.notes.append(undefined_note(self.undefined))
         self._row = {str(m): i for i, m in enumerate(self.measures)}

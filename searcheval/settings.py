@@ -70,6 +70,11 @@ class Settings:
     # --ignore-identical-ids (BEIR's rule, --like beir's default): a retrieved document whose
     # id is its query's id is dropped before evaluating (engine.presets.prepared)
     ignore_identical_ids: bool = False
+    # --like beir: BEIR's own measures (custom_metrics.py: MRR@k, R_cap@k, Hole@k,
+    # Accuracy@k) sum over the run's queries and divide by the qrels queries, so a query the
+    # run lacks counts 0 there, while its pytrec_eval measures average the queries in both
+    # (engine.beir_means)
+    beir_custom_means: bool = False
 
     @property
     def semantics(self) -> str:
@@ -103,6 +108,9 @@ class Settings:
         if not isinstance(self.ignore_identical_ids, (bool, np.bool_)):
             raise UsageError(f"ignore_identical_ids must be True or False, found "
                              f"{self.ignore_identical_ids!r}")
+        if not isinstance(self.beir_custom_means, (bool, np.bool_)):
+            raise UsageError(f"beir_custom_means must be True or False, found "
+                             f"{self.beir_custom_means!r}")
         if self.costs is not None and not isinstance(self.costs, DocumentCosts):
             raise UsageError(f"costs must be DocumentCosts (read_costs), found "
                              f"{type(self.costs).__name__}")

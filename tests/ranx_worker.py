@@ -41,9 +41,10 @@ def answer(request: dict):
                                       norm=request["norm"], method=request["method"],
                                       metric=request["metric"], show_progress=False)
         return _plain(chosen)
-    if op == "evaluate":  # ranx's mean of each metric (tests/test_peer_names.py)
+    if op == "evaluate":  # ranx's mean (and std) of each metric (tests/test_peer_names.py)
         scores = ranx.evaluate(ranx.Qrels(request["qrels"]), ranx.Run(request["run"]),
-                               request["metrics"], save_results_in_run=False)
+                               request["metrics"], save_results_in_run=False,
+                               return_std=request.get("return_std", False))
         return _plain(scores if isinstance(scores, dict) else {request["metrics"][0]: scores})
     if op == "grid":
         return _plain(get_trial_configs(get_possible_weights(0.1), request["count"]))

@@ -150,3 +150,25 @@ def test_the_same_difference_on_every_query_warns_nothing(tmp_path):
     assert (done.returncode, done.stderr) == (0, "")
     (row,) = json.loads(done.stdout)["comparisons"]
     assert (row["run_mean"], row["baseline_mean"], row["p"]) == (0.0, 0.25, 0.0)
+
+
+def test_cli_correction_takes_statsmodels_names(tmp_path):
+    """--correction takes the names compare(correction=) and experiment take: fdr_bh is bh,
+    the same output; statsmodels' holm-sidak, not computed here, is one line, exit 2."""
+    (tmp_path / "q").write_text("".join(f"q{i} 0 a 1\nq{i} 0 b 0\n" for i in range(6)))
+    (tmp_path / "a.run").write_text("".join(f"q{i} Q0 a 1 2 x\nq{i} Q0 b 2 1 x\n"
+                                            for i in range(6)))
+    (tmp_path / "b.run").write_text("".join(f"q{i} Q0 b 1 {2 + i % 2} y\nq{i} Q0 a 2 1 y\n"
+                                            for i in range(6)))
+    args = ["compare", str(tmp_path / "q"), str(tmp_path / "a.run"), str(tmp_path / "b.run"),
+            "-m", "AP", "-m", "P@1", "-f", "json", "--correction"]
+    ours, theirs = (CliRunner().invoke(main, [*args, name]) for name in ("bh", "fdr_bh"))
+    assert (ours.exit_code, theirs.exit_code) == (0, 0), ours.stderr + theirs.stderr
+    assert ours.stdout == theirs.stdout
+    refused = CliRunner().invoke(main, [*args, "hs"])
+    assert (refused.exit_code, refused.stdout) == (2, "")
+    assert refused.stderr.count("\n") == 1 and refused.stderr.endswith(
+        " compare: error: Invalid value for '--correction': correction 'hs' "
+        "(statsmodels' holm-sidak) is not computed here: choose holm, bonferroni, bh, sidak, "
+        "hommel, by, none, or statsmodels' names of them (h, b, bonf, s, ho, fdr_bh, fdr_i, "
+        "fdr_p, fdri, fdrp, fdr_by, fdr_n, fdr_c, fdrn, fdrcorr)\n")

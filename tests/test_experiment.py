@@ -96,3 +96,85 @@ def test_evaluate_several_runs_and_frames(reference):
         {q: v["P_10"] for q, v in reference[2].items()})
     named = searcheval.evaluate(CRANFIELD / "qrel", RUNS[:2], ["AP"], names=["a", "b"])
     assert list(named) == ["a", "b"] and named["a"].run == "a"
+
+
+# ---- pt.Experiment's arguments: perquery, baseline, correction names ----------------------
+
+def test_per_query_both_is_pt_experiments_pair(reference):
+    """pt.Experiment(perquery="both") returns (averages, perquery) as a named tuple: the
+    means frame (with the baseline's columns) and the long frame, each as alone."""
+    both = searcheval.experiment(CRANFIELD / "qrel", RUNS, ["AP"], names=NAMES, baseline=0,
+                                 missing="skip", per_query="both")
+    averages, perquery = both
+    assert (both.averages is averages, both.perquery is perquery) == (True, True)
+    alone = searcheval.experiment(CRANFIELD / "qrel", RUNS, ["AP"], names=NAMES, baseline=0,
+                                  missing="skip")
+    assert averages.equals(alone)
+    assert list(averages.columns)[:4] == ["name", "AP", "AP +", "AP -"]
+    assert list(perquery.columns) == ["name", "query_id", "measure", "value"]
+    got = perquery[perquery["name"] == "bm25"].set_index("query_id")["value"]
+    assert got.to_dict() == pytest.approx({q: v["map"] for q, v in reference[0].items()},
+                                          abs=1e-12)
+
+
+@pytest.mark.parametrize("per_query", ["yes", "", "Both", 1, None])
+def test_error_per_query_other_than_pt_experiments(per_query):
+    with pytest.raises(searcheval.errors.UsageError) as info:
+        searcheval.experiment(CRANFIELD / "qrel", RUNS[:2], ["AP"], per_query=per_query)
+    assert str(info.value) == ("per_query: expected False, True or 'both' (pt.Experiment's "
+                               f"perquery), found {per_query!r}")
+
+
+@pytest.mark.parametrize("baseline,message", [
+    ([0, 1], "baseline: expected the index of one of the runs (0 to 1) or a run's name, as "
+             "pt.Experiment's baseline, found list [0, 1]"),
+    (1.0, "baseline: expected the index of one of the runs (0 to 1) or a run's name, as "
+          "pt.Experiment's baseline, found float 1.0"),
+    ("dense", "baseline 'dense': no run has that name (the runs are bm25, classic); or give "
+              "its index, 0 to 1"),
+    (2, "baseline 2: there are 2 runs (0 to 1)"),
+])
+def test_error_baseline_says_what_is_wrong_with_it(baseline, message):
+    with pytest.raises(searcheval.errors.UsageError) as info:
+        searcheval.experiment(CRANFIELD / "qrel", RUNS[:2], ["AP"], names=NAMES[:2],
+                              baseline=baseline)
+    assert str(info.value) == message
+
+
+# statsmodels' multipletests names (its methods and aliases), which pt.Experiment passes on
+STATSMODELS = ["holm", "h", "bonferroni", "b", "bonf", "sidak", "s", "hommel", "ho",
+               "fdr_bh", "fdr_i", "fdr_p", "fdri", "fdrp", "fdr_by", "fdr_n", "fdr_c", "fdrn",
+               "fdrcorr", "FDR_BH"]
+
+
+@pytest.mark.parametrize("name", STATSMODELS)
+def test_corrections_by_statsmodels_names_in_experiment_and_compare(name):
+    """One vocabulary: experiment and compare take statsmodels' names of a correction (as
+    pt.Experiment does) and give statsmodels' corrected p-values."""
+    frame = searcheval.experiment(CRANFIELD / "qrel", RUNS, ["AP", "P@10"], names=NAMES,
+                                  baseline=0, correction=name)
+    raw = [frame[f"{m} p-value"][i] for i in (1, 2) for m in ("AP", "P@10")]
+    expected = multipletests(raw, method=name.lower())[1]
+    got = [frame[f"{m} p-value corrected"][i] for i in (1, 2) for m in ("AP", "P@10")]
+    assert got == pytest.approx(list(expected), rel=1e-12)
+    comparison = searcheval.compare(CRANFIELD / "qrel", dict(zip(NAMES, RUNS)), ["AP", "P@10"],
+                                    baseline="bm25", correction=name)
+    by_row = {(row.run, row.measure): row.p_adjusted for row in comparison.rows}
+    assert [by_row[(NAMES[i], m)] for i in (1, 2) for m in ("AP", "P@10")] == pytest.approx(
+        list(expected), rel=1e-12)
+
+
+@pytest.mark.parametrize("name,message", [
+    ("hs", "correction 'hs' (statsmodels' holm-sidak) is not computed here"),
+    ("fdr_twostage", "correction 'fdr_twostage' (statsmodels' fdr_tsbky) is not computed here"),
+    ("zz", "unknown correction 'zz'"),
+])
+def test_error_correction_names_one_vocabulary(name, message):
+    choose = ("choose holm, bonferroni, bh, sidak, hommel, by, none, or statsmodels' names of "
+              "them (h, b, bonf, s, ho, fdr_bh, fdr_i, fdr_p, fdri, fdrp, fdr_by, fdr_n, "
+              "fdr_c, fdrn, fdrcorr)")
+    for call in (searcheval.experiment, searcheval.compare):
+        with pytest.raises(searcheval.errors.UsageError) as info:
+            call(CRANFIELD / "qrel", RUNS, ["AP"], baseline=0 if call is searcheval.experiment
+                 else RUNS[0], correction=name)
+        assert str(info.value) == f"{message}: {choose}"

@@ -153,6 +153,29 @@ def test_binary_rbp_equals_ir_measures_on_cranfield_runs():
             [reference[ir_measures.parse_measure(n)] for n in names], abs=1e-6), run_path.stem
 
 
+def test_rbp_with_ties_says_ir_measures_number_and_why():
+    """The Cranfield english bm25 run as it is (4 queries with tied documents of different
+    relevance): ir_measures' RBP(rel=1) (through cwl_eval, which keeps tied documents in
+    the run's line order) is 0.384252, trec_eval's tie order gives 0.384237. The output's
+    notes give both and the reason; --ties input is ir_measures' order, its number."""
+    import ir_measures
+
+    run_path = FIXTURES / "cranfield-runs" / "results" / "results_english_bm25.txt"
+    measure = ir_measures.parse_measure("RBP(rel=1)")
+    theirs = ir_measures.calc_aggregate([measure], ir_measures.read_trec_qrels(
+        str(CRANFIELD_QRELS)), ir_measures.read_trec_run(str(run_path)))[measure]
+    ours = searcheval.evaluate(CRANFIELD_QRELS, run_path, ["RBP(rel=1)"], like="ir_measures")
+    mine = ours.summary()["RBP(rel=1,p=0.8)"]
+    assert (round(mine, 6), round(theirs, 6)) == (0.384237, 0.384252)
+    assert (f"RBP(rel=1,p=0.8): {mine:.6f} with tied documents in trec_eval's order (score, "
+            f"then doc id descending); ir_measures computes it through cwl_eval, which keeps "
+            f"them in the run's line order: {theirs:.6f} (--ties input gives that order)"
+            ) in ours.notes
+    as_input = searcheval.evaluate(CRANFIELD_QRELS, run_path, ["RBP(rel=1)"], ties="input")
+    assert as_input.summary()["RBP(rel=1,p=0.8)"] == pytest.approx(theirs, rel=1e-12)
+    assert not any("ir_measures computes it" in note for note in as_input.notes)
+
+
 # ir_measures test/test_gdeval.py, test_ERR: per query "0", "1". Its qrels' largest grade is
 # 2; gdeval.pl (ir_measures' ERR) fixes it at 4, where searcheval took the qrels' largest.
 ERR_EXPECTED = [("ERR@20", [0.10175, 0.09375]), ("ERR@2", [0.03125, 0.09375])]

@@ -176,10 +176,11 @@ def test_like_trectools_on_the_command_line_says_which_queries_scored_0(tmp_path
 
 
 # ---- BEIR --------------------------------------------------------------------------------
-# BEIR's formulas, written out from its source (beir-cellar/beir):
-# beir/retrieval/evaluation.py, EvaluateRetrieval.evaluate (pytrec_eval underneath), and
-# beir/retrieval/custom_metrics.py (mrr, recall_cap, hole). Each mean is rounded to 5
-# decimals, as BEIR rounds.
+# BEIR's formulas, written out from its source (beir-cellar/beir 2.2.0):
+# beir/retrieval/evaluation.py, EvaluateRetrieval.evaluate (pytrec_eval underneath: the
+# queries in both), and beir/retrieval/custom_metrics.py (mrr, recall_cap, hole: a sum over
+# the run's queries divided by len(qrels)). Each mean is rounded to 5 decimals, as BEIR
+# rounds.
 
 def beir_evaluate(qrels, results, k_values, ignore_identical_ids=True):
     """EvaluateRetrieval.evaluate: pops identical ids from ``results`` in place (so the
@@ -204,11 +205,16 @@ def beir_evaluate(qrels, results, k_values, ignore_identical_ids=True):
     return out
 
 
+def _top_hits(scores, k_values):
+    return sorted(scores.items(), key=lambda item: item[1], reverse=True)[:max(k_values)]
+
+
 def beir_mrr(qrels, results, k_values):
+    """custom_metrics.mrr: over the run's queries (a run query the qrels lack raises
+    KeyError there), divided by every qrels query."""
     total = {k: 0.0 for k in k_values}
-    top = {q: sorted(d.items(), key=lambda item: item[1], reverse=True)[:max(k_values)]
-           for q, d in results.items()}
-    for q in qrels:
+    top = {q: _top_hits(d, k_values) for q, d in results.items()}
+    for q in top:
         relevant = {d for d in qrels[q] if qrels[q][d] > 0}
         for k in k_values:
             for rank, hit in enumerate(top[q][:k]):
@@ -219,24 +225,42 @@ def beir_mrr(qrels, results, k_values):
 
 
 def beir_recall_cap(qrels, results, k_values):
+    """custom_metrics.recall_cap: over the run's queries, divided by every qrels query."""
     total = {k: 0.0 for k in k_values}
     for q, scores in results.items():
-        top = sorted(scores.items(), key=lambda item: item[1], reverse=True)[:max(k_values)]
+        top = _top_hits(scores, k_values)
         relevant = [d for d in qrels[q] if qrels[q][d] > 0]
         for k in k_values:
             retrieved = [row[0] for row in top[:k] if qrels[q].get(row[0], 0) > 0]
             total[k] += len(retrieved) / min(len(relevant), k)
-    return {f"R_cap@{k}": round(total[k] / len(results), 5) for k in k_values}
+    return {f"R_cap@{k}": round(total[k] / len(qrels), 5) for k in k_values}
 
 
 def beir_hole(qrels, results, k_values):
+    """custom_metrics.hole: over every query of the run (those the qrels lack too), divided
+    by every qrels query."""
     annotated = {d for docs in qrels.values() for d in docs}
     total = {k: 0.0 for k in k_values}
     for _, scores in results.items():
-        top = sorted(scores.items(), key=lambda item: item[1], reverse=True)[:max(k_values)]
+        top = _top_hits(scores, k_values)
         for k in k_values:
             total[k] += len([row[0] for row in top[:k] if row[0] not in annotated]) / k
-    return {f"Hole@{k}": round(total[k] / len(results), 5) for k in k_values}
+    return {f"Hole@{k}": round(total[k] / len(qrels), 5) for k in k_values}
+
+
+def beir_top_k_accuracy(qrels, results, k_values):
+    """custom_metrics.top_k_accuracy: a relevant document among the first k, over the run's
+    queries, divided by every qrels query."""
+    total = {k: 0.0 for k in k_values}
+    top = {q: [item[0] for item in _top_hits(d, k_values)] for q, d in results.items()}
+    for q in top:
+        relevant = {d for d in qrels[q] if qrels[q][d] > 0}
+        for k in k_values:
+            for doc in relevant:
+                if doc in top[q][:k]:
+                    total[k] += 1.0
+                    break
+    return {f"Accuracy@{k}": round(total[k] / len(qrels), 5) for k in k_values}
 
 
 K_VALUES = [1, 3, 5, 10, 100]
@@ -262,7 +286,7 @@ def beir_dataset(tmp_path: Path, run_path: Path, queries: int = 60):
 
 
 BEIR_NAMES = ([f"{n}@{k}" for k in K_VALUES for n in ("NDCG", "MAP", "Recall", "P")]
-              + [f"{n}@{k}" for n in ("MRR", "R_cap", "Hole") for k in K_VALUES])
+              + [f"{n}@{k}" for n in ("MRR", "R_cap", "Hole", "Accuracy") for k in K_VALUES])
 
 
 @pytest.mark.parametrize("run_path", RUNS[::7], ids=lambda p: p.stem)
@@ -272,16 +296,60 @@ def test_like_beir_reproduces_beir(run_path, tmp_path):
     they are, BEIR's names, --like beir; each of ours rounded to 5 decimals is BEIR's."""
     qrels, results, tsv, trec = beir_dataset(tmp_path, run_path)
     expected = beir_evaluate(qrels, results, K_VALUES)
-    for custom in (beir_mrr, beir_recall_cap, beir_hole):
+    for custom in (beir_mrr, beir_recall_cap, beir_hole, beir_top_k_accuracy):
         expected.update(custom(qrels, results, K_VALUES))
     args = ["evaluate", str(tsv), str(trec), "--like", "beir", "-f", "json"]
     code, out, err = cli(*args, *[a for n in BEIR_NAMES for a in ("-m", n)])
     assert code == 0, err
     shown = json.loads(out)
     summary = shown["summary"] if "summary" in shown else shown["all"]
-    ours = {n: summary[str(searcheval.parse_measures([n])[0])] for n in BEIR_NAMES}
+    ours = {n: summary[str(searcheval.parse_measures([n], like="beir")[0])] for n in BEIR_NAMES}
     assert {n: round(v, 5) for n, v in ours.items()} == expected
     assert any(n.startswith("--like beir:") for n in shown["notes"])
+
+
+def _write_run(path: Path, results) -> Path:
+    path.write_text("".join(f"{q} Q0 {d} {i} {s} beir\n" for q in results
+                            for i, (d, s) in enumerate(results[q].items(), 1)))
+    return path
+
+
+def _like_beir(tsv: Path, trec: Path, names: list[str]) -> dict[str, float]:
+    code, out, err = cli("evaluate", str(tsv), str(trec), "--like", "beir", "-f", "json",
+                         *[a for n in names for a in ("-m", n)])
+    assert code == 0, err
+    summary = json.loads(out)["summary"]
+    return {n: round(summary[str(searcheval.parse_measures([n], like="beir")[0])], 5)
+            for n in names}
+
+
+def test_like_beir_on_a_run_lacking_queries(tmp_path):
+    """A run lacking 3 of the 40 qrels queries: BEIR's pytrec_eval measures average the 37
+    queries in both, its MRR@k, R_cap@k and Hole@k divide their sums by the 40 qrels
+    queries (custom_metrics.py; Accuracy@k too, BEIR's top_k_accuracy), the note says so."""
+    qrels, results, tsv, trec = beir_dataset(tmp_path, RUNS[7], queries=40)
+    for q in list(results)[5:8]:
+        del results[q]
+    _write_run(trec, results)
+    expected = beir_evaluate(qrels, results, K_VALUES)
+    for custom in (beir_mrr, beir_recall_cap, beir_hole, beir_top_k_accuracy):
+        expected.update(custom(qrels, results, K_VALUES))
+    assert _like_beir(tsv, trec, BEIR_NAMES) == expected
+    shown = searcheval.evaluate(tsv, trec, ["MRR@10", "NDCG@10"], like="beir")
+    assert any("divided by the 40 qrels queries" in note for note in shown.notes)
+
+
+def test_like_beir_hole_counts_the_run_queries_the_qrels_lack(tmp_path):
+    """BEIR's hole loops over every query of the run: one the qrels lack adds its holes to
+    the sum (over the qrels queries); pytrec_eval's measures ignore it. (BEIR's mrr and
+    recall_cap raise KeyError on such a query: not asked here.)"""
+    qrels, results, tsv, trec = beir_dataset(tmp_path, RUNS[2], queries=30)
+    results["99999"] = {"1": 3.0, "2": 2.0, "unjudged-doc": 1.0}
+    _write_run(trec, results)
+    names = [f"{n}@{k}" for n in ("Hole", "NDCG", "P") for k in K_VALUES]
+    expected = beir_evaluate(qrels, results, K_VALUES)
+    expected.update(beir_hole(qrels, results, K_VALUES))
+    assert _like_beir(tsv, trec, names) == {n: expected[n] for n in names}
 
 
 def test_identical_ids_change_the_numbers(tmp_path):

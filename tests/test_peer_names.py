@@ -11,6 +11,7 @@ hand below.
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 
 import searcheval
 from searcheval.errors import MeasureError
+from tests.cli_runner import cli
 from tests.test_fusion import Ranx
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -223,6 +225,10 @@ RANX_TABLE = [
     ("mrr", "RR"), ("mrr@5", "RR@5"), ("mrr@10-l3", "RR(rel=3)@10"),
     ("map", "AP"), ("map@100", "AP@100"), ("map@100-l2", "AP(rel=2)@100"),
     ("ndcg", "nDCG"), ("ndcg@10", "nDCG@10"), ("ndcg_burges", "nDCG(gain=exp)"),
+    # ranx's clean_qrels drops the judgments below the level: they gain 0, the others
+    # their grade, in the ranking and in the ideal one
+    ("ndcg@10-l3", "nDCG(gains={1:0,2:0})@10"), ("ndcg-l2", "nDCG(gains={1:0})"),
+    ("ndcg@5-l4", "nDCG(gains={1:0,2:0,3:0})@5"), ("ndcg@10-l0", "nDCG@10"),
     ("ndcg_burges@10", "nDCG(gain=exp)@10"), ("dcg", "DCG"), ("dcg@10", "DCG@10"),
     ("dcg_burges@10", "DCG(gain=exp)@10"), ("dcg@5-l1", "DCG@5"),
     ("bpref", "Bpref"), ("bpref-l2", "Bpref(rel=2)"),
@@ -246,9 +252,11 @@ def test_ranx_recall_is_trec_eval_recall_unless_like_ranx():
     ("hit_rate", "measure 'hit_rate': ranx's hit_rate without @k (any relevant document "
                  "retrieved) has no measure here: write hit_rate@k, k the depth of the run "
                  "at character 1"),
-    ("ndcg@10-l2", "measure 'ndcg@10-l2': ranx's ndcg at relevance level 2 (grades below it "
-                   "gain 0, the others their grade) has no measure here: use -l1 at "
-                   "character 8"),
+    ("dcg@10-l2", "measure 'dcg@10-l2': ranx's dcg at relevance level 2 (grades below it "
+                  "gain 0, the others their grade) has no measure here: use -l1 (ndcg takes "
+                  "-lN) at character 7"),
+    ("ndcg@10-l101", "measure 'ndcg@10-l101': ranx's ndcg at relevance level 101: expected a "
+                     "level up to 100 at character 10"),
     ("r-precision@5", "measure 'r-precision@5': ranx's r-precision takes no cutoff (ranx "
                       "ignores @5) at character 1"),
 ])
@@ -289,6 +297,48 @@ def test_ranx_numbers_on_binary_qrels(ranx_worker):
                          tie_free_run(TREC_EVAL_SUITE / "results.test"))
     theirs = ranx("evaluate", qrels=qrels, run=run, metrics=BINARY_NAMES)
     assert _ours(qrels, run, BINARY_NAMES) == pytest.approx(theirs, rel=1e-9, abs=1e-12)
+
+
+def test_ci_std_under_like_ranx_is_ranxs(ranx_worker, tmp_path):
+    """ranx's evaluate(return_std=True) reports np.std of the per-query values (ddof=0):
+    --like ranx --ci shows that std, and says so; without --like, the sample std (ddof=1,
+    the s of the t interval)."""
+    qrels, run = _common(read_qrels(CRANFIELD_QRELS), tie_free_run(CRANFIELD_RUNS[3]))
+    names = ["ndcg@10", "map@100", "precision@5"]
+    theirs = ranx("evaluate", qrels=qrels, run=run, metrics=names, return_std=True)
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q in qrels
+                                            for d, g in qrels[q].items()))
+    (tmp_path / "run").write_text("".join(f"{q} Q0 {d} 1 {s!r} r\n" for q in run
+                                          for d, s in run[q].items()))
+    shown = {}
+    for like in (["--like", "ranx"], []):
+        result = cli("evaluate", tmp_path / "qrels", tmp_path / "run", *like, "--ci", "-f",
+                     "json", *[a for n in names for a in ("-m", n)])
+        assert result.exit_code == 0, result.stderr
+        shown[bool(like)] = json.loads(result.stdout)
+    canonical = {n: str(searcheval.parse_measures([n], like="ranx")[0]) for n in names}
+    spread = shown[True]["spread"]
+    assert {n: spread["measures"][canonical[n]]["std"] for n in names} == pytest.approx(
+        {n: theirs[n]["std"] for n in names}, rel=1e-9)
+    assert spread["std_ddof"] == 0
+    assert {n: shown[True]["summary"][canonical[n]] for n in names} == pytest.approx(
+        {n: theirs[n]["mean"] for n in names}, rel=1e-9)
+    queries = len(qrels)
+    sample = {n: shown[False]["spread"]["measures"][canonical[n]]["std"] for n in names}
+    assert sample == pytest.approx(
+        {n: theirs[n]["std"] * math.sqrt(queries / (queries - 1)) for n in names}, rel=1e-9)
+
+
+def test_ranx_ndcg_at_a_level_on_grades_of_every_sign(ranx_worker):
+    """ndcg@k-lN: a judgment below N gains 0 (negative ones and 0 too), the others their
+    grade, in the ranking and in the ideal one, as ranx's clean_qrels leaves them."""
+    qrels = {"q1": {"a": 3, "b": 1, "c": 2, "d": 0, "e": -1, "f": 4},
+             "q2": {"g": 2, "h": 5, "i": 1}, "q3": {"j": 1, "k": 2}}
+    run = {"q1": {"e": 9.0, "b": 8.0, "a": 7.0, "x": 6.0, "c": 5.0, "d": 4.0, "f": 3.0},
+           "q2": {"i": 3.0, "g": 2.0, "y": 1.0}, "q3": {"j": 2.0, "z": 1.0}}
+    names = ["ndcg@3-l2", "ndcg@5-l3", "ndcg-l2", "ndcg-l4", "ndcg@10-l6", "ndcg@2-l0"]
+    theirs = ranx("evaluate", qrels=qrels, run=run, metrics=names)
+    assert _ours(qrels, run, names) == pytest.approx(theirs, rel=1e-12, abs=1e-15)
 
 
 # The README's "coming from ranx": where ranx's own number is not the measure's.

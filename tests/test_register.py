@@ -154,7 +154,8 @@ def test_trec_format_refuses_a_measure_without_a_trec_eval_name(toy, files) -> N
 
 
 def test_the_measures_command_lists_the_toy(toy) -> None:
-    lines = _cli("measures").stdout.splitlines()
+    wide = CliRunner(env={"COLUMNS": "200"}).invoke(main, ["measures"])  # a row a line
+    lines = wide.stdout.splitlines()
     toy_line = [line for line in lines if line.startswith("TopRel@k ")]
     assert len(toy_line) == 1
     assert toy_line[0].split(None, 1)[1] == (

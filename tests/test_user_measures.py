@@ -223,7 +223,8 @@ def test_measures_from_a_module_name_and_the_listing(module_file: Path) -> None:
     listing = subprocess.run(
         [sys.executable, "-m", "searcheval", "measures", "--measures-from", "my_measures"],
         capture_output=True, text=True, cwd=ROOT,
-        env={"PYTHONPATH": f"{ROOT}:{module_file.parent}", "PATH": "/usr/bin:/bin"})
+        env={"PYTHONPATH": f"{ROOT}:{module_file.parent}", "PATH": "/usr/bin:/bin",
+             "COLUMNS": "200"})  # wide enough that the row is one line
     assert listing.returncode == 0, listing.stderr
     line = next(x for x in listing.stdout.splitlines() if x.startswith("HandP3 "))
     assert line.split(None, 1)[1] == "precision at 3, written by hand; not in pytrec_eval"
@@ -298,3 +299,20 @@ def test_defining_again_replaces_and_averages_are_chosen() -> None:
     # Count: 2 + 1 documents; Geo: exp((log(1e-5) + log(1)) / 2) = sqrt(1e-5), gm_map's floor
     assert summary == pytest.approx({"Twice": 2.0, "Count": 3.0, "Geo": 1e-5 ** 0.5,
                                      "Optional": 3.0})
+
+
+def test_the_readmes_spelling_after_import_searcheval_alone() -> None:
+    """The README writes ``searcheval.measures.define`` and ``searcheval.measures.forget``:
+    after ``import searcheval`` alone (a fresh interpreter, nothing else imported) they are
+    there, and the measure defined so gives trec_eval's P_5 on the bm25 run's first query."""
+    program = (
+        "import searcheval\n"
+        "searcheval.measures.define('HandP5', lambda ranking: sum(\n"
+        "    1 for doc in ranking[:5] if (doc.relevance or 0) >= 1) / 5)\n"
+        f"results = searcheval.evaluate({str(QRELS)!r}, {str(BM25)!r}, ['HandP5', 'P@5'])\n"
+        "print(results.summary()['HandP5'] == results.summary()['P@5'])\n"
+        "searcheval.measures.forget('HandP5')\n"
+        "print(searcheval.Measure is searcheval.measures.Measure)\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True\nTrue\n", "")

@@ -370,9 +370,10 @@ def _paired(full: list[Results]) -> tuple[list[Results], list[str], list[str]]:
 
 
 def _correction_for(test: str, correction: str | None, stats) -> str:
-    if correction is not None and correction not in stats.CORRECTIONS:
-        raise UsageError(f"unknown correction {correction!r}: choose "
-                         f"{', '.join(stats.CORRECTIONS)}")
+    if correction is not None:
+        from .corrections import correction_method  # statsmodels' names too
+
+        correction = correction_method(correction)
     if test in stats.ALL_SYSTEMS_TESTS:
         if correction not in (None, "none"):
             raise UsageError(f"--test {test} adjusts its p-values over every pair of runs "

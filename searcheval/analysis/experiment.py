@@ -20,49 +20,70 @@ name; PyTerrier's is ``qid``).
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from ..errors import UsageError
 from ..io.run_sources import named_runs
 from ..results import Results, ResultsByRun, evaluate
 from ..settings import TIE_POLICIES
-from .compare import Comparison, compare
+from .compare import Comparison, baseline_index, compare
+from .corrections import correction_method
 
-# pt.Experiment's correction names are statsmodels' (multipletests); compare's are shorter
-CORRECTIONS = {None: "none", "none": "none", "holm": "holm", "bonferroni": "bonferroni",
-               "fdr_bh": "bh", "bh": "bh"}
+# pt.Experiment's perquery: False (the means), True (the long per-query frame), "both" (the
+# two, as a named tuple: averages, perquery)
+PER_QUERY = (False, True, "both")
+
+
+class ExperimentTables(NamedTuple):
+    """``per_query="both"``: the two frames, as pt.Experiment's EvaluationDataTuple."""
+
+    averages: Any
+    perquery: Any
 
 
 def experiment(qrels: Any, runs: Any, measures: list[Any] | str | None = None, *,
                baseline: int | str | None = None, correction: str | None = "holm",
-               per_query: bool = False, round: int | None = None,
+               per_query: bool | str = False, round: int | None = None,
                names: list[str] | None = None, test: str = "t", alpha: float = 0.05,
                **settings: Any):
     """One DataFrame as ``pt.Experiment`` returns it: ``name`` and a column per measure, a
     row per run; with ``baseline`` (an index into ``runs``, or a run's name), per measure
-    ``+``, ``-``, ``p-value``, and with a ``correction`` ``reject`` and ``p-value
-    corrected``. ``per_query``: long (name, query_id, measure, value). ``round``: decimals
-    of the means. ``settings``: evaluate's query options (missing, relevance_level, ties,
-    ...). The query policy, tie rule, test and correction are in ``.attrs``."""
-    if correction not in CORRECTIONS:
-        raise UsageError(f"unknown correction {correction!r}: choose "
-                         f"{', '.join(str(c) for c in CORRECTIONS)}")
+    ``+``, ``-``, ``p-value``, and with a ``correction`` (``compare``'s names or
+    statsmodels', as pt.Experiment passes them to multipletests) ``reject`` and ``p-value
+    corrected``. ``per_query``: True, long (name, query_id, measure, value); ``"both"``,
+    the two frames (``averages``, ``perquery``), as pt.Experiment's ``perquery="both"``.
+    ``round``: decimals of the means. ``settings``: evaluate's query options (missing,
+    relevance_level, ties, ...). The query policy, tie rule, test and correction are in
+    ``.attrs``."""
+    if isinstance(per_query, np.bool_):
+        per_query = bool(per_query)
+    if not any(per_query is value or (isinstance(per_query, type(value)) and per_query == value)
+               for value in PER_QUERY):
+        raise UsageError(f"per_query: expected False, True or 'both' (pt.Experiment's "
+                         f"perquery), found {per_query!r}")
+    method = "none" if correction is None else correction_method(correction)
     sources, given = named_runs(runs, names)
     named = _named(sources, given)
-    if baseline is not None and not per_query:
+    if baseline is not None and per_query is not True:
         comparison = compare(qrels, named, measures, baseline=_baseline_name(baseline, named),
-                             test=test, correction=CORRECTIONS[correction], alpha=alpha,
-                             **settings)
+                             test=test, correction=method, alpha=alpha, **settings)
         frame = _with_baseline(comparison, correction is not None, round)
         results = comparison.results
     else:
         evaluated = evaluate(qrels, named, measures, **settings)
         results = list(evaluated.values()) if isinstance(evaluated, ResultsByRun) else [evaluated]
-        frame = _per_query(results) if per_query else _means(results, round)
+        frame = _per_query(results) if per_query is True else _means(results, round)
         comparison = None
     framed = ExperimentFrame(frame)
     framed.attrs.update(_attrs(results, comparison))
-    return framed
+    if per_query != "both":
+        return framed
+    long = ExperimentFrame(_per_query(results))
+    long.attrs.update(framed.attrs)
+    return ExperimentTables(framed, long)
 
 
 def _named(sources: list[Any], given: list[str | None]) -> Any:
@@ -74,15 +95,27 @@ def _named(sources: list[Any], given: list[str | None]) -> Any:
     return dict(zip(given, sources))
 
 
-def _baseline_name(baseline: int | str, runs: Any) -> Any:
-    """pt.Experiment's baseline is an index into the systems; a name works too."""
+def _baseline_name(baseline: Any, runs: Any) -> Any:
+    """pt.Experiment's baseline is an index into the systems; a run's name works too."""
     keys = list(runs) if isinstance(runs, dict) else None
-    if isinstance(baseline, int) and not isinstance(baseline, bool):
-        if not 0 <= baseline < len(runs):
-            there = "there is 1 run" if len(runs) == 1 else f"there are {len(runs)} runs"
-            raise UsageError(f"baseline {baseline}: {there} (0 to {len(runs) - 1})")
-        return keys[baseline] if keys else list(runs)[baseline]
-    return baseline
+    count = len(runs)
+    there = "there is 1 run" if count == 1 else f"there are {count} runs"
+    if isinstance(baseline, (int, np.integer)) and not isinstance(baseline, (bool, np.bool_)):
+        if not 0 <= baseline < count:
+            raise UsageError(f"baseline {baseline}: {there} (0 to {count - 1})")
+        return keys[int(baseline)] if keys else list(runs)[int(baseline)]
+    if isinstance(baseline, str):
+        paths = [None if keys else (str(run) if isinstance(run, (str, Path)) else None)
+                 for run in runs]
+        if (keys and baseline in keys) or (not keys and baseline_index(paths, baseline) is not None):
+            return baseline
+        shown = (f"the runs are {', '.join(map(str, keys))}" if keys else
+                 "a run is named by its file name or path")
+        raise UsageError(f"baseline {baseline!r}: no run has that name ({shown}); or give "
+                         f"its index, 0 to {count - 1}")
+    raise UsageError(f"baseline: expected the index of one of the runs (0 to {count - 1}) or "
+                     f"a run's name, as pt.Experiment's baseline, found "
+                     f"{type(baseline).__name__} {baseline!r}")
 
 
 def _means(results: list[Results], round: int | None) -> Any:

@@ -30,6 +30,9 @@ class Interval:
     method: str = "t"
     seed: int = DEFAULT_SEED
     resamples: int = DEFAULT_RESAMPLES
+    # the std shown: 1, the sample one (what the t interval reads); 0, numpy's population
+    # one, as ranx's return_std reports it (--like ranx)
+    ddof: int = 1
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -37,12 +40,20 @@ class Interval:
         if not 0 < self.level < 1:
             raise UsageError(f"--ci-level {self.level}: expected a number between 0 and 1 "
                              "(0.95 for 95%)")
+        if self.ddof not in (0, 1):
+            raise UsageError(f"ddof {self.ddof!r}: expected 1 (the sample standard deviation) "
+                             "or 0 (the population one, as ranx reports)")
 
     def describe(self) -> str:
         how = ("Student's t over queries (scipy.stats.t.interval)" if self.method == "t" else
                f"percentile bootstrap over queries, {counted(self.resamples, 'resample')}, "
                f"seed {self.seed}")
         return f"{self.level:.0%} confidence interval of each mean: {how}"
+
+    def std_words(self) -> str:
+        return ("the per-query values' sample standard deviation (ddof=1)" if self.ddof else
+                "the per-query values' population standard deviation (ddof=0, numpy's "
+                "np.std, as ranx's return_std)")
 
 
 def has_spread(measure: Measure) -> bool:
@@ -59,15 +70,17 @@ def measure_spread(measure: Measure, values: np.ndarray, interval: Interval) -> 
         values = values[values != 0]
     return spread(values, interval.level, interval.method, seed=interval.seed,
                   resamples=interval.resamples, log_scale=measure.spec.geometric,
-                  floor=MIN_GEO_MEAN)
+                  floor=MIN_GEO_MEAN, ddof=interval.ddof)
 
 
 def add_spread(results: Results, level: float = DEFAULT_LEVEL, method: str = "t", *,
-               seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES) -> Results:
+               seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
+               ddof: int = 1) -> Results:
     """``results`` with the spread of each mean (``Results.spread(measure)``), in place.
 
-    ``method``: ``"t"`` (default) or ``"bootstrap"`` (seeded by ``seed``)."""
-    interval = Interval(level, method, seed, resamples)
+    ``method``: ``"t"`` (default) or ``"bootstrap"`` (seeded by ``seed``). ``ddof``: the
+    standard deviation shown, 1 the sample one, 0 numpy's population one (ranx's)."""
+    interval = Interval(level, method, seed, resamples, ddof)
     if results.zscores is not None:
         raise UsageError("--ci: the values are z-scores (-Z), already standardised against "
                          "another collection; an interval of their mean is not what -Z is for")

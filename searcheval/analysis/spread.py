@@ -9,6 +9,11 @@ topics from the same population. Two methods:
   queries with replacement, drawn from ``numpy.random.default_rng(seed)``, so the same
   seed gives the same interval.
 
+The standard deviation reported beside the mean is the sample one (ddof=1, the s of the t
+interval) unless ``ddof=0`` asks for the population one (numpy's default, which ranx's
+``evaluate(return_std=True)`` reports, so ``--like ranx`` shows it); the interval is the
+same either way.
+
 Geometric means (GMAP, gm_bpref) are means on the log scale: their spread is computed on
 the logged values and the interval's ends transformed back (``log_scale=True``), so the
 interval is asymmetric around the geometric mean, as it should be. Fewer than two
@@ -51,7 +56,8 @@ class Spread:
 
 
 def spread(values, level: float = DEFAULT_LEVEL, method: str = "t", *, seed: int = DEFAULT_SEED,
-           resamples: int = DEFAULT_RESAMPLES, log_scale: bool = False, floor: float = 1e-5) -> Spread:
+           resamples: int = DEFAULT_RESAMPLES, log_scale: bool = False, floor: float = 1e-5,
+           ddof: int = 1) -> Spread:
     """The mean of ``values`` with its spread; ``log_scale`` for a geometric mean.
 
     ``floor`` is trec_eval's MIN_GEO_MEAN: values below it count as it before the log
@@ -66,13 +72,14 @@ def spread(values, level: float = DEFAULT_LEVEL, method: str = "t", *, seed: int
         x = np.log(np.maximum(x, floor))
     n = len(x)
     mean = float(x.mean()) if n else math.nan
-    if n < 2:
-        low = high = std = math.nan
+    if n < 2:  # one value: no interval; numpy's population std of it is 0
+        low = high = math.nan
+        std = 0.0 if ddof == 0 and n == 1 else math.nan
     elif (x == x[0]).all():  # every query alike: no spread (summation would leave a few ulps)
         std, low, high = 0.0, float(x[0]), float(x[0])
         mean = low
     else:
-        std = float(x.std(ddof=1))
+        std = float(x.std(ddof=ddof))
         low, high = (_t_interval if method == "t" else _bootstrap_interval)(x, level, seed, resamples)
     if log_scale:
         mean, low, high = math.exp(mean), math.exp(low), math.exp(high)

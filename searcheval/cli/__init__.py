@@ -244,7 +244,7 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
     missing = missing or ("zero" if complete or like is None else None)  # None: --like's
     try:
         from .commands import run_evaluate
-        interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
+        interval = interval_asked(ci, ci_method, ci_level, seed, resamples, like)
         from .run_args import paths_and_names
         paths, names = paths_and_names(runs)
         code = run_evaluate(qrels, paths, list(measures), run_names=names, per_query=per_query,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import measures_from_option
+from .options import CORRECTION, measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -20,8 +20,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @measures_from_option
 @click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap"]),
               default="t", show_default=True, help="Test of each swapped pair, as for compare.")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "sidak", "hommel",
-                                                 "by", "none"]),
+@click.option("--correction", type=CORRECTION,
               default="holm", show_default=True, help="Over every pair of runs, as for compare.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level.")

@@ -277,7 +277,8 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
         job = replace(job, qrels_form=qrels_format, like=like,
                       ignore_identical_ids=chosen.settings.ignore_identical_ids,
                       equal_queries=chosen.equal_queries,
-                      interval=interval_asked(ci, ci_method, ci_level, seed, resamples))
+                      interval=interval_asked(ci, ci_method, ci_level, seed,
+                                                              resamples, like))
         outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
     except WorkerDied as exc:
         _fail(str(exc), 1)

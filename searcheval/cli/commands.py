@@ -86,7 +86,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         if interval is not None:  # --ci: the spread of every mean, of the values as shown
             from ..analysis.mean_spread import add_spread
             add_spread(results, interval.level, interval.method, seed=interval.seed,
-                       resamples=interval.resamples)
+                       resamples=interval.resamples, ddof=interval.ddof)
         results.run = label
         results.count_dropped(run)  # BEIR's identical-id rule: how many it dropped
         results.notes[:0] = notes

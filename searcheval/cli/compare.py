@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
+from .options import (CORRECTION, ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 
@@ -35,13 +35,13 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Significance test: paired per pair of runs (t, wilcoxon, randomization, "
                    "bootstrap), or Tukey's HSD over all runs at once (tukey: one-way, as ranx; "
                    "tukey-topics: topics as blocks, as Carterette 2012 recommends).")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "sidak", "hommel",
-                                                 "by", "none"]),
+@click.option("--correction", type=CORRECTION,
               default=None,
               help="Multiple-testing correction over all the comparisons made: holm (default), "
                    "bonferroni, bh (Benjamini-Hochberg), sidak, hommel, by "
-                   "(Benjamini-Yekutieli), none. Tukey's tests adjust over the pairs "
-                   "themselves and take none.")
+                   "(Benjamini-Yekutieli), none, or statsmodels' names of them (fdr_bh, "
+                   "fdr_by, h, b, ...). Tukey's tests adjust over the pairs themselves and "
+                   "take none.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level (corrected p < alpha).")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -101,7 +101,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
             from ..errors import UsageError
             raise UsageError("--fail-if-worse compares every run with a baseline: give "
                              "--baseline RUN")
-        interval = interval_asked(ci, ci_method, ci_level, seed, resamples)
+        interval = interval_asked(ci, ci_method, ci_level, seed, resamples, like)
         if test == "bootstrap":
             from ..analysis.resampling import refuse_too_many_bootstrap_resamples
             refuse_too_many_bootstrap_resamples(resamples)
@@ -138,7 +138,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
             from ..analysis.mean_spread import add_spread
             for results in comparison.results:
                 add_spread(results, interval.level, interval.method, seed=interval.seed,
-                           resamples=interval.resamples)
+                           resamples=interval.resamples, ddof=interval.ddof)
         text = render_comparison(comparison, fmt, runid=runid, options=table)
         given = [read[p] for p in runs]  # compare() puts a baseline from outside first
         order = given if baseline is None or baseline in runs else [read[baseline]] + given

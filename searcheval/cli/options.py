@@ -57,6 +57,34 @@ TREC_EVAL_OPTIONS = [
 ]
 
 
+class CorrectionName(click.ParamType):
+    """--correction: searcheval's names or statsmodels' (multipletests' methods and
+    aliases), one vocabulary with compare(correction=) and experiment(correction=)."""
+
+    name = "correction"
+
+    def get_metavar(self, *args, **kwargs) -> str:
+        return "[holm|bonferroni|bh|sidak|hommel|by|none]"
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        from ..analysis.stats import CORRECTIONS
+
+        return [CompletionItem(name) for name in CORRECTIONS if name.startswith(incomplete)]
+
+    def convert(self, value, param, ctx):
+        from ..analysis.corrections import correction_method  # only when the option is given
+        from ..errors import UsageError
+
+        try:
+            return correction_method(value)
+        except UsageError as error:
+            self.fail(str(error), param, ctx)
+
+
+CORRECTION = CorrectionName()
+
 PEER_TOOLS = ["trec_eval", "pytrec_eval", "ir_measures", "ranx", "beir", "trectools"]
 PEER_OPTIONS = [
     click.option("--like", type=click.Choice(PEER_TOOLS), default=None,
@@ -184,9 +212,10 @@ def ci_options(with_seed: bool = True) -> Callable:
 
 
 def interval_asked(ci: bool, method: str | None, level: float | None, seed: int,
-                   resamples: int):
+                   resamples: int, like: str | None = None):
     """The Interval --ci asks for, or None; --ci-method or --ci-level alone is a usage
-    error (they say how, --ci says whether)."""
+    error (they say how, --ci says whether). ``--like ranx``: the std ranx reports
+    (np.std, ddof=0); otherwise the sample one (ddof=1), whose s the t interval uses."""
     from ..errors import UsageError
     if not ci:
         if method is not None or level is not None:
@@ -197,7 +226,8 @@ def interval_asked(ci: bool, method: str | None, level: float | None, seed: int,
     if method == "bootstrap":  # before reading anything
         from ..analysis.resampling import refuse_too_many_bootstrap_resamples
         refuse_too_many_bootstrap_resamples(resamples)
-    return Interval(0.95 if level is None else level, method or "t", seed, resamples)
+    return Interval(0.95 if level is None else level, method or "t", seed, resamples,
+                    ddof=0 if like == "ranx" else 1)
 
 
 # How the tables for people look (-f table, markdown, latex): report.tables.TableOptions.

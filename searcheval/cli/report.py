@@ -12,7 +12,7 @@ from typing import Callable
 import click
 
 from ..model.words import counted
-from .options import QUERY_AND_RANKING_OPTIONS, measures_from_option
+from .options import CORRECTION, QUERY_AND_RANKING_OPTIONS, measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -59,8 +59,7 @@ MAX_SHOWN = 2 ** 53
 @click.option("--title", default="searcheval report", show_default=True, help="The page's title.")
 @click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap"]),
               default="t", show_default=True, help="Paired significance test (with --baseline).")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "bh", "sidak", "hommel",
-                                                 "by", "none"]),
+@click.option("--correction", type=CORRECTION,
               default="holm", show_default=True,
               help="Multiple-testing correction over all the comparisons made.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),

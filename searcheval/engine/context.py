@@ -60,6 +60,9 @@ class Ranked:
     # the measures people define read (``engine.user_measures``).
     scores: np.ndarray | None = None
     judged_docs: object = None
+    # With doc_ids, when the run has them (``Run.row_costs``): per row its C/W/L cost, read
+    # by the line's element type as cwl_eval reads a cost file
+    costs: np.ndarray | None = None
     # the qrels' doc column (an Encoded), every doc id judged for any query: BEIR's Hole@k
     # reads it (its "annotated corpus"); kept as it is, encoded only if Hole@k asks. A block
     # of a streamed run has its queries' judgments only: the whole qrels' column then
@@ -184,7 +187,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
     index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
     index[internal] = np.arange(len(internal))
 
-    q, rel, held, new_group, doc_ids, pair, scores = _ranked_rows(
+    q, rel, held, new_group, doc_ids, pair, scores, costs = _ranked_rows(
         run, index[run_map][run.query.codes], rel, settings, grades_only, pair)
 
     starts = query_starts(q, len(internal))
@@ -193,6 +196,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         kept = _kept(settings, pos, rel)
         q, rel, held, pair, doc_ids = _cut(kept, q, rel, held, pair, doc_ids)
         scores = None if scores is None else scores[kept]
+        costs = None if costs is None else costs[kept]
         starts = query_starts(q, len(internal))
         pos = _positions(q, starts)
         new_group = None
@@ -214,7 +218,7 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         skipped=list(names[absent]) if settings.missing == "skip" else [],
         ignored=[] if settings.run_queries_count else list(names[run_only]),
         run_only=list(names[run_only]) if settings.run_queries_count else [], settings=settings,
-        doc_ids=doc_ids, pair=pair, scores=scores,
+        doc_ids=doc_ids, pair=pair, scores=scores, costs=costs,
         kept_qrels=qrels if kept else None, qrels_code=qrels_code,
         judged_docs=None if grades_only else _judged_docs(qrels, judged), qrels_docs=qrels.doc if qrels.judged_anywhere is None else qrels.judged_anywhere,
         subtopics=None if pair is None else Subtopics(
@@ -327,7 +331,8 @@ def _first_appearances(codes: np.ndarray) -> np.ndarray:
 def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings,
                  grades_only: bool, pair: np.ndarray | None = None):
     """(query index, judgment, score as held, new group or None, doc ids or None, judged
-    pair or None, the run's own scores or None) of the run's rows, ranked
+    pair or None, the run's own scores or None, their costs by element type or None) of
+    the run's rows, ranked
     (``Ordering.new_group``); ties of one grade (of one judged pair, when ``pair`` is
     given) left as they are when ``grades_only``, else every tie ordered and the doc ids
     and scores given."""
@@ -342,10 +347,11 @@ def _ranked_rows(run: Run, q: np.ndarray, rel: np.ndarray, settings: Settings,
     permutation = None if grades_only else order.permutation()
     doc_ids = None if grades_only else run.doc.values().take(pa.array(permutation))
     scores = None if grades_only else np.asarray(run.scores, dtype=np.float64)[permutation]
+    costs = None if grades_only or run.row_costs is None else run.row_costs[permutation]
     # Query and score are equal inside a group of ties: only the judgments move there.
     return (order.take(q, ties=False), order.take(rel, in_place=True),  # rel: our own array
             order.take(held, ties=False), order.new_group, doc_ids,
-            None if pair is None else order.take(pair, in_place=True), scores)
+            None if pair is None else order.take(pair, in_place=True), scores, costs)
 
 
 def _rank_column(run: Run) -> np.ndarray:

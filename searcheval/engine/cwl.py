@@ -83,12 +83,27 @@ def rbp_gains(r: Ranked, m: Measure, scaled: Callable[[], np.ndarray]) -> np.nda
     return np.where(r.rel == NONPOOL, np.nan, gains)
 
 
+def with_element_costs(run, settings) -> tuple:
+    """(the run, notes): with a cost file keyed by element type, as cwl_eval reads it, the
+    run carrying each row's cost (``Run.row_costs``, io.costs.element_type_costs)."""
+    if settings.costs is None or run.row_costs is not None:
+        return run, []
+    from dataclasses import replace
+
+    from ..io.costs import element_type_costs
+
+    row_costs, notes = element_type_costs(run, settings.costs)
+    return (run if row_costs is None else replace(run, row_costs=row_costs)), notes
+
+
 def row_costs(r: Ranked) -> np.ndarray | None:
     """Per row, its cost from ``--costs`` (1 for a document not listed, cwl_eval's
     max_cost and min_cost), or None without a cost file (every cost 1)."""
     costs = r.settings.costs
     if costs is None or not costs.doc_ids:
         return None
+    if r.costs is not None:  # keyed by element type, as cwl_eval reads the file
+        return r.costs
     if r.doc_ids is None:  # native.evaluate prepares the doc ids when costs are given
         raise UsageError("the C/W/L costs need the ranking's doc ids")
 

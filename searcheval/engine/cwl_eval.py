@@ -12,7 +12,9 @@ lacks is emulated here, each in one place:
 * the query policy: a qrels query the run lacks scores 0 (``--missing zero``), as in the
   native engine; a query the run lists with no document is an empty ranking to both;
 * the costs: cwl_eval keys its cost file by the run's element type (second column); each
-  document is sent with its doc id as element type, so the costs are per document.
+  document is sent with its doc id as element type, so the costs are per document; a
+  file keyed by element type (``cwl.with_element_costs``) has each row sent with an
+  element type standing for its line's cost, and each such type with that cost.
 """
 
 from __future__ import annotations
@@ -91,6 +93,9 @@ def _job(measure: Measure, judged_only: bool) -> tuple:
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     """cwl_eval's values of ``measures`` (NaN for those it cannot compute or that are not
     its own), for the queries searcheval evaluates, in its order."""
+    from .cwl import with_element_costs
+
+    run, _ = with_element_costs(run, settings)  # the native engine's notes say it
     ranked = prepare(qrels, run, replace(settings, compat=9))
     queries = [str(q) for q in ranked.evaluated_ids]
     in_run = dict(zip(queries, ranked.in_run[ranked.reported]))
@@ -117,15 +122,19 @@ def _payload(qrels: Qrels, run: Run, settings: Settings, jobs: list[tuple],
     judgments = list(zip(plain.query.values().to_pylist(), plain.doc.values().to_pylist(),
                          plain.relevance.tolist()))
     rankings = {}
+    typed = run.row_costs is not None  # element type: the row's cost, written exactly
     for only in sorted({job[3] for job in jobs}):
-        by_query: dict[str, list[str]] = {q: [] for q in queries if in_run[q]}
-        for query, doc, _ in ranked_rows(qrels, run, settings, only):
+        by_query: dict[str, list] = {q: [] for q in queries if in_run[q]}
+        for query, doc, _, row in ranked_rows(qrels, run, settings, only, rows=True):
             if query in by_query:
-                by_query[query].append(doc)
+                by_query[query].append((doc, repr(float(run.row_costs[row])) if typed else doc))
         rankings[only] = by_query
     costs = settings.costs
-    return {"qrels": judgments, "rankings": rankings, "jobs": jobs,
-            "costs": None if costs is None else dict(zip(costs.doc_ids, costs.values))}
+    if typed:
+        costs_sent = {repr(float(c)): float(c) for c in np.unique(run.row_costs)}
+    else:
+        costs_sent = None if costs is None else dict(zip(costs.doc_ids, costs.values))
+    return {"qrels": judgments, "rankings": rankings, "jobs": jobs, "costs": costs_sent}
 
 
 def _run_worker(payload: dict, run_name: str) -> list[dict]:

@@ -4,14 +4,14 @@ that what it prints or raises cannot end searcheval.
 Protocol, one request per process. stdin holds one pickle::
 
     {"qrels": [(query_id, doc_id, grade), ...],
-     "rankings": {judged_only: {query_id: [doc_id, ...]}},   # in rank order
-     "costs": {doc_id: cost} or None,
+     "rankings": {judged_only: {query_id: [(doc_id, element_type), ...]}},  # rank order
+     "costs": {element_type: cost} or None,
      "jobs": [(gains, class name, args, judged_only, depth), ...]}
 
 ``gains`` is ("graded", min_rel, max_rel) or ("binary", rel): the grades become gains as
 ir_measures' cwl_eval provider makes them (its IrmQrelHandler, a negative grade counted
-as 0 first); ``depth`` None, or the ranks kept of each ranking (RBP@k). Each
-document's element type is its doc id, so the cost file's lines are per document.
+as 0 first); ``depth`` None, or the ranks kept of each ranking (RBP@k). A document's
+element type is its doc id when the costs are per document.
 stdout receives one pickle: per job ``{query_id: [EU, ETU, EC, ETC, ED, ResEU, ResETU,
 ResEC, ResETC, ResED]}``. Exit code :data:`NOT_INSTALLED`: cwl_eval or
 ir_measures cannot be imported; :data:`FAILED`: it raised (message on stderr). Run by
@@ -55,8 +55,8 @@ def main() -> int:
             for query, docs in payload["rankings"][judged_only].items():
                 maker = RankingMaker(query, handler, payload["costs"], max_gain=1.0,
                                      min_gain=0.0, max_cost=1.0, min_cost=1.0, max_n=HORIZON)
-                for doc in docs[:depth]:
-                    maker.add(doc, doc)
+                for doc, element_type in docs[:depth]:
+                    maker.add(doc, element_type)
                 metric.measure(maker.get_ranking())
                 values[query] = [metric.expected_utility, metric.expected_total_utility,
                                  metric.expected_cost, metric.expected_total_cost,

@@ -14,6 +14,7 @@ from ..settings import Settings
 from . import missing
 from .kernels import kernel_of
 from .peer_kernels import accuracy_notes
+from .peer_ties import rbp_tie_notes
 from . import judgment_groups
 from .qrels_forms import form_notes, refuse_unfit
 from .texts import text_values
@@ -33,6 +34,10 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
 
 def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
+    notes: list[str] = []  # what the costs and the peers' tie orders add
+    if settings.costs is not None:
+        from .cwl import with_element_costs  # cwl_eval's reading of a cost file, if it is one
+        run, notes = with_element_costs(run, settings)
     # The tie shortcut of ranking only for measures that see nothing but the grades.
     # The C/W/L costs (--costs) are per document: tied rows then need trec_eval's order.
     grades_only = all(m.spec.grades_only for m in measures) and settings.costs is None
@@ -48,6 +53,9 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
     values, undefined = missing.apply(
         values, ranked, qrels, run, measures,
         lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
+    notes += rbp_tie_notes(
+        qrels, run, measures, settings, values[:, ranked.reported], ties[1],
+        lambda other, asked: _values_under(qrels, run, other, asked, grades_only))
     return Outcome(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
                    settings=settings, engine="native", in_run=ranked.in_run[ranked.reported],
@@ -55,9 +63,35 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
                    skipped=ranked.skipped, ignored=ranked.ignored, tie_counts=ties,
                    notes=refusal_notes(settings, ranked.skipped,
                                        int(np.count_nonzero(ranked.in_run[ranked.reported])))
-                   + run_only_notes(ranked.run_only) + accuracy_notes(ranked, measures, values),
+                   + run_only_notes(ranked.run_only) + accuracy_notes(ranked, measures, values)
+                   + notes,
                    positive_judgments=ranked.positive_judgments, undefined=undefined,
-                   texts=text_values(ranked, measures))
+                   texts=text_values(ranked, measures),
+                   run_only_sums=_run_only_sums(ranked, measures, values))
+
+
+def _run_only_sums(ranked: Ranked, measures: list[Measure], values: np.ndarray
+                   ) -> dict[str, float]:
+    """BEIR's Hole@k sums over every query of the run, those the qrels lack too
+    (custom_metrics.hole): their values, which no output shows, for its mean."""
+    if not ranked.settings.beir_custom_means or ranked.run_only or not ranked.ignored:
+        return {}
+    reported = np.zeros(ranked.num_queries, dtype=bool)
+    reported[ranked.reported] = True
+    run_only = np.flatnonzero(ranked.in_run & ~reported)
+    return {str(m): float(values[i, run_only].sum()) for i, m in enumerate(measures)
+            if m.family == "Hole"}
+
+
+def _values_under(qrels: Qrels, run: Run, settings: Settings, measures: list[Measure],
+                  grades_only: bool) -> np.ndarray:
+    """The values of ``measures`` under ``settings``, for the reported queries."""
+    kernels = [_kernel(m, settings.ties) for m in measures]
+    ranked = prepare(qrels, run, settings, grades_only)
+    values, _ = missing.apply(
+        _compute(ranked, measures, kernels)[0], ranked, qrels, run, measures,
+        lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
+    return values[:, ranked.reported]
 
 
 def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: list,

@@ -109,9 +109,11 @@ def _payload(qrels: Qrels, run: Run, settings: Settings, jobs: list[tuple], aske
                      for key in jobs]}  # (level, alpha, beta, names, which run)
 
 
-def _ranked_rows(qrels: Qrels, run: Run, settings: Settings, judged_only: bool) -> list:
+def _ranked_rows(qrels: Qrels, run: Run, settings: Settings, judged_only: bool,
+                 rows: bool = False) -> list:
     """(query, doc, minus its place) of the rows ndeval is given, grouped by query (pyndeval
-    reads a query's rows as one block), in searcheval's order."""
+    reads a query's rows as one block), in searcheval's order; ``rows``: and the row of
+    the run each is (cwl_eval's element-type costs read it)."""
     vocabulary = run.doc.vocabulary.to_pylist()
     rewritten = settings.ties in ("input", "rank")
     order = reference_order.policy_order(
@@ -123,7 +125,8 @@ def _ranked_rows(qrels: Qrels, run: Run, settings: Settings, judged_only: bool) 
     query_ids = run.query.values().to_pylist()
     doc_ids = run.doc.values().to_pylist()
     judged = _judged_pairs(qrels) if judged_only else None
-    return [(query_ids[row], doc_ids[row], -float(place[row])) for row in order.tolist()
+    return [(query_ids[row], doc_ids[row], -float(place[row])) + ((row,) if rows else ())
+            for row in order.tolist()
             if keep[row] and (judged is None or (query_ids[row], doc_ids[row]) in judged)]
 
 

@@ -38,6 +38,10 @@ class Outcome:
     # canonical measure name -> per query string, for the text measures (``Spec.text``:
     # relstring), whose ``values`` row is NaN (engine.texts)
     texts: dict[str, list[str]] = field(default_factory=dict)
+    # canonical measure name -> its sum over the run's queries the qrels lack, for the
+    # measures whose mean adds them (BEIR's Hole@k under --like beir: custom_metrics.hole
+    # loops over every query of the run)
+    run_only_sums: dict[str, float] = field(default_factory=dict)
 
 
 def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[str]:

@@ -20,6 +20,7 @@ class Preset:
     ignore_identical_ids: bool = False
     equal_queries: bool = False  # ranx: the run and the qrels must have the same queries
     run_queries_count: bool = False  # trectools: a mean divides by the run's queries
+    beir_custom_means: bool = False  # BEIR: its own measures divide by the qrels queries
 
 
 _BOTH = "the queries in both the run and the qrels"
@@ -33,19 +34,23 @@ PRESETS = {
                           "the measure's DEFAULT, 0 (providers/base.py, Evaluator.iter_calc), "
                           "as trec_eval -c",
                           _TREC_TIES + " through pytrec_eval; its other providers sort ties "
-                          "by doc id ascending (runs without ties agree)",
+                          "by doc id ascending, RBP(rel=N)'s (cwl_eval) in the run's line order "
+                          "(runs without ties agree)",
                           "ir_measures' (RBP: p=0.8)"),
     "ranx": Preset("ranx", "skip", "the same queries in both, else refused (ranx's "
                    "check_keys); a query without relevant documents scores 0",
                    "score descending, ties in an arbitrary order (numba's sort): trec_eval's "
                    "rule here", "ranx's (recall, precision, f1 without @k: the whole ranking)",
                    equal_queries=True),
-    "beir": Preset("beir", "skip", _BOTH + " (pytrec_eval's); MRR@k and Accuracy@k divide by "
-                   "the qrels queries, which BEIR requires all in the run (KeyError "
-                   "otherwise): the same set", _TREC_TIES + " in pytrec_eval's measures; "
-                   "Python's stable sort (ties in the run's order) in MRR@k, R_cap@k, "
-                   "Hole@k", "BEIR's (NDCG@k, MAP@k, Recall@k, P@k, MRR@k, R_cap@k, Hole@k)",
-                   ignore_identical_ids=True),
+    "beir": Preset("beir", "skip", _BOTH + " (pytrec_eval's) in NDCG@k, MAP@k, Recall@k, "
+                   "P@k; MRR@k, R_cap@k, Hole@k and Accuracy@k sum over the run's queries "
+                   "and divide by the qrels queries (custom_metrics.py): a query the run "
+                   "lacks counts 0, and Hole@k adds the run's queries the qrels lack",
+                   _TREC_TIES + " in pytrec_eval's measures; Python's stable sort (ties "
+                   "in the run's order) in MRR@k, R_cap@k, Hole@k, Accuracy@k",
+                   "BEIR's (NDCG@k, MAP@k, Recall@k, P@k, MRR@k, R_cap@k, Hole@k, "
+                   "Accuracy@k as Success@k)",
+                   ignore_identical_ids=True, beir_custom_means=True),
     "trectools": Preset("trectools", "skip", _BOTH + ", but each mean divides by the run's "
                         "queries (len(run.topics())): a run query missing from the qrels "
                         "scores 0 and counts, as here", _TREC_TIES + " in P, R, MAP, "

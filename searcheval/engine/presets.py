@@ -48,7 +48,8 @@ def choose(like: str | None, settings: Settings, *, missing_given: bool,
     chosen = preset(like)
     if not missing_given:
         settings = replace(settings, missing=chosen.missing)
-    settings = replace(settings, run_queries_count=chosen.run_queries_count)
+    settings = replace(settings, run_queries_count=chosen.run_queries_count,
+                       beir_custom_means=chosen.beir_custom_means)
     drop = chosen.ignore_identical_ids if ignore_identical_ids is None else ignore_identical_ids
     settings = replace(settings, ignore_identical_ids=bool(drop))  # named in every output
     overridden = chosen.equal_queries and missing_given
@@ -61,6 +62,9 @@ def _note(chosen: Preset, settings: Settings, drop: bool, overridden: bool = Fal
               else "the queries in both (missing=skip)")
     if settings.run_queries_count:
         policy += ", and the run's queries the qrels lack, scoring 0"
+    if settings.beir_custom_means:
+        policy += (" in pytrec_eval's measures; BEIR's own (MRR@k, R_cap@k, Hole@k, "
+                   "Accuracy@k) sum over the run's queries and divide by every qrels query")
     ids = "; documents whose id is their query's id dropped" if drop else ""
     rule = (f"; {chosen.tool}'s own rule (the same queries in the qrels and the run, else "
             "refused) overridden by the query policy given (-c or --missing)"

@@ -128,10 +128,9 @@ def parse_measure(text: str, compat: int = 9, like: str | None = None) -> list[M
         if ranx is not None:
             return [parse_canonical(ranx)]
     if like == "beir" and text.lower().startswith("accuracy@"):
-        raise _Problem(0, "BEIR's Accuracy@k is not computed here (its top_k_accuracy sorts "
-                          "each query's doc ids by their second character, not by score): "
-                          "Success@k is what it means; without --like beir, Accuracy@k is "
-                          "ir_measures' Accuracy")
+        # BEIR's top_k_accuracy: a relevant document among the first k, as Success@k
+        # (averaged BEIR's way: Settings.beir_custom_means); else ir_measures' Accuracy
+        return [parse_canonical("Success" + text[len("accuracy"):])]
     if text in NICKNAMES:
         return [m for fam in NICKNAMES[text][compat] for m in expand_trec(fam, None, 0)]
     cwl_name = cwl_eval_name(text)  # INST-T=3, RBP@0.8: cwl_eval's names of its measures

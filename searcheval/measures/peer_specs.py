@@ -45,3 +45,15 @@ PEER_SPECS: tuple[Spec, ...] = (
          cutoff_optional=True, default=(10,), average=REFUSED,
          written=("Accuracy@k", "Accuracy", "Accuracy(rel=N)@k")),
 )
+
+
+# BEIR's own measures (beir/retrieval/custom_metrics.py) by searcheval's families: MRR@k is
+# RR@k, R_cap@k is relative_P@k, Accuracy@k (top_k_accuracy) is Success@k. ``--like beir``
+# averages them BEIR's way (Settings.beir_custom_means).
+BEIR_CUSTOM_FAMILIES = ("recip_rank", "relative_P", "Hole", "success")
+
+
+def is_beir_custom(measure) -> bool:
+    """Is ``measure`` one of BEIR's custom_metrics (RR with a cut-off, relative_P, Hole,
+    Success)?"""
+    return measure.family in BEIR_CUSTOM_FAMILIES and measure.cutoff is not None

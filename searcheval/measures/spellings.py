@@ -90,7 +90,8 @@ RANX_METRICS = {
     "bpref": ("Bpref", None),
     "rbp": (None, None),  # rbp.NN only
 }
-_GAIN_NAMES = ("dcg", "dcg_burges", "ndcg", "ndcg_burges")  # no relevance level here
+_GAIN_NAMES = ("dcg", "dcg_burges", "ndcg", "ndcg_burges")  # -lN: ndcg's alone, as gains
+_RANX_LEVELS = 100  # ndcg's -lN: one gain a grade below N in its name
 _RANX = re.compile(r"(?P<name>[a-z1_\-]+?)(?:@(?P<k>\d+)|\.(?P<p>\d+))?(?:-l(?P<level>\d+))?")
 
 
@@ -112,10 +113,18 @@ def ranx_spelling(text: str) -> str | None:
     base = RANX_METRICS[name][k is not None]
     if base is None:
         raise Problem(0, _ranx_refusal(name, k))
-    if level is not None and int(level) != 1 and name in _GAIN_NAMES:
+    if level is not None and int(level) > 1 and name == "ndcg":
+        # ranx's clean_qrels drops the judgments below the level: they gain 0, in the
+        # ranking and in the ideal one, and the others their grade, as these gains do
+        if int(level) > _RANX_LEVELS:
+            raise Problem(text.index("-l") + 2, f"ranx's ndcg at relevance level {level}: "
+                                                f"expected a level up to {_RANX_LEVELS}")
+        zeros = ",".join(f"{grade}:0" for grade in range(1, int(level)))
+        return f"nDCG(gains={{{zeros}}})" + (f"@{k}" if k is not None else "")
+    if level is not None and int(level) > 1 and name in _GAIN_NAMES:
         raise Problem(text.index("-l"), f"ranx's {name} at relevance level {level} (grades "
                                         "below it gain 0, the others their grade) has no "
-                                        "measure here: use -l1")
+                                        "measure here: use -l1 (ndcg takes -lN)")
     if level is not None and name not in _GAIN_NAMES:
         base = _with_rel(base, int(level))
     return base + (f"@{k}" if k is not None else "")

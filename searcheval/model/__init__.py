@@ -148,6 +148,9 @@ class Run(_Pairs):
     # BEIR's identical-id rule (io.beir.without_identical_ids): how many documents it
     # dropped, which every output names; None: the rule dropped none or was not applied
     identical_ids_dropped: int | None = None
+    # Per row, its C/W/L cost when the cost file is keyed as cwl_eval's is, by the line's
+    # element type (its second column: io.costs.element_type_costs); None: per document
+    row_costs: np.ndarray | None = None
 
     @property
     def name(self) -> str:

@@ -114,7 +114,7 @@ def json_spread(results: Results) -> dict:
     measure with a mean its std, ci_low, ci_high and the number of values (n)."""
     interval = results.interval
     out: dict = {"level": interval.level, "method": interval.method,
-                 "log_scale_for_geometric_means": True}
+                 "log_scale_for_geometric_means": True, "std_ddof": interval.ddof}
     if interval.method == "bootstrap":
         out.update(seed=interval.seed, resamples=interval.resamples)
     out["measures"] = {}
@@ -132,6 +132,6 @@ def describe(results: Results) -> list[str]:
     if results.spreads is None:
         return []
     return [results.interval.describe() + "; ± half-width where symmetric, [low, high] "
-            "otherwise; std: the per-query values' sample standard deviation (ddof=1); "
+            f"otherwise; std: {results.interval.std_words()}; "
             "geometric means (GMAP) have both on the log scale (the interval transformed "
             "back, the std of the logged values); sums have none"]

@@ -335,13 +335,15 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     chosen = choose(job.like, job.settings, missing_given=True,  # chosen already
                     ignore_identical_ids=job.ignore_identical_ids
                     )._replace(equal_queries=job.equal_queries)
-    whole = chosen.settings.ignore_identical_ids or chosen.equal_queries
+    # BEIR's Hole@k mean adds the run's queries the qrels lack, which blocks leave out
+    whole = (chosen.settings.ignore_identical_ids or chosen.equal_queries
+             or chosen.settings.beir_custom_means)
     asked = job.stream or job.chunk_queries is not None  # not the automatic choice
     streams = job.streams(path)
     if streams and (asked or not whole):
         if whole:
-            raise UsageError(f"{path}: --ignore-identical-ids and --like ranx read a run "
-                             "whole: not with --stream or --chunk-queries")
+            raise UsageError(f"{path}: --ignore-identical-ids, --like ranx and --like beir read "
+                             "a run whole: not with --stream or --chunk-queries")
         from .stream import stream_evaluate
         results, records = stream_evaluate(qrels, path, measures, job.settings,
                                            job.chunk_queries, job.block_bytes)
@@ -357,8 +359,8 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     results.notes.extend([chosen.note] if chosen.note else [])
     if streams:  # the automatic choice, given up for an option that needs the whole run
         results.notes.append(f"read whole, not streamed although larger than "
-                             f"{STREAM_ABOVE >> 30} GiB: --ignore-identical-ids and --like "
-                             "ranx read every query of a run at once")
+                             f"{STREAM_ABOVE >> 30} GiB: --ignore-identical-ids, --like "
+                             "ranx and --like beir read every query of a run at once")
     return results, records
 
 

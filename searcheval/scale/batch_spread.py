@@ -25,7 +25,7 @@ def add_if_asked(job, results: Results) -> None:
     from ..analysis.mean_spread import add_spread
     interval = job.interval
     add_spread(results, interval.level, interval.method, seed=interval.seed,
-               resamples=interval.resamples)
+               resamples=interval.resamples, ddof=interval.ddof)
 
 
 def stamp_spread(results: Results) -> dict[str, list[float | None]] | None:
