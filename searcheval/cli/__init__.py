@@ -7,7 +7,6 @@ run significantly worse than its baseline (wins over 1).
 
 from __future__ import annotations
 
-import codecs
 import importlib
 import os
 import sys
@@ -19,7 +18,7 @@ import click
 from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
-from .closed_pipe import closed_stdout_is_done
+from .closed_pipe import checked_stdout, closed_stdout_is_done
 from .interrupts import interrupts_in_one_line, send_dropped_interrupts_again
 
 from ..settings import __version__
@@ -102,7 +101,7 @@ def run() -> None:
     that skips the interpreter's teardown. Freeing every module and array one by one
     takes tens of milliseconds after a large evaluation and changes nothing: every file
     is written and closed by then, and the output streams are flushed here."""
-    _utf8_stdout()
+    checked_stdout()
     interrupted = _note_interrupts()
     try:
         main(prog_name="searcheval")
@@ -114,15 +113,22 @@ def run() -> None:
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)  # what SystemExit does with a message
         code = 1
+    code = _flushed(code)
+    os._exit(code or 0)
+
+
+def _flushed(code: int | None) -> int | None:
+    """Flush both streams; a failed flush of stdout (a full disk) is one line and exit 2."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (BrokenPipeError, ValueError):  # the reader left (closed_pipe), a closed stream
-            pass
-        except OSError as exc:  # a full disk: the output is incomplete
-            os.write(2, f"searcheval: cannot write the output: {exc.strerror or exc}\n".encode())
-            code = 2
-    os._exit(code or 0)
+        except (BrokenPipeError, ValueError, AttributeError):  # the reader left (closed_pipe),
+            pass  # a closed stream, none at all (a closed stderr)
+        except OSError as exc:
+            if stream is sys.stdout:  # the output is incomplete
+                click.echo(f"<stdout>: cannot write: {exc.strerror or exc}", err=True)
+                code = 2
+    return code
 
 
 def _note_interrupts() -> list[bool]:
@@ -140,15 +146,6 @@ def _note_interrupts() -> list[bool]:
         signal.signal(signal.SIGINT, interrupt)
         send_dropped_interrupts_again()  # one landing in a finalizer (module imports)
     return seen
-
-
-def _utf8_stdout() -> None:
-    """Standard output is UTF-8 whatever the locale, as the files ``-o`` writes are: ids
-    are the input's UTF-8, which trec_eval writes back byte for byte, and a Latin-1 or
-    cp1252 stream (a Windows redirection) raised UnicodeEncodeError on an id like 'Ā18'."""
-    stream = sys.stdout
-    if hasattr(stream, "reconfigure") and codecs.lookup(stream.encoding or "ascii").name != "utf-8":
-        stream.reconfigure(encoding="utf-8")
 
 
 def run_reporting(work, output: str) -> None:
@@ -254,7 +251,10 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
 def measures(fmt) -> None:
     """List every measure: how to write it, trec_eval's name, what it is."""
     from .output import write_text
-    write_text(None, _measures_text(fmt))  # at once, as every command writes its output
+    try:
+        write_text(None, _measures_text(fmt))  # at once, as every command writes its output
+    except SearchevalError as exc:  # a full disk behind stdout
+        _fail(str(exc), 2)
 
 
 def _measures_text(fmt: str) -> str:

@@ -17,7 +17,7 @@ def write_text(target: str | None, text: str) -> None:
             sys.stdout.flush()
         except BrokenPipeError:  # the reader has left (`| head`): nothing more to do
             discard_stdout()
-        except OSError as exc:  # a full disk behind a redirection
+        except OSError as exc:  # a full disk behind a redirection, a closed descriptor
             raise UsageError(f"<stdout>: cannot write: {exc.strerror or exc}") from None
         return
     write_file(target, text)
