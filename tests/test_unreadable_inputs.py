@@ -3,15 +3,10 @@ line naming it and exit 2, in every command, as ``convert`` said it: ``evaluate`
 ``compare`` printed a traceback, and ``fuse``, ``overlap``, ``misses``, ``agree`` and
 ``pool`` blamed the output (``-: cannot write``, ``None: cannot write``).
 
-Root reads any file whatever its mode (the capabilities CAP_DAC_OVERRIDE and
-CAP_DAC_READ_SEARCH), and the tests run as root in CI: there the child process drops those
-two from its bounding set before it starts Python, and the permission bits hold for it as
-for anyone else."""
+Root ignores permission bits: ``tests/permissions`` runs the child without that power."""
 
 from __future__ import annotations
 
-import ctypes
-import os
 import shutil
 import subprocess
 import sys
@@ -19,26 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.permissions import run_denied, without_root_reading
+
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "fixtures" / "seeds"
-_PR_CAPBSET_DROP = 24
-_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH = 1, 2
-
-
-def _without_root_reading() -> None:
-    """In the child, before exec: a root process keeps no way around permission bits."""
-    if os.geteuid() != 0:
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
-    for capability in (_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH):
-        if libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "cannot drop a capability")
-
-
-def run_denied(folder: Path, *arguments: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "searcheval", *arguments], cwd=folder,
-                          capture_output=True, text=True, preexec_fn=_without_root_reading,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 @pytest.fixture
@@ -59,7 +38,7 @@ def folder(tmp_path: Path) -> Path:
 def test_the_child_really_cannot_read(folder):
     """The premise: the mode holds for the child (else every case below proves nothing)."""
     done = subprocess.run([sys.executable, "-c", "open('locked.run').read()"], cwd=folder,
-                          capture_output=True, text=True, preexec_fn=_without_root_reading)
+                          capture_output=True, text=True, preexec_fn=without_root_reading)
     assert done.returncode == 1 and "PermissionError" in done.stderr
 
 

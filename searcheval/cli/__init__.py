@@ -155,10 +155,20 @@ def run_reporting(work, output: str) -> None:
         lines = work()
     except SearchevalError as exc:
         _fail(str(exc), 2)
-    except OSError as exc:  # the output's folder is missing or not writable
-        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
+    except OSError as exc:
+        _fail(os_error_line(exc, output), 2)
     for line in lines:
         click.echo(line, err=output == "-")
+
+
+def os_error_line(exc: OSError, output: str | None) -> str:
+    """The line for an OSError the readers and writers did not turn into an error of their
+    own: the file the system names if it is not the output (an input: it was reported as
+    the output, 'None: cannot write'), else the output (its folder missing, not writable)."""
+    if exc.filename is not None and str(exc.filename) != str(output):
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return f"{output if output not in (None, '-') else '<stdout>'}: cannot write: " \
+           f"{exc.strerror or exc}"
 
 
 def _fail(message: str, code: int = 2) -> None:
