@@ -9,6 +9,7 @@ import click
 from ..errors import UsageError
 from ..model.words import counted
 from ..io import labeled as lab
+from ..io.trec_grammar import GRADE_RANGE
 from ..build.votes import AGGREGATES, aggregate, agreement
 from ..build.labels import (COLUMN_OPTIONS, Converted, convert, qrels_text, queries_text,
                             run_text)
@@ -72,7 +73,11 @@ def _label_map(entries: tuple[str, ...]) -> dict[str, int]:
         word, _, value = entry.rpartition("=")
         if not word.strip() or not value.strip().lstrip("+-").isdigit():
             raise UsageError(f"--label-map expects WORD=GRADE (an integer grade), found {entry!r}")
-        mapping[word] = int(value)
+        grade = lab.grade_text_value(value)
+        if grade is None or not -lab.GRADE_LIMIT <= grade < lab.GRADE_LIMIT:
+            raise UsageError(f"--label-map: the grade is out of range ({GRADE_RANGE}), "
+                             f"found {entry if len(entry) <= 60 else entry[:60] + '...'!r}")
+        mapping[word] = grade
     return mapping
 
 
