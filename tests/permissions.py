@@ -28,8 +28,9 @@ def without_root_reading() -> None:
             raise OSError(ctypes.get_errno(), "cannot drop a capability")
 
 
-def run_denied(folder: Path, *arguments: str) -> subprocess.CompletedProcess:
-    """``searcheval ARGUMENTS`` in ``folder``, permission bits holding."""
-    return subprocess.run([sys.executable, "-m", "searcheval", *arguments], cwd=folder,
+def run_denied(folder: Path, *arguments: str, module: str = "searcheval"
+               ) -> subprocess.CompletedProcess:
+    """``python -m MODULE ARGUMENTS`` in ``folder``, permission bits holding."""
+    return subprocess.run([sys.executable, "-m", module, *arguments], cwd=folder,
                           capture_output=True, text=True, preexec_fn=without_root_reading,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -90,6 +90,23 @@ def checked_stdout() -> None:
         line_buffering=bool(getattr(old, "line_buffering", False)))
 
 
+def write_checked(text: str) -> None:
+    """``text`` to standard output as UTF-8, every byte or ``StdoutFailed``, without
+    replacing the stream (the scripts' ``main`` runs inside other programs, tests among
+    them): what the stream holds first, then the text straight to its descriptor."""
+    stream = sys.stdout
+    if stream is None:  # closed by the caller (``>&-``)
+        raise StdoutFailed(errno.EBADF, os.strerror(errno.EBADF))
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # no descriptor: a test's capture
+        stream.write(text)
+        stream.flush()
+        return
+    stream.flush()
+    _CheckedWrites(fd).write(text.encode("utf-8"))
+
+
 @contextmanager
 def closed_stdout_is_done() -> Iterator[None]:
     """Exit 0 when what is inside writes into a standard output whose reader left; one
