@@ -19,7 +19,7 @@ def program() -> None:
     """The command line, loaded under a guard: numpy, Arrow and click take a few hundred
     milliseconds to import, and a Ctrl-C landing then raised out of the imports as a
     traceback. It is what an interrupted evaluation prints, with 128 + SIGINT."""
-    hold_closed_descriptors()  # before anything opens a file
+    _hold_closed_descriptors()  # before anything opens a file
     try:  # from the first statement: a Ctrl-C may land in any of them
         sys.unraisablehook = _interrupted_in_a_callback  # while the modules load
         os.environ.setdefault(*BLAS_IDLE)
@@ -40,7 +40,7 @@ def program() -> None:
         os._exit(INTERRUPTED_CODE)
 
 
-def hold_closed_descriptors() -> None:
+def _hold_closed_descriptors() -> None:
     """A standard descriptor the caller closed (``<&-``, ``>&-``) is taken by the first
     file the program opens, so a read of '-' read that file and a write to stdout went
     into it; Python leaves the stream None, and using it was a traceback. Each is held

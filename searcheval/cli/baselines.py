@@ -140,6 +140,4 @@ def summary_markdown(results: list[searcheval.Results], args: argparse.Namespace
 
 
 if __name__ == "__main__":
-    from searcheval.__main__ import hold_closed_descriptors
-    hold_closed_descriptors()
     sys.exit(main())

@@ -160,6 +160,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from searcheval.__main__ import hold_closed_descriptors
-    hold_closed_descriptors()
     sys.exit(main())
