@@ -4,7 +4,9 @@ they are renamed into place only when all are ready.
 
 ``pool -o X --unsampled X`` wrote the unsampled qrels, then the sheet over them (one of
 the two lost, both reported written); ``pool`` and ``labels`` wrote their first outputs
-and then failed on a later one (a folder that refuses files), leaving a half-done set."""
+and then failed on a later one (a folder that refuses files), leaving a half-done set;
+``evaluate`` and ``compare`` wrote ``-o`` and then failed on a plot file (the plot folder
+refusing files: a traceback)."""
 
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ SAMPLE = ["--strategy", "uniform-sample", "--rate", "0.5", "-f", "docids"]
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     """The inputs, and ``closed/``: a folder this process may not create files in."""
-    shutil.copy(SEEDS / "library.run", tmp_path / "library.run")
+    for name in ("library.run", "library.qrels", "mrr.run"):
+        shutil.copy(SEEDS / name, tmp_path / name)
     shutil.copy(LABELS / "library.csv", tmp_path / "library.csv")
     (tmp_path / "closed").mkdir()
     (tmp_path / "closed").chmod(0o555)
@@ -36,7 +39,7 @@ def files(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
 
 
-BEFORE = ["closed", "library.csv", "library.run"]
+BEFORE = ["closed", "library.csv", "library.qrels", "library.run", "mrr.run"]
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -63,6 +66,11 @@ def test_two_outputs_on_one_path_are_refused(folder, arguments, message):
      "closed/qrels: cannot write: Permission denied"),
     (["labels", "library.csv", "-o", "qrels", "--write-queries", "closed/queries.tsv"],
      "closed/queries.tsv: cannot write: Permission denied"),
+    # the plots after the output: it was written, then the plots failed
+    (["evaluate", "library.qrels", "library.run", "-o", "out", "--plot", "closed"],
+     "closed/pr-curves.png: cannot write: Permission denied"),
+    (["compare", "library.qrels", "library.run", "mrr.run", "-o", "out", "--plot", "closed"],
+     "closed/pr-curves.png: cannot write: Permission denied"),
 ])
 def test_a_later_output_that_fails_leaves_no_earlier_one(folder, arguments, message):
     done = run_denied(folder, *arguments)

@@ -67,6 +67,8 @@ FOLDER = "lockdir: cannot read the folder: Permission denied"
     (["judgments", "locked.run", "-o", "out"], FILE),
     (["labels", "locked.run", "-o", "out"], FILE),
     (["search", "locked.run", "library.queries.tsv", "-o", "out"], FILE),
+    (["search", "library.docs.tsv", "library.queries.tsv", "--stopwords", "locked.run",
+      "-o", "out"], FILE),
 ])
 def test_an_unreadable_input_is_one_line_naming_it(folder, arguments, message):
     done = run_denied(folder, *arguments)

@@ -4,6 +4,7 @@ files all or none, ``write_files``) or to stdout."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from ..errors import UsageError
 from ..io.output import write_file, write_files
@@ -18,7 +19,7 @@ def write_text(target: str | None, text: str) -> None:
     write_file(target, text)
 
 
-def write_texts(outputs: list[tuple[str | None, str | bytes]]) -> None:
+def write_texts(outputs: list[tuple[str | Path | None, str | bytes]]) -> None:
     """A command's several outputs, all or none (``io.output.write_files``): every file
     made in a temporary first, standard output written (at most one output goes there),
     then every file renamed into place."""
@@ -27,6 +28,17 @@ def write_texts(outputs: list[tuple[str | None, str | bytes]]) -> None:
         raise UsageError("only one output can be '-' (stdout)")
     write_files([(target, text) for target, text in outputs if target not in (None, "-")],
                 between=lambda: [_write_stdout(text) for text in to_stdout])
+
+
+def write_with_plots(target: str | None, text: str, plot_dir: str | None,
+                     plots: dict[str, bytes]) -> None:
+    """A command's output and its plot files, all or none (the plot folder made first)."""
+    if not plots:
+        write_text(target, text)
+        return
+    from ..report.plots import make_folder
+    folder = make_folder(plot_dir)
+    write_texts([(target, text)] + [(folder / name, data) for name, data in plots.items()])
 
 
 def _write_stdout(text: str) -> None:

@@ -104,7 +104,7 @@ def _staged(target: str | Path, data: str | bytes) -> tuple[str | Path, Path, Pa
     # Through a symlink, as open() writes: the rename would otherwise put a new file in
     # the link's place and leave the file it names stale.
     path = Path(os.path.realpath(target))
-    if path.is_dir():  # found before any output is renamed (the rename would fail on it)
+    if os.path.isdir(path):  # found before any output is renamed (the rename would fail on it)
         raise UsageError(f"{target}: cannot write: {os.strerror(errno.EISDIR)}")
     try:
         fd, temporary = _create_beside(path)
