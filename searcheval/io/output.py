@@ -75,10 +75,11 @@ def write_files(outputs: list[tuple[str | Path, str | bytes]], between=None) -> 
                 _write_into(target, data)
         if between is not None:
             between()
-        for target, path, temporary in staged:
-            _renamed(target, path, temporary)
+        while staged:
+            _renamed(*staged[0])
+            staged.pop(0)
     finally:
-        for _, _, temporary in staged:
+        for _, _, temporary in staged:  # those not renamed
             temporary.unlink(missing_ok=True)
 
 
