@@ -49,6 +49,9 @@ BEFORE = ["closed", "library.csv", "library.qrels", "library.run", "mrr.run"]
     (["pool", "library.run", *SAMPLE, "-o", "X", "--unsampled", "./X"],
      "./X: named for both the sheet (-o) and the unsampled qrels (--unsampled): give each "
      "output a file of its own"),
+    (["pool", "library.run", *SAMPLE, "--unsampled", "-"],  # and -o -, the default
+     "-: named for both the sheet (-o) and the unsampled qrels (--unsampled): give each "
+     "output a file of its own"),
     (["labels", "library.csv", "-o", "X", "--write-queries", "X"],
      "X: named for both the qrels (-o) and the query texts (--write-queries): give each "
      "output a file of its own"),

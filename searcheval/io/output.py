@@ -95,8 +95,9 @@ def refuse_shared_outputs(targets: list[str | None], roles: list[str] | None = N
 
 
 def _same_path(first: str | None, second: str | None) -> bool:
-    if first in (None, "-") or second in (None, "-"):
-        return False
+    """One file by any name; '-' (standard output) given twice is one place too."""
+    if first is None or second is None or "-" in (first, second):
+        return first == second == "-"
     return os.path.realpath(first) == os.path.realpath(second) or _same_file(first, second)
 
 
