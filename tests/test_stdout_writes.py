@@ -105,7 +105,8 @@ def test_a_closed_stdout_is_no_matter_when_nothing_goes_there(tmp_path):
 
 
 @pytest.mark.parametrize("arguments", [["evaluate", QRELS, "-"],
-                                       ["convert", "-", "OUT", "--kind", "run"]])
+                                       ["convert", "-", "OUT", "--kind", "run"],
+                                       ["batch", QRELS, "-", "-o", "OUT"]])
 def test_a_closed_stdin_is_one_line_and_exit_2(tmp_path, arguments):
     target = tmp_path / "out.txt"
     arguments = [str(target) if a == "OUT" else a for a in arguments]
