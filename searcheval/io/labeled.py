@@ -245,6 +245,9 @@ def identifier(path: str, row: Row, role: str) -> str | None:
     if re.search(r"\s", text):
         raise FormatError(path, row.line, f"{role} {text!r} contains whitespace, which TREC "
                           "files cannot hold")
+    if role == "query_id" and text.startswith("#"):  # the qrels line would read as a comment
+        raise FormatError(path, row.line, f"{role} {text!r} starts with '#': a TREC line "
+                          "that starts so is a comment, and the judgment would be lost")
     return text
 
 

@@ -1,8 +1,9 @@
-"""A grade that ``evaluate`` would refuse is refused where it is read: ``judgments`` and
-``labels`` wrote a label or a ``--label-map`` grade past the 32-bit range into the qrels
-(exit 0), and ``evaluate`` then refused the file they wrote; a label of thousands of
-digits was an OverflowError traceback. The range is trec_eval's and evaluate's: 32-bit
-integers."""
+"""What ``judgments`` and ``labels`` write, ``evaluate`` reads back as written: what it
+would refuse or read otherwise is refused where it is read. They wrote a label or a
+``--label-map`` grade past the 32-bit range into the qrels (exit 0), and ``evaluate`` then
+refused the file they wrote; a label of thousands of digits was an OverflowError
+traceback; a query id starting with '#' made a line every TREC reader here skips as a
+comment. The range is trec_eval's and evaluate's: 32-bit integers."""
 
 from __future__ import annotations
 
@@ -69,3 +70,14 @@ def test_the_range_ends_are_written_and_read_back(tmp_path, label):
     ranked.write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n")
     result = run("evaluate", out, ranked, "-m", "P@1")  # evaluate reads back what was written
     assert result.exit_code == 0, result.stderr
+
+
+def test_error_query_id_that_would_read_as_a_comment(tmp_path):
+    path = sheet(tmp_path, "1")
+    path.write_text(path.read_text().replace("q1,", "#q1,", 1))
+    out = tmp_path / "qrels"
+    result = run("judgments", path, "-o", out)
+    assert (result.exit_code, result.stderr) == (
+        2, f"{path}:2: query_id '#q1' starts with '#': a TREC line that starts so is a "
+           "comment, and the judgment would be lost\n")
+    assert not out.exists()
