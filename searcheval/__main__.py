@@ -19,6 +19,7 @@ def program() -> None:
     """The command line, loaded under a guard: numpy, Arrow and click take a few hundred
     milliseconds to import, and a Ctrl-C landing then raised out of the imports as a
     traceback. It is what an interrupted evaluation prints, with 128 + SIGINT."""
+    _hold_closed_descriptors()  # before anything opens a file
     try:  # from the first statement: a Ctrl-C may land in any of them
         sys.unraisablehook = _interrupted_in_a_callback  # while the modules load
         os.environ.setdefault(*BLAS_IDLE)
@@ -37,6 +38,26 @@ def program() -> None:
             raise
         sys.stderr.write(INTERRUPTED + "\n")
         os._exit(INTERRUPTED_CODE)
+
+
+def _hold_closed_descriptors() -> None:
+    """A standard descriptor the caller closed (``<&-``, ``>&-``) is taken by the first
+    file the program opens, so a read of '-' read that file and a write to stdout went
+    into it; Python leaves the stream None, and using it was a traceback. Each is held
+    open on the null device here: stdin for writing and stdout for reading, so that a
+    read of '-' or a write to stdout fails (EBADF) and is reported as any failed read or
+    write; stderr for writing, so that messages go where the caller sent them, nowhere."""
+    for fd, flags, mode in ((0, os.O_WRONLY, "r"), (1, os.O_RDONLY, "w"), (2, os.O_WRONLY, "w")):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            held = os.open(os.devnull, flags)
+        if held != fd:
+            os.dup2(held, fd)
+            os.close(held)
+        stream = open(fd, mode, encoding="utf-8", closefd=False)
+        setattr(sys, ("stdin", "stdout", "stderr")[fd], stream)
 
 
 def _interrupted_in_a_callback(unraisable) -> None:

@@ -216,14 +216,16 @@ def test_error_search_cli_output_folder_missing(tmp_path):
     assert result.stderr == f"{target}: cannot write: No such file or directory\n"
 
 
-@pytest.mark.parametrize("k1, b", [(-1.0, 0.75), (1.5, 5.0), (1.5, -0.1), (float("nan"), 0.75)])
+@pytest.mark.parametrize("k1, b", [(-1.0, 0.75), (1.5, 5.0), (1.5, -0.1), (float("nan"), 0.75),
+                                   (float("inf"), 0.75), (1e308, 0.75)])
 def test_error_bm25_parameters_out_of_range(tmp_path, k1, b):
     """BM25 is defined for k1 >= 0 and 0 <= b <= 1; --k1 -1 wrote a run with a score
-    of about 168 for a two-word match, exit 0."""
+    of about 168 for a two-word match, exit 0. --k1 inf (and any k1 past the largest
+    32-bit float, bm25s's precision) made every score NaN: an empty run, exit 0."""
     out = tmp_path / "bm25.run"
     result = CliRunner().invoke(main, ["search", DOCS, QUERIES, "--method", "bm25",
                                        "--k1", str(k1), "--b", str(b), "-o", str(out)])
     assert result.exit_code == 2
-    assert result.stderr == (f"BM25 takes k1 >= 0 and b between 0 and 1, found k1 {k1:g}, "
-                             f"b {b:g}\n")
+    assert result.stderr == ("BM25 takes k1 >= 0 (a finite 32-bit float, at most 3.403e+38) "
+                             f"and b between 0 and 1, found k1 {k1:g}, b {b:g}\n")
     assert not out.exists()

@@ -288,7 +288,11 @@ def fix_and_recheck(qrels: str, run: Scan, target: str, fmt: str | None,
     payload, name, changes = fix(run, target, fmt, options["compat"])
     with tempfile.TemporaryDirectory() as folder:
         written = Path(folder) / ("fixed" + (formats.BY_NAME[name].extensions or ("",))[0])
-        written.write_bytes(payload)
+        try:
+            written.write_bytes(payload)
+        except OSError as exc:  # a full temporary folder: the fix cannot be checked
+            raise UsageError(f"{folder}: cannot write the corrected run to check it: "
+                             f"{exc.strerror or exc}") from None
         again, _ = check(qrels, [str(written)], **options)  # options hold qrels_format
     writing.write_bytes(target, payload, stdout)
     return changes, again

@@ -7,7 +7,6 @@ run significantly worse than its baseline (wins over 1).
 
 from __future__ import annotations
 
-import codecs
 import importlib
 import os
 import sys
@@ -19,7 +18,7 @@ import click
 from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
-from .closed_pipe import closed_stdout_is_done
+from .closed_pipe import checked_stdout, closed_stdout_is_done
 from .examples import with_examples
 from .interrupts import interrupts_in_one_line, send_dropped_interrupts_again
 
@@ -124,7 +123,7 @@ def run() -> None:
     that skips the interpreter's teardown. Freeing every module and array one by one
     takes tens of milliseconds after a large evaluation and changes nothing: every file
     is written and closed by then, and the output streams are flushed here."""
-    _utf8_stdout()
+    checked_stdout()
     interrupted = _note_interrupts()
     try:
         main(prog_name="searcheval")
@@ -136,15 +135,22 @@ def run() -> None:
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)  # what SystemExit does with a message
         code = 1
+    code = _flushed(code)
+    os._exit(code or 0)
+
+
+def _flushed(code: int | None) -> int | None:
+    """Flush both streams; a failed flush of stdout (a full disk) is one line and exit 2."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (BrokenPipeError, ValueError):  # the reader left (closed_pipe), a closed stream
-            pass
-        except OSError as exc:  # a full disk: the output is incomplete
-            os.write(2, f"searcheval: cannot write the output: {exc.strerror or exc}\n".encode())
-            code = 2
-    os._exit(code or 0)
+        except (BrokenPipeError, ValueError, AttributeError):  # the reader left (closed_pipe),
+            pass  # a closed stream, none at all (a closed stderr)
+        except OSError as exc:
+            if stream is sys.stdout:  # the output is incomplete
+                click.echo(f"<stdout>: cannot write: {exc.strerror or exc}", err=True)
+                code = 2
+    return code
 
 
 def _note_interrupts() -> list[bool]:
@@ -164,15 +170,6 @@ def _note_interrupts() -> list[bool]:
     return seen
 
 
-def _utf8_stdout() -> None:
-    """Standard output is UTF-8 whatever the locale, as the files ``-o`` writes are: ids
-    are the input's UTF-8, which trec_eval writes back byte for byte, and a Latin-1 or
-    cp1252 stream (a Windows redirection) raised UnicodeEncodeError on an id like 'Ā18'."""
-    stream = sys.stdout
-    if hasattr(stream, "reconfigure") and codecs.lookup(stream.encoding or "ascii").name != "utf-8":
-        stream.reconfigure(encoding="utf-8")
-
-
 def run_reporting(work, output: str) -> None:
     """Run a command that writes ``output`` and returns report lines: the lines go to
     stdout (stderr when the data itself goes to stdout); errors become one line, exit 2."""
@@ -180,10 +177,20 @@ def run_reporting(work, output: str) -> None:
         lines = work()
     except SearchevalError as exc:
         _fail(str(exc), 2)
-    except OSError as exc:  # the output's folder is missing or not writable
-        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
+    except OSError as exc:
+        _fail(os_error_line(exc, output), 2)
     for line in lines:
         click.echo(line, err=output == "-")
+
+
+def os_error_line(exc: OSError, output: str | None) -> str:
+    """The line for an OSError the readers and writers did not turn into an error of their
+    own: the file the system names if it is not the output (an input: it was reported as
+    the output, 'None: cannot write'), else the output (its folder missing, not writable)."""
+    if exc.filename is not None and str(exc.filename) != str(output):
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return f"{output if output not in (None, '-') else '<stdout>'}: cannot write: " \
+           f"{exc.strerror or exc}"
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -276,7 +283,10 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
 def measures(fmt) -> None:
     """List every measure: how to write it, trec_eval's name, what it is."""
     from .output import write_text
-    write_text(None, _measures_text(fmt))  # at once, as every command writes its output
+    try:
+        write_text(None, _measures_text(fmt))  # at once, as every command writes its output
+    except SearchevalError as exc:  # a full disk behind stdout
+        _fail(str(exc), 2)
 
 
 def _measures_text(fmt: str) -> str:

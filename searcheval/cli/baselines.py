@@ -24,11 +24,14 @@ import argparse
 import csv
 import io
 import sys
+import tempfile
 from pathlib import Path
 
 import searcheval
 from searcheval.io.inputs import as_qrels
-from searcheval.errors import SearchevalError
+from searcheval.io.output import write_files
+from searcheval.errors import SearchevalError, UsageError
+from searcheval.cli.closed_pipe import StdoutFailed, discard_stdout, write_checked
 from searcheval.report.render import to_csv
 from searcheval.build.searchers import METHODS, run_text, search
 from searcheval.io.texts import read_texts
@@ -69,26 +72,46 @@ def main(argv: list[str] | None = None) -> int:
     except SearchevalError as exc:
         print(f"baselines: {exc}", file=sys.stderr)
         return 2
-    sys.stdout.write(summary)
+    try:
+        write_checked(summary)  # as the searcheval command writes: a short write is an error
+    except BrokenPipeError:  # the reader left (`| head`): done
+        discard_stdout()
+    except StdoutFailed as exc:
+        print(f"baselines: {exc.line()}", file=sys.stderr)
+        return 2
     return 0
 
 
 def baselines(args: argparse.Namespace) -> str:
+    """Search, evaluate and write every output, all of them or none (``io.output``)."""
     docs = read_texts(args.docs, "doc")  # read once, searched twice
     queries = read_texts(args.queries, "query")
     qrels = as_qrels(args.qrels)
     measures = args.measures or MEASURES
-    args.output.mkdir(parents=True, exist_ok=True)
-    results = []
-    for method in METHODS:
-        ranking = search(docs, queries, method, k=args.k, stopwords=args.stopwords or ["es"])
-        path = args.output / f"{method}.run"
-        path.write_text(run_text(ranking), encoding="utf-8")
-        results.append(searcheval.evaluate(qrels, str(path), measures))
-    (args.output / "per_query.csv").write_text(to_csv(results), encoding="utf-8")
-    (args.output / "summary.csv").write_text(summary_csv(results), encoding="utf-8")
+    runs, results = {}, []
+    # Each run is evaluated from its file, as the one written will be read; the files are
+    # written beside the others at the end (the outputs had 4 of 5 written on a failure).
+    with tempfile.TemporaryDirectory() as folder:
+        for method in METHODS:
+            ranking = search(docs, queries, method, k=args.k,
+                             stopwords=args.stopwords or ["es"])
+            runs[f"{method}.run"] = run_text(ranking)
+            path = Path(folder) / f"{method}.run"
+            try:
+                path.write_text(runs[f"{method}.run"], encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(f"{folder}: cannot write a run to evaluate it: "
+                                 f"{exc.strerror or exc}") from None
+            results.append(searcheval.evaluate(qrels, str(path), measures))
     text = summary_markdown(results, args, ranking.stop_words)
-    (args.output / "summary.md").write_text(text, encoding="utf-8")
+    files = {**runs, "per_query.csv": to_csv(results), "summary.csv": summary_csv(results),
+             "summary.md": text}
+    try:
+        args.output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file in the way, a folder that refuses new entries
+        raise UsageError(f"{args.output}: cannot make the folder: {exc.strerror or exc}"
+                         ) from None
+    write_files([(args.output / name, data) for name, data in files.items()])
     return text
 
 

@@ -11,9 +11,9 @@ parsed from stdin directly and hashed by its content, like an ``irds:`` id's.
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -42,12 +42,29 @@ def spooled(qrels: str, paths: list[str], names: list[str | None], dask: str | N
                          "input to a file and give that file")
     with tempfile.TemporaryDirectory(prefix="searcheval-stdin-") as folder:
         spool = Path(folder) / "stdin"
-        with open(spool, "wb") as out:
-            shutil.copyfileobj(sys.stdin.buffer, out)
+        try:
+            with open(spool, "wb") as out:
+                for piece in _stdin_pieces():
+                    out.write(piece)
+        except OSError as exc:  # a full temporary folder
+            raise UsageError(f"{folder}: cannot hold standard input there: "
+                             f"{exc.strerror or exc}") from None
         at = paths.index(STDIN)
         paths = list(paths)
         paths[at] = str(spool)
         yield paths, names, str(spool)
+
+
+def _stdin_pieces(size: int = 1 << 20) -> Iterator[bytes]:
+    """Standard input's bytes; a failed read (a closed stdin, ``<&-``) names it."""
+    while True:
+        try:
+            piece = sys.stdin.buffer.read(size)
+        except OSError as exc:
+            raise UsageError(f"<stdin>: cannot read the file: {exc.strerror or exc}") from None
+        if not piece:
+            return
+        yield piece
 
 
 def evaluated_first(spool: str, paths: list[str], names: list[str | None], job: Job,

@@ -12,7 +12,7 @@ from ..results import dataset_measures, resolve_measures
 from ..settings import Settings
 from ..measures import NICKNAMES, Measure, parse_measure
 from ..measures.grammar import split_names
-from .output import write_text
+from .output import write_with_plots
 from ..results import Results
 from ..engine.qrels_forms import form_warnings, read_for, refuse_unfit
 from ..engine.presets import choose, prepared
@@ -98,13 +98,8 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         _warn_settings(results, fmt, policy_given, labelled=len(runs) > 1)
     files = (_plots(qrels, dict(zip(labels, runs)), results_list, settings, plot_how)
              if plot_dir else {})
-    if files:  # the plot folder first: a refusal there leaves the -o output unwritten
-        from ..report.plots import make_folder
-        make_folder(plot_dir)
-    write_text(output, text)
+    write_with_plots(output, text, plot_dir, files)  # all or none
     if files:
-        from ..report.plots import write
-        write(plot_dir, files)
         click.echo(f"searcheval: wrote {len(files)} plot files (PNG and SVG) into {plot_dir}", err=True)
     return code
 

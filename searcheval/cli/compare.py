@@ -90,7 +90,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         from ..report.compare import render_comparison
         from ..io.inputs import as_qrels, as_run
         from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
-        from .output import write_text
+        from .output import write_with_plots
         from ..io.run_labels import refuse_repeated_paths
         from .run_args import paths_and_names
         measures, runid = _runid_line(list(measures))
@@ -153,10 +153,8 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                        f"{comparison.correction_text()}", err=True)
             for note in first_notes + comparison.notes:
                 click.echo(f"searcheval: note: {note}", err=True)
-        write_text(output, text)
+        write_with_plots(output, text, plot_dir, files)  # all or none
         if files:
-            from ..report.plots import write
-            write(plot_dir, files)
             click.echo(f"searcheval: wrote {len(files)} plot files (PNG and SVG) into {plot_dir}", err=True)
     except SearchevalError as exc:
         _fail(str(exc), 2)

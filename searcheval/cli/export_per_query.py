@@ -20,8 +20,9 @@ system or on timing, so two exports of the same inputs are byte for byte equal. 
 progress bar shows on a terminal (stderr), nothing when stderr is not one. Every input
 is read and evaluated before anything is written; each file is written to a temporary
 name and renamed. Bad input: one line naming the file and line on stderr, exit 2.
-Uses the public Python API only (``searcheval.read_qrels``, ``searcheval.evaluate``,
-``Results.per_query`` and ``Results.summary``).
+Uses the public Python API (``searcheval.read_qrels``, ``searcheval.evaluate``,
+``Results.per_query`` and ``Results.summary``), and the package's one atomic writer for
+the files, all of them or none.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ import csv
 import io
 import os
 import re
-import stat
 import sys
 from pathlib import Path
 
@@ -111,51 +111,51 @@ def tables(names: list[str], evaluated: list[searcheval.Results]) -> dict[str, s
 
 
 def write_all(out_dir: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        target = out_dir / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = create_beside(target)
+    """Every file or none, through the package's one atomic writer (``io.output``): made
+    in temporaries beside their targets, renamed when all are written."""
+    from ..io.output import write_files
+    for folder in sorted({(out_dir / name).parent for name in files}):
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-            if target.is_file():  # replacing a file: keep its mode
-                os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a file in the way, a folder that refuses new entries
+            raise searcheval.SearchevalError(f"{folder}: cannot make the folder: "
+                                             f"{exc.strerror or exc}") from None
+    write_files([(out_dir / name, text) for name, text in files.items()])
 
 
-def create_beside(target: Path) -> tuple[int, Path]:
-    """A new temporary file beside ``target``, created as open() creates a file (0666 less
-    the umask): tempfile.mkstemp would make it 0600, and the rename keeps that mode."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
-    while True:
-        temporary = target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp"
-        try:
-            return os.open(temporary, flags, 0o666), temporary
-        except FileExistsError:
-            continue
+def find_runs(run_dir: Path, pattern: str) -> list[Path]:
+    """The files of RUN_DIR that ``pattern`` matches, in natural order of their paths
+    there. A pattern that leaves RUN_DIR (``../*.run``, an absolute one) is refused: it
+    read runs from elsewhere, and their per-query files were written outside OUT_DIR."""
+    if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+        raise searcheval.SearchevalError(f"--pattern {pattern!r}: a pattern names files "
+                                         f"inside RUN_DIR ({run_dir}), without '..' or a "
+                                         "leading '/'")
+    if not run_dir.is_dir():
+        raise searcheval.SearchevalError(f"{run_dir}: not a directory")
+    try:
+        os.listdir(run_dir)  # glob skips a folder it cannot read, and found nothing
+    except OSError as exc:
+        raise searcheval.SearchevalError(f"{run_dir}: cannot read the folder: "
+                                         f"{exc.strerror or exc}") from None
+    runs = sorted((p for p in run_dir.glob(pattern) if p.is_file()),
+                  key=lambda p: natural_key(p.relative_to(run_dir).as_posix()))
+    if not runs:
+        raise searcheval.SearchevalError(f"{run_dir}: no run matches {pattern!r}")
+    return runs
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     run_dir = Path(args.run_dir)
-    if not run_dir.is_dir():
-        print(f"{run_dir}: not a directory", file=sys.stderr)
-        return 2
-    runs = sorted((p for p in run_dir.glob(args.pattern) if p.is_file()),
-                  key=lambda p: natural_key(p.relative_to(run_dir).as_posix()))
-    if not runs:
-        print(f"{run_dir}: no run matches {args.pattern!r}", file=sys.stderr)
-        return 2
     try:
+        runs = find_runs(run_dir, args.pattern)
         files = tables([p.relative_to(run_dir).as_posix() for p in runs],
                        evaluate_all(args, runs))
+        write_all(Path(args.output), files)
     except searcheval.SearchevalError as exc:
         print(exc, file=sys.stderr)
         return 2
-    write_all(Path(args.output), files)
     return 0
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -10,6 +9,7 @@ import click
 from ..errors import UsageError
 from ..model.words import counted
 from ..io import labeled as lab
+from ..io.trec_grammar import GRADE_RANGE
 from ..build.votes import AGGREGATES, aggregate, agreement
 from ..build.labels import (COLUMN_OPTIONS, Converted, convert, qrels_text, queries_text,
                             run_text)
@@ -73,28 +73,19 @@ def _label_map(entries: tuple[str, ...]) -> dict[str, int]:
         word, _, value = entry.rpartition("=")
         if not word.strip() or not value.strip().lstrip("+-").isdigit():
             raise UsageError(f"--label-map expects WORD=GRADE (an integer grade), found {entry!r}")
-        mapping[word] = int(value)
+        grade = lab.grade_text_value(value)
+        if grade is None or not -lab.GRADE_LIMIT <= grade < lab.GRADE_LIMIT:
+            raise UsageError(f"--label-map: the grade is out of range ({GRADE_RANGE}), "
+                             f"found {entry if len(entry) <= 60 else entry[:60] + '...'!r}")
+        mapping[word] = grade
     return mapping
-
-
-def _refuse_shared_outputs(targets: dict[str, str | None]) -> None:
-    """Two outputs in one file: the later would overwrite the earlier, reported as written."""
-    seen: dict[str, str] = {}
-    for role, target in targets.items():
-        if target in (None, "-"):
-            continue
-        key = os.path.realpath(target)
-        if key in seen:
-            raise UsageError(f"{target}: named for both {seen[key]} and {role}: give each "
-                             "output a file of its own")
-        seen[key] = role
 
 
 def run_labels(source: str, output: str, run_output: str | None, queries_output: str | None,
                *, tag: str | None = None, **options) -> Converted:
     """Convert, check where everything goes, then write it all; returns the conversion."""
-    from ..io.output import refuse_inputs_as_outputs
-    from .output import write_text
+    from ..io.output import refuse_inputs_as_outputs, refuse_shared_outputs
+    from .output import write_texts
     refuse_inputs_as_outputs([output, run_output, queries_output], [source])
     out = convert(source, **options)
     to_stdout = "-" in (output, run_output, queries_output)
@@ -109,20 +100,21 @@ def run_labels(source: str, output: str, run_output: str | None, queries_output:
     for target in (output, run_output, queries_output):
         if target not in (None, "-") and not Path(target).parent.is_dir():
             raise UsageError(f"{target}: no such directory to write into")
-    _refuse_shared_outputs({"the qrels (-o)": output, "the run (-r)": run_output,
-                            "the query texts (--write-queries)": queries_output})
+    refuse_shared_outputs([output, run_output, queries_output],
+                          ["the qrels (-o)", "the run (-r)", "the query texts (--write-queries)"])
     stem = Path(source).name.split(".")[0] if source != "-" else ""
     tag = tag or "_".join(stem.split()) or "labels"
     if tag.split() != [tag]:
         raise UsageError(f"--tag {tag!r}: a run tag cannot hold whitespace")
     written = [f"qrels {'to stdout' if output == '-' else output} "
                f"({counted(len(out.qrels), 'judgment')})"]
+    outputs = [(output, qrels_text(out.qrels))]
     if queries_output:
-        write_text(queries_output, queries_text(out.queries))
+        outputs.append((queries_output, queries_text(out.queries)))
         written.append(f"queries {'to stdout' if queries_output == '-' else queries_output} "
                        f"({counted(len(out.queries), 'query')})")
     if run_output:
-        write_text(run_output, run_text(out.run, tag))
+        outputs.append((run_output, run_text(out.run, tag)))
         written.append(f"run {'to stdout' if run_output == '-' else run_output} "
                        f"({counted(len(out.run), 'document')}, "
                        f"{counted(len({q for q, _, _ in out.run}), 'query')}, tag {tag})")
@@ -130,7 +122,7 @@ def run_labels(source: str, output: str, run_output: str | None, queries_output:
         out.report.append("ranking: the file ranks documents; give -r FILE to write the run")
     if out.queries and not queries_output:
         out.report.append("query texts: not written (give --write-queries FILE)")
-    write_text(output, qrels_text(out.qrels))
+    write_texts(outputs)  # all or none
     for line in out.report + ["wrote " + ", ".join(written)]:
         click.echo(line, err=to_stdout)
     return out

@@ -32,7 +32,7 @@ def misses_command(qrels, run, k, queries, relevance_level, compat, fmt, output)
 
     Before blaming the answer: those queries cannot be answered from what was found.
     """
-    from . import _fail  # the CLI turns errors into messages and exit codes
+    from . import _fail, os_error_line  # the CLI turns errors into messages and exit codes
     from ..errors import SearchevalError
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
@@ -52,5 +52,5 @@ def misses_command(qrels, run, k, queries, relevance_level, compat, fmt, output)
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except OSError as exc:  # the output's folder is missing or not writable
-        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
+        _fail(os_error_line(exc, output), 2)
     click.echo(summary(found), err=fmt == "csv" or output not in (None, "-"))

@@ -76,15 +76,16 @@ def run_pool(runs: list[str], depth: int | None, docs: str | None, queries: str 
              unsampled: str | None = None, fmt_out: str = "sheet") -> list[str]:
     """Read everything, pool, write the sheet (or the doc ids); returns the report."""
     from ..io.inputs import as_qrels, as_run
-    from ..io.output import write_file
-    from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
-    from .output import write_text
+    from ..io.output import refuse_inputs_as_outputs, refuse_shared_outputs, refuse_stdin_twice
+    from .output import write_texts
     from ..io.texts import read_texts
     from ..errors import UsageError
     from .run_args import paths_and_names
     runs, names = paths_and_names(runs)
     how = how or {"strategy": "depth"}
     refuse_inputs_as_outputs([output, unsampled], [*runs, docs, queries, existing])
+    refuse_shared_outputs([output, unsampled], ["the sheet (-o)", "the unsampled qrels "
+                                                "(--unsampled)"])
     refuse_stdin_twice([*runs, docs, queries, existing])
     if (how["strategy"] == "uniform-sample") != (unsampled is not None):
         raise UsageError("--unsampled QRELS goes with --strategy uniform-sample, and it needs it: "
@@ -98,19 +99,19 @@ def run_pool(runs: list[str], depth: int | None, docs: str | None, queries: str 
     read = [as_run(path) for path in runs]
     judged = as_qrels(existing) if existing else None
     found = pool(read, depth, judged, names, **how)
-    if unsampled is not None:
-        write_text(unsampled, unsampled_qrels(found))
+    outputs = [] if unsampled is None else [(unsampled, unsampled_qrels(found))]
     if fmt == "docids":
-        write_text(output, docids_text(found))
+        write_texts(outputs + [(output, docids_text(found))])  # all or none
         return report(found, {}, existing, output, unsampled)
     query_texts = read_texts(queries, "query")
     doc_texts = read_texts(docs, "doc", wanted={e.doc_id for e in found.entries})
     missing_texts(found, query_texts, doc_texts, queries, docs)
     if fmt == "xlsx":
-        write_file(output, sheet_xlsx(found, query_texts, doc_texts, max_chars, output))
+        outputs.append((output, sheet_xlsx(found, query_texts, doc_texts, max_chars, output)))
     else:
-        write_text(output, sheet_text(found, query_texts, doc_texts, max_chars,
-                                      "\t" if fmt == "tsv" else ","))
+        outputs.append((output, sheet_text(found, query_texts, doc_texts, max_chars,
+                                           "\t" if fmt == "tsv" else ",")))
+    write_texts(outputs)  # all or none
     return report(found, query_texts, existing, output, unsampled)
 
 

@@ -39,7 +39,7 @@ def search_command(docs, queries, output, method, depth, stopwords, k1, b, tag, 
     columns, or irds:DATASET_ID (ir_datasets, offline). Ties go to the lower doc id, as in
     the lesson, and the written scores keep that order under trec_eval's rule.
     """
-    from . import _fail  # the CLI turns errors into messages and exit codes
+    from . import _fail, os_error_line  # the CLI turns errors into messages and exit codes
     from ..errors import SearchevalError
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
     from .output import write_text
@@ -53,7 +53,7 @@ def search_command(docs, queries, output, method, depth, stopwords, k1, b, tag, 
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except OSError as exc:  # the output's folder is missing or not writable
-        _fail(f"{output}: cannot write: {exc.strerror or exc}", 2)
+        _fail(os_error_line(exc, output), 2)
     for line in ranking_lines(ranking, show) + report(ranking, output, text.count("\n"),
                                                       tag or method):
         click.echo(line, err=output == "-")

@@ -95,6 +95,14 @@ def opened(source: str | Path):
         yield path, handle
 
 
+def first_bytes(path: str, handle, size: int) -> bytes:
+    """Up to ``size`` bytes from the start of ``handle``; a failed read names the file."""
+    try:
+        return handle.read(size)
+    except OSError as exc:
+        raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
+
+
 def chunks(path: str, handle) -> Iterator[bytes]:
     """The file's bytes a piece at a time (at most 1 MiB each when decompressed), gzip
     decompressed when the content says so, every line checked (``LineCheck``)."""

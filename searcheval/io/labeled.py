@@ -23,6 +23,7 @@ from typing import Any
 from ..errors import FormatError
 from .textrows import csv_rows, json_objects
 from .trec import read_raw
+from .trec_grammar import GRADE_RANGE
 
 # role -> recognised header names, best first (headers are compared lower-cased, with runs
 # of spaces and hyphens read as "_"). When two headers fit one role the first listed wins
@@ -48,6 +49,7 @@ VOCABULARY: dict[str, int] = {
     "sí": 1, "si": 1, "falso": 0, "verdadero": 1,
     "no relevante": 0, "relevante": 1, "muy relevante": 2,
 }
+GRADE_LIMIT = 2**31  # grades are 32-bit integers, as trec_eval reads them
 _INTEGER = re.compile(r"[-+]?\d+(\.0*)?")
 _FLOAT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 # "2 - highly relevant", "3: perfect": a grade, then words (never "1.5" or "1 2")
@@ -243,6 +245,9 @@ def identifier(path: str, row: Row, role: str) -> str | None:
     if re.search(r"\s", text):
         raise FormatError(path, row.line, f"{role} {text!r} contains whitespace, which TREC "
                           "files cannot hold")
+    if role == "query_id" and text.startswith("#"):  # the qrels line would read as a comment
+        raise FormatError(path, row.line, f"{role} {text!r} starts with '#': a TREC line "
+                          "that starts so is a comment, and the judgment would be lost")
     return text
 
 
@@ -254,15 +259,19 @@ def grade(labeled: LabeledSet, row: Row, mapping: dict[str, int]) -> int | None:
     """
     value = row.cells.get("label")
     if value is None or isinstance(value, int) and not isinstance(value, bool):
-        return value
+        return value if value is None else _grade_in_range(labeled.path, row.line, value, value)
     shown = str(value).strip() if not isinstance(value, bool) else str(value).lower()
     if _INTEGER.fullmatch(shown):
-        return int(float(shown))
+        return _grade_in_range(labeled.path, row.line, grade_text_value(shown), shown)
     if isinstance(value, float) or _FLOAT.fullmatch(shown):
         raise FormatError(labeled.path, row.line, f"label must be an integer grade or a word, "
                           f"found {value!r}")
     key = word_key(shown)
-    found = mapping.get(key, _numbered(shown))
+    numbered = _NUMBERED.fullmatch(shown)  # "2 - highly relevant"
+    if numbered is not None:
+        numbered = _grade_in_range(labeled.path, row.line,
+                                   grade_text_value(numbered.group(1)), shown)
+    found = mapping.get(key, numbered)
     found = VOCABULARY.get(key) if found is None else found
     if found is None:
         labeled.unknown.setdefault(key, (shown, row.line))
@@ -272,14 +281,30 @@ def grade(labeled: LabeledSet, row: Row, mapping: dict[str, int]) -> int | None:
     return found
 
 
+def grade_text_value(text: str) -> int | None:
+    """The integer a grade's text (``[-+]digits[.000]``) writes; None past a 32-bit grade's
+    digits, which are not converted (Python refuses integers of more than 4,300 digits)."""
+    whole = text.strip().split(".")[0]
+    if len(whole.lstrip("+-").lstrip("0")) > len(str(GRADE_LIMIT)):
+        return None
+    return int(whole)
+
+
+def _grade_in_range(path: str, line: int, value: int | None, shown) -> int:
+    """A grade as evaluate reads it back, a 32-bit integer as in trec_eval: refused here,
+    where it is read, and not in the qrels written from it."""
+    if value is None or not -GRADE_LIMIT <= value < GRADE_LIMIT:
+        text = str(shown) if not isinstance(shown, int) or shown.bit_length() < 128 else \
+            f"an integer of {shown.bit_length()} bits"
+        text = text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
+        raise FormatError(path, line, f"label is out of range for a grade ({GRADE_RANGE}), "
+                          f"found {text!r}")
+    return value
+
+
 def word_key(word: str) -> str:
     """How label words are compared: lower case, runs of spaces, "_" and "-" as one space."""
     return re.sub(r"[\s_\-]+", " ", word.strip().lower())
-
-
-def _numbered(text: str) -> int | None:
-    match = _NUMBERED.fullmatch(text)
-    return int(match.group(1)) if match else None
 
 
 def number(labeled: LabeledSet, row: Row, role: str) -> float | None:

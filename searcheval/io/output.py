@@ -13,6 +13,7 @@ this process may set them.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -54,12 +55,59 @@ def _same_file(target: str | None, source: str | None) -> bool:
 def write_file(target: str | Path, data: str | bytes) -> None:
     """``data`` (text as UTF-8) to the file ``target``, never half-written, with the mode
     ``open()`` would give a new file, or the mode of the file it replaces."""
-    if _is_stream(target):  # a pipe or device (/dev/null, /dev/stdout): nothing to replace
-        _write_into(target, data)
-        return
+    write_files([(target, data)])
+
+
+def write_files(outputs: list[tuple[str | Path, str | bytes]], between=None) -> None:
+    """Each ``(target, data)`` as ``write_file`` writes one, all or none: two outputs on
+    one path are refused, every temporary file is made and written first, then ``between``
+    (a write that cannot be taken back, standard output's) is called, then all are renamed.
+    A failure anywhere before the renames leaves every target as it was."""
+    refuse_shared_outputs([str(target) for target, _ in outputs])
+    staged: list[tuple[str | Path, Path, Path]] = []
+    streams = [_is_stream(target) for target, _ in outputs]
+    try:
+        for (target, data), stream in zip(outputs, streams):
+            if not stream:
+                staged.append(_staged(target, data))
+        for (target, data), stream in zip(outputs, streams):
+            if stream:  # a pipe or device: nothing to replace, written into
+                _write_into(target, data)
+        if between is not None:
+            between()
+        while staged:
+            _renamed(*staged[0])
+            staged.pop(0)
+    finally:
+        for _, _, temporary in staged:  # those not renamed
+            temporary.unlink(missing_ok=True)
+
+
+def refuse_shared_outputs(targets: list[str | None], roles: list[str] | None = None) -> None:
+    """Two outputs in one file (by any name): the later would replace the earlier, and both
+    would be reported as written."""
+    for i, target in enumerate(targets):
+        for j in range(i):
+            if _same_path(target, targets[j]):
+                both = f"both {roles[j]} and {roles[i]}" if roles else "two outputs"
+                raise UsageError(f"{target}: named for {both}: give each output a file of "
+                                 "its own")
+
+
+def _same_path(first: str | None, second: str | None) -> bool:
+    """One file by any name; '-' (standard output) given twice is one place too."""
+    if first is None or second is None or "-" in (first, second):
+        return first == second == "-"
+    return os.path.realpath(first) == os.path.realpath(second) or _same_file(first, second)
+
+
+def _staged(target: str | Path, data: str | bytes) -> tuple[str | Path, Path, Path]:
+    """(target, the path it resolves to, its temporary file written in full)."""
     # Through a symlink, as open() writes: the rename would otherwise put a new file in
     # the link's place and leave the file it names stale.
     path = Path(os.path.realpath(target))
+    if os.path.isdir(path):  # found before any output is renamed (the rename would fail on it)
+        raise UsageError(f"{target}: cannot write: {os.strerror(errno.EISDIR)}")
     try:
         fd, temporary = _create_beside(path)
     except OSError as exc:
@@ -69,13 +117,20 @@ def write_file(target: str | Path, data: str | bytes) -> None:
             handle.write(data)
         _keep_owner_and_attributes(path, temporary)  # before the mode: chown clears setuid
         _keep_mode(path, temporary)
-        os.replace(temporary, path)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
         raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    return target, path, temporary
+
+
+def _renamed(target: str | Path, path: Path, temporary: Path) -> None:
+    try:
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
 
 
 def _is_stream(target: str | Path) -> bool:

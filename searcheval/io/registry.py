@@ -145,8 +145,8 @@ def _read_regular(source: str | Path, kind: str | None, fmt: str | None,
     path = str(source)
     if path == "-" or not Path(path).is_file():
         return None
-    with open(path, "rb") as handle:
-        head = handle.read(1 << 16)
+    with bounded.opened(path) as (_, handle):  # an unreadable file: one line naming it
+        head = bounded.first_bytes(path, handle, 1 << 16)
     if head[:2] == b"\x1f\x8b":
         return None
     chosen = named(fmt) or recognise(path, head, kind)

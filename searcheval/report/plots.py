@@ -38,7 +38,6 @@ import numpy as np  # noqa: E402
 
 from ..errors import UsageError  # noqa: E402
 from ..measures import Kind  # noqa: E402
-from ..io.output import write_file  # noqa: E402
 
 WIDTH, HEIGHT, DPI = 8, 5, 100  # inches, dots per inch: PNG 800 x 500 px, SVG 576 x 360 pt
 RECALL_POINTS = tuple(i / 10 for i in range(11))
@@ -272,9 +271,3 @@ def make_folder(directory: str | Path) -> Path:
                          f"{'it is a file' if folder.is_file() else exc.strerror or exc}") from None
     return folder
 
-
-def write(directory: str | Path, files: dict[str, bytes]) -> None:
-    """Write every file into ``directory`` (created if needed), each atomically."""
-    folder = make_folder(directory)
-    for name, data in files.items():
-        write_file(folder / name, data)

@@ -187,8 +187,12 @@ def expand_runs(arguments: list[str], outdir: str | None = None) -> list[str]:
 
     for argument in arguments:
         if os.path.isdir(argument):
-            files = [str(p) for p in Path(argument).iterdir()
-                     if p.is_file() and not p.name.startswith(".")]
+            try:
+                files = [str(p) for p in Path(argument).iterdir()
+                         if p.is_file() and not p.name.startswith(".")]
+            except OSError as exc:  # a folder that cannot be listed (its read bit is off)
+                raise UsageError(f"{argument}: cannot read the folder: "
+                                 f"{exc.strerror or exc}") from None
             found = [p for p in files if not ours(p)]
             if not found:  # else evaluate printed [] or a bare header, and batch "succeeded"
                 outputs = outdir is not None or len(files) > 0  # what left them out

@@ -57,6 +57,9 @@ class Ranking:
         return [q for q in self.queries if not self.results[q]]
 
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
 def search(docs: Any, queries: Any, method: str = "keyword", k: int = 1000,
            stopwords: list[str] | tuple[str, ...] = ("es",), k1: float = 1.5,
            b: float = 0.75) -> Ranking:
@@ -71,8 +74,11 @@ def search(docs: Any, queries: Any, method: str = "keyword", k: int = 1000,
         raise UsageError(f"k must be at least 1, found {k}")
     # BM25 is defined for k1 >= 0 and 0 <= b <= 1: k1 = -1 gave a score of about 168 to a
     # two-word match, b = 5 negative length norms, both written without a word
-    if not (k1 >= 0 and 0 <= b <= 1):
-        raise UsageError(f"BM25 takes k1 >= 0 and b between 0 and 1, found k1 {k1:g}, b {b:g}")
+    # (an infinite k1 made every score NaN, and the run was written empty with exit 0;
+    # bm25s computes in 32-bit floats, where a k1 past their largest is infinite too)
+    if not (0 <= k1 <= _FLOAT32_MAX and 0 <= b <= 1):
+        raise UsageError(f"BM25 takes k1 >= 0 (a finite 32-bit float, at most "
+                         f"{_FLOAT32_MAX:.4g}) and b between 0 and 1, found k1 {k1:g}, b {b:g}")
     stop = words.stop_words(list(stopwords))
     doc_texts = _texts(docs, "doc")
     query_texts = _texts(queries, "query")
@@ -89,6 +95,9 @@ def search(docs: Any, queries: Any, method: str = "keyword", k: int = 1000,
     n = min(len(doc_ids), k)
     results, written = {}, {}
     for query_id, score in zip(order, scored):
+        if not np.isfinite(score).all():  # a net below the k1 check: never a NaN dropped
+            raise UsageError(f"BM25's scores for query {query_id} are not finite numbers "
+                             f"with k1 {k1:g}, b {b:g}: choose a smaller k1")
         top = _top(np.asarray(score), position, k)
         values = score[top]
         results[query_id] = [(doc_ids[i], float(v)) for i, v in zip(top, values)]

@@ -66,6 +66,8 @@ def _stop_file(path: str) -> list[str]:
         line = Path(path).read_bytes().count(b"\n", 0, exc.start) + 1
         raise FormatError(path, line, "not UTF-8 text: save the stop word list as UTF-8") \
             from None
+    except OSError as exc:  # permission denied: one line naming it, as every input
+        raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
     found = []
     for number, line in enumerate(text.splitlines(), 1):
         content = line.split("#", 1)[0].strip()
