@@ -107,7 +107,7 @@ def _rendered(markdown: str) -> tuple[list[str], str]:
     Python-Markdown's are) makes of ``markdown``."""
     from html.parser import HTMLParser
 
-    from markdown_it import MarkdownIt  # CommonMark's Python implementation (rich, ranx)
+    from markdown_it import MarkdownIt  # a CommonMark renderer (the test extra)
 
     class Reader(HTMLParser):
         def __init__(self) -> None:

@@ -13,7 +13,10 @@ from typing import NamedTuple
 
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                 "^": r"\textasciicircum{}", "±": r"$\pm$"}  # ±: --ci's mean ± half-width
+                 "^": r"\textasciicircum{}", "±": r"$\pm$",  # ±: --ci's mean ± half-width
+                 # LaTeX's default font encoding (OT1) has no < > | in its text fonts: bare,
+                 # they print as ¡ ¿ and an em dash
+                 "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
 SYMBOLS = {"†": r"\dagger", "‡": r"\ddagger"}
 
 
