@@ -23,6 +23,7 @@ from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabe
 from ..settings import Settings
 from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError
 from ..io.irds import is_irds
+from .completion import files, folders
 from .options import (ci_options, costs_option, interval_asked, measures_from_option,
                       peer_options, query_and_ranking_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
@@ -220,10 +221,10 @@ def _human(number: float) -> str:
 
 
 @click.command("batch", cls=RunsCommand, context_settings=CONTEXT)
-@click.argument("qrels")
-@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.argument("qrels", shell_complete=files)
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", shell_complete=files)
 @name_option
-@click.option("-o", "--output", "outdir", required=True, metavar="OUTDIR",
+@click.option("-o", "--output", "outdir", shell_complete=folders, required=True, metavar="OUTDIR",
               help="Folder for runs/NAME.csv, runs/NAME.json and summary.csv/.json.")
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: trec_eval's 'official'.")
