@@ -21,7 +21,7 @@ from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard, orde
                            load_qrels, process, qrels_content_sha256, use_qrels)
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
-from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError
+from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost
 from ..io.irds import is_irds
 from .completion import files, folders
 from .options import (ci_options, costs_option, interval_asked, measures_from_option,
@@ -36,8 +36,13 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 SIZE = re.compile(r"(\d+)([kKmMgG]?)$")
 
 
-class WorkerDied(SearchevalError):
-    """A worker process of ``-j N`` ended without finishing its run."""
+TERMINATED_CODE = 128 + signal.SIGTERM  # as a shell reports a process SIGTERM ended
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill PID``) during a batch: it stops as a Ctrl-C stops it (the workers
+    stopped, the outputs written so far kept), where Python's default ends the process at
+    once and leaves its worker processes, and their semaphores, to others."""
 
 
 def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job, sort: str,
@@ -145,19 +150,19 @@ def _in_processes(qrels: Qrels, paths: list[str], stamps: dict, outdir: str, job
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
+    _quiet_resource_tracker()
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker,
                                initargs=(qrels, os.getpid(), tuple(user_measures.LOADED)))
     try:
-        futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
-                   for path in paths]
+        with _interrupts_held():  # submit starts the workers
+            futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
+                       for path in paths]
         for future in as_completed(futures):
             try:
                 yield future.result()
             except BrokenProcessPool:
-                raise WorkerDied("searcheval: a worker process died (out of memory, or killed); "
-                                 f"the runs finished so far are in {outdir}: run the same "
-                                 "command again to finish") from None
+                raise WorkersLost("a worker process died (out of memory, or killed)") from None
     except BaseException:  # Ctrl-C or an error: stop now, the outputs written so far stay
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in list((getattr(pool, "_processes", None) or {}).values()):
@@ -166,19 +171,83 @@ def _in_processes(qrels: Qrels, paths: list[str], stamps: dict, outdir: str, job
     pool.shutdown(wait=True)
 
 
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C held while this thread starts the worker processes. A Ctrl-C reaches every
+    process of the terminal's group: a worker still importing (its initializer not yet
+    run) printed a traceback of its own, and one whose start the parent's interrupt cut
+    short printed another (its pipe closed before the parent wrote what it runs). So the
+    workers start with SIGINT blocked (a mask they inherit; their initializer then ignores
+    it), and the parent's handlers (SIGINT's, and SIGTERM's while a batch runs) wait for
+    the end of the block: a signal that came meanwhile is handled then, with every worker
+    started and stoppable."""
+    main = threading.current_thread() is threading.main_thread()
+    handlers = {number: signal.getsignal(number) if main else None
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    handlers = {number: handler for number, handler in handlers.items() if callable(handler)}
+    held: list[int] = []  # (not ignored, as nohup asks, nor left to C code)
+    for number in handlers:
+        signal.signal(number, lambda signum, frame: held.append(signum))
+    # SIGINT only: the pool stops its workers with SIGTERM
+    masks = hasattr(signal, "pthread_sigmask")  # Windows has neither masks nor groups
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masks else None
+    try:
+        yield
+    finally:
+        if masks:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        if held:
+            handlers[held[0]](held[0], None)  # raises, as it would have then
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (the process that removes the pool's named
+    semaphores when their owner cannot) with its stderr on the null device. A batch that
+    ends on an interrupt (``os._exit``: no finalizers) or is killed leaves that cleanup to
+    it, which it does, with a warning about "leaked semaphore objects" that is about this
+    cleanup only and tells a user nothing."""
+    if os.name != "posix":
+        return
+    from multiprocessing import resource_tracker
+    sys.stderr.flush()
+    kept, null = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)  # the tracker is a new process: it takes this stderr for its life
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(kept, 2)
+        os.close(kept)
+        os.close(null)
+
+
 def _start_worker(qrels: Qrels, parent: int, measure_modules: tuple[str, ...] = ()) -> None:
     """Each worker keeps the parent's qrels (read, checked and hashed there, once),
     imports the --measures-from modules (a spawned process starts without them), leaves
     Ctrl-C to the parent, and dies with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with(parent)
     for source in measure_modules:
         user_measures.load(source)
     use_qrels(qrels)
 
+
+def _die_with(parent: int) -> None:
+    """End this worker with the batch: killed, the batch leaves no worker to finish its
+    work alone, or to print a traceback as its pipes close. Linux kills it with the parent
+    (PR_SET_PDEATHSIG); elsewhere a thread looks for the parent twice a second."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        set_parent_death_signal = 1  # PR_SET_PDEATHSIG, <linux/prctl.h>
+        ctypes.CDLL(None, use_errno=True).prctl(set_parent_death_signal, signal.SIGKILL)
+    if os.getppid() != parent:  # gone before the line above
+        os._exit(1)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
-        os._exit(1)  # the batch was killed: do not finish its work alone
+        os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
 
@@ -279,14 +348,16 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
                       ignore_identical_ids=chosen.settings.ignore_identical_ids,
                       equal_queries=chosen.equal_queries,
                       interval=interval_asked(ci, ci_method, ci_level, seed, resamples))
-        outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
-    except WorkerDied as exc:
-        _fail(str(exc), 1)
+        with _terminated_as_interrupted():
+            outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
+    except WorkersLost as exc:
+        _fail(f"searcheval: {exc}; {_RESUME.format(outdir=outdir)}", 1)
     except SearchevalError as exc:
         _fail(str(exc))
+    except Terminated:
+        _fail(f"searcheval: terminated; {_RESUME.format(outdir=outdir)}", TERMINATED_CODE)
     except KeyboardInterrupt:
-        _fail(f"searcheval: interrupted; the runs finished so far are in {outdir}: "
-              "run the same command again to finish", INTERRUPTED_CODE)
+        _fail(f"searcheval: interrupted; {_RESUME.format(outdir=outdir)}", INTERRUPTED_CODE)
     failed = [o for o in outcomes if o.status == "failed"]
     for outcome in failed:
         click.echo(f"searcheval: {outcome.error} (run skipped)", err=True)
@@ -298,6 +369,27 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
     if fmt is not None:
         click.echo(leaderboard_text(outdir, fmt), nl=False)
     sys.exit(1 if failed else 0)
+
+
+_RESUME = "the runs finished so far are in {outdir}: run the same command again to finish"
+
+
+@contextmanager
+def _terminated_as_interrupted() -> Iterator[None]:
+    """SIGTERM raises ``Terminated`` while the batch runs (main thread only: Python's
+    signal handlers are set there)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum, frame) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def leaderboard_text(outdir: str, fmt: str) -> str:
