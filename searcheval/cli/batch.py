@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import sys
@@ -16,9 +15,8 @@ from pathlib import Path
 
 import click
 
-from ..model import Qrels
 from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard, order_words,
-                           load_qrels, process, qrels_content_sha256, use_qrels)
+                           load_qrels, process, qrels_content_sha256)
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
 from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost
@@ -29,7 +27,6 @@ from .options import (ci_options, costs_option, interval_asked, measures_from_op
 from .run_args import RunsCommand, name_option
 from .output import write_text
 from ..io.run_labels import path_labels
-from ..measures import user as user_measures
 from ..model.words import counted
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -118,7 +115,8 @@ def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
         from ..scale.distributed import run_on_dask
         results = run_on_dask(dask, qrels, files, stamps, outdir, job, labels)
     elif jobs > 1 and len(files) > 1:
-        results = _in_processes(qrels, files, stamps, outdir, job, min(jobs, len(files)), labels)
+        from .batch_workers import in_processes
+        results = in_processes(qrels, files, stamps, outdir, job, min(jobs, len(files)), labels)
     else:
         results = (process(path, job, outdir, stamps[path], qrels, label=labels[path])
                    for path in files)
@@ -142,114 +140,6 @@ def _refuse_changed_qrels(path: str, sha256: str) -> None:
     if file_sha256(path) != sha256:
         raise UsageError(f"{path}: the qrels file changed while it was read: run the batch "
                          "again once it is written")
-
-
-def _in_processes(qrels: Qrels, paths: list[str], stamps: dict, outdir: str, job: Job,
-                  workers: int, labels: dict[str, str]) -> Iterator[Outcome]:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
-
-    _quiet_resource_tracker()
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker,
-                               initargs=(qrels, os.getpid(), tuple(user_measures.LOADED)))
-    try:
-        with _interrupts_held():  # submit starts the workers
-            futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
-                       for path in paths]
-        for future in as_completed(futures):
-            try:
-                yield future.result()
-            except BrokenProcessPool:
-                raise WorkersLost("a worker process died (out of memory, or killed)") from None
-    except BaseException:  # Ctrl-C or an error: stop now, the outputs written so far stay
-        pool.shutdown(wait=False, cancel_futures=True)
-        for worker in list((getattr(pool, "_processes", None) or {}).values()):
-            worker.terminate()  # ProcessPoolExecutor has no public way before Python 3.14
-        raise
-    pool.shutdown(wait=True)
-
-
-@contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Ctrl-C held while this thread starts the worker processes. A Ctrl-C reaches every
-    process of the terminal's group: a worker still importing (its initializer not yet
-    run) printed a traceback of its own, and one whose start the parent's interrupt cut
-    short printed another (its pipe closed before the parent wrote what it runs). So the
-    workers start with SIGINT blocked (a mask they inherit; their initializer then ignores
-    it), and the parent's handlers (SIGINT's, and SIGTERM's while a batch runs) wait for
-    the end of the block: a signal that came meanwhile is handled then, with every worker
-    started and stoppable."""
-    main = threading.current_thread() is threading.main_thread()
-    handlers = {number: signal.getsignal(number) if main else None
-                for number in (signal.SIGINT, signal.SIGTERM)}
-    handlers = {number: handler for number, handler in handlers.items() if callable(handler)}
-    held: list[int] = []  # (not ignored, as nohup asks, nor left to C code)
-    for number in handlers:
-        signal.signal(number, lambda signum, frame: held.append(signum))
-    # SIGINT only: the pool stops its workers with SIGTERM
-    masks = hasattr(signal, "pthread_sigmask")  # Windows has neither masks nor groups
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masks else None
-    try:
-        yield
-    finally:
-        if masks:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        for number, handler in handlers.items():
-            signal.signal(number, handler)
-        if held:
-            handlers[held[0]](held[0], None)  # raises, as it would have then
-
-
-def _quiet_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker (the process that removes the pool's named
-    semaphores when their owner cannot) with its stderr on the null device. A batch that
-    ends on an interrupt (``os._exit``: no finalizers) or is killed leaves that cleanup to
-    it, which it does, with a warning about "leaked semaphore objects" that is about this
-    cleanup only and tells a user nothing."""
-    if os.name != "posix":
-        return
-    from multiprocessing import resource_tracker
-    sys.stderr.flush()
-    kept, null = os.dup(2), os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 2)  # the tracker is a new process: it takes this stderr for its life
-        resource_tracker.ensure_running()
-    finally:
-        os.dup2(kept, 2)
-        os.close(kept)
-        os.close(null)
-
-
-def _start_worker(qrels: Qrels, parent: int, measure_modules: tuple[str, ...] = ()) -> None:
-    """Each worker keeps the parent's qrels (read, checked and hashed there, once),
-    imports the --measures-from modules (a spawned process starts without them), leaves
-    Ctrl-C to the parent, and dies with it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with(parent)
-    for source in measure_modules:
-        user_measures.load(source)
-    use_qrels(qrels)
-
-
-def _die_with(parent: int) -> None:
-    """End this worker with the batch: killed, the batch leaves no worker to finish its
-    work alone, or to print a traceback as its pipes close. Linux kills it with the parent
-    (PR_SET_PDEATHSIG); elsewhere a thread looks for the parent twice a second."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-        set_parent_death_signal = 1  # PR_SET_PDEATHSIG, <linux/prctl.h>
-        ctypes.CDLL(None, use_errno=True).prctl(set_parent_death_signal, signal.SIGKILL)
-    if os.getppid() != parent:  # gone before the line above
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def parse_size(text: str) -> int:

@@ -63,8 +63,14 @@ def dask_client(address: str):
             # (a worker killed as it starts: RuntimeError "Nanny failed to start.")
             raise WorkersLost(f"--dask {address}: the local cluster did not start "
                               f"({_reason(exc)})") from None
-        with cluster, Client(cluster) as client:
-            yield client
+        with cluster:
+            try:
+                client = Client(cluster)
+            except Exception as exc:  # noqa: BLE001 - its workers died as it connected
+                raise WorkersLost(f"--dask {address}: the local cluster did not start "
+                                  f"({_reason(exc)})") from None
+            with client:
+                yield client
         return
     try:
         client = Client(address, timeout="20s")
@@ -108,8 +114,10 @@ def _cluster_losses() -> Iterator[None]:
     except CancelledError:  # a worker died, and the data sent to it (the qrels) with it
         raise WorkersLost("a Dask worker died, and the tasks that needed its data were "
                           "cancelled") from None
-    except (CommClosedError, TimeoutError) as exc:
+    except CommClosedError as exc:
         raise WorkersLost(f"the connection to the Dask cluster was lost ({_reason(exc)})") from None
+    except TimeoutError as exc:  # no worker left to take the qrels, or a scheduler gone
+        raise WorkersLost(f"the Dask cluster did not answer in time ({_reason(exc)})") from None
 
 
 def _reason(exc: BaseException) -> str:
