@@ -51,6 +51,11 @@ class MeasureError(SearchevalError):
         return (MeasureError, (self.problems,))
 
 
+class WorkersLost(SearchevalError):
+    """The processes evaluating a batch's runs (``batch -j N``'s workers, a Dask cluster's)
+    were lost, or never started; the message says how. What finished before is written."""
+
+
 class UsageError(SearchevalError):
     """Inputs are individually valid but cannot be used together (e.g. no common query)."""
 

@@ -117,3 +117,52 @@ def test_error_plot_folder_is_a_file(tmp_path):
     assert result.exit_code == 2
     assert result.stderr == f"{taken}: cannot make the plot folder: it is a file\n"
     assert taken.read_text() == "keep me\n" and not report.exists()
+
+
+CRANFIELD = SEEDS.parent / "cranfield-runs"
+
+
+def cranfield_ap(name: str) -> dict[str, float]:
+    """pytrec_eval's AP of each query of the Cranfield run ``name`` (every qrels query is
+    in the three runs used here)."""
+    import pytrec_eval
+
+    def table(path: Path, column: int, kind: type) -> dict[str, dict]:
+        """query -> doc (the third column in qrels and run alike) -> ``column``'s value."""
+        rows: dict[str, dict] = {}
+        for line in path.read_text().splitlines():
+            fields = line.split()
+            rows.setdefault(fields[0], {})[fields[2]] = kind(fields[column])
+        return rows
+
+    qrels = table(CRANFIELD / "qrel", 3, int)
+    run = table(CRANFIELD / "results" / f"results_english_{name}.txt", 4, float)
+    values = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    return {query: values[query]["map"] for query in qrels}
+
+
+def svg_text(path: Path) -> str:
+    """Every text element of an SVG figure, as a reader sees it: lines joined by spaces."""
+    texts = ET.parse(path).getroot().iter("{http://www.w3.org/2000/svg}text")
+    return " ".join("".join(t.itertext()) for t in texts)
+
+
+def test_a_difference_title_prints_a_tiny_p_as_papers_do(tmp_path):
+    # One comparison each (no correction): the title's p is scipy's paired t-test of
+    # pytrec_eval's per-query AP. boolean against bm25: p about 1e-33, which four
+    # decimals printed as "0.0000"; classic against bm25: p about 0.72, four decimals.
+    from scipy.stats import ttest_rel
+
+    ap = {name: cranfield_ap(name) for name in ("bm25", "boolean", "classic")}
+    queries = sorted(ap["bm25"])
+    for name in ("boolean", "classic"):
+        runs = [f"{run}={CRANFIELD / 'results' / f'results_english_{run}.txt'}"
+                for run in ("bm25", name)]
+        result = CliRunner().invoke(main, ["compare", str(CRANFIELD / "qrel"), *runs, "-m",
+                                           "AP", "--plot", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+        p = ttest_rel([ap[name][q] for q in queries], [ap["bm25"][q] for q in queries]).pvalue
+        title = svg_text(tmp_path / name / f"difference-AP-{name}-vs-bm25.svg")
+        expected = "corrected p < 0.0001" if p < 0.0001 else f"corrected p = {p:.4f}"
+        assert expected in title, title
+    assert "0.0000" not in svg_text(tmp_path / "boolean" / "difference-AP-boolean-vs-bm25.svg")

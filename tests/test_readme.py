@@ -8,6 +8,7 @@ cluster, an install) is listed below with the reason."""
 
 from __future__ import annotations
 
+import configparser
 import os
 import re
 import shlex
@@ -33,6 +34,7 @@ NOT_RUN = {
     "pip install searcheval-trec": "an install from the package index",
     'eval "$(_SEARCHEVAL_COMPLETE=bash_source searcheval)"': "a shell's start-up file",
     "apt-get update && apt-get install": "a system install (CI's browser step)",
+    "apt-get install -y --no-install-recommends texlive": "a system install (CI's LaTeX step)",
     "searcheval search irds:cranfield irds:cranfield": "ir_datasets' Cranfield texts (tests/test_search_cranfield.py runs it)",
     "python -m searcheval.cli.baselines irds:cranfield": "ir_datasets' Cranfield texts (tests/test_search_cranfield.py runs it)",
     "dask scheduler": "a Dask cluster (tests/test_dask.py starts one)",
@@ -117,6 +119,27 @@ def test_the_documentation_tells_no_history():
     found = [f"{path.relative_to(ROOT)}: {match.group(0)}" for path in docs_pages.pages()
              for match in HISTORY.finditer(path.read_text())]
     assert found == []
+
+
+def test_every_command_leaves_out_the_same_markers_and_ci_runs_each():
+    # setup.cfg names the markers the test command leaves out (a fresh machine lacks what
+    # they need: a browser, TeX); each README command and .ci/run's leave out all of them,
+    # and .ci/run then runs each on its own
+    config = configparser.ConfigParser(interpolation=None)
+    config.read(ROOT / "setup.cfg")
+    left_out = [line.split(":")[0].strip() for line in
+                config["tool:pytest"]["markers"].strip().splitlines()
+                if "deselected by the README's test command" in line]
+    assert left_out == ["browser", "latex"]
+    expression = " and ".join(f"not {marker}" for marker in left_out)
+    ci = (ROOT / ".ci" / "run").read_text()
+    documentation = docs_pages.text()  # the README and the site's pages
+    commands = re.findall(r'pytest -q -m "([^"]*)"', documentation + ci)
+    assert len(commands) >= 4
+    assert all(found in (expression, f"not slow and {expression}") for found in commands)
+    for marker in left_out:
+        assert f"python -m pytest -q -m {marker}\n" in documentation
+        assert f"python -m pytest -q -m {marker} < /dev/null\n" in ci
 
 
 def test_every_measure_family_is_documented():

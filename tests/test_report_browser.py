@@ -9,6 +9,8 @@ grades, ir_datasets' Cranfield texts, and the CSS colours the report declares.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import struct
@@ -157,6 +159,57 @@ def test_a_query_s_rankings_show_their_judgments(browser, pages):
     query = browser.find_element(By.ID, "query-text").text.lower()  # the query's words marked
     marked = {m.text.lower() for m in browser.find_elements(By.CSS_SELECTOR, "#doc-text mark")}
     assert marked and marked <= set(re.findall(r"\w{3,}", query)) - {"what", "have", "been"}
+
+
+# Where an element is on screen, and what the browser shows at the middle of its first line
+IN_VIEW = """const box = arguments[0].getBoundingClientRect();
+const line = Math.min(box.top + 8, (box.top + box.bottom) / 2);
+const shown = document.elementFromPoint((box.left + box.right) / 2, line);
+return [box.top, box.bottom, innerHeight, shown !== null && arguments[0].contains(shown)]"""
+
+
+def test_a_clicked_document_s_text_comes_into_view(browser, pages):
+    # The text opens under six rankings of 20 documents, far below the document clicked:
+    # the click scrolls it into view (the panel, or its top when it is taller than the
+    # window), so that the click visibly does something
+    open_page(browser, pages["cranfield"])
+    browser.find_element(By.CSS_SELECTOR, '#per-query-table a.query-link[data-query="3"]').click()
+    first = browser.find_elements(By.CSS_SELECTOR, "#rankings .ranking")[3].find_element(
+        By.CSS_SELECTOR, "li.doc")
+    first.click()
+    panel = browser.find_element(By.ID, "doc-panel")
+    for part in (panel.find_element(By.TAG_NAME, "strong"), browser.find_element(By.ID, "doc-text")):
+        top, bottom, height, shown = browser.execute_script(IN_VIEW, part)
+        assert 0 <= top < height and shown, (part.text[:40], top, bottom, height)
+    top, bottom, height, _ = browser.execute_script(IN_VIEW, panel)
+    assert bottom <= height or top <= 1  # the whole panel, or as much as the window holds
+
+
+def test_significance_marks_print_p_as_the_tables_do(browser, pages):
+    # compare -f csv's p-values (scipy's t-test, Holm over the same comparisons): a title
+    # writes one below 0.0001 as "p < 0.0001", as every text output does, never 3.9e-33
+    result = cli("compare", QRELS, *RUNS, "--baseline", BASELINE, "-f", "csv",
+                 *[f"-m{m}" for m in MEASURES])
+    assert result.exit_code == 0, result.output
+    rows = {(row["run"], row["measure"]): row for row in csv.DictReader(io.StringIO(result.stdout))}
+
+    def phrase(name: str, p: str) -> str:
+        return f"{name} < 0.0001" if float(p) < 0.0001 else f"{name} = {float(p):.4f}"
+
+    open_page(browser, pages["cranfield"])
+    tiny = 0
+    for row in browser.find_elements(By.CSS_SELECTOR, "#leaderboard-table tbody tr"):
+        run = row.get_attribute("data-run")
+        marks = row.find_elements(By.CSS_SELECTOR, "span.mark")
+        if run == BASELINE:
+            continue
+        assert len(marks) == len(MEASURES)
+        for measure, mark in zip(MEASURES, marks):
+            expected = rows[(run, measure)]
+            title = mark.get_attribute("title")
+            assert f": {phrase('p', expected['p'])}, {phrase('corrected p', expected['p_adjusted'])};" in title
+            tiny += float(expected["p_adjusted"]) < 0.0001
+    assert tiny > 10  # the boolean and custom runs against bm25
 
 
 def test_differences_between_two_chosen_runs(browser, pages, evaluated):

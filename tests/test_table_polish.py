@@ -100,3 +100,49 @@ def test_a_run_given_as_qrels_says_the_order():
     assert result.stderr.endswith("results_english_bm25.txt:1: expected 4 fields (query_id "
                                   "iteration doc_id relevance), found 6: a run's line? QRELS "
                                   "comes first, then the RUN(s)\n")
+
+
+def _rendered(markdown: str) -> tuple[list[str], str]:
+    """The elements and the text a CommonMark renderer (raw HTML on, as Jupyter's and
+    Python-Markdown's are) makes of ``markdown``."""
+    from html.parser import HTMLParser
+
+    from markdown_it import MarkdownIt  # a CommonMark renderer (the test extra)
+
+    class Reader(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tags: list[str] = []
+            self.text: list[str] = []
+
+        def handle_starttag(self, tag, attrs) -> None:
+            self.tags.append(tag)
+
+        def handle_data(self, data) -> None:
+            self.text.append(data)
+
+    reader = Reader()
+    reader.feed(MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown))
+    return reader.tags, "".join(reader.text)
+
+
+def test_markdown_per_query_caption_shows_a_run_named_like_markup():
+    # The run's name in "Per query, NAME:" is a paragraph of its own: a renderer must show
+    # it as the text it is, not make an element (an <img onerror> runs script in a notebook)
+    name = "<img src=x onerror=alert(1)>*a*_b_`c`"  # holds "=": given by --name
+    markdown = run("evaluate", QRELS, BM25, "--name", name, "-m", "AP", "-q", "-f", "markdown")
+    tags, text = _rendered(markdown)
+    assert "img" not in tags and "em" not in tags and "code" not in tags, tags
+    assert f"Per query, {name}:" in text
+
+
+def test_markdown_group_tables_show_names_like_markup_as_text(tmp_path):
+    # --groups: the run's name titles its table of means per group, the group's heads a column
+    name, group = "<img src=x onerror=alert(1)>*a*", "<i>odd</i>_x_"
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("".join(f"{q}\t{group}\n" for q in range(1, 226, 2)))
+    markdown = run("evaluate", QRELS, BM25, "--name", name, "-m", "AP", "-f", "markdown",
+                   "--groups", str(groups))
+    tags, text = _rendered(markdown)
+    assert not {"img", "em", "i"} & set(tags), tags
+    assert f"{name}: means per group" in text and f"{group} (113)" in text

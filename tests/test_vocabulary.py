@@ -177,6 +177,62 @@ def test_shell_completion_script_and_answers():
                                              "COMP_WORDS": "searcheval search --dep",
                                              "COMP_CWORD": "2"})
     assert options.stdout.split() == ["plain,--depth"]
+    qrels = subprocess.run([sys.executable, "-m", "searcheval"], capture_output=True,
+                           text=True, env={**environment(), "_SEARCHEVAL_COMPLETE": "bash_complete",
+                                           "COMP_WORDS": "searcheval evaluate fix",
+                                           "COMP_CWORD": "2"})
+    assert qrels.stdout.split() == ["file,fix"]  # the shell lists the files (below)
+
+
+# Every place a command reads or writes a file (QRELS, RUN, -o and the rest) and the word
+# being completed: click answers "file" (or "dir"), and its shell script then lists the
+# files, as bash's own completion would. A plain-text answer lists nothing at all.
+FILE_WORDS = [
+    *(f"{command} fix" for command in ("evaluate", "compare", "batch", "check", "report",
+                                       "misses", "agree", "fuse", "overlap", "pool", "convert",
+                                       "labels", "judgments", "search")),
+    *(f"{command} q.qrels fix" for command in ("evaluate", "compare", "batch", "check",
+                                               "report", "misses", "agree", "search")),
+    "compare q.qrels a.run fix", "agree a.qrels b.qrels fix", "convert in.run fix",
+    *(f"{command} q.qrels r.run -o fix" for command in ("evaluate", "compare", "report",
+                                                       "misses", "agree")),
+    *(f"{command} r.run -o fix" for command in ("fuse", "overlap", "pool", "convert", "labels",
+                                               "judgments")),
+    "search d.tsv q.tsv -o fix", "check q.qrels r.run --fix fix",
+    "evaluate q.qrels r.run --groups fix", "evaluate q.qrels r.run -Z fix",
+    "evaluate q.qrels r.run --costs fix", "evaluate q.qrels r.run --measures-from fix",
+    "compare q.qrels a.run b.run --baseline fix", "report q.qrels r.run --docs fix",
+    "pool r.run --queries fix", "pool r.run --unsampled fix", "fuse r.run --train-qrels fix",
+    "labels sheet.csv -r fix", "labels sheet.csv --write-queries fix",
+    "judgments sheet.csv --qrels fix", "search d.tsv q.tsv --stopwords fix",
+]
+FOLDER_WORDS = ["batch q.qrels r.run -o fix", "evaluate q.qrels r.run --plot fix",
+                "compare q.qrels a.run b.run --plot fix"]
+
+
+def completed(words: str, monkeypatch, capsys) -> list[str]:
+    """What ``searcheval WORDS`` completes its last word to, by click's bash protocol: the
+    environment the script sets, read by click inside the program (in this process: one
+    interpreter start for each of the 60 words took a minute on the shared cores; the
+    test above runs the program itself)."""
+    line = f"searcheval {words}"
+    monkeypatch.setenv("_SEARCHEVAL_COMPLETE", "bash_complete")
+    monkeypatch.setenv("COMP_WORDS", line)
+    monkeypatch.setenv("COMP_CWORD", str(len(line.split()) - 1))
+    with pytest.raises(SystemExit) as done:
+        main(prog_name="searcheval")
+    assert done.value.code == 0
+    return capsys.readouterr().out.split()
+
+
+@pytest.mark.parametrize("words", FILE_WORDS)
+def test_shell_completion_offers_files(words, monkeypatch, capsys):
+    assert completed(words, monkeypatch, capsys) == ["file,fix"]
+
+
+@pytest.mark.parametrize("words", FOLDER_WORDS)
+def test_shell_completion_offers_folders(words, monkeypatch, capsys):
+    assert completed(words, monkeypatch, capsys) == ["dir,fix"]
 
 
 @pytest.mark.parametrize("name", ["export_per_query", "baselines"])

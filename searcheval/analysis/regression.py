@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from .compare import Comparison, Row
+from .p_values import p_phrase
 
 
 def worse_than_baseline(comparison: Comparison) -> list[Row]:
@@ -33,5 +34,5 @@ def ungated(comparison: Comparison) -> list[str]:
 def describe(row: Row, alpha: float) -> str:
     """One line for stderr: which run, measure, means and corrected p."""
     return (f"{row.run} is significantly worse than the baseline {row.baseline} on "
-            f"{row.measure}: mean {row.run_mean:.4f} vs {row.baseline_mean:.4f}, corrected "
-            f"p {row.p_adjusted:.4g} < {alpha:g}")
+            f"{row.measure}: mean {row.run_mean:.4f} vs {row.baseline_mean:.4f}, "
+            f"{p_phrase(row.p_adjusted, 'corrected p')}, below alpha {alpha:g}")

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import click
 
+from .completion import files, folders
 from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
@@ -199,8 +200,8 @@ def _fail(message: str, code: int = 2) -> None:
 
 
 @main.command(cls=RunsCommand, context_settings=CONTEXT)
-@click.argument("qrels")
-@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.argument("qrels", shell_complete=files)
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", shell_complete=files)
 @name_option
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec) or "
@@ -215,7 +216,7 @@ def _fail(message: str, code: int = 2) -> None:
 @query_and_ranking_options
 @trec_eval_options
 @peer_options
-@click.option("-Z", "--zscores", "zscores", default=None, metavar="FILE",
+@click.option("-Z", "--zscores", "zscores", shell_complete=files, default=None, metavar="FILE",
               help="Print z-scores, (value - mean) / stddev, the mean and stddev of each "
                    "(query, measure) from FILE, lines 'query_id measure mean stddev' with "
                    "trec_eval's measure names (trec_eval -Z); -1000000 where FILE has none.")
@@ -225,13 +226,13 @@ def _fail(message: str, code: int = 2) -> None:
                    "csv, wide-csv and json.")
 @click.option("-f", "--format", "fmt", default="table", show_default=True, help="Output format.",
               type=click.Choice(["table", "csv", "wide-csv", "json", "markdown", "latex", "trec"]))
-@click.option("-o", "--output", default=None, metavar="FILE",
+@click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
-@click.option("--plot", "plot_dir", default=None, metavar="DIR",
+@click.option("--plot", "plot_dir", shell_complete=folders, default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: precision-recall curves, "
                    "distributions over queries.")
 @plot_options
-@click.option("--groups", "groups_path", default=None, metavar="FILE",
+@click.option("--groups", "groups_path", shell_complete=files, default=None, metavar="FILE",
               help="Also every mean per query group: FILE has query_id<TAB>group lines (a "
                    "query may be in several groups).")
 @ci_options()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .completion import files
 from .options import CORRECTION, measures_from_option
 from .run_args import RunsCommand, name_option
 
@@ -11,9 +12,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 @click.command("agree", cls=RunsCommand, context_settings=CONTEXT)
-@click.argument("qrels_a")
-@click.argument("qrels_b")
-@click.argument("runs", nargs=-1)
+@click.argument("qrels_a", shell_complete=files)
+@click.argument("qrels_b", shell_complete=files)
+@click.argument("runs", shell_complete=files, nargs=-1)
 @name_option
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s) of the leaderboards, as for evaluate. Default: AP, nDCG@10.")
@@ -26,7 +27,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               show_default=True, help="Significance level.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", default=None, metavar="FILE",
+@click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
 def agree_command(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output) -> None:
     """How far QRELS_B agrees with QRELS_A (the reference): per judgment (Cohen's kappa,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import sys
@@ -16,27 +15,31 @@ from pathlib import Path
 
 import click
 
-from ..model import Qrels
 from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard, order_words,
-                           load_qrels, process, qrels_content_sha256, use_qrels)
+                           load_qrels, process, qrels_content_sha256)
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
-from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError
+from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost
 from ..io.irds import is_irds
+from .completion import files, folders
 from .options import (ci_options, costs_option, interval_asked, measures_from_option,
                       peer_options, query_and_ranking_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 from .output import write_text
 from ..io.run_labels import path_labels
-from ..measures import user as user_measures
 from ..model.words import counted
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 SIZE = re.compile(r"(\d+)([kKmMgG]?)$")
 
 
-class WorkerDied(SearchevalError):
-    """A worker process of ``-j N`` ended without finishing its run."""
+TERMINATED_CODE = 128 + signal.SIGTERM  # as a shell reports a process SIGTERM ended
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill PID``) during a batch: it stops as a Ctrl-C stops it (the workers
+    stopped, the outputs written so far kept), where Python's default ends the process at
+    once and leaves its worker processes, and their semaphores, to others."""
 
 
 def run_batch(qrels_source: str, run_arguments: list[str], outdir: str, job: Job, sort: str,
@@ -112,7 +115,8 @@ def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
         from ..scale.distributed import run_on_dask
         results = run_on_dask(dask, qrels, files, stamps, outdir, job, labels)
     elif jobs > 1 and len(files) > 1:
-        results = _in_processes(qrels, files, stamps, outdir, job, min(jobs, len(files)), labels)
+        from .batch_workers import in_processes
+        results = in_processes(qrels, files, stamps, outdir, job, min(jobs, len(files)), labels)
     else:
         results = (process(path, job, outdir, stamps[path], qrels, label=labels[path])
                    for path in files)
@@ -136,50 +140,6 @@ def _refuse_changed_qrels(path: str, sha256: str) -> None:
     if file_sha256(path) != sha256:
         raise UsageError(f"{path}: the qrels file changed while it was read: run the batch "
                          "again once it is written")
-
-
-def _in_processes(qrels: Qrels, paths: list[str], stamps: dict, outdir: str, job: Job,
-                  workers: int, labels: dict[str, str]) -> Iterator[Outcome]:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
-
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker,
-                               initargs=(qrels, os.getpid(), tuple(user_measures.LOADED)))
-    try:
-        futures = [pool.submit(process, path, job, outdir, stamps[path], label=labels[path])
-                   for path in paths]
-        for future in as_completed(futures):
-            try:
-                yield future.result()
-            except BrokenProcessPool:
-                raise WorkerDied("searcheval: a worker process died (out of memory, or killed); "
-                                 f"the runs finished so far are in {outdir}: run the same "
-                                 "command again to finish") from None
-    except BaseException:  # Ctrl-C or an error: stop now, the outputs written so far stay
-        pool.shutdown(wait=False, cancel_futures=True)
-        for worker in list((getattr(pool, "_processes", None) or {}).values()):
-            worker.terminate()  # ProcessPoolExecutor has no public way before Python 3.14
-        raise
-    pool.shutdown(wait=True)
-
-
-def _start_worker(qrels: Qrels, parent: int, measure_modules: tuple[str, ...] = ()) -> None:
-    """Each worker keeps the parent's qrels (read, checked and hashed there, once),
-    imports the --measures-from modules (a spawned process starts without them), leaves
-    Ctrl-C to the parent, and dies with it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for source in measure_modules:
-        user_measures.load(source)
-    use_qrels(qrels)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)  # the batch was killed: do not finish its work alone
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def parse_size(text: str) -> int:
@@ -220,10 +180,10 @@ def _human(number: float) -> str:
 
 
 @click.command("batch", cls=RunsCommand, context_settings=CONTEXT)
-@click.argument("qrels")
-@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.argument("qrels", shell_complete=files)
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", shell_complete=files)
 @name_option
-@click.option("-o", "--output", "outdir", required=True, metavar="OUTDIR",
+@click.option("-o", "--output", "outdir", shell_complete=folders, required=True, metavar="OUTDIR",
               help="Folder for runs/NAME.csv, runs/NAME.json and summary.csv/.json.")
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: trec_eval's 'official'.")
@@ -279,14 +239,16 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
                       equal_queries=chosen.equal_queries,
                       interval=interval_asked(ci, ci_method, ci_level, seed,
                                                               resamples, like))
-        outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
-    except WorkerDied as exc:
-        _fail(str(exc), 1)
+        with _terminated_as_interrupted():
+            outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
+    except WorkersLost as exc:
+        _fail(f"searcheval: {exc}; {_RESUME.format(outdir=outdir)}", 1)
     except SearchevalError as exc:
         _fail(str(exc))
+    except Terminated:
+        _fail(f"searcheval: terminated; {_RESUME.format(outdir=outdir)}", TERMINATED_CODE)
     except KeyboardInterrupt:
-        _fail(f"searcheval: interrupted; the runs finished so far are in {outdir}: "
-              "run the same command again to finish", INTERRUPTED_CODE)
+        _fail(f"searcheval: interrupted; {_RESUME.format(outdir=outdir)}", INTERRUPTED_CODE)
     failed = [o for o in outcomes if o.status == "failed"]
     for outcome in failed:
         click.echo(f"searcheval: {outcome.error} (run skipped)", err=True)
@@ -298,6 +260,27 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
     if fmt is not None:
         click.echo(leaderboard_text(outdir, fmt), nl=False)
     sys.exit(1 if failed else 0)
+
+
+_RESUME = "the runs finished so far are in {outdir}: run the same command again to finish"
+
+
+@contextmanager
+def _terminated_as_interrupted() -> Iterator[None]:
+    """SIGTERM raises ``Terminated`` while the batch runs (main thread only: Python's
+    signal handlers are set there)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum, frame) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def leaderboard_text(outdir: str, fmt: str) -> str:

@@ -10,15 +10,16 @@ from ..errors import SearchevalError
 from ..io import registry
 from ..analysis.check import check, fix_and_recheck
 from ..model.words import counted
+from .completion import files
 from .options import QRELS_FORMATS
 from .run_args import RunsCommand, name_option
 
 
 @click.command("check", cls=RunsCommand, context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("qrels")
-@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.argument("qrels", shell_complete=files)
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", shell_complete=files)
 @name_option
-@click.option("--fix", "fix_target", default=None, metavar="OUT",
+@click.option("--fix", "fix_target", shell_complete=files, default=None, metavar="OUT",
               help="Write the run (one RUN only) corrected to OUT ('-': stdout): trec_eval's "
                    "order, ranks 1, 2, ..., the first of repeated documents, one tag.")
 @click.option("--to", "to_format", type=click.Choice(registry.NAMES), default=None,

@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from .completion import files, folders
 from .options import (CORRECTION, ci_options, costs_option, interval_asked, measures_from_option, peer_options,
                       plot_options, query_and_ranking_options, table_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
@@ -20,13 +21,14 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 @click.command("compare", cls=RunsCommand, context_settings=CONTEXT)
-@click.argument("qrels")
-@click.argument("runs", nargs=-1, required=True, metavar="RUN_A RUN_B [RUN...]")
+@click.argument("qrels", shell_complete=files)
+@click.argument("runs", nargs=-1, required=True, metavar="RUN_A RUN_B [RUN...]",
+                shell_complete=files)
 @name_option
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: AP, nDCG@10, P@10, RR.")
 @measures_from_option
-@click.option("--baseline", default=None, metavar="RUN",
+@click.option("--baseline", shell_complete=files, default=None, metavar="RUN",
               help="Compare every run with this one (one of the RUNs, or another run file). "
                    "Default: every pair, a later run against an earlier one.")
 @click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap", "tukey",
@@ -53,12 +55,12 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @peer_options
 @click.option("-f", "--format", "fmt", type=click.Choice(list(FORMATS)), default="table",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", default=None, metavar="FILE",
+@click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
-@click.option("--groups", "groups_path", default=None, metavar="FILE",
+@click.option("--groups", "groups_path", shell_complete=files, default=None, metavar="FILE",
               help="Also every comparison per query group: FILE has query_id<TAB>group lines; "
                    "the correction covers every test printed (groups x pairs x measures).")
-@click.option("--plot", "plot_dir", default=None, metavar="DIR",
+@click.option("--plot", "plot_dir", shell_complete=folders, default=None, metavar="DIR",
               help="Also write PNG and SVG plots into DIR: per-query differences, "
                    "precision-recall curves, distributions.")
 @plot_options

@@ -9,13 +9,14 @@ import click
 from ..errors import SearchevalError
 from ..io import registry
 from ..build.convert import convert
+from .completion import files
 from .options import QRELS_FORMATS
 
 
 @click.command("convert", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("source", metavar="IN")
-@click.argument("target", metavar="[OUT]", required=False)
-@click.option("-o", "--output", default=None, metavar="FILE",
+@click.argument("source", metavar="IN", shell_complete=files)
+@click.argument("target", shell_complete=files, metavar="[OUT]", required=False)
+@click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Where to write ('-': stdout, the default); OUT, the second argument, "
                    "says the same.")
 @click.option("--kind", type=click.Choice(registry.KINDS), default=None,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from ..model.words import counted
+from .completion import files
 from .options import measures_from_option
 from .run_args import RunsCommand, name_option
 
@@ -17,9 +18,10 @@ _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted
 
 @click.command("fuse", cls=RunsCommand, context_settings=CONTEXT,
                renamed={"--metric": "--measure"})
-@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", shell_complete=files)
 @name_option
-@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+@click.option("-o", "--output",
+              shell_complete=files, default="-", show_default=True, metavar="FILE",
               help="The fused run (TREC); '-' for stdout.")
 @click.option("--method", required=True, help=f"ranx's name: {_METHODS} (CombSUM, CombMNZ, "
                                               "... accepted).")
@@ -35,7 +37,7 @@ _NORMS = "none, min-max, max, sum, zmuv (z-score), rank, borda, min-max-inverted
 @click.option("--optimize", "optimize", is_flag=True,
               help="Choose the weights (or k, phi, gamma, sigma) on --train-qrels over "
                    "ranx's grid, then fuse with them.")
-@click.option("--train-qrels", default=None, metavar="QRELS",
+@click.option("--train-qrels", shell_complete=files, default=None, metavar="QRELS",
               help="The judgments --optimize scores the candidates with.")
 @click.option("--folds", type=click.IntRange(min=2), default=None, metavar="K",
               help="With --optimize: also the K-fold held-out score (each fold scored with "

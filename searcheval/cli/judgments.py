@@ -6,15 +6,17 @@ import click
 
 from ..build.judgments import _lines, merge, read_sheet
 from ..model.words import counted
+from .completion import files
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 @click.command("judgments", context_settings=CONTEXT)
-@click.argument("sheet_path", metavar="SHEET")
-@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+@click.argument("sheet_path", metavar="SHEET", shell_complete=files)
+@click.option("-o", "--output",
+              shell_complete=files, default="-", show_default=True, metavar="FILE",
               help="Qrels file to write ('-': stdout).")
-@click.option("--qrels", "existing", default=None, metavar="QRELS",
+@click.option("--qrels", "existing", shell_complete=files, default=None, metavar="QRELS",
               help="Judgments already made, kept and merged with the sheet's.")
 @click.option("--label-map", multiple=True, metavar="WORD=GRADE",
               help="Grade of a label word (repeatable); overrides the built-in words.")

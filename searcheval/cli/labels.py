@@ -14,6 +14,7 @@ from ..build.votes import AGGREGATES, aggregate, agreement
 from ..build.labels import (COLUMN_OPTIONS, Converted, convert, qrels_text, queries_text,
                             run_text)
 
+from .completion import files
 from .vocabulary import VocabularyCommand
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -22,12 +23,14 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 # --queries names texts to read in pool and misses: labels' output of them is --write-queries
 @click.command("labels", cls=VocabularyCommand, context_settings=CONTEXT,
                renamed={"--queries": "--write-queries"})
-@click.argument("source", metavar="IN")
-@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+@click.argument("source", metavar="IN", shell_complete=files)
+@click.option("-o", "--output",
+              shell_complete=files, default="-", show_default=True, metavar="FILE",
               help="Qrels file to write ('-': stdout).")
-@click.option("-r", "--run", "run_output", default=None, metavar="FILE",
+@click.option("-r", "--run", "run_output", shell_complete=files, default=None, metavar="FILE",
               help="Also write the ranked list (a rank or score column) as a TREC run.")
-@click.option("--write-queries", "queries_output", default=None, metavar="FILE",
+@click.option("--write-queries", "queries_output",
+              shell_complete=files, default=None, metavar="FILE",
               help="Also write the query texts (query_id<TAB>text) to FILE ('-': stdout).")
 @click.option("--aggregate", "how", type=click.Choice(list(AGGREGATES)), default="majority",
               show_default=True, help="How several labels of one (query, doc) become one grade: "

@@ -6,6 +6,7 @@ import click
 
 from ..analysis.misses import csv_text, find_misses, summary, table_text
 
+from .completion import files
 from .options import ranking_compat_option
 from .run_args import RunsCommand, name_option
 
@@ -13,19 +14,19 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 @click.command("misses", cls=RunsCommand, context_settings=CONTEXT)
-@click.argument("qrels")
-@click.argument("run")
+@click.argument("qrels", shell_complete=files)
+@click.argument("run", shell_complete=files)
 @name_option
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True,
               help="Top k to look in.")
-@click.option("--queries", default=None, metavar="QUERIES",
+@click.option("--queries", shell_complete=files, default=None, metavar="QUERIES",
               help="Query texts to show: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
 @click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
               help="Grade at or above which a document is relevant.")
 @ranking_compat_option
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv"]), default="table",
               show_default=True, help="table for people, csv for programs.")
-@click.option("-o", "--output", default=None, metavar="FILE",
+@click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
 def misses_command(qrels, run, k, queries, relevance_level, compat, fmt, output) -> None:
     """List the queries whose relevant documents RUN never put in its top k.

@@ -7,6 +7,8 @@ from typing import Callable
 
 import click
 
+from .completion import files
+
 QUERY_AND_RANKING_OPTIONS = [
     click.option("--missing", type=click.Choice(["zero", "skip"]), default=None,
                  help="zero (default, trec_eval -c): every qrels query is averaged, a query "
@@ -174,6 +176,7 @@ def measures_from_option(command: Callable) -> Callable:
     """--measures-from MODULE: measures people define (``searcheval.measures.define``)."""
     return click.option(
         "--measures-from", multiple=True, metavar="MODULE", expose_value=False,
+        shell_complete=files,  # a .py file, or a module name the shell cannot know
         callback=_load_measure_modules,
         help="Import MODULE (a module name or a .py file) for the measures it defines with "
              "searcheval.measures.define; then -m names them. Repeatable.")(command)
@@ -277,7 +280,7 @@ def table_options(command: Callable) -> Callable:
 def costs_option(command: Callable) -> Callable:
     """--costs FILE: per-document costs of the C/W/L measures (evaluate, compare, batch)."""
     return click.option(
-        "--costs", "costs", default=None, metavar="FILE",
+        "--costs", "costs", default=None, metavar="FILE", shell_complete=files,
         help="What reading each document costs, for the C/W/L measures (INST, BPM, TBG, U, "
              "their ETC...): lines 'doc_id cost'; unlisted documents cost 1 (cwl_eval's -c, "
              "keyed by document).")(command)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .completion import files
 from .options import ranking_compat_option
 from .run_args import RunsCommand, name_option
 
@@ -11,7 +12,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 @click.command("overlap", cls=RunsCommand, context_settings=CONTEXT)
-@click.argument("runs", nargs=2, metavar="RUN_A RUN_B")
+@click.argument("runs", nargs=2, metavar="RUN_A RUN_B", shell_complete=files)
 @name_option
 @click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True,
               help="Depth of the Jaccard overlap of the two top k.")
@@ -23,7 +24,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-q", "per_query", is_flag=True, help="Also print each query's values.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True, help="Output format (csv: per query).")
-@click.option("-o", "--output", default=None, metavar="FILE",
+@click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
 def overlap_command(runs, k, p, depth, compat, per_query, fmt, output) -> None:
     """How alike two runs' rankings are, without judgments: rank-biased overlap

@@ -10,6 +10,7 @@ from ..ranking import ranking_rule
 from ..build.pool import (Pool, docids_text, missing_texts, pool, require_openpyxl, sheet_format,
                           sheet_text, sheet_xlsx, unsampled_qrels)
 
+from .completion import files
 from .options import ranking_compat_option
 from .run_args import RunsCommand, name_option
 
@@ -17,7 +18,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 @click.command("pool", cls=RunsCommand, context_settings=CONTEXT)
-@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", shell_complete=files)
 @name_option
 @click.option("--depth", type=click.IntRange(min=1), default=None,
               help="Documents taken from the top of each run, per query (default 20; for "
@@ -36,7 +37,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="rrf: the k of 1 / (k + rank).")
 @click.option("--rbp-p", type=float, default=0.8, show_default=True,
               help="rbp: the persistence p of (1 - p) p^(rank - 1).")
-@click.option("--unsampled", default=None, metavar="QRELS",
+@click.option("--unsampled", shell_complete=files, default=None, metavar="QRELS",
               help="uniform-sample (required): write the pooled documents not drawn here, as "
                    "qrels with grade -1 (infAP's 'pooled, not judged'); merge them with "
                    "'searcheval judgments --qrels'.")
@@ -45,15 +46,16 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               show_default=True,
               help="sheet: the judging sheet (needs --docs and --queries); docids: one "
                    "query_id<TAB>doc_id line per document, no texts.")
-@click.option("--docs", default=None, metavar="DOCS",
+@click.option("--docs", shell_complete=files, default=None, metavar="DOCS",
               help="Document texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
-@click.option("--queries", default=None, metavar="QUERIES",
+@click.option("--queries", shell_complete=files, default=None, metavar="QUERIES",
               help="Query texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
-@click.option("--qrels", "existing", default=None, metavar="QRELS",
+@click.option("--qrels", "existing", shell_complete=files, default=None, metavar="QRELS",
               help="Judgments already made: their documents are left out.")
 @click.option("--max-chars", type=click.IntRange(min=0), default=300, show_default=True,
               help="Document text shown, in characters (0: all of it).")
-@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+@click.option("-o", "--output",
+              shell_complete=files, default="-", show_default=True, metavar="FILE",
               help="Sheet to write: CSV (.tsv: tab-separated; .xlsx: an Excel workbook, "
               "needs openpyxl; '-': stdout, CSV).")
 def pool_command(runs, depth, strategy, budget, rate, seed, rrf_k, rbp_p, unsampled, compat, fmt,

@@ -12,6 +12,7 @@ from typing import Callable
 import click
 
 from ..model.words import counted
+from .completion import files
 from .options import CORRECTION, QUERY_AND_RANKING_OPTIONS, measures_from_option
 from .run_args import RunsCommand, name_option
 
@@ -36,20 +37,20 @@ MAX_SHOWN = 2 ** 53
 
 
 @click.command("report", cls=RunsCommand, context_settings=CONTEXT)
-@click.argument("qrels")
-@click.argument("runs", nargs=-1, required=True, metavar="RUN...")
+@click.argument("qrels", shell_complete=files)
+@click.argument("runs", nargs=-1, required=True, metavar="RUN...", shell_complete=files)
 @name_option
-@click.option("-o", "--output", default="-", metavar="FILE",
+@click.option("-o", "--output", shell_complete=files, default="-", metavar="FILE",
               help="HTML file to write, atomically ('-', the default: stdout).")
 @click.option("-m", "--measure", "measures", multiple=True,
               help=f"Measure(s), as for evaluate. Default: {', '.join(DEFAULT_MEASURES)}.")
 @measures_from_option
-@click.option("--baseline", default=None, metavar="RUN",
+@click.option("--baseline", shell_complete=files, default=None, metavar="RUN",
               help="Test every run against this one (one of the RUNs, or another run file).")
-@click.option("--docs", default=None, metavar="DOCS",
+@click.option("--docs", shell_complete=files, default=None, metavar="DOCS",
               help="Document texts, shown beside the rankings: TSV (id<TAB>text), CSV, "
                    "JSON Lines or irds:DATASET_ID (as for pool).")
-@click.option("--queries", default=None, metavar="QUERIES",
+@click.option("--queries", shell_complete=files, default=None, metavar="QUERIES",
               help="Query texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
 @click.option("--depth", "shown", type=click.IntRange(min=1, max=MAX_SHOWN), default=20,
               show_default=True,

@@ -8,6 +8,7 @@ from ..build.searchers import METHODS, Ranking, ranking_lines, run_text, search
 from ..build.searchers.words import STOP_LISTS
 from ..model.words import counted, listed
 
+from .completion import files
 from .vocabulary import VocabularyCommand
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -15,15 +16,16 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 @click.command("search", cls=VocabularyCommand, context_settings=CONTEXT,
                renamed={"-k": "--depth"})
-@click.argument("docs")
-@click.argument("queries")
-@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+@click.argument("docs", shell_complete=files)
+@click.argument("queries", shell_complete=files)
+@click.option("-o", "--output",
+              shell_complete=files, default="-", show_default=True, metavar="FILE",
               help="Run file to write ('-': stdout).")
 @click.option("--method", type=click.Choice(list(METHODS)), default="keyword",
               show_default=True, help="keyword: the lesson's word counter; bm25: BM25 (bm25s).")
 @click.option("--depth", "depth", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Documents kept per query (-k before: deprecated).")
-@click.option("--stopwords", multiple=True, metavar="LIST|FILE",
+@click.option("--stopwords", shell_complete=files, multiple=True, metavar="LIST|FILE",
               help=f"Stop words to drop: {', '.join(STOP_LISTS)} (es: the lesson's Spanish "
                    "list, the default; en: Lucene's English list) or a file, one word a line; "
                    "repeat to join several.")

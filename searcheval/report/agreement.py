@@ -6,6 +6,7 @@ import json
 import math
 
 from ..analysis.agreement import JudgmentAgreement, LeaderboardAgreement
+from ..analysis.p_values import p_phrase
 from ..model.words import counted
 from .settings_words import leaderboard_settings, leaderboard_settings_lines
 
@@ -51,9 +52,10 @@ def leaderboard_lines(board: LeaderboardAgreement, names: tuple[str, str]) -> li
         lines.append(f"{count} pair{' changes' if count == 1 else 's change'} order (first: "
                      f"higher under {a}); significant: under each qrels")
         for s in board.swaps:
-            lines.append(f"  {s.first} > {s.second} under {a} ({s.delta_a:+.4f}, p {s.p_a:.4f}"
+            lines.append(f"  {s.first} > {s.second} under {a} ({s.delta_a:+.4f}, {p_phrase(s.p_a)}"
                          f"{' significant' if s.significant_a else ''}), < under {b} "
-                         f"({s.delta_b:+.4f}, p {s.p_b:.4f}{' significant' if s.significant_b else ''})")
+                         f"({s.delta_b:+.4f}, {p_phrase(s.p_b)}"
+                         f"{' significant' if s.significant_b else ''})")
     lines.append(f"test: {board.test}; {board.correction}")
     return lines
 

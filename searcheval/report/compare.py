@@ -18,6 +18,7 @@ import string
 
 from . import render, spread_cells
 from ..analysis.compare import Comparison, Row
+from ..analysis.p_values import p_cell
 from ..errors import UsageError
 from ..model.words import counted
 from .grid import Cell, cells, html_block, html_grid, html_notes, latex_escape, latex_table
@@ -75,12 +76,6 @@ def means_grid(comparison: Comparison, options: TableOptions = TableOptions()
                         run_names=names)
 
 
-def _p(value: float) -> str:
-    if value != value:  # nan: not computed (one query), the notes say why
-        return "n/c"
-    return "<0.0001" if value < 0.0001 else f"{value:.4f}"
-
-
 def change_grid(comparison: Comparison, digits: int = 4) -> tuple[list[Cell], list[list[Cell]]]:
     """One row per comparison; the change and the bootstrap's interval at ``digits``
     decimals (--digits), p-values at four (or <0.0001)."""
@@ -93,7 +88,7 @@ def change_grid(comparison: Comparison, digits: int = 4) -> tuple[list[Cell], li
     for row in comparison.rows:
         texts = ([row.group or "all"] if grouped else []) + [row.measure, row.run, row.baseline, f"{row.delta:+.{digits}f}",
                  "n/a" if row.relative is None else f"{row.relative:+.1%}",
-                 f"{row.wins}/{row.ties}/{row.losses}", _p(row.p), _p(row.p_adjusted),
+                 f"{row.wins}/{row.ties}/{row.losses}", p_cell(row.p), p_cell(row.p_adjusted),
                  "n/a" if row.effect is None else f"{row.effect:+.2f}"]
         if bootstrap:
             texts.append("n/c" if row.ci is None else

@@ -8,11 +8,15 @@ The first ``left`` columns are labels (left-aligned), the rest numbers (right-al
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                 "^": r"\textasciicircum{}", "±": r"$\pm$"}  # ±: --ci's mean ± half-width
+                 "^": r"\textasciicircum{}", "±": r"$\pm$",  # ±: --ci's mean ± half-width
+                 # LaTeX's default font encoding (OT1) has no < > | in its text fonts: bare,
+                 # they print as ¡ ¿ and an em dash
+                 "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
 SYMBOLS = {"†": r"\dagger", "‡": r"\ddagger"}
 
 
@@ -31,13 +35,21 @@ def latex_escape(text: str) -> str:
     return "".join(LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
+# What makes inline markup in CommonMark and GitHub's Markdown: a backslash, a code span,
+# emphasis, a link, strikethrough. A "_" between letters or digits never opens emphasis,
+# so trec_eval and P_5 stay as they are.
+MARKDOWN_INLINE = re.compile(r"[\\`*\[\]~]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+
+
 def markdown_text(text: str) -> str:
-    """Text as Markdown shows it: a run named <c> is text, not a tag a renderer would hide."""
+    """Text as Markdown shows it: a run named <c> or *c* is text, not a tag a renderer
+    would hide (or run: ``<img onerror>``) nor emphasis."""
+    text = MARKDOWN_INLINE.sub(lambda match: "\\" + match.group(), text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _markdown(cell: Cell) -> str:
-    text = markdown_text(cell.text).replace("|", r"\|").replace("*", r"\*")
+    text = markdown_text(cell.text).replace("|", r"\|")
     if cell.bold:
         text = f"**{text}**"
     if cell.underline:  # Markdown has no underline; GitHub and Jupyter render <u>

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..analysis.groups import group_means, group_notes
 from ..errors import UsageError
 from ..results import Results, plain_value
+from .grid import cells, markdown_grid, markdown_text
 
 NO_PLACE = ("wide-csv", "trec")
 
@@ -50,11 +51,10 @@ def _table(results: Results, groups: dict[str, list[str]], markdown: bool) -> st
             for i, m in enumerate(results.measures) if not m.spec.text]
     title = f"{results.run}: means per group"
     notes = group_notes(results, groups)
-    if markdown:
-        lines = [f"**{title}**", "", "| " + " | ".join(header) + " |",
-                 "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-        return "\n".join(lines + [""] + [f"- {n}" for n in notes])
+    if markdown:  # the run's and the groups' names are the user's text, not markup
+        lines = [f"**{markdown_text(title)}**", ""]
+        lines += markdown_grid(cells(header), [cells(r) for r in rows])
+        return "\n".join(lines + [""] + [f"- {markdown_text(n)}" for n in notes])
     widths = [max(len(r[c]) for r in [header] + rows) for c in range(len(header))]
     lines = [title] + ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
                                  for c, (cell, w) in enumerate(zip(r, widths))).rstrip()

@@ -36,6 +36,7 @@ from matplotlib.figure import Figure  # noqa: E402  (after choosing the backend)
 
 import numpy as np  # noqa: E402
 
+from ..analysis.p_values import p_phrase  # noqa: E402
 from ..errors import UsageError  # noqa: E402
 from ..measures import Kind  # noqa: E402
 
@@ -222,8 +223,8 @@ def comparison_figures(comparison, curves: dict[str, list[float]],
         if row.measure not in wanted or base not in (row.run, row.baseline):
             continue
         run, other = (row.run, row.baseline) if row.baseline == base else (row.baseline, row.run)
-        verdict = (f"{'significant' if row.significant else 'not significant'}, corrected p "
-                   f"{'n/c' if row.p_adjusted != row.p_adjusted else f'{row.p_adjusted:.4f}'}")
+        verdict = (f"{'significant' if row.significant else 'not significant'}, "
+                   f"{p_phrase(row.p_adjusted, 'corrected p')}")
         _add(figures, file_stem("difference", row.measure, run, "vs", other),
              lambda: difference_bars(
                  row.measure, run, other, comparison.query_ids,

@@ -437,7 +437,7 @@ def to_markdown(results_list: list[Results], per_query: bool = False,
     lines = markdown_grid(*summary_grid(results_list, options))
     lines += [""] + caption + [markdown_legend(options, len(results_list))]
     for results in results_list if per_query else []:
-        lines += ["", f"Per query, {results.run}:", ""]
+        lines += ["", f"Per query, {markdown_text(results.run)}:", ""]
         lines += markdown_grid(*per_query_grid(results, options))
     notes = shared_settings_lines(results_list, options.notes)
     lines += [""] + [f"- {markdown_text(line.strip())}" for line in notes] if notes else []

@@ -23,7 +23,7 @@ import numpy as np
 from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for, trec_text
 from .blocks import Part, Plan, combine, evaluate_block
 from ..settings import Settings
-from ..errors import SearchevalError, UsageError
+from ..errors import SearchevalError, UsageError, WorkersLost
 from ..io.bounded import memory_map
 from ..io.pieces import line_count, piece_bounds
 from ..io.trec import BOM
@@ -55,10 +55,22 @@ def dask_client(address: str):
         count = address.partition(":")[2]
         if count and not count.isdigit() or count == "0":
             raise UsageError(f"--dask {address}: expected local or local:N (N worker processes)")
-        with LocalCluster(n_workers=int(count or DEFAULT_LOCAL_WORKERS), threads_per_worker=1,
-                          processes=True, dashboard_address=None,
-                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
-            yield client
+        try:  # the scheduler's and workers' own logs are off: a lost worker is one line
+            cluster = LocalCluster(n_workers=int(count or DEFAULT_LOCAL_WORKERS),
+                                   threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.CRITICAL)
+        except Exception as exc:  # noqa: BLE001 - every way a cluster fails to start
+            # (a worker killed as it starts: RuntimeError "Nanny failed to start.")
+            raise WorkersLost(f"--dask {address}: the local cluster did not start "
+                              f"({_reason(exc)})") from None
+        with cluster:
+            try:
+                client = Client(cluster)
+            except Exception as exc:  # noqa: BLE001 - its workers died as it connected
+                raise WorkersLost(f"--dask {address}: the local cluster did not start "
+                                  f"({_reason(exc)})") from None
+            with client:
+                yield client
         return
     try:
         client = Client(address, timeout="20s")
@@ -74,7 +86,7 @@ def run_on_dask(address: str, qrels: Qrels, paths: list[str], stamps: dict, outd
     ``labels``: path -> what the outputs call the run (default: its file name)."""
     from distributed import as_completed
 
-    with dask_client(address) as client:
+    with dask_client(address) as client, _cluster_losses():
         shared = client.scatter(qrels, broadcast=True)
         large = [p for p in paths if _splits(p, job)]
         label = labels or {p: Path(p).name for p in paths}
@@ -85,6 +97,33 @@ def run_on_dask(address: str, qrels: Qrels, paths: list[str], stamps: dict, outd
                                           label[path]), outdir)
         for future in as_completed(small):
             yield _written(future.result(), outdir)
+
+
+@contextmanager
+def _cluster_losses() -> Iterator[None]:
+    """What distributed raises when the cluster loses workers or the connection, as one
+    ``WorkersLost``: its own exceptions carry 50 to 80 lines of traceback."""
+    from concurrent.futures import CancelledError
+    from distributed.comm.core import CommClosedError
+    from distributed.scheduler import KilledWorker
+    try:
+        yield
+    except KilledWorker:  # a task whose workers died, each time it was tried
+        raise WorkersLost("the Dask workers died while evaluating (a task's workers died "
+                          "each time it was tried: distributed's KilledWorker)") from None
+    except CancelledError:  # a worker died, and the data sent to it (the qrels) with it
+        raise WorkersLost("a Dask worker died, and the tasks that needed its data were "
+                          "cancelled") from None
+    except CommClosedError as exc:
+        raise WorkersLost(f"the connection to the Dask cluster was lost ({_reason(exc)})") from None
+    except TimeoutError as exc:  # no worker left to take the qrels, or a scheduler gone
+        raise WorkersLost(f"the Dask cluster did not answer in time ({_reason(exc)})") from None
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception as a few words: its type, and its message's first line."""
+    message = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {message[0]}" if message else type(exc).__name__
 
 
 def _splits(path: str, job: Job) -> bool:

@@ -53,9 +53,11 @@ function formatSigned(value) {
   return (value > 0 ? "+" : value < 0 ? "\u2212" : "") + Math.abs(value).toFixed(4);
 }
 
-function formatP(p) {
-  if (p === null || p === undefined) return "not computed";
-  return p < 0.0001 ? p.toExponential(1) : p.toFixed(4);
+// p-values as every other output writes them (searcheval/analysis/p_values.py):
+// "p = 0.0152", below 0.0001 "p < 0.0001" (four decimals would print 0.0000)
+function pPhrase(name, p) {
+  if (p === null || p === undefined) return `${name} not computed`;
+  return p < 0.0001 ? `${name} < 0.0001` : `${name} = ${p.toFixed(4)}`;
 }
 
 function selectBox(id, options, chosen, onchange) {

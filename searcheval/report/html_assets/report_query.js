@@ -105,6 +105,10 @@ function showDocument(q, doc) {
     el("p", {class: "note"}, `In the first ${DATA.depth} of: ${ranks.join(", ")}`),
     text === undefined ? el("p", {class: "note"}, DATA.docs ? "no text for this document" : "give --docs to see the texts") :
       el("div", {class: "body-text", id: "doc-text"}, highlighted(text, queryText(q) || "")));
+  // the panel opens under every ranking, often below the window: without this the click
+  // seemed to do nothing. "nearest" leaves a panel already in view where it is, and puts
+  // the top of one taller than the window at the window's top.
+  panel.scrollIntoView({block: "nearest"});
 }
 
 // Lucene's English stop words and the words questions start with: not worth marking

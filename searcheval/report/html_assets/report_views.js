@@ -59,8 +59,8 @@ function significanceMark(run, measure) {
   if (!cell) return null;
   const direction = cell.significant && cell.delta > 0 ? "up" : cell.significant && cell.delta < 0 ? "down" : null;
   return el("span", {class: direction ? `mark ${direction}` : "mark", "data-significant": cell.significant,
-                     title: `${SIGNIFICANCE.test} test against ${RUNS[BASELINE]}: p ${formatP(cell.p)}, ` +
-                            `corrected ${formatP(cell.p_adjusted)}; change ${formatSigned(cell.delta)}; ` +
+                     title: `${SIGNIFICANCE.test} test against ${RUNS[BASELINE]}: ${pPhrase("p", cell.p)}, ` +
+                            `${pPhrase("corrected p", cell.p_adjusted)}; change ${formatSigned(cell.delta)}; ` +
                             `better on ${cell.wins}, same on ${cell.ties}, worse on ${cell.losses} queries`},
             direction === "up" ? "\u25B2" : direction === "down" ? "\u25BC" : "");
 }
@@ -171,8 +171,8 @@ function differences(a, b, measure) {
                  `worse on ${worse} of ${rows.length} queries; mean difference ${formatSigned(mean)}.`];
   const other = a === BASELINE ? b : b === BASELINE ? a : null;
   const cell = other !== null && SIGNIFICANCE ? SIGNIFICANCE.cells[other][measure] : null;
-  if (cell) facts.push(` ${SIGNIFICANCE.test} test, ${RUNS[other]} against the baseline: p ${formatP(cell.p)}, ` +
-                       `corrected ${formatP(cell.p_adjusted)} (${cell.significant ? "significant" : "not significant"}).`);
+  if (cell) facts.push(` ${SIGNIFICANCE.test} test, ${RUNS[other]} against the baseline: ${pPhrase("p", cell.p)}, ` +
+                       `${pPhrase("corrected p", cell.p_adjusted)} (${cell.significant ? "significant" : "not significant"}).`);
   const sorted = rows.slice().sort((x, y) => y.diff - x.diff || naturalCompare(x.query, y.query));
   const chart = barChart(sorted.map(row => ({label: row.query, value: row.diff})),
                          {id: "diff-chart", title: facts[0], xLabel: "queries, sorted by difference (click a bar: its rankings)",
