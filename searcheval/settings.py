@@ -70,6 +70,10 @@ class Settings:
     # --ignore-identical-ids (BEIR's rule, --like beir's default): a retrieved document whose
     # id is its query's id is dropped before evaluating (engine.presets.prepared)
     ignore_identical_ids: bool = False
+    # --allow-empty: a run with no ranked line, or with no query of the qrels, scores 0 (with
+    # a note) instead of being refused (engine.empty_runs): such a run is most often a
+    # failed retrieval or ids spelled otherwise, and a silent 0 would rank it last unseen
+    allow_empty: bool = False
 
     @property
     def semantics(self) -> str:
@@ -103,6 +107,8 @@ class Settings:
         if not isinstance(self.ignore_identical_ids, (bool, np.bool_)):
             raise UsageError(f"ignore_identical_ids must be True or False, found "
                              f"{self.ignore_identical_ids!r}")
+        if not isinstance(self.allow_empty, (bool, np.bool_)):
+            raise UsageError(f"allow_empty must be True or False, found {self.allow_empty!r}")
         if self.costs is not None and not isinstance(self.costs, DocumentCosts):
             raise UsageError(f"costs must be DocumentCosts (read_costs), found "
                              f"{type(self.costs).__name__}")

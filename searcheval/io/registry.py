@@ -64,9 +64,18 @@ def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
             if chosen.name in _READ_AHEAD:
                 cut = _read_ahead(cut)
             notes: list[str] = []
-            return Loaded(_BY_PIECES[chosen.name](path, cut, kind, ranks, notes), chosen, notes)
+            return _marked(Loaded(_BY_PIECES[chosen.name](path, cut, kind, ranks, notes),
+                                  chosen, notes), head)
         data = head + b"".join(chunks)
-    return read_data(path, data, kind, fmt, ranks)
+    return _marked(read_data(path, data, kind, fmt, ranks), head)
+
+
+def _marked(loaded: Loaded, head: bytes) -> Loaded:
+    """A run read from no byte at all is marked so (``Run.empty_input``): trec_eval refuses
+    an empty file where it reads one of blank lines (``engine.empty_runs``)."""
+    if not head and isinstance(loaded.data, Run):
+        loaded.data.empty_input = True
+    return loaded
 
 
 def _piece_bytes(chosen: Format) -> int:

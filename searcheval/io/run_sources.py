@@ -72,11 +72,14 @@ def labels_of(read: list[Any], names: list[str | None]) -> list[str]:
 
 def rows_as_frame(source: Any, value_column: str) -> Any:
     """ir_measures' Qrel and ScoredDoc namedtuples (a list, or the generator its readers
-    return) as a DataFrame of their fields; anything else as it is."""
+    return) as a DataFrame of their fields, an empty list or generator as ``{}``; anything
+    else as it is."""
     if isinstance(source, (str, bytes, Mapping)) or hasattr(source, "columns") \
             or not hasattr(source, "__iter__") or type(source).__module__.startswith("searcheval"):
         return source
     rows = list(source) if not isinstance(source, (list, tuple)) else source
+    if not rows:  # no tuple to tell a run from qrels by: read as {}, the same nothing
+        return {}
     fields = getattr(rows[0], "_fields", ()) if rows else ()
     if not {"query_id", "doc_id", value_column} <= set(fields):
         return rows  # a generator is read once: what it gave, for the error to name

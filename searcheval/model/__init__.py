@@ -148,6 +148,10 @@ class Run(_Pairs):
     # BEIR's identical-id rule (io.beir.without_identical_ids): how many documents it
     # dropped, which every output names; None: the rule dropped none or was not applied
     identical_ids_dropped: int | None = None
+    # The input held nothing at all (a file of no byte; an empty dict, list or table), where
+    # a run of blank or comment lines holds lines: trec_eval refuses the first in both
+    # versions, 10.0 -c evaluates the second (engine.empty_runs)
+    empty_input: bool = False
 
     @property
     def name(self) -> str:
