@@ -11,6 +11,7 @@ from ..measures import Measure
 from .outcome import Outcome, refusal_notes, run_only_notes
 from .context import Ranked, prepare
 from .empty_runs import empty_run_notes
+from .reading_notes import reading_notes
 from ..settings import Settings
 from . import missing
 from .kernels import kernel_of
@@ -22,7 +23,8 @@ from .texts import text_values
 
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     refuse_unfit(qrels, measures)  # a measure the judgments' form cannot feed: before any work
-    empty = empty_run_notes(qrels, run, settings)  # refused, unless allowed: before any work
+    # a run that ranks nothing: refused (unless allowed) before any work
+    notes = reading_notes(qrels, run) + empty_run_notes(qrels, run, settings)
     if qrels.form == "qrels_jg":
         outcome = judgment_groups.evaluate(qrels, run, measures, settings, _evaluate)
     elif qrels.form in ("prefs", "qrels_prefs"):
@@ -31,7 +33,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     else:
         outcome = _evaluate(qrels, run, measures, settings)
         outcome.notes.extend(form_notes(qrels, measures))
-    outcome.notes[:0] = empty
+    outcome.notes[:0] = notes
     return outcome
 
 

@@ -71,10 +71,13 @@ def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
 
 
 def _marked(loaded: Loaded, head: bytes) -> Loaded:
-    """A run read from no byte at all is marked so (``Run.empty_input``): trec_eval refuses
-    an empty file where it reads one of blank lines (``engine.empty_runs``)."""
+    """What the first bytes say that the data cannot: a run read from no byte at all
+    (``Run.empty_input``: trec_eval refuses an empty file where it reads one of blank
+    lines, ``engine.empty_runs``); a leading UTF-8 BOM, which every reader drops
+    (``bom_dropped``: trec_eval keeps it in the first query id, ``engine.reading_notes``)."""
     if not head and isinstance(loaded.data, Run):
         loaded.data.empty_input = True
+    loaded.data.bom_dropped = head.startswith(trec.BOM)
     return loaded
 
 
