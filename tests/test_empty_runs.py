@@ -237,3 +237,20 @@ def test_an_empty_list_or_generator_of_scored_docs_is_read_as_an_empty_dict(kind
 def test_allow_empty_must_be_a_bool():
     with pytest.raises(UsageError, match="allow_empty must be True or False, found 'yes'"):
         searcheval.evaluate(QRELS_DICT, {}, ["AP"], allow_empty="yes")
+
+
+def test_the_export_script_refuses_it_unless_allowed(files, capsys):
+    from searcheval.cli.export_per_query import main as export
+
+    folder = files / "runs"
+    folder.mkdir()
+    for name in ("good", "comment"):
+        (folder / f"{name}.run").write_text((files / f"{name}.run").read_text())
+    assert export([str(files / "qrels"), str(folder), "-o", str(files / "a"), "-m", "AP"]) == 2
+    assert capsys.readouterr().err == refusal(files, "comment").replace(
+        str(files / "comment.run"), str(folder / "comment.run"))
+    assert not (files / "a").exists()
+    assert export([str(files / "qrels"), str(folder), "-o", str(files / "b"), "-m", "AP",
+                   "--allow-empty"]) == 0
+    assert (files / "b" / "summary.csv").read_text().splitlines()[1:] == [
+        "comment.run,2,0.0", "good.run,2,1.0"]

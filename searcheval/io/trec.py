@@ -250,6 +250,7 @@ def read_run(source: str | Path, ranks: bool = False) -> Run:
         path, data = read_raw(source)
         run = parse_run(*trec_text(path, data), ranks=ranks)
     run.bom_dropped = data.startswith(BOM)  # the notes say so: trec_eval keeps it
+    run.empty_input = not data  # refused by trec_eval, unlike blank lines (engine.empty_runs)
     return run
 
 
