@@ -12,8 +12,8 @@ scoring 0. What the two trec_eval versions do with each kind (their own runs):
   comment, which it cannot read; 10.0 evaluates it with -c, stops without (exit 4);
 - ranked lines, no query of the qrels: 9.0.8 stops with exit 7, -c or not; 10.0 as above.
 
-Under ``--missing skip`` no query would be left to average: ``context.prepare`` refuses
-that, ``allow_empty`` or not.
+Under ``--missing skip`` a run that lists no qrels query leaves nothing to average: it
+is refused, ``allow_empty`` or not (here, or by ``context.prepare`` for ranked lines).
 """
 
 from __future__ import annotations
