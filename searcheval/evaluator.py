@@ -20,6 +20,7 @@ from .engine import presets
 from .fast.join import prepared
 from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
+from .io.run_sources import rows_as_frame
 from .results import ENGINES, Results, configured
 
 
@@ -31,20 +32,22 @@ class Evaluator:
     ``measures`` names in trec_eval's or ir_measures' syntax (default: trec_eval's
     ``official`` set); the keywords as ``evaluate``'s (``costs``: a cost file's path or a
     ``{doc_id: cost}`` mapping; ``like``: a peer's defaults, ``engine.presets.TOOLS``;
-    ``ignore_identical_ids``: BEIR's rule, None for the preset's)."""
+    ``ignore_identical_ids``: BEIR's rule, None for the preset's; ``allow_empty``: score a
+    run that ranks nothing the qrels judge 0, where it is otherwise refused)."""
 
     def __init__(self, qrels: Any, measures: list[str] | str | None = None, *,
                  missing: str | None = None, relevance_level: int = 1,
                  depth: int | None = None, judged_only: bool = False, engine: str = "native",
                  compat: int = 9, ties: str = "trec_eval", num_docs: int = 0,
                  costs: Any = None, like: str | None = None,
-                 ignore_identical_ids: bool | None = None) -> None:
+                 ignore_identical_ids: bool | None = None, allow_empty: bool = False) -> None:
         if engine not in ENGINES:
             raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
         self._chosen, self.measures, self._notes = configured(
             qrels, measures, like, missing=missing, ignore_identical_ids=ignore_identical_ids,
             compat=compat, relevance_level=relevance_level, depth=depth,
-            judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs)
+            judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs,
+            allow_empty=allow_empty)
         self.settings = self._chosen.settings
         self.engine = engine
         self.qrels = as_qrels(_own_copy(qrels))
@@ -52,10 +55,11 @@ class Evaluator:
             prepared(self.qrels)  # hashes and lookup table of the judgments, kept on them
 
     def evaluate(self, run: Any) -> Results:
-        """The Results of one run (a path, a DataFrame, a pyarrow Table or a
-        ``{query_id: {doc_id: score}}`` dict), equal to ``searcheval.evaluate``'s."""
+        """The Results of one run (a path, a DataFrame, a pyarrow Table, a
+        ``{query_id: {doc_id: score}}`` dict or ir_measures' ScoredDoc tuples), equal to
+        ``searcheval.evaluate``'s."""
         with large_arrays_reuse_memory(input_rows(run)):
-            ranked = as_run(run, ranks=self.settings.ties == "rank")
+            ranked = as_run(rows_as_frame(run, "score"), ranks=self.settings.ties == "rank")
             ranked = presets.prepared(self._chosen, self.qrels, ranked)  # ranx's check, BEIR's ids
             if self.engine == "native":
                 from .engine import native

@@ -398,7 +398,8 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
              judged_only: bool = False, engine: str = "native", compat: int = 9,
              ties: str = "trec_eval", num_docs: int = 0,
              names: list[str] | None = None, costs: Any = None, like: str | None = None,
-             ignore_identical_ids: bool | None = None) -> Results | ResultsByRun:
+             ignore_identical_ids: bool | None = None,
+             allow_empty: bool = False) -> Results | ResultsByRun:
     """Evaluate a run against qrels; returns the Results every output format renders.
 
     ``run``: one run (a path, a Run, a DataFrame, a {query_id: {doc_id: score}} dict, or
@@ -417,13 +418,16 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     ``like``: one of ``engine.presets.TOOLS``, that tool's defaults (its query policy
     unless ``missing`` is given, its measure names, BEIR's identical-id rule), named in a
     note. ``ignore_identical_ids``: drop retrieved documents whose id is their query's
-    (BEIR's default; ``None``: the preset's, else off).
+    (BEIR's default; ``None``: the preset's, else off). ``allow_empty``: score a run with
+    no ranked line, or with no query of the qrels, 0 with a note, where it is otherwise
+    refused (UsageError; ``engine.empty_runs``).
     """
     with large_arrays_reuse_memory(input_rows(qrels) + _run_rows(run)):
         chosen, parsed, notes = configured(
             qrels, measures, like, missing=missing, ignore_identical_ids=ignore_identical_ids,
             compat=compat, relevance_level=relevance_level, depth=depth,
-            judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs)
+            judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs,
+            allow_empty=allow_empty)
         settings = chosen.settings
         judged = as_qrels(rows_as_frame(qrels, "relevance"))
         if not is_several(run):

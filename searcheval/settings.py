@@ -75,6 +75,10 @@ class Settings:
     # run lacks counts 0 there, while its pytrec_eval measures average the queries in both
     # (engine.beir_means)
     beir_custom_means: bool = False
+    # --allow-empty: a run with no ranked line, or with no query of the qrels, scores 0 (with
+    # a note) instead of being refused (engine.empty_runs): such a run is most often a
+    # failed retrieval or ids spelled otherwise, and a silent 0 would rank it last unseen
+    allow_empty: bool = False
 
     @property
     def semantics(self) -> str:
@@ -111,6 +115,8 @@ class Settings:
         if not isinstance(self.beir_custom_means, (bool, np.bool_)):
             raise UsageError(f"beir_custom_means must be True or False, found "
                              f"{self.beir_custom_means!r}")
+        if not isinstance(self.allow_empty, (bool, np.bool_)):
+            raise UsageError(f"allow_empty must be True or False, found {self.allow_empty!r}")
         if self.costs is not None and not isinstance(self.costs, DocumentCosts):
             raise UsageError(f"costs must be DocumentCosts (read_costs), found "
                              f"{type(self.costs).__name__}")

@@ -9,6 +9,7 @@ import pytest
 
 import searcheval
 from searcheval import FormatError
+from searcheval.errors import UsageError
 from searcheval.io.trec import read_qrels, read_run
 
 SUITE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
@@ -113,9 +114,12 @@ def test_error_settings_of_the_wrong_type(option, message):
 def test_an_empty_dataframe_run_is_an_empty_run():
     """pandas types the columns of an empty DataFrame float64, and the run was refused
     ('query_id must be text or an integer, found double values'), where an empty dict or
-    file is a run retrieving nothing: every qrels query zero-filled, AP 0, NumRel 2."""
+    file is a run retrieving nothing: refused as they are, and with allow_empty every
+    qrels query zero-filled, AP 0, NumRel 2."""
     qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
     run = pd.DataFrame({"query_id": [], "doc_id": [], "score": []})
-    results = searcheval.evaluate(qrels, run, ["AP", "NumRel"])
+    with pytest.raises(UsageError, match=r"^<run>: no ranked line \(the run is empty\)"):
+        searcheval.evaluate(qrels, run, ["AP", "NumRel"])
+    results = searcheval.evaluate(qrels, run, ["AP", "NumRel"], allow_empty=True)
     assert results.summary() == {"AP": 0.0, "NumRel": 2}
     assert results.zero_filled == ["q1", "q2"]

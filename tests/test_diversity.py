@@ -215,8 +215,10 @@ def test_agrees_with_pyndeval(judgments, run, level, alpha, beta, depth, cutoff,
         qrels_path, run_path = Path(folder, "qrels"), Path(folder, "run")
         qrels_path.write_text("".join(f"{q} {s} {d} {g}\n" for q, s, d, g in qrels))
         run_path.write_text("".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in run))
+        # allow_empty: the runs drawn include ones that rank nothing the qrels judge
         results = searcheval.evaluate(searcheval.read_qrels(qrels_path, form="diversity"),
-                                      run_path, ours, depth=depth, judged_only=judged_only)
+                                      run_path, ours, depth=depth, judged_only=judged_only,
+                                      allow_empty=True)
     per_query = results.per_query()
     judged_queries = {q for q, *_ in qrels}
     assert set(per_query) == judged_queries  # --missing zero: every qrels query

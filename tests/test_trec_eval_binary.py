@@ -112,13 +112,13 @@ def folder(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("trec_eval_binary")
 
 
-def evaluate(case: dict, folder: Path):
+def evaluate(case: dict, folder: Path, *more: str):
     qrels, run = folder / "qrels", folder / "run"
     qrels.write_bytes(case["qrels"].encode("utf-8"))
     run.write_bytes(case["run"].encode("utf-8"))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = CliRunner().invoke(main, searcheval_arguments(case, qrels, run))
+        result = CliRunner().invoke(main, searcheval_arguments(case, qrels, run) + list(more))
     return result, [str(w.message) for w in caught]
 
 
@@ -241,18 +241,22 @@ def refused_by_9() -> list:
 
 @pytest.mark.parametrize("case", refused_by_9())
 def test_where_9_exits_7_searcheval_says_so_or_refuses(case, folder):
-    """9.0.8 stops when no query is in both files (5 stored cases), with -c too. With -c
-    searcheval evaluates the qrels queries as empty rankings and says what 9.0.8 did;
-    without it (--missing skip) nothing is left to average: exit 2."""
+    """9.0.8 stops when no query is in both files (5 stored cases), with -c too, and so
+    does searcheval: exit 2, one line. With -c and --allow-empty it evaluates the qrels
+    queries as empty rankings and says what 9.0.8 did; without -c (--missing skip)
+    nothing is left to average: exit 2 still."""
     result, _ = evaluate(case, folder)
     said = case["stock"]["stderr"].removeprefix("trec_eval: ")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("no query is in both ")
+    assert result.stderr.count("\n") == 1
+    allowed, _ = evaluate(case, folder, "--allow-empty")
     if "-c" in case["flags"]:
-        assert result.exit_code == 0, result.stderr
-        assert f'searcheval: note: trec_eval 9.0.8 stops here with exit 7 ("{said}")' in \
-            result.stderr
+        assert allowed.exit_code == 0, allowed.stderr
+        assert f'trec_eval 9.0.8 stops here with exit 7 ("{said}")' in allowed.stderr
     else:
-        assert result.exit_code == 2
-        assert result.stderr.startswith("no query is in both ")
+        assert allowed.exit_code == 2
+        assert allowed.stderr.startswith("no query is in both ")
 
 
 @pytest.mark.parametrize("case_id", ["20261201-20", "20261201-193"])

@@ -126,7 +126,10 @@ def _check_run(report: Report, run: Scan, compat: int
             report.say(run.path, "warning", f"{len(tags)} run tags ({_listed(tags)}); "
                        f"trec_eval names the run by the last line's tag, {last!r}")
     if len(run.query) == 0:
-        report.say(run.path, "warning", "the run retrieves nothing")
+        report.say(run.path, "warning", "the run retrieves nothing: evaluate refuses it "
+                   "unless --allow-empty scores it 0" + (
+                       " (a file of blank or comment lines: also --compat 10 -c, as trec_eval "
+                       "10.0 -c)" if compat == 10 else ""))
         return None
     order, ranks = canonical_rows(run.run(), compat)
     if run.format == "trec-run":
@@ -208,6 +211,9 @@ def _against_qrels(report: Report, run: Scan, qrels: Scan, relevant: set[str],
                                   judged_queries - run_queries)
     report.say(run.path, "note", f"queries: {len(both)} in both files, {len(only_run)} only "
                f"in the run, {len(only_qrels)} only in the qrels")
+    if run_queries and not both:
+        report.say(run.path, "warning", "no query is in both files: evaluate refuses the run "
+                   "unless --allow-empty scores it 0 (or --compat 10 -c, as trec_eval 10.0 -c)")
     if only_run:
         report.say(run.path, "warning", f"{counted(len(only_run), 'query', 'queries')} not in "
                    f"the qrels, ignored by the evaluation: {_listed(list(only_run))}")

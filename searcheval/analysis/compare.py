@@ -183,7 +183,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
             judged_only: bool = False, compat: int = 9, ties: str = "trec_eval",
             num_docs: int = 0, names: list[str | None] | None = None,
             groups: dict[str, list[str]] | None = None, like: str | None = None,
-            ignore_identical_ids: bool | None = None, costs: Any = None) -> Comparison:
+            ignore_identical_ids: bool | None = None, costs: Any = None,
+            allow_empty: bool = False) -> Comparison:
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in
@@ -197,6 +198,7 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     ``groups`` (group -> query ids, ``io.groups.read_groups``): every comparison is made
     again on each group's paired queries, and the correction is taken over all of them.
     ``costs``: what each document costs, for the C/W/L measures, as for ``evaluate``.
+    ``allow_empty``: a run that ranks nothing the qrels judge scores 0, as for ``evaluate``.
     """
     from . import pair_tests, stats  # scipy: only when comparing
     if test not in stats.TESTS:
@@ -208,7 +210,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
         raise UsageError(f"the number of resamples must be positive, found {resamples}")
     settings = Settings(compat=compat, missing=missing or "zero",
                         relevance_level=relevance_level, depth=depth, judged_only=judged_only,
-                        ties=ties, num_docs=num_docs, costs=document_costs(costs))
+                        ties=ties, num_docs=num_docs, costs=document_costs(costs),
+                        allow_empty=allow_empty)
     chosen = choose(like, settings, missing_given=missing is not None,
                     ignore_identical_ids=ignore_identical_ids)  # --like TOOL
     settings = chosen.settings

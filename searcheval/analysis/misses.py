@@ -46,8 +46,10 @@ def find_misses(qrels, run, k: int, queries: dict[str, str] | None = None,
     from ..io.inputs import as_qrels, as_run
     from ..results import evaluate
     judged, ranked = as_qrels(qrels), as_run(run)
+    # A run that ranks nothing the qrels judge misses every query: that is this report's
+    # answer, said query by query, not a mean that would rank the run last unseen
     results = evaluate(judged, ranked, [f"Found@{k}", "FirstRel"],
-                       relevance_level=relevance_level, compat=compat)
+                       relevance_level=relevance_level, compat=compat, allow_empty=True)
     relevant: dict[str, list[str]] = {}
     for query_id, doc_id, grade in zip(judged.query_ids, judged.doc_ids,
                                        judged.relevance.tolist()):

@@ -238,7 +238,8 @@ def _fail(message: str, code: int = 2) -> None:
 @ci_options()
 @table_options
 def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
-             judged_only, ties, engine, cross_check, compat, num_docs, results_format,
+             judged_only, ties, compat, allow_empty, engine, cross_check, num_docs,
+             results_format,
              qrels_format, like, ignore_identical_ids, zscores, costs, no_summary, fmt,
              output, plot_dir, plot_measures, plot_size, dpi, groups_path, ci, ci_method,
              ci_level, seed, resamples, table) -> None:
@@ -265,7 +266,8 @@ def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_leve
                             groups_path=groups_path, plot_how=(plot_measures, plot_size, dpi),
                             looks=table,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures),
-                            interval=interval, policy_given=policy_given)
+                            interval=interval, policy_given=policy_given,
+                            allow_empty=allow_empty)
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
     except SearchevalError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .completion import files
-from .options import CORRECTION, measures_from_option
+from .options import ALLOW_EMPTY_OPTION, CORRECTION, measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -29,16 +29,19 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               show_default=True, help="Output format.")
 @click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
-def agree_command(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output) -> None:
+@ALLOW_EMPTY_OPTION
+def agree_command(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output,
+                  allow_empty) -> None:
     """How far QRELS_B agrees with QRELS_A (the reference): per judgment (Cohen's kappa,
     Krippendorff's alpha, confusion of grades) and, given runs, per leaderboard (each
     run's mean under both, Kendall's tau, tau_ap, the pairs of runs whose order swaps)."""
     from . import run_reporting
     run_reporting(lambda: _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt,
-                                 output), output or "-")
+                                 output, allow_empty), output or "-")
 
 
-def _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output) -> list[str]:
+def _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output,
+           allow_empty: bool = False) -> list[str]:
     """Read both qrels (and the runs), compare, write the report; no lines to add."""
     from ..analysis.agreement import agree_judgments, agree_leaderboards
     from ..engine.qrels_forms import read_for, refuse_unfit
@@ -64,7 +67,8 @@ def _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, outpu
         refuse_unfit(qrels, parsed, "agree")  # before the judgments' agreement and the runs
     agreement = agree_judgments(first, second)
     boards = [agree_leaderboards(first, second, list(runs), m, test=test, correction=correction,
-                                 alpha=alpha, names=names) for m in measures] if runs else []
+                                 alpha=alpha, names=names, allow_empty=allow_empty)
+              for m in measures] if runs else []
     names = tuple(path_labels([qrels_a, qrels_b]))
     write_text(output, (table_text if fmt == "table" else json_text)(agreement, boards, names))
     return []

@@ -212,7 +212,8 @@ def _human(number: float) -> str:
 @ci_options()
 @costs_option
 def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
-                  judged_only, ties, compat, num_docs, results_format, qrels_format, like,
+                  judged_only, ties, compat, allow_empty, num_docs, results_format,
+                  qrels_format, like,
                   ignore_identical_ids, sort_by, jobs, stream,
                   chunk_queries, block_size, dask, fmt, ci, ci_method, ci_level, seed,
                   resamples, costs) -> None:
@@ -230,7 +231,7 @@ def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_le
         chosen = choose(like, Settings(
             compat=int(compat), missing=missing or "zero", relevance_level=relevance_level,
             depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
-            costs=document_costs(costs)),
+            costs=document_costs(costs), allow_empty=allow_empty),
             missing_given=bool(missing or complete), ignore_identical_ids=ignore_identical_ids)
         job, sort = batch_job(qrels, list(measures), chosen.settings, sort_by, stream,
                               chunk_queries, parse_size(block_size), like)

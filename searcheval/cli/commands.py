@@ -31,11 +31,12 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
                  qrels_format: str = "trec", run_names: list[str | None] | None = None,
                  groups_path: str | None = None, plot_how: tuple = ((), None, None),
                  interval=None, costs: str | None = None, looks=None, like: str | None = None,
-                 ignore_identical_ids: bool | None = None, policy_given: bool = True) -> int:
+                 ignore_identical_ids: bool | None = None, policy_given: bool = True,
+                 allow_empty: bool = False) -> int:
     refuse_inputs_as_outputs([output], [costs] if costs else [])
     settings = Settings(compat=compat, missing=missing or "zero", relevance_level=relevance_level,
                         depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
-                        costs=document_costs(costs))
+                        costs=document_costs(costs), allow_empty=allow_empty)
     chosen = choose(like, settings, missing_given=missing is not None,
                     ignore_identical_ids=ignore_identical_ids)  # --like TOOL
     settings = chosen.settings

@@ -73,7 +73,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @table_options
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
                     missing, complete, relevance_level, depth, judged_only, ties, compat,
-                    num_docs, results_format, qrels_format, like, ignore_identical_ids, fmt,
+                    allow_empty, num_docs, results_format, qrels_format, like, ignore_identical_ids, fmt,
                     output, groups_path, plot_dir, plot_measures, plot_size, dpi, ci, ci_method,
                     ci_level, fail_if_worse, costs, table) -> None:
     """Compare runs on the same queries, with paired significance tests.
@@ -135,7 +135,8 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
                              like=like, ignore_identical_ids=ignore_identical_ids,
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
-                             num_docs=num_docs, names=names, groups=groups, costs=costs)
+                             num_docs=num_docs, names=names, groups=groups, costs=costs,
+                             allow_empty=allow_empty)
         if interval is not None:  # --ci: each run's means, over the paired queries
             from ..analysis.mean_spread import add_spread
             for results in comparison.results:

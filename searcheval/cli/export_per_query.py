@@ -57,6 +57,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("-M", "--depth", type=int, default=None)
     parser.add_argument("-J", "--judged-only", action="store_true")
     parser.add_argument("--compat", type=int, choices=[9, 10], default=9)
+    parser.add_argument("--allow-empty", action="store_true",
+                        help="score 0 a run that ranks nothing the qrels judge (else refused)")
     return parser.parse_args(argv)
 
 
@@ -77,7 +79,8 @@ def evaluate_all(args: argparse.Namespace, runs: list[Path]) -> list[searcheval.
     qrels = searcheval.read_qrels(args.qrels)
     return [searcheval.evaluate(qrels, str(path), args.measures, missing=args.missing,
                                 relevance_level=args.relevance_level, depth=args.depth,
-                                judged_only=args.judged_only, compat=args.compat)
+                                judged_only=args.judged_only, compat=args.compat,
+                                allow_empty=args.allow_empty)
             for path in tqdm(runs, desc="runs", unit="run", disable=not sys.stderr.isatty())]
 
 

@@ -8,6 +8,11 @@ from typing import Callable
 import click
 
 from .completion import files
+# A run that ranks nothing the qrels judge is refused (engine.empty_runs) unless this is given.
+ALLOW_EMPTY_OPTION = click.option(
+    "--allow-empty", is_flag=True,
+    help="Score a run with no ranked line, or with no query of the qrels, 0 (with a note) "
+         "instead of refusing it (exit 2).")
 
 QUERY_AND_RANKING_OPTIONS = [
     click.option("--missing", type=click.Choice(["zero", "skip"]), default=None,
@@ -29,6 +34,7 @@ QUERY_AND_RANKING_OPTIONS = [
                       "over all orders; P, R, AP, nDCG, RR, Success)."),
     click.option("--compat", type=click.Choice(["9", "10"]), default="9", show_default=True,
                  help="trec_eval version to reproduce: 9 (9.0.8, as pytrec_eval) or 10 (10.0)."),
+    ALLOW_EMPTY_OPTION,
 ]
 
 
@@ -115,7 +121,8 @@ def trec_eval_options(command: Callable) -> Callable:
 
 
 def query_and_ranking_options(command: Callable) -> Callable:
-    """--missing, -c, -l, -M, -J, --ties and --compat, as trec_eval spells them."""
+    """--missing, -c, -l, -M, -J, --ties and --compat, as trec_eval spells them, and
+    --allow-empty."""
     for option in reversed(QUERY_AND_RANKING_OPTIONS):
         command = option(command)
     return command

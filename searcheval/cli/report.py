@@ -68,7 +68,7 @@ MAX_SHOWN = 2 ** 53
 @ranking_options
 def report_command(qrels, runs, output, measures, baseline, docs, queries, shown, max_chars,
                    title, test, correction, alpha, missing, complete, relevance_level,
-                   judged_only, ties, compat) -> None:
+                   judged_only, ties, compat, allow_empty) -> None:
     """Write one HTML file (no network needed to open it) reporting RUN(s) against QRELS.
 
     The leaderboard (means, 95% confidence intervals, significance against --baseline),
@@ -81,7 +81,8 @@ def report_command(qrels, runs, output, measures, baseline, docs, queries, shown
         _fail("searcheval: -c and --missing skip contradict each other")
     from ..settings import Settings
     settings = Settings(compat=int(compat), missing=missing or "zero",
-                        relevance_level=relevance_level, judged_only=judged_only, ties=ties)
+                        relevance_level=relevance_level, judged_only=judged_only, ties=ties,
+                        allow_empty=allow_empty)
     run_reporting(lambda: run_report(
         qrels, list(runs), output, list(measures), baseline=baseline, docs=docs,
         queries=queries, shown=shown, max_chars=max_chars, title=title,
@@ -185,7 +186,7 @@ def _compared(qrels, runs: dict, measures: list, baseline: str, significance: di
     return compare(qrels, runs, [str(m) for m in measures], baseline=baseline,
                    missing=settings.missing, relevance_level=settings.relevance_level,
                    judged_only=settings.judged_only, compat=settings.compat,
-                   ties=settings.ties, **significance)
+                   ties=settings.ties, allow_empty=settings.allow_empty, **significance)
 
 
 def _texts(inputs, docs: str | None, queries: str | None, max_chars: int,

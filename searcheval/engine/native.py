@@ -10,6 +10,8 @@ from ..model import Qrels, Run
 from ..measures import Measure
 from .outcome import Outcome, refusal_notes, run_only_notes
 from .context import Ranked, prepare
+from .empty_runs import empty_run_notes
+from .reading_notes import reading_notes
 from ..settings import Settings
 from . import missing
 from .kernels import kernel_of
@@ -22,13 +24,17 @@ from .texts import text_values
 
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
     refuse_unfit(qrels, measures)  # a measure the judgments' form cannot feed: before any work
+    # a run that ranks nothing: refused (unless allowed) before any work
+    notes = reading_notes(qrels, run) + empty_run_notes(qrels, run, settings)
     if qrels.form == "qrels_jg":
-        return judgment_groups.evaluate(qrels, run, measures, settings, _evaluate)
-    if qrels.form in ("prefs", "qrels_prefs"):
+        outcome = judgment_groups.evaluate(qrels, run, measures, settings, _evaluate)
+    elif qrels.form in ("prefs", "qrels_prefs"):
         from . import prefs  # plain Python per query: only for preference judgments
-        return prefs.evaluate(qrels, run, measures, settings, _evaluate)
-    outcome = _evaluate(qrels, run, measures, settings)
-    outcome.notes.extend(form_notes(qrels, measures))
+        outcome = prefs.evaluate(qrels, run, measures, settings, _evaluate)
+    else:
+        outcome = _evaluate(qrels, run, measures, settings)
+        outcome.notes.extend(form_notes(qrels, measures))
+    outcome.notes[:0] = notes
     return outcome
 
 

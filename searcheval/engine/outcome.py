@@ -47,8 +47,8 @@ class Outcome:
 def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[str]:
     """Where trec_eval refuses what searcheval evaluates. 10.0 without -c stops (exit 4)
     at the first qrels query, in byte order, that the run lacks (its loop over the qrels
-    queries has no ranking for it; 9.0.8 skips the query). 9.0.8 loops over the queries
-    of the run, so with no query in both files it stops (exit 7) even with -c."""
+    queries has no ranking for it; 9.0.8 skips the query). A run with no query in both
+    files is ``empty_runs``' to refuse or to note."""
     if settings.compat == 10 and settings.missing == "skip" and skipped:
         first = min(skipped, key=str.encode)
         return [f"trec_eval 10.0 stops here with exit 4 (\"result qid '{first}' not found in "
@@ -56,10 +56,6 @@ def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[
                 f"searcheval skips the {counted(len(skipped), 'such query', 'such queries')}, "
                 "as 9.0.8 does (-c, --missing zero, "
                 "evaluates them as empty rankings)"]
-    if settings.compat == 9 and settings.missing == "zero" and in_both == 0:
-        return ["trec_eval 9.0.8 stops here with exit 7 (\"No queries with both results and "
-                "relevance info\"), -c or not; searcheval evaluates every qrels query as an "
-                "empty ranking"]
     return []
 
 

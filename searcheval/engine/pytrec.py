@@ -35,6 +35,8 @@ from .children import run_worker
 from .outcome import Outcome, run_only_notes
 from . import missing, pytrec_worker, reference_order
 from .context import Ranked, prepare
+from .empty_runs import empty_run_notes
+from .reading_notes import reading_notes
 from ..settings import Settings
 from .undefined import zero_over_zero
 
@@ -112,6 +114,8 @@ def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_ev
 
 
 def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
+    # a run that ranks nothing: refused (unless allowed), as native's
+    nothing = reading_notes(qrels, run) + empty_run_notes(qrels, run, settings)
     reference = replace(settings, compat=9)
     ranked = prepare(qrels, run, reference)
     qrels = qrels.by_document()  # subtopic qrels: pytrec_eval gets each document's best grade
@@ -146,7 +150,8 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
                    engine=ENGINE, in_run=ranked.in_run[ranked.reported],
                    zero_filled=ranked.zero_filled,
                    skipped=ranked.skipped, ignored=ranked.ignored,
-                   notes=run_only_notes(ranked.run_only) + _notes(measures, reasons, settings),
+                   notes=nothing + run_only_notes(ranked.run_only)
+                   + _notes(measures, reasons, settings),
                    positive_judgments=ranked.positive_judgments,
                    undefined=undefined)
 

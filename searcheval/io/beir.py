@@ -89,5 +89,6 @@ def without_identical_ids(run: Run) -> Run:
                     run.scores[rows], lines, run.path, run.tag, ranks=ranks,
                     empty_queries=tuple(run.empty_queries) + tuple(emptied))
     kept.identical_ids_dropped = int(len(same) - len(rows))  # the settings name the count
+    kept.bom_dropped = run.bom_dropped
     return kept
 

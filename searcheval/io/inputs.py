@@ -94,6 +94,9 @@ def as_run(source: Any, name: str = "run", ranks: bool = False) -> Run:
     else:
         run = _fast_dict_run(source, name) or _dict_run(source, name)
         holds = "a {query_id: {doc_id: score}} dict"
+    if not isinstance(source, (str, Path, Run)) and not len(run.scores) \
+            and not run.empty_queries:
+        run.empty_input = True  # {}, [], an empty table: nothing, as an empty file
     if ranks and run.ranks is None:
         raise FormatError(run.path, 0, f"--ties rank orders by the rank column: expected one, "
                           f"found none in {holds}; add a rank column or choose another --ties")

@@ -64,9 +64,21 @@ def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
             if chosen.name in _READ_AHEAD:
                 cut = _read_ahead(cut)
             notes: list[str] = []
-            return Loaded(_BY_PIECES[chosen.name](path, cut, kind, ranks, notes), chosen, notes)
+            return _marked(Loaded(_BY_PIECES[chosen.name](path, cut, kind, ranks, notes),
+                                  chosen, notes), head)
         data = head + b"".join(chunks)
-    return read_data(path, data, kind, fmt, ranks)
+    return _marked(read_data(path, data, kind, fmt, ranks), head)
+
+
+def _marked(loaded: Loaded, head: bytes) -> Loaded:
+    """What the first bytes say that the data cannot: a run read from no byte at all
+    (``Run.empty_input``: trec_eval refuses an empty file where it reads one of blank
+    lines, ``engine.empty_runs``); a leading UTF-8 BOM, which every reader drops
+    (``bom_dropped``: trec_eval keeps it in the first query id, ``engine.reading_notes``)."""
+    if not head and isinstance(loaded.data, Run):
+        loaded.data.empty_input = True
+    loaded.data.bom_dropped = head.startswith(trec.BOM)
+    return loaded
 
 
 def _piece_bytes(chosen: Format) -> int:

@@ -3,7 +3,7 @@ or a {name: run} dict), their given names and labels, and ir_measures' namedtupl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,20 +18,32 @@ def is_several(run: Any) -> bool:
     a {query_id: {doc_id: score}} dict (its values map documents to numbers) or a list
     of ir_measures' ScoredDoc tuples."""
     if isinstance(run, Mapping):  # {name: run} when every value is a run, not a ranking
-        return bool(run) and all(_is_a_run(v) for v in run.values())
+        # An empty value ({} or []) is an empty run beside runs, else a query listed empty
+        values = list(run.values())
+        return any(map(_is_a_run, values)) and all(_is_a_run(v) or _is_nothing(v)
+                                                   for v in values)
     if isinstance(run, (list, tuple)) and not hasattr(run, "_fields"):
         return bool(run) and not isinstance(run[0], tuple)
     return False
 
 
+def _is_nothing(value: Any) -> bool:
+    """An empty dict, list or tuple: no ranking and no run, told apart by its neighbours."""
+    return isinstance(value, (Mapping, list, tuple)) and not value
+
+
 def _is_a_run(value: Any) -> bool:
     """A value of {name: run}: a path (an existing file, ``-`` or an ``irds:`` id), a Run
-    or DataFrame, or a {query_id: {doc_id: score}} dict (a dict of dicts); a ranking
+    or DataFrame, ScoredDoc tuples, or a {query_id: {doc_id: score}} dict (a dict of
+    dicts); a ranking
     ({doc_id: score}), None or another string is a query of one dict run."""
     if isinstance(value, Mapping):
         return bool(value) and all(isinstance(v, Mapping) for v in value.values())
     if isinstance(value, str):
         return value == "-" or is_irds(value) or Path(value).exists()
+    if isinstance(value, Iterator) or (isinstance(value, (list, tuple)) and value
+                                       and hasattr(value[0], "_fields")):
+        return True  # ir_measures' ScoredDoc tuples, in a list or as its readers yield them
     return isinstance(value, (Path, Run)) or hasattr(value, "columns")
 
 
@@ -72,11 +84,14 @@ def labels_of(read: list[Any], names: list[str | None]) -> list[str]:
 
 def rows_as_frame(source: Any, value_column: str) -> Any:
     """ir_measures' Qrel and ScoredDoc namedtuples (a list, or the generator its readers
-    return) as a DataFrame of their fields; anything else as it is."""
+    return) as a DataFrame of their fields, an empty list or generator as ``{}``; anything
+    else as it is."""
     if isinstance(source, (str, bytes, Mapping)) or hasattr(source, "columns") \
             or not hasattr(source, "__iter__") or type(source).__module__.startswith("searcheval"):
         return source
     rows = list(source) if not isinstance(source, (list, tuple)) else source
+    if not rows:  # no tuple to tell a run from qrels by: read as {}, the same nothing
+        return {}
     fields = getattr(rows[0], "_fields", ()) if rows else ()
     if not {"query_id", "doc_id", value_column} <= set(fields):
         return rows  # a generator is read once: what it gave, for the error to name

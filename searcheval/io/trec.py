@@ -198,7 +198,10 @@ def read_qrels(source: str | Path, form: str = "trec") -> Qrels:
         from .irds import load_irds_qrels  # imports ir_datasets: only for an irds: id
         return load_irds_qrels(source)
     with arrow_errors(str(source)):
-        return parse_qrels(*read_bytes(source), form=form)
+        path, data = read_raw(source)
+        qrels = parse_qrels(*trec_text(path, data), form=form)
+    qrels.bom_dropped = data.startswith(BOM)  # the notes say so: trec_eval keeps it
+    return qrels
 
 
 def parse_qrels(path: str, data: bytes, piece_bytes: int = PIECE_BYTES,
@@ -244,7 +247,11 @@ def read_run(source: str | Path, ranks: bool = False) -> Run:
 
     trec_eval ignores the rank column; ``ranks=True`` keeps it (for --ties rank)."""
     with arrow_errors(str(source)):
-        return parse_run(*read_bytes(source), ranks=ranks)
+        path, data = read_raw(source)
+        run = parse_run(*trec_text(path, data), ranks=ranks)
+    run.bom_dropped = data.startswith(BOM)  # the notes say so: trec_eval keeps it
+    run.empty_input = not data  # refused by trec_eval, unlike blank lines (engine.empty_runs)
+    return run
 
 
 def parse_run(path: str, data: bytes, ranks: bool = False,

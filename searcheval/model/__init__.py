@@ -83,6 +83,9 @@ class Qrels(_Pairs):
     # the doc column of the whole qrels these judgments were cut from (scale.blocks'
     # block of queries): BEIR's Hole@k reads every doc id judged for any query
     judged_anywhere: Encoded | None = field(default=None, repr=False, compare=False)
+    # The file began with a UTF-8 byte order mark, dropped: trec_eval keeps it as part of the
+    # first query id, so every output says so (engine.reading_notes)
+    bom_dropped: bool = False
 
     @classmethod
     def from_columns(cls, query_ids, doc_ids, relevance=None, *, form: str = "trec",
@@ -151,6 +154,11 @@ class Run(_Pairs):
     # Per row, its C/W/L cost when the cost file is keyed as cwl_eval's is, by the line's
     # element type (its second column: io.costs.element_type_costs); None: per document
     row_costs: np.ndarray | None = None
+    # The input held nothing at all (a file of no byte; an empty dict, list or table), where
+    # a run of blank or comment lines holds lines: trec_eval refuses the first in both
+    # versions, 10.0 -c evaluates the second (engine.empty_runs)
+    empty_input: bool = False
+    bom_dropped: bool = False  # as Qrels.bom_dropped
 
     @property
     def name(self) -> str:

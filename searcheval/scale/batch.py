@@ -306,6 +306,8 @@ def settings_facts(settings: Settings, with_path: bool = True) -> dict:
     cost edited re-evaluates every run; the same costs at another path change no number,
     so the job's key leaves the path out), not every document's cost written out."""
     facts = asdict(replace(settings, costs=None))
+    if not facts["allow_empty"]:  # left out unless given: the stamps made before it stay valid
+        del facts["allow_empty"]
     costs = settings.costs
     if costs is not None:
         facts["costs"] = {"sha256": costs.sha256,

@@ -29,7 +29,8 @@ def refuse_what_every_run_would_fail(qrels: Qrels, job: Job) -> None:
                          "rows of the CSV files batch writes, so the two could not be told "
                          "apart: rename the query (evaluate --format json keeps them apart)")
     empty_rankings = as_run({query_id: {} for query_id in queries}, "qrels check")
-    settings = job.settings  # --ties average refuses some measures: once, here too
+    # --ties average refuses some measures: once, here too; these rankings are empty on purpose
+    settings = replace(job.settings, allow_empty=True)
     if settings.ties == "rank":  # empty rankings have no rank column to order by
         settings = replace(settings, ties="trec_eval")
     try:

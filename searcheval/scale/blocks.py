@@ -11,6 +11,7 @@ means of the values, never averages of block averages. The streaming reader
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -18,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..engine import native
+from ..engine.empty_runs import verdict
 from ..engine.outcome import refusal_notes
 from ..settings import Settings
 from ..errors import UsageError
@@ -116,7 +118,7 @@ def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Pa
         return Part([], np.zeros((len(plan.computed), 0)),
                     sorted(names.to_pylist(), key=str.encode))
     results = native.evaluate(qrels_for(qrels, names.filter(judged)), run, plan.computed,
-                              replace(settings, missing="skip"))
+                              replace(settings, missing="skip", allow_empty=True))
     return Part(list(results.query_ids), results.values, list(results.ignored),
                 results.tie_counts or (0, 0), undefined=results.undefined, texts=results.texts)
 
@@ -131,6 +133,10 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
     seen = [q for part in parts for q in part.query_ids]
     in_run = [True] * len(seen)
     in_both = len(seen)  # before the zero-filled queries join them
+    ignored = sorted({q for part in parts for q in part.ignored}, key=str.encode)
+    # the whole run's verdict (the blocks are evaluated as allowed): refused or noted
+    nothing = [] if in_both else verdict(qrels.path, run_path, settings, ranked=bool(ignored),
+                                         empty_input=_no_bytes(run_path), run_queries=ignored)
     values = [part.values for part in parts]
     undefined = [part.undefined for part in parts]
     texts = [part.texts for part in parts]
@@ -140,7 +146,7 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
     if settings.missing == "zero" and absent:
         # trec_eval -c: a qrels query the run never retrieved for is an empty ranking
         empty = native.evaluate(qrels_for(qrels, unseen), empty_run(run_path, run_tag),
-                                plan.computed, settings)
+                                plan.computed, replace(settings, allow_empty=True))
         seen += list(empty.query_ids)
         in_run += [False] * len(empty.query_ids)
         values.append(empty.values)
@@ -150,7 +156,6 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
         raise UsageError(f"no query is in both {qrels.path} and {run_path} "
                          "(with --missing skip nothing would be averaged)")
     order = np.asarray(pc.sort_indices(pa.array(seen, pa.string())), dtype=np.int64)
-    ignored = sorted({q for part in parts for q in part.ignored}, key=str.encode)
     evaluated = qrels_for(qrels, pa.array(seen, pa.string()))
     values = plan.select(np.concatenate(values, axis=1), max(int(evaluated.relevance.max()), 0))
     return Results(run=run_name, run_tag=run_tag, measures=list(plan.measures),
@@ -162,8 +167,16 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
                                sum(p.tie_counts[1] for p in parts)),
                    positive_judgments=int(np.count_nonzero(evaluated.relevance > 0)),
                    undefined=_merged(undefined), texts=_joined(texts, order),
-                   notes=refusal_notes(settings, absent if settings.missing == "skip" else [],
-                                       in_both))
+                   notes=nothing + refusal_notes(
+                       settings, absent if settings.missing == "skip" else [], in_both))
+
+
+def _no_bytes(path: str) -> bool:
+    """Whether the run is a file of no byte (``Run.empty_input``; stdin is read through)."""
+    try:
+        return os.stat(path).st_size == 0 and os.path.isfile(path)
+    except (OSError, ValueError):
+        return False
 
 
 def _joined(parts: list[dict[str, list[str]]], order: np.ndarray) -> dict[str, list[str]]:

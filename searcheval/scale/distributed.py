@@ -26,6 +26,7 @@ from ..settings import Settings
 from ..errors import SearchevalError, UsageError, WorkersLost
 from ..io.bounded import memory_map
 from ..io.pieces import line_count, piece_bounds
+from ..engine.reading_notes import bom_note
 from ..io.trec import BOM
 from ..io.trec_grammar import TREC_RUN
 from ..model import Qrels, Run
@@ -185,6 +186,10 @@ def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure
              for part in grouped.to_delayed()]
     parts: list[Part] = client.gather(client.compute(tasks))
     results = combine(parts, qrels, plan, settings, Path(path).name, tag, path)
+    with open(path, "rb") as handle:  # the workers drop a leading BOM: the notes say so
+        bom = handle.read(len(BOM)) == BOM
+    results.notes[:0] = [bom_note(data) for data, dropped in ((qrels.path, qrels.bom_dropped),
+                                                                (path, bom)) if dropped]
     return results, sum(part.records for part in parts)
 
 

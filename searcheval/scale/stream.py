@@ -14,6 +14,7 @@ run first, or evaluate it in memory.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +25,8 @@ from .blocks import Part, Plan, combine, evaluate_block, run_rows
 from ..settings import Settings
 from ..errors import FormatError
 from ..io import bounded
-from ..io.trec import line_at, parse_run, refuse_lone_cr
+from ..engine.reading_notes import bom_note
+from ..io.trec import BOM, line_at, parse_run, refuse_lone_cr
 from ..model import Qrels, Run
 from ..measures import Measure
 from ..results import Results
@@ -51,14 +53,18 @@ def stream_evaluate(qrels: Qrels, source: str | Path, measures: list[Measure],
     """``evaluate_streaming``, and the number of records read."""
     parts: list[Part] = []
     plan = Plan.of(measures, qrels)
-    path, tag, records = str(source), None, 0
+    path, tag, records, bom = str(source), None, 0, False
     for block in run_blocks(source, chunk_queries, block_bytes, ranks=settings.ties == "rank"):
         path, records = block.path, records + len(block.lines)
         tag = block.tag if len(block.lines) else tag  # trec_eval's runid: the last line's tag
+        bom = bom or block.bom_dropped
         parts.append(evaluate_block(qrels, block, plan, settings))
     tag = tag or Path(path).name
     name = tag if path.startswith("<") else Path(path).name
-    return combine(parts, qrels, plan, settings, name, tag, path), records
+    results = combine(parts, qrels, plan, settings, name, tag, path)
+    results.notes[:0] = [bom_note(data) for data, dropped in ((qrels.path, qrels.bom_dropped),
+                                                                (path, bom)) if dropped]
+    return results, records
 
 
 def run_blocks(source: str | Path, chunk_queries: int | None = None,
@@ -72,7 +78,10 @@ def run_blocks(source: str | Path, chunk_queries: int | None = None,
     grouping = _Grouping()
     tag = None
     with bounded.opened(source) as (path, handle):
-        cut = bounded.line_pieces(path, bounded.chunks(path, handle), block_bytes)
+        chunks = bounded.chunks(path, handle)
+        head = next(chunks, b"")
+        bom = head.startswith(BOM)  # line_pieces drops it: the notes say so
+        cut = bounded.line_pieces(path, itertools.chain([head], chunks), block_bytes)
         carry, carry_before = b"", 0
         for (piece, before), more in _flagged(cut):
             data, offset = (carry + piece, carry_before) if carry else (piece, before)
@@ -81,7 +90,9 @@ def run_blocks(source: str | Path, chunk_queries: int | None = None,
             run.tag = tag or run.tag
             grouping.check(run)
             last = _last_query_start(run) if more else len(run.lines)
-            yield from _split(run, last, chunk_queries, grouping)
+            for block in _split(run, last, chunk_queries, grouping):
+                block.bom_dropped = bom
+                yield block
             # the last query's lines go on with the next piece
             carry, carry_before = b"", 0
             if more and last < len(run.lines):
