@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import FormatError
+from ..errors import FormatError, shown_number
 from .textrows import csv_rows, json_objects
 from .trec import read_raw
+from .trec_grammar import GRADE_RANGE
 
 # role -> recognised header names, best first (headers are compared lower-cased, with runs
 # of spaces and hyphens read as "_"). When two headers fit one role the first listed wins
@@ -254,15 +255,16 @@ def grade(labeled: LabeledSet, row: Row, mapping: dict[str, int]) -> int | None:
     """
     value = row.cells.get("label")
     if value is None or isinstance(value, int) and not isinstance(value, bool):
-        return value
+        return value if value is None else _in_grade_range(labeled, row, str(value))
     shown = str(value).strip() if not isinstance(value, bool) else str(value).lower()
     if _INTEGER.fullmatch(shown):
-        return int(float(shown))
+        return _in_grade_range(labeled, row, shown.partition(".")[0])
     if isinstance(value, float) or _FLOAT.fullmatch(shown):
         raise FormatError(labeled.path, row.line, f"label must be an integer grade or a word, "
                           f"found {value!r}")
     key = word_key(shown)
-    found = mapping.get(key, _numbered(shown))
+    numbered = _NUMBERED.fullmatch(shown)
+    found = mapping.get(key, numbered and _in_grade_range(labeled, row, numbered.group(1)))
     found = VOCABULARY.get(key) if found is None else found
     if found is None:
         labeled.unknown.setdefault(key, (shown, row.line))
@@ -277,9 +279,15 @@ def word_key(word: str) -> str:
     return re.sub(r"[\s_\-]+", " ", word.strip().lower())
 
 
-def _numbered(text: str) -> int | None:
-    match = _NUMBERED.fullmatch(text)
-    return int(match.group(1)) if match else None
+def _in_grade_range(labeled: LabeledSet, row: Row, digits: str) -> int:
+    """A grade from its decimal digits, refused outside the grades evaluation reads (its
+    digits counted first: ``int`` refuses more than 4,300; a float loses digits)."""
+    if len(digits.lstrip("+-").lstrip("0")) <= len(str(2**31)):
+        grade = int(digits)
+        if -2**31 <= grade < 2**31:
+            return grade
+    raise FormatError(labeled.path, row.line, f"label is out of range ({GRADE_RANGE}), found "
+                      f"{shown_number(digits)}")
 
 
 def number(labeled: LabeledSet, row: Row, role: str) -> float | None:
