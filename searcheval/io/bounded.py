@@ -330,7 +330,7 @@ def _plain_file(path: str, handle) -> bytes | None:
             raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
         return None
     refuse_changed(path, handle, state, len(data))
-    if _every_block_has_a_newline(data, LINE_LIMIT // 2):  # no line can pass the limit
+    if every_block_has_a_newline(data, LINE_LIMIT // 2):  # no line can pass the limit
         return data  # (check_lines' quick proof: no scan of every byte, no temporaries)
     check = LineCheck(path, data[:_READ])  # the pieces chunks() would have checked
     with memoryview(data) as view:
@@ -389,8 +389,10 @@ def _without_blank_lines(piece: bytes) -> tuple[bytes, int]:
     return (piece[end:], piece.count(b"\n", 0, end)) if end else (piece, 0)
 
 
-def _every_block_has_a_newline(data, block: int) -> bool:
-    full = len(data) // block * block  # a last, shorter block needs none (see above)
+def every_block_has_a_newline(data, block: int, length: int | None = None) -> bool:
+    """``check_lines``' quick proof over ``data[:length]`` (all of it by default)."""
+    length = len(data) if length is None else length
+    full = length // block * block  # a last, shorter block needs none (see check_lines)
     return all(data.find(b"\n", start, start + block) >= 0 for start in range(0, full, block))
 
 
@@ -402,7 +404,7 @@ def check_lines(path: str, data) -> None:
     whole block). ``find`` stops at a block's first newline, so a run file costs a few
     hundred calls instead of a pass over every byte (0.33 s at 7M lines); only a file
     with a block free of newlines gets the exact count, which names the line."""
-    if _every_block_has_a_newline(data, LINE_LIMIT // 2):
+    if every_block_has_a_newline(data, LINE_LIMIT // 2):
         return
     check = LineCheck(path, bytes(data[:64]))
     for start in range(0, len(data), 1 << 23):

@@ -178,10 +178,12 @@ def read_columns(path: str, data: bytes, layout: Layout, wanted: tuple[str, ...]
 
 def no_records(data: bytes) -> bool:
     """Whether ``data`` holds blank and comment lines only: no row for them, where Arrow's
-    split of each line into fields made several objects a line (a gzip of a GiB of newlines
-    took a minute and a GB; a comment must still be UTF-8, as ``trec_exact`` reads it)."""
-    if data[:1] not in b" \t\r\n#" or data[:1] == b"":
-        return not data
+    split of each line into fields made several objects a line, for lines that hold
+    nothing (a comment must still be UTF-8, as ``trec_exact`` reads it)."""
+    if not data:
+        return True
+    if data[:1] not in b" \t\r\n#":
+        return False
     if not data.strip():
         return True
     if _BLANK_OR_COMMENTS.match(data).end() != len(data):

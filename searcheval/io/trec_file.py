@@ -28,6 +28,8 @@ def checked(path: str, handle, state: tuple[int, int]) -> tuple[str | None, byte
     compressed, a BOM, an empty first field, a long first line, a NUL or any byte
     ``trec_fast._irregular`` refuses, or a block of half the line limit without a line
     end (the general path names the long line)."""
+    if not hasattr(os, "preadv"):  # Windows: the general path reads the file
+        return None, b""
     size, descriptor = state[0], handle.fileno()
     head = _read_at(path, descriptor, size, min(size, _HEAD), 0)
     if bounded.compression(head) or head.startswith(_BOM) or head[:1] in b"# \t\r\n\v\f":
@@ -44,10 +46,10 @@ def checked(path: str, handle, state: tuple[int, int]) -> tuple[str | None, byte
 def _irregular(path: str, descriptor: int, size: int, delimiter: int) -> bool:
     """``trec_fast._irregular`` of the file, and the line-length proof of
     ``bounded.check_lines``, one slice at a time on both cores."""
-    if _read_at(path, descriptor, size, 1, size - 1)[0] == delimiter:  # a last line, no newline
-        return True
+    if _read_at(path, descriptor, size, 1, size - 1)[0] == delimiter:
+        return True  # a last line without its newline
     buffers = threading.local()
-    block = bounded.LINE_LIMIT // 2  # SCAN_BYTES is a multiple: blocks stay aligned
+    block = bounded.LINE_LIMIT // 2  # SCAN_BYTES is a multiple of it
 
     def scan(begin: int) -> bool:
         stop = min(begin + SCAN_BYTES, size)
@@ -57,17 +59,11 @@ def _irregular(path: str, descriptor: int, size: int, delimiter: int) -> bool:
         with memoryview(buffers.data)[:count] as view:
             if os.preadv(descriptor, [view], begin) != count:
                 raise bounded.changed(path, size, os.fstat(descriptor).st_size)
+            # the slice starts at a multiple of the block: the file's blocks, aligned
             return irregular_slice(view, 0, stop - begin, delimiter) or not \
-                _blocks_have_line_ends(buffers.data, stop - begin, block)
+                bounded.every_block_has_a_newline(buffers.data, block, stop - begin)
 
     return any(on_both_cores(scan, range(0, size, SCAN_BYTES)))
-
-
-def _blocks_have_line_ends(data: bytearray, length: int, block: int) -> bool:
-    """``bounded.check_lines``' quick proof over ``data[:length]``, a slice that starts at
-    a multiple of ``block`` (a last, shorter block is the file's end: it needs none)."""
-    return all(data.find(b"\n", start, start + block) >= 0
-               for start in range(0, length // block * block, block))
 
 
 def _last_line(path: str, descriptor: int, size: int) -> bytes:
