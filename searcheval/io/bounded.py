@@ -356,7 +356,8 @@ def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int,
     physical lines before it (\\n, \\r\\n or a lone \\r end one). ``skip_blank`` (TREC
     text, where a blank line is no record): blank lines at the start of a piece are
     counted and dropped as they come, never gathered into pieces (a gzip of a GiB of
-    newlines held two pieces' worth at a time, and the heap it left behind)."""
+    newlines held two pieces' worth at a time, and the heap it left behind); each piece
+    must then be read with its own line count, never joined to the previous one's tail."""
     pending, before, first = bytearray(), 0, True
     for piece in pieces:
         if skip_blank and not pending:
