@@ -71,3 +71,16 @@ def test_a_record_after_blank_lines_is_read(tmp_path):
     result = cli("evaluate", "-m", "AP", "-m", "P@2", "-f", "csv", tmp_path / "q.qrels", run)
     assert (result.exit_code, result.stdout.splitlines()[-2:]) == (
         0, ["run.gz,all,AP,1.0", "run.gz,all,P@2,0.5"])
+
+
+def test_a_plain_file_of_blank_lines_is_read_in_bounded_memory(tmp_path):
+    run, qrels = tmp_path / "blank.run", tmp_path / "q.qrels"
+    with open(run, "wb") as out:
+        for _ in range(256):
+            out.write(b"\n" * MiB)
+        out.write(RECORD)
+    qrels.write_text(QRELS)
+    code, stdout, stderr, peak = run_measured(["evaluate", "-m", "AP", "-f", "csv", str(qrels),
+                                               str(run)])
+    assert (code, stdout.splitlines()[-1]) == (0, "blank.run,all,AP,1.0"), stderr
+    assert peak - run_measured(["--version"])[3] <= 100 * MiB, peak
