@@ -84,3 +84,15 @@ def test_a_plain_file_of_blank_lines_is_read_in_bounded_memory(tmp_path):
                                                str(run)])
     assert (code, stdout.splitlines()[-1]) == (0, "blank.run,all,AP,1.0"), stderr
     assert peak - run_measured(["--version"])[3] <= 100 * MiB, peak
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["plain", "gzip"])
+def test_a_comment_that_is_not_utf8_after_many_is_still_named(tmp_path, packed):
+    count = 2 * MiB // len(b"# ok\n")
+    text = b"# ok\n" * count + b"# caf\xe9\n" + RECORD
+    run = tmp_path / ("run.gz" if packed else "run")
+    run.write_bytes(gzip.compress(text, compresslevel=1) if packed else text)
+    (tmp_path / "q.qrels").write_text(QRELS)
+    result = cli("evaluate", "-m", "AP", tmp_path / "q.qrels", run)
+    assert (result.exit_code, result.stderr) == (
+        2, f"{run}:{count + 1}: not UTF-8 text (byte 0xe9)\n")

@@ -14,6 +14,7 @@ checked for repeats as they are built (``repeats``).
 
 from __future__ import annotations
 
+import codecs
 import re
 from contextlib import contextmanager
 from pathlib import Path
@@ -165,8 +166,14 @@ def read_columns(path: str, data: bytes, layout: Layout, wanted: tuple[str, ...]
             path, pieces.pieces(data, piece_bytes),
             lambda piece: read_columns(path, piece, layout, wanted, piece_bytes, problems, coded),
             problems))
-    if no_records(data):
+    start = records_start(data)
+    if start == len(data):
         return trec_fast.empty_columns(layout, wanted)
+    if start >= _SKIPPED_AT_LEAST:  # the lines after a long run of blank or comment ones
+        return pieces.joined(pieces.read_pieces(
+            path, iter([(data[start:], pieces.line_count(data, 0, start))]),
+            lambda piece: read_columns(path, piece, layout, wanted, piece_bytes, problems, coded),
+            problems))
     try:
         return trec_fast.columns(data, layout, wanted, coded)
     except trec_fast.FAILURES:
@@ -176,27 +183,27 @@ def read_columns(path: str, data: bytes, layout: Layout, wanted: tuple[str, ...]
         return trec_exact.parse(path, data, layout, wanted, problems)
 
 
-def no_records(data: bytes) -> bool:
-    """Whether ``data`` holds blank and comment lines only: no row for them, where Arrow's
-    split of each line into fields made several objects a line, for lines that hold
-    nothing (a comment must still be UTF-8, as ``trec_exact`` reads it)."""
-    if not data:
-        return True
-    if data[:1] not in b" \t\r\n#":
-        return False
-    if not data.strip():
-        return True
-    if _BLANK_OR_COMMENTS.match(data).end() != len(data):
-        return False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False  # the exact parser names the line
-    return True
+def records_start(data: bytes) -> int:
+    """Where the first line that may hold a record starts, after the blank and comment
+    lines ``data`` starts with (``len(data)``: no line holds one). Those lines get no
+    row: Arrow's split of each line into fields made several objects a line, for lines
+    that hold nothing. A comment must still be UTF-8, as ``trec_exact`` reads it: if one
+    is not, 0, and the parsers name its line."""
+    if not data or data[:1] not in b" \t\r\n#":
+        return 0
+    end = _BLANK_OR_COMMENTS.match(data).end()
+    start = end if end == len(data) else data.rfind(b"\n", 0, end) + 1  # at a line start
+    if start and not data.isascii():
+        try:
+            codecs.utf_8_decode(memoryview(data)[:start], "strict", True)
+        except UnicodeDecodeError:
+            return 0
+    return start
 
 
 # Runs of whitespace and comment lines; possessive (no backtracking state kept).
 _BLANK_OR_COMMENTS = re.compile(rb"(?:[ \t\r\n]++|#[^\n]*+)*+")
+_SKIPPED_AT_LEAST = 1 << 16  # bytes of such lines worth a copy of the rest of the text
 
 
 def _wanted(layout: Layout, ranks: bool) -> tuple[str, ...]:
