@@ -1,6 +1,6 @@
 """Input bytes within bounds: gzip, bzip2 and xz decompressed a piece at a time, no line
-over 1 MiB,
-and a JSON document under a ceiling, so that a small file cannot fill the memory.
+over 1 MiB, and a JSON document under a ceiling, so that a small file cannot fill the
+memory; a regular file that changes while it is read is refused (``refuse_changed``).
 
 A TREC line is well under a kilobyte; a line past ``LINE_LIMIT`` is not one, and a gzip
 "bomb" (a few MB expanding to a single line of gigabytes) is refused as soon as the line
@@ -167,6 +167,7 @@ _MAGIC = {  # each format's own specification: the first bytes of every file
     "zstd": re.compile(re.escape(b"\x28\xb5\x2f\xfd")),
     "lz4": re.compile(re.escape(b"\x04\x22\x4d\x18") + b"|" + re.escape(b"\x02\x21\x4c\x18")),
 }
+_MAGIC_BYTES = 10  # the longest magic above (bzip2's)
 _UNREAD = ("zstd", "lz4")  # recognised, not read: the standard library has neither
 
 
@@ -233,7 +234,9 @@ def _unpacked(path: str, head: bytes, handle, kind: str) -> Iterator[bytes]:
             yield out
         pending = b""
         if unpack.eof:
-            pending = unpack.unused_data or handle.read(_READ)
+            pending = unpack.unused_data
+            if len(pending) < _MAGIC_BYTES:  # the next stream's magic may start the next read
+                pending += handle.read(_READ)
             if not pending:
                 return
             if compression(pending) != kind:
