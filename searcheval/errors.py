@@ -8,6 +8,21 @@ INTERRUPTED = "searcheval: interrupted; nothing was written"
 INTERRUPTED_CODE = 130  # 128 + SIGINT, as a shell reports a process Ctrl-C ended
 
 
+LONGEST_QUOTED_NUMBER = 40  # characters; a longer number is quoted by its length
+
+
+def shown_number(text: str, quoted: bool = True) -> str:
+    """A number as a message quotes it: its repr (or itself, not ``quoted``), or, when too
+    long to read (an integer of thousands of digits), how many digits it has (other text:
+    its start and length)."""
+    if len(text) <= LONGEST_QUOTED_NUMBER:
+        return repr(text) if quoted else text
+    digits = sum(map(str.isdigit, text))
+    if digits >= len(text) - 2:  # a sign, a decimal point
+        return f"a number of {digits:,} digits"
+    return f"{text[:LONGEST_QUOTED_NUMBER // 2]!r}... ({len(text):,} characters)"
+
+
 class SearchevalError(Exception):
     """Base class of every error searcheval reports to a user."""
 

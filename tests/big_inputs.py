@@ -66,19 +66,27 @@ def run_measured(args: list[str], env: dict[str, str] | None = None
     """(exit code, stdout, stderr, peak resident memory in bytes) of ``python -m
     searcheval ARGS`` in a child process of its own (a fresh parent reads its children's
     peak with ``resource.getrusage``: nothing else this process ran is counted)."""
+    return run_costs(["-m", "searcheval", *args], env)[:4]
+
+
+def run_costs(args: list[str], env: dict[str, str] | None = None
+              ) -> tuple[int, str, str, int, float]:
+    """``run_measured`` of ``python ARGS`` (``-m searcheval ...``, ``-c CODE``), and the
+    child's CPU time in seconds (user and system)."""
     import json
     import os
     import subprocess
     import sys
 
     probe = ("import json, resource, subprocess, sys\n"
-             "done = subprocess.run([sys.executable, '-m', 'searcheval'] + sys.argv[1:],"
+             "done = subprocess.run([sys.executable] + sys.argv[1:],"
              " capture_output=True, text=True)\n"
-             "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024\n"
-             "print(json.dumps([done.returncode, done.stdout, done.stderr, peak]))\n")
+             "used = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+             "print(json.dumps([done.returncode, done.stdout, done.stderr,"
+             " used.ru_maxrss * 1024, used.ru_utime + used.ru_stime]))\n")
     tree = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=tree, **(env or {}))
     out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
                          env=env, cwd=tree, check=True)
-    code, stdout, stderr, peak = json.loads(out.stdout)
-    return code, stdout, stderr, peak
+    code, stdout, stderr, peak, cpu = json.loads(out.stdout)
+    return code, stdout, stderr, peak, cpu

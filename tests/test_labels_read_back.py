@@ -38,7 +38,7 @@ def run(*arguments) -> "click.testing.Result":
     ("2147483648", "'2147483648'"),
     ("-2147483649", "'-2147483649'"),
     ("5000000000.0", "'5000000000.0'"),
-    ("9" * 5000, f"'{'9' * 40}... (5000 characters)'"),
+    ("9" * 5000, "a number of 5,000 digits"),
     ("5000000000 - very relevant", "'5000000000 - very relevant'"),
 ], ids=["above", "below", "decimal", "5000 digits", "numbered word"])
 def test_error_judgments_grade_out_of_range(tmp_path, label, shown):

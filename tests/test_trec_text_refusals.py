@@ -10,9 +10,10 @@ the line number on every way a TREC file comes in (issue 12, item A.5).
   ``x`` (grade 0); Arrow's integer parser reads 16, so the fast paths made the document
   relevant where the line-by-line pass refused it. A TREC grade is decimal.
 
-Each file goes through: the regular-file fast path (memory map, Arrow), the Arrow field
-path (an irregular file: a double space), the line-by-line Python path (a \\x1f byte Arrow's
-splitter cannot take), gzip, stdin, ``check``'s tolerant scanner and the streaming reader.
+Each file goes through: the regular-file fast path (checked a slice at a time, read by
+Arrow), the Arrow field path (an irregular file: a double space), the line-by-line Python
+path (a \\x1f byte Arrow's splitter cannot take), gzip, stdin, ``check``'s tolerant
+scanner and the streaming reader.
 """
 
 from __future__ import annotations

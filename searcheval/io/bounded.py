@@ -1,5 +1,6 @@
-"""Input bytes within bounds: gzip decompressed a piece at a time, no line over 1 MiB,
-and a JSON document under a ceiling, so that a small file cannot fill the memory.
+"""Input bytes within bounds: gzip, bzip2 and xz decompressed a piece at a time, no line
+over 1 MiB, and a JSON document under a ceiling, so that a small file cannot fill the
+memory; a regular file that changes while it is read is refused (``refuse_changed``).
 
 A TREC line is well under a kilobyte; a line past ``LINE_LIMIT`` is not one, and a gzip
 "bomb" (a few MB expanding to a single line of gigabytes) is refused as soon as the line
@@ -19,13 +20,13 @@ are parsed as they are decompressed, never held as one bytes object besides the 
 
 from __future__ import annotations
 
-import mmap
 import os
+import re
 import stat
 import sys
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -63,21 +64,58 @@ def refuse_large_json(path: str, size: int) -> None:
 
 
 
-@contextmanager
-def memory_map(handle) -> Iterator[mmap.mmap]:
-    """A read-only memory map of an open file, closed on leaving if nothing still holds
-    a slice of it; else it closes when the last slice goes (the map object unmaps itself).
-    Something outside the reader may hold one a moment longer than the reader's frames:
-    a frame of an exception's traceback (a Ctrl-C can land anywhere), or a frame that a
-    sampling profiler took from another thread (Dask's workers sample every thread's
-    frames, and so keep a finished scan's numpy view alive). ``close`` raises BufferError
-    then, which would fail a good read, or replace an exception by a traceback."""
-    view = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+class FileBytes:
+    """A regular file's bytes as ``pieces.piece_bounds`` reads them, its length and where
+    its next newline is, read where asked (``pread``), never memory-mapped: a map of a
+    file that something truncates kills the process with SIGBUS at the first page past the
+    new end, and no handler can resume Python there."""
+
+    def __init__(self, path: str, handle, size: int) -> None:
+        self.path, self.descriptor, self.size = path, handle.fileno(), size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def find(self, newline: bytes, start: int) -> int:
+        while start < self.size:
+            data = os.pread(self.descriptor, min(_READ >> 4, self.size - start), start)
+            if not data:
+                raise changed(self.path, self.size, os.fstat(self.descriptor).st_size)
+            found = data.find(newline)
+            if found >= 0:
+                return start + found
+            start += len(data)
+        return -1
+
+
+def file_state(handle) -> tuple[int, int] | None:
+    """(size, modification time) of an open regular file; None for anything else (stdin,
+    a pipe), which cannot change under a reader that has read it."""
     try:
-        yield view
-    finally:
-        with suppress(BufferError):
-            view.close()
+        status = os.fstat(handle.fileno())
+    except (OSError, ValueError, AttributeError):  # no file number: not a file
+        return None
+    return (status.st_size, status.st_mtime_ns) if stat.S_ISREG(status.st_mode) else None
+
+
+def refuse_changed(path: str, handle, state: tuple[int, int] | None,
+                   read: int | None = None) -> None:
+    """A FormatError if the file is no longer as ``state`` found it, or if ``read`` (the
+    bytes a reader got from it) is not its size: a file that something truncates, extends
+    or rewrites while it is read would give numbers of half a file, or of no file at all."""
+    if state is None:
+        return
+    now = file_state(handle) or (-1, -1)
+    if now == state and read in (None, state[0]):
+        return
+    raise changed(path, state[0], now[0] if now[0] != state[0] or read is None else read)
+
+
+def changed(path: str, before: int, after: int) -> FormatError:
+    """The error for a file that changed while it was read (``before``, ``after``: sizes)."""
+    change = f"{before:,} bytes, then {after:,}" if after != before else "it was written to"
+    return FormatError(path, 0, f"the file changed while it was read ({change}); read it "
+                       "once nothing writes to it")
 
 
 @contextmanager
@@ -104,19 +142,53 @@ def first_bytes(path: str, handle, size: int) -> bytes:
 
 
 def chunks(path: str, handle) -> Iterator[bytes]:
-    """The file's bytes a piece at a time (at most 1 MiB each when decompressed), gzip
-    decompressed when the content says so, every line checked (``LineCheck``)."""
+    """The file's bytes a piece at a time (at most 1 MiB each when decompressed), gzip,
+    bzip2 or xz decompressed when the content says so, every line checked
+    (``LineCheck``); a regular file that changes meanwhile is refused (``refuse_changed``)."""
+    state = file_state(handle)
     try:
         head = handle.read(_READ)
     except OSError as exc:
         raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
-    pieces = _gunzip(path, head, handle) if head[:2] == GZIP else _plain(head, handle)
     check: LineCheck | None = None
-    for piece in pieces:
-        if check is None:
-            check = LineCheck(path, piece)
-        check.feed(piece)
-        yield piece
+    try:
+        for piece in _decompressed(path, head, handle):
+            if check is None:
+                check = LineCheck(path, piece)
+            check.feed(piece)
+            yield piece
+    except FormatError:  # a file cut short reads as a bad gzip or a bad last line
+        refuse_changed(path, handle, state)
+        raise
+    refuse_changed(path, handle, state, handle.tell() if state is not None else None)
+
+
+def compression(head: bytes) -> str | None:
+    """The compression format whose magic bytes start ``head``, or None."""
+    return next((name for name, magic in _MAGIC.items() if magic.match(head)), None)
+
+
+_MAGIC = {  # each format's own specification: the first bytes of every file
+    "gzip": re.compile(re.escape(GZIP)),
+    "bzip2": re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)"),
+    "xz": re.compile(re.escape(b"\xfd7zXZ\x00")),
+    "zstd": re.compile(re.escape(b"\x28\xb5\x2f\xfd")),
+    "lz4": re.compile(re.escape(b"\x04\x22\x4d\x18") + b"|" + re.escape(b"\x02\x21\x4c\x18")),
+}
+_MAGIC_BYTES = 10  # the longest magic above (bzip2's)
+_UNREAD = ("zstd", "lz4")  # recognised, not read: the standard library has neither
+
+
+def _decompressed(path: str, head: bytes, handle) -> Iterator[bytes]:
+    kind = compression(head)
+    if kind == "gzip":
+        return _gunzip(path, head, handle)
+    if kind in _UNREAD:
+        raise FormatError(path, 0, f"expected text, gzip, bzip2 or xz, found {kind}-compressed "
+                          f"data: decompress it first ({kind} -d)")
+    if kind is not None:
+        return _unpacked(path, head, handle, kind)
+    return _plain(head, handle)
 
 
 def _plain(head: bytes, handle) -> Iterator[bytes]:
@@ -153,6 +225,38 @@ def _gunzip(path: str, head: bytes, handle) -> Iterator[bytes]:
                           "end-of-stream marker was reached")
 
 
+def _unpacked(path: str, head: bytes, handle, kind: str) -> Iterator[bytes]:
+    """Decompressed bytes of every bzip2 or xz stream, never more than ``_READ`` at a time
+    (both formats allow streams one after the other, as gzip allows members)."""
+    import bz2
+    import lzma
+
+    make = bz2.BZ2Decompressor if kind == "bzip2" else lzma.LZMADecompressor
+    unpack, pending = make(), head
+    while True:
+        try:
+            out = unpack.decompress(pending, _READ)
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise FormatError(path, 0, f"not a valid {kind} file: {exc}") from None
+        if out:
+            yield out
+        pending = b""
+        if unpack.eof:
+            pending = unpack.unused_data
+            if len(pending) < _MAGIC_BYTES:  # the next stream's magic may start the next read
+                pending += handle.read(_READ)
+            if not pending:
+                return
+            if compression(pending) != kind:
+                raise FormatError(path, 0, f"not a valid {kind} file: bytes after its end")
+            unpack = make()
+        elif unpack.needs_input:
+            pending = handle.read(_READ)
+            if not pending:
+                raise FormatError(path, 0, f"not a valid {kind} file: it ends before its "
+                                  "end-of-stream marker")
+
+
 class LineCheck:
     """Refuses the first line longer than ``LINE_LIMIT`` as the bytes go by. Lines are
     counted at \\n. A JSON document's first line is bounded by the JSON ceiling instead."""
@@ -169,22 +273,42 @@ class LineCheck:
             refuse_large_json(self.path, self.size)
         if self.binary or self.document:
             return
-        ends = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == 10)
-        if len(ends):
-            lengths = np.diff(ends, prepend=-1) - 1
-            lengths[0] += self.current
-            if lengths.max() > LINE_LIMIT:
-                self._refuse(self.lines + int(np.argmax(lengths > LINE_LIMIT)) + 1)
-            self.lines += len(ends)
-            self.current = len(piece) - int(ends[-1]) - 1
+        if isinstance(piece, bytes) and len(piece) <= LINE_LIMIT:
+            self._short_piece(piece)
         else:
-            self.current += len(piece)
+            self._long_piece(piece)
         if self.current > LINE_LIMIT:
             if self.lines == 0 and self.json:
                 self.document = True
                 refuse_large_json(self.path, self.size)
                 return
             self._refuse(self.lines + 1)
+
+    def _short_piece(self, piece: bytes) -> None:
+        """The line ends of a piece no longer than the limit: a line that starts and ends
+        inside it is shorter than the piece, so only the line it continues is measured
+        (``find``, ``count``: no array of line ends, a million long for a piece of
+        newlines)."""
+        first = piece.find(b"\n")
+        if first < 0:
+            self.current += len(piece)
+            return
+        if self.current + first > LINE_LIMIT:
+            self._refuse(self.lines + 1)
+        self.lines += piece.count(b"\n")
+        self.current = len(piece) - piece.rfind(b"\n") - 1
+
+    def _long_piece(self, piece) -> None:
+        ends = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == 10)
+        if not len(ends):
+            self.current += len(piece)
+            return
+        lengths = np.diff(ends, prepend=-1) - 1
+        lengths[0] += self.current
+        if lengths.max() > LINE_LIMIT:
+            self._refuse(self.lines + int(np.argmax(lengths > LINE_LIMIT)) + 1)
+        self.lines += len(ends)
+        self.current = len(piece) - int(ends[-1]) - 1
 
     def _refuse(self, line: int) -> None:
         raise FormatError(self.path, line, f"expected a line of at most 1 MiB ({LINE_LIMIT:,} "
@@ -203,19 +327,21 @@ def read_all(source: str | Path) -> tuple[str, bytes]:
 
 
 def _plain_file(path: str, handle) -> bytes | None:
-    """The bytes of a regular file that is not gzip, its lines checked; else None (the
+    """The bytes of a regular file that is not compressed, its lines checked; else None (the
     handle back at its start)."""
     try:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             return None
-        if _first_bytes(handle, len(GZIP)) == GZIP:
+        if compression(_first_bytes(handle, 16)) is not None:
             return None
+        state = file_state(handle)
         data = handle.read()  # nothing buffered yet: one read of the file's size
     except (OSError, ValueError, AttributeError) as exc:  # no file number: not a file
         if isinstance(exc, OSError) and exc.errno is not None:
             raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
         return None
-    if _every_block_has_a_newline(data, LINE_LIMIT // 2):  # no line can pass the limit
+    refuse_changed(path, handle, state, len(data))
+    if every_block_has_a_newline(data, LINE_LIMIT // 2):  # no line can pass the limit
         return data  # (check_lines' quick proof: no scan of every byte, no temporaries)
     check = LineCheck(path, data[:_READ])  # the pieces chunks() would have checked
     with memoryview(data) as view:
@@ -234,13 +360,21 @@ def _first_bytes(handle, count: int) -> bytes:
     return head
 
 
-def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int
-                ) -> Iterator[tuple[bytes, int]]:
+def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int,
+                skip_blank: bool = False) -> Iterator[tuple[bytes, int]]:
     """Pieces of about ``piece_bytes`` cut by the one cut rule (``pieces.piece_end``: just
     after a \\n; a leading UTF-8 BOM removed), as they come, each with the number of
-    physical lines before it (\\n, \\r\\n or a lone \\r end one)."""
+    physical lines before it (\\n, \\r\\n or a lone \\r end one). ``skip_blank`` (TREC
+    text, where a blank line is no record): blank lines at the start of a piece are
+    counted and dropped as they come, never gathered into pieces (a gzip of a GiB of
+    newlines held two pieces' worth at a time, and the heap it left behind); each piece
+    must then be read with its own line count, never joined to the previous one's tail."""
     pending, before, first = bytearray(), 0, True
     for piece in pieces:
+        if skip_blank and not pending:
+            piece, blank_lines = _without_blank_lines(piece)
+            if blank_lines:
+                before, first = before + blank_lines, False  # a BOM is at byte 0 or nowhere
         pending += piece
         if first and len(pending) >= len(_BOM):
             if pending.startswith(_BOM):
@@ -259,20 +393,30 @@ def line_pieces(path: str, pieces: Iterator[bytes], piece_bytes: int
         yield bytes(pending.removeprefix(_BOM) if first else pending), before
 
 
-def _every_block_has_a_newline(data, block: int) -> bool:
-    full = len(data) // block * block  # a last, shorter block needs none (see above)
+def _without_blank_lines(piece: bytes) -> tuple[bytes, int]:
+    """``piece`` without the blank lines it starts with, and how many there were (spaces,
+    tabs and \\n only: a \\r is left for the readers to judge)."""
+    blank = len(piece) - len(piece.lstrip(b" \t\n"))
+    end = piece.rfind(b"\n", 0, blank) + 1
+    return (piece[end:], piece.count(b"\n", 0, end)) if end else (piece, 0)
+
+
+def every_block_has_a_newline(data, block: int, length: int | None = None) -> bool:
+    """``check_lines``' quick proof over ``data[:length]`` (all of it by default)."""
+    length = len(data) if length is None else length
+    full = length // block * block  # a last, shorter block needs none (see check_lines)
     return all(data.find(b"\n", start, start + block) >= 0 for start in range(0, full, block))
 
 
 def check_lines(path: str, data) -> None:
-    """``LineCheck`` over bytes already there (a memory map: read a slice at a time).
+    """``LineCheck`` over bytes already there (read a slice at a time).
 
     First a quick proof that no line passes the limit: when every aligned block of half
     the limit holds a newline, no two newlines are a limit apart (a gap that long holds a
     whole block). ``find`` stops at a block's first newline, so a run file costs a few
     hundred calls instead of a pass over every byte (0.33 s at 7M lines); only a file
     with a block free of newlines gets the exact count, which names the line."""
-    if _every_block_has_a_newline(data, LINE_LIMIT // 2):
+    if every_block_has_a_newline(data, LINE_LIMIT // 2):
         return
     check = LineCheck(path, bytes(data[:64]))
     for start in range(0, len(data), 1 << 23):

@@ -23,6 +23,7 @@ from .column_names import roles
 from .table_checks import array_of, scalar
 from .table_values import Columns, Part, checked, convert, read_parts, table_kind
 from .tables import physical_lines
+from .textrows import LongInteger, json_integer
 from .trec import LINE_BREAK, refuse_non_utf8, text_bytes
 
 _ARROW_BLOCK = 1 << 20  # a piece split in blocks, on both cores (a longer line: slow path)
@@ -72,6 +73,9 @@ def _jsonl_by_arrow(path: str, piece: bytes) -> Columns:
     if table.num_rows != physical_lines(piece) or any(
             pa.types.is_struct(t) or pa.types.is_list(t) for t in table.schema.types):
         raise ValueError("rows and lines differ")
+    if any(pa.types.is_floating(column.type) and not pc.all(pc.is_finite(column)).as_py()
+           for column in table.columns):  # an integer of 400 digits, say, is inf to Arrow:
+        raise ValueError("a number beyond a double")  # json reads the piece, and says which
     names = [name for name in roles(table.column_names).values()]
     return Columns(path, {n: table.column(n) for n in names}, range(1, table.num_rows + 1))
 
@@ -84,7 +88,9 @@ def _jsonl_slowly(path: str, data: bytes) -> Columns:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json.loads(line, parse_int=json_integer)
+        except LongInteger as exc:
+            raise FormatError(path, number, exc.message()) from None
         except (ValueError, RecursionError) as exc:
             raise FormatError(path, number, f"not valid JSON: {_json_reason(exc, line)}") \
                 from None
@@ -129,7 +135,10 @@ def read_json(path: str, data: bytes, kind: str | None,
     refuse_non_utf8(path, data)
     text = data.decode("utf-8")
     try:
-        document = json.loads(text, object_pairs_hook=_no_repeats)
+        document = json.loads(text, object_pairs_hook=_no_repeats, parse_int=json_integer)
+    except LongInteger as exc:
+        raise FormatError(path, len(LINE_BREAK.findall(text, 0, text.find(exc.text))) + 1,
+                          exc.message()) from None
     except (ValueError, RecursionError) as exc:
         raise FormatError(path, json_line(exc, text),
                           f"not valid JSON: {_json_reason(exc, text)}") from None

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import FormatError
+from ..errors import FormatError, shown_number
 from .textrows import csv_rows, json_objects
 from .trec import read_raw
 from .trec_grammar import GRADE_RANGE
@@ -294,11 +294,10 @@ def _grade_in_range(path: str, line: int, value: int | None, shown) -> int:
     """A grade as evaluate reads it back, a 32-bit integer as in trec_eval: refused here,
     where it is read, and not in the qrels written from it."""
     if value is None or not -GRADE_LIMIT <= value < GRADE_LIMIT:
-        text = str(shown) if not isinstance(shown, int) or shown.bit_length() < 128 else \
-            f"an integer of {shown.bit_length()} bits"
-        text = text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
+        text = shown_number(str(shown)) if not isinstance(shown, int) or \
+            shown.bit_length() < 128 else f"an integer of {shown.bit_length()} bits"
         raise FormatError(path, line, f"label is out of range for a grade ({GRADE_RANGE}), "
-                          f"found {text!r}")
+                          f"found {text}")
     return value
 
 

@@ -29,7 +29,7 @@ SLOW_PIECE_BYTES = 1 << 20  # a piece Arrow refused is cut again this small for 
 
 
 def piece_end(data, start: int, piece_bytes: int) -> int:
-    """Where the piece of ``data`` (bytes, bytearray or a memory map) that starts at
+    """Where the piece of ``data`` (bytes, bytearray or ``bounded.FileBytes``) that starts at
     ``start`` ends: just after the first \\n at or past ``start + piece_bytes - 1``; 0 when
     no \\n is there (the rest of ``data`` is one piece, or waits for more bytes)."""
     return data.find(b"\n", start + max(piece_bytes, 1) - 1) + 1

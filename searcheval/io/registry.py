@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import SearchevalError, UsageError
 from . import beir, bounded, trec, trec_variants
 from .trec_grammar import LINE_BREAK
 from .column_names import roles
@@ -55,18 +55,23 @@ def _read_stream(source: str | Path, kind: str | None, fmt: str | None,
     irregular) is parsed a piece at a time as it is decompressed (``bounded``), each piece
     converted and dropped; other formats (JSON, Parquet) are read whole."""
     with bounded.opened(source) as (path, handle):
-        chunks = bounded.chunks(path, handle)
-        head = next(chunks, b"")
-        chosen = named(fmt) or recognise(path, head, kind)
-        if chosen.name in _BY_PIECES and (kind is None or kind in chosen.kinds):
-            cut = bounded.line_pieces(path, itertools.chain([head], chunks),
-                                      _piece_bytes(chosen))
-            if chosen.name in _READ_AHEAD:
-                cut = _read_ahead(cut)
-            notes: list[str] = []
-            return _marked(Loaded(_BY_PIECES[chosen.name](path, cut, kind, ranks, notes),
-                                  chosen, notes), head)
-        data = head + b"".join(chunks)
+        state = bounded.file_state(handle)
+        try:
+            chunks = bounded.chunks(path, handle)
+            head = next(chunks, b"")
+            chosen = named(fmt) or recognise(path, head, kind)
+            if chosen.name in _BY_PIECES and (kind is None or kind in chosen.kinds):
+                cut = bounded.line_pieces(path, itertools.chain([head], chunks),
+                                          _piece_bytes(chosen), chosen.name in _TREC_TEXT)
+                if chosen.name in _READ_AHEAD:
+                    cut = _read_ahead(cut)
+                notes: list[str] = []
+                return _marked(Loaded(_BY_PIECES[chosen.name](path, cut, kind, ranks, notes),
+                                      chosen, notes), head)
+            data = head + b"".join(chunks)
+        except SearchevalError:  # a line cut short by a truncation, say: name the change
+            bounded.refuse_changed(path, handle, state)
+            raise
     return _marked(read_data(path, data, kind, fmt, ranks), head)
 
 
@@ -90,6 +95,7 @@ def _piece_bytes(chosen: Format) -> int:
 
 
 _SMALL_PIECES = ("csv", "tsv", "jsonl", "msmarco-run", "qrels-3col")
+_TREC_TEXT = ("trec-run", "trec-qrels", "msmarco-run", "qrels-3col")  # blank lines: nothing
 
 
 _READ_AHEAD = ("csv", "tsv", "jsonl", "msmarco-run", "qrels-3col")
@@ -159,7 +165,7 @@ def _read_regular(source: str | Path, kind: str | None, fmt: str | None,
         return None
     with bounded.opened(path) as (_, handle):  # an unreadable file: one line naming it
         head = bounded.first_bytes(path, handle, 1 << 16)
-    if head[:2] == b"\x1f\x8b":
+    if bounded.compression(head) is not None:
         return None
     chosen = named(fmt) or recognise(path, head, kind)
     if chosen.name not in ("trec-run", "trec-qrels") or (kind and kind not in chosen.kinds):
@@ -242,7 +248,7 @@ def _is_jsonl(text: bytes) -> bool:
 
     first = text.split(b"\n", 1)[0]
     try:
-        record = json.loads(first)
+        record = json.loads(first, parse_int=len)  # the keys decide: no value is converted
     except ValueError:
         return False
     return isinstance(record, dict) and "query_id" in roles(list(record))

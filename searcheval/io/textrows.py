@@ -8,7 +8,31 @@ import io
 import json
 from collections.abc import Iterator
 
-from ..errors import FormatError
+from ..errors import FormatError, shown_number
+
+# Digits of the longest integer a JSON value may hold: any longer is beyond a double's
+# range (about 1.8e308), so no grade, rank or score, and int() refuses 4,300 digits with a
+# ValueError that reads like a bug.
+LONGEST_JSON_INTEGER = 308
+
+
+class LongInteger(ValueError):
+    """A JSON integer of more than ``LONGEST_JSON_INTEGER`` digits (``text``)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def message(self) -> str:
+        return (f"expected a number within a double's range (at most {LONGEST_JSON_INTEGER} "
+                f"digits), found {shown_number(self.text)}")
+
+
+def json_integer(text: str) -> int:
+    """json's ``parse_int``: ``int``, after a count of the digits (``LongInteger``)."""
+    if len(text.lstrip("-")) > LONGEST_JSON_INTEGER:
+        raise LongInteger(text)
+    return int(text)
 
 
 def json_objects(path: str, text: str) -> Iterator[tuple[int, dict]]:
@@ -17,7 +41,9 @@ def json_objects(path: str, text: str) -> Iterator[tuple[int, dict]]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = json.loads(line, parse_int=json_integer)
+        except LongInteger as exc:
+            raise FormatError(path, number, exc.message()) from None
         except json.JSONDecodeError as exc:
             raise FormatError(path, number, f"not valid JSON: {exc.msg} (column {exc.colno})") \
                 from None

@@ -14,6 +14,7 @@ checked for repeats as they are built (``repeats``).
 
 from __future__ import annotations
 
+import codecs
 import re
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,7 +25,7 @@ import pyarrow as pa
 from ..errors import FormatError
 from ..model import Qrels, Run
 from ..model.columns import Encoded
-from . import bounded, pieces, trec_exact, trec_fast
+from . import bounded, pieces, trec_exact, trec_fast, trec_file
 from .pieces import PIECE_BYTES
 from .repeats import make_qrels, make_run  # noqa: F401 (every reader imports them from here)
 from .trec_grammar import MSMARCO_RUN, PREFS, QRELS_3COL, TREC_QRELS, TREC_RUN, Layout
@@ -51,9 +52,10 @@ def read_bytes(source: str | Path) -> tuple[str, bytes]:
 
 def trec_text(path: str, data: bytes) -> tuple[str, bytes]:
     """``text_bytes`` of a TREC-style file (TREC, 3-column, MS MARCO), refused if a line
-    holds a lone carriage return."""
+    holds a lone carriage return (after the NUL check: binary data holds both)."""
+    path, data = text_bytes(path, data)
     refuse_lone_cr(path, data)
-    return text_bytes(path, data)
+    return path, data
 
 
 def refuse_lone_cr(path: str, data: bytes) -> None:
@@ -66,6 +68,8 @@ def refuse_lone_cr(path: str, data: bytes) -> None:
         return
     lone = _LONE_CR.search(data)
     if lone:
+        end = data.find(b"\n", lone.start())
+        refuse_non_utf8(path, data[:end if end >= 0 else len(data)])  # binary: no tr advice
         raise FormatError(path, data.count(b"\n", 0, lone.start()) + 1,
                           "expected lines ending in \\n or \\r\\n, found a lone carriage "
                           "return (\\r) inside the line (trec_eval keeps it in the line, "
@@ -105,28 +109,33 @@ def refuse_non_utf8(path: str, data: bytes) -> None:
 
 
 def read_regular_file(path: str, kind: str, ranks: bool = False) -> Qrels | Run | None:
-    """A plain, regular TREC file read without its bytes entering Python's heap: the
-    checks scan a memory map, Arrow reads the file. None when the file needs more care
-    (compressed, a BOM, a NUL, irregular whitespace, comments...): read its bytes then."""
+    """A plain, regular TREC file read by Arrow from the file, after checks of its bytes
+    a slice at a time (``trec_file``): its bytes never enter Python's heap whole. None
+    when the file needs more care (compressed, a BOM, a NUL, irregular whitespace,
+    comments...): read its bytes then. A file that changes while it is read is refused
+    (``bounded.refuse_changed``)."""
     try:
-        with open(path, "rb") as handle, \
-                bounded.memory_map(handle) as view:
-            if view[:2] == b"\x1f\x8b" or view[:len(BOM)] == BOM:
-                return None
-            delimiter = trec_fast.uniform_delimiter(view)  # None for a NUL byte, among others
-            last = trec_fast.last_line(view)  # the run's tag
-            if delimiter is not None:
-                bounded.check_lines(path, view)  # else the general path checks them
-    except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
+        handle = open(path, "rb", buffering=0)
+    except OSError:
         return None
-    if delimiter is None:
-        return None
-    layout = TREC_QRELS if kind == "qrels" else TREC_RUN
-    try:
-        columns = trec_fast.direct(last, layout, _wanted(layout, ranks), path, delimiter)
-    except trec_fast.FAILURES:
-        return None
-    return _built(path, layout, columns, ranks)
+    with handle:
+        state = bounded.file_state(handle)
+        if state is None or state[0] == 0:
+            return None
+        try:
+            delimiter, last = trec_file.checked(path, handle, state)
+        except OSError:  # the general path names the file and the reason
+            return None
+        if delimiter is None:
+            return None
+        layout = TREC_QRELS if kind == "qrels" else TREC_RUN
+        try:
+            columns = trec_fast.direct(last, layout, _wanted(layout, ranks), path, delimiter,
+                                       size=state[0])
+        except trec_fast.FAILURES:
+            columns = None  # the general path reads the file again, if it has not changed
+        bounded.refuse_changed(path, handle, state)
+    return None if columns is None else _built(path, layout, columns, ranks)
 
 
 @contextmanager
@@ -157,6 +166,14 @@ def read_columns(path: str, data: bytes, layout: Layout, wanted: tuple[str, ...]
             path, pieces.pieces(data, piece_bytes),
             lambda piece: read_columns(path, piece, layout, wanted, piece_bytes, problems, coded),
             problems))
+    start = records_start(data)
+    if start == len(data):
+        return trec_fast.empty_columns(layout, wanted)
+    if start >= _SKIPPED_AT_LEAST:  # the lines after a long run of blank or comment ones
+        return pieces.joined(pieces.read_pieces(
+            path, iter([(data[start:], pieces.line_count(data, 0, start))]),
+            lambda piece: read_columns(path, piece, layout, wanted, piece_bytes, problems, coded),
+            problems))
     try:
         return trec_fast.columns(data, layout, wanted, coded)
     except trec_fast.FAILURES:
@@ -164,6 +181,29 @@ def read_columns(path: str, data: bytes, layout: Layout, wanted: tuple[str, ...]
             return read_columns(path, data, layout, wanted, pieces.SLOW_PIECE_BYTES, problems,
                                 coded)
         return trec_exact.parse(path, data, layout, wanted, problems)
+
+
+def records_start(data: bytes) -> int:
+    """Where the first line that may hold a record starts, after the blank and comment
+    lines ``data`` starts with (``len(data)``: no line holds one). Those lines get no
+    row: Arrow's split of each line into fields made several objects a line, for lines
+    that hold nothing. A comment must still be UTF-8, as ``trec_exact`` reads it: if one
+    is not, 0, and the parsers name its line."""
+    if not data or data[:1] not in b" \t\r\n#":
+        return 0
+    end = _BLANK_OR_COMMENTS.match(data).end()
+    start = end if end == len(data) else data.rfind(b"\n", 0, end) + 1  # at a line start
+    if start and not data.isascii():
+        try:
+            codecs.utf_8_decode(memoryview(data)[:start], "strict", True)
+        except UnicodeDecodeError:
+            return 0
+    return start
+
+
+# Runs of whitespace and comment lines; possessive (no backtracking state kept).
+_BLANK_OR_COMMENTS = re.compile(rb"(?:[ \t\r\n]++|#[^\n]*+)*+")
+_SKIPPED_AT_LEAST = 1 << 16  # bytes of such lines worth a copy of the rest of the text
 
 
 def _wanted(layout: Layout, ranks: bool) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from .trec_grammar import INTEGER, RANK, SCORE, TEXT, Layout, float_or_nan, is_i
 TEXT_CODES = pa.dictionary(pa.int32(), pa.string())  # few distinct texts: a column's codes
 _ARROW_TYPES = {TEXT: pa.string(), INTEGER: TEXT_CODES, SCORE: pa.float64(), RANK: pa.float64()}
 SCAN_BYTES = 1 << 23  # a slice of a file scanned at a time
+_LONGEST_INTEGER = 24  # characters of a grade read here: a sign, 19 digits, a few zeros
 
 
 class Refused(Exception):
@@ -84,7 +85,7 @@ def _first_line(data) -> bytes:
 
 
 def _irregular(data, delimiter: int, slice_bytes: int = SCAN_BYTES) -> bool:
-    """Whether ``data`` (bytes or a memory map) holds the delimiter twice in a row or at
+    """Whether ``data`` (bytes or any buffer) holds the delimiter twice in a row or at
     the end of a line (or of the data), a control byte up to ``\\r`` other than the newline,
     the delimiter and the \\r of a \\r\\n (NUL, vertical tab, form feed, a lone \\r, a tab
     among spaces...), or, when tabs delimit, a space. (A line of five fields and a
@@ -101,30 +102,34 @@ def _irregular(data, delimiter: int, slice_bytes: int = SCAN_BYTES) -> bool:
     size = len(data)
     if size and data[size - 1] == delimiter:  # a last line without its newline
         return True
+    return any(on_both_cores(
+        lambda begin: irregular_slice(data, begin, min(begin + slice_bytes, size), delimiter),
+        range(0, size, slice_bytes)))
+
+
+def irregular_slice(data, begin: int, stop: int, delimiter: int) -> bool:
+    """``_irregular``'s test of ``data[begin:stop]``, each byte with the one after it
+    (where ``data`` goes on)."""
+    if hashing.KERNEL is not None:  # fast/strings.c: the same test in one pass
+        return hashing.KERNEL.irregular_bytes(data, delimiter, begin, stop)
     pairs = [delimiter | second << 8 for second in (delimiter, ord("\n"), ord("\r"))]
-    step = slice_bytes
-
-    def scan(begin: int) -> bool:
-        if hashing.KERNEL is not None:  # fast/strings.c: the same test in one pass
-            return hashing.KERNEL.irregular_bytes(data, delimiter, begin, min(begin + step, size))
-        part = np.frombuffer(data, dtype=np.uint8, count=min(step + 1, size - begin), offset=begin)
-        own = part[:step]
-        try:
-            for start in (0, 1):
-                words = part[start:start + (len(part) - start) // 2 * 2].view(np.uint16)
-                if len(words) and any((words == pair).any() for pair in pairs):
-                    return True
-            allowed = np.count_nonzero(own == ord("\n"))
-            if delimiter < ord("\r"):
-                allowed += np.count_nonzero(own == delimiter)
-            controls = np.count_nonzero(own <= ord("\r"))
-            if controls != allowed and controls != allowed + _line_end_returns(part, own):
+    part = np.frombuffer(data, dtype=np.uint8, count=min(stop - begin + 1, len(data) - begin),
+                         offset=begin)
+    own = part[:stop - begin]
+    try:
+        for start in (0, 1):
+            words = part[start:start + (len(part) - start) // 2 * 2].view(np.uint16)
+            if len(words) and any((words == pair).any() for pair in pairs):
                 return True
-            return delimiter == ord("\t") and bool((own == ord(" ")).any())
-        finally:
-            del part, own  # a memory map cannot close while numpy holds a view of it
-
-    return any(on_both_cores(scan, range(0, size, step)))
+        allowed = np.count_nonzero(own == ord("\n"))
+        if delimiter < ord("\r"):
+            allowed += np.count_nonzero(own == delimiter)
+        controls = np.count_nonzero(own <= ord("\r"))
+        if controls != allowed and controls != allowed + _line_end_returns(part, own):
+            return True
+        return delimiter == ord("\t") and bool((own == ord(" ")).any())
+    finally:
+        del part, own  # a buffer cannot be released while numpy holds a view of it
 
 
 def _line_end_returns(part: np.ndarray, own: np.ndarray) -> int:
@@ -139,11 +144,13 @@ def _line_end_returns(part: np.ndarray, own: np.ndarray) -> int:
 
 
 def direct(data, layout: Layout, wanted: tuple[str, ...], source: str | None = None,
-           delimiter: str | None = None, coded: tuple[str, ...] = ()) -> dict:
+           delimiter: str | None = None, coded: tuple[str, ...] = (),
+           size: int | None = None) -> dict:
     """Columns straight from Arrow's CSV reader, for texts with one uniform delimiter.
 
     ``data``: the text; or, with ``source`` (a path Arrow reads itself), its last line
-    (a run's tag), and ``delimiter`` from the caller's check of the whole file. The query
+    (a run's tag), ``delimiter`` from the caller's check of the whole file, and ``size``,
+    the bytes checked there (Arrow reading fewer or more: ``Refused``). The query
     column comes dictionary-encoded: Arrow's parsing threads hash the ids of each block,
     so codes cost nothing here and only the (few) distinct ids are checked. So do the
     qrels' iteration and the ``coded`` columns (diversity qrels' doc ids: ``io.repeats``).
@@ -170,6 +177,8 @@ def direct(data, layout: Layout, wanted: tuple[str, ...], source: str | None = N
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
                                                  null_values=[],  # "N/A" is no relevance grade
                                                  include_columns=list(types)))
+        if size is not None and stream.tell() != size:
+            raise Refused  # the file changed after its check: the caller says so
     if not table.num_rows:
         raise Refused
     queries = Encoded.from_dictionary(table.column("query_id"))
@@ -226,8 +235,9 @@ def decimal_integers(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
     parts = [np.zeros(0, dtype=np.int64)]
     for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
         texts = chunk.dictionary.to_pylist()  # few: read in Python (no compute import)
-        if not all(is_integer(text) for text in texts):
-            raise Refused
+        if not all(is_integer(text) for text in texts) or \
+                max(map(len, texts), default=0) > _LONGEST_INTEGER:
+            raise Refused  # (int() refuses past 4,300 digits: the exact parser counts them)
         values = [int(text) for text in texts]
         if values and not -2**63 <= min(values) <= max(values) < 2**63:
             raise Refused  # beyond 64 bits: the exact parser says so
@@ -236,7 +246,7 @@ def decimal_integers(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
 
 
 def last_line(data) -> bytes:
-    """The last line of ``data`` (bytes or a memory map), without its line end."""
+    """The last line of ``data`` (bytes or a bytearray), without its line end."""
     end = len(data)
     while end and data[end - 1] in b"\r\n":
         end -= 1
@@ -253,7 +263,7 @@ def split_fields(data: bytes, layout: Layout, wanted: tuple[str, ...]) -> dict:
     if not (counts >= len(layout.fields) if layout.more else counts == len(layout.fields)).all():
         raise Refused
     if len(numbers) == 0:
-        return _empty(layout, wanted)
+        return empty_columns(layout, wanted)
     out = {name: _split_typed(_column(lines, layout.at(name)), layout.kind(name))
            for name in wanted}
     out["line"] = numbers
@@ -262,7 +272,8 @@ def split_fields(data: bytes, layout: Layout, wanted: tuple[str, ...]) -> dict:
     return out
 
 
-def _empty(layout: Layout, wanted: tuple[str, ...]) -> dict:
+def empty_columns(layout: Layout, wanted: tuple[str, ...]) -> dict:
+    """The columns of a text without a record line."""
     out = {name: strings([]) if layout.kind(name) == TEXT else
            np.zeros(0, dtype=np.int64 if layout.kind(name) == INTEGER else np.float64)
            for name in wanted}

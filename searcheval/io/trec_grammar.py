@@ -15,7 +15,7 @@ import math
 import re
 from typing import NamedTuple
 
-from ..errors import FormatError
+from ..errors import FormatError, shown_number
 
 # How a field's text is read (the value functions below).
 TEXT, INTEGER, SCORE, RANK = "text", "integer", "score", "rank"
@@ -85,6 +85,7 @@ LAYOUTS = {layout.name: layout for layout in (TREC_QRELS, TREC_RUN, QRELS_3COL, 
 
 # ---- reading one field's text -------------------------------------------------------------
 
+_INT64_DIGITS = len(str(2**63))  # more digits than that: beyond 64 bits, not converted
 GRADE_RANGE = f"32-bit integers, {-2**31} to {2**31 - 1}"
 
 def integer(path: str, number: int, text: str, name: str) -> int:
@@ -92,12 +93,14 @@ def integer(path: str, number: int, text: str, name: str) -> int:
     if not _ASCII_INTEGER.fullmatch(text):
         raise FormatError(path, number, f"{name} must be an integer{_in_ascii(text)}, "
                           f"found {text!r}")
-    value = int(text)
+    digits = text.lstrip("+-").lstrip("0")  # int() refuses over 4,300: count them first
+    value = int(text) if len(digits) <= _INT64_DIGITS else 2**63
     if not -2**63 <= value < 2**63:
         # grades are held in 32 bits (io.repeats refuses the rest), and saying 64 here
         # would name a range that 2**31 .. 2**63-1 are refused from too
         limit = GRADE_RANGE if name == "relevance" else "64-bit integers"
-        raise FormatError(path, number, f"{name} is out of range ({limit}), found {text!r}")
+        raise FormatError(path, number, f"{name} is out of range ({limit}), found "
+                          f"{shown_number(text)}")
     return value
 
 

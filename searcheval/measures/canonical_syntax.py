@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 
+from ..errors import shown_number
 from .measure import Measure, format_number
 from .name_checks import (NUMBER, MAX_CUTOFF, check_coeff_count, check_coefficients,
                           check_cutoff, check_persistence, check_unit_interval, finite, suggest,
@@ -144,7 +145,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         value = float(cutoff_tok[1])
         if spec.kind is not Kind.FRACTION and value > MAX_CUTOFF:  # not through a float
             raise _Problem(cutoff_tok[2], f"cutoff must be at most {MAX_CUTOFF}, found "
-                                          f"{cutoff_tok[1]}")
+                                          f"{shown_number(cutoff_tok[1], quoted=False)}")
         if spec.kind is Kind.FRACTION:
             cutoff = value
         elif value.is_integer() and value > 0:

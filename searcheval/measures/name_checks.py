@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 
+from ..errors import shown_number
 from .builtins import NICKNAMES
 from .measure import format_number
 from .registry import BY_TREC, registered
@@ -46,7 +47,7 @@ def finite(text: str, pos: int, parameter: str | None = None) -> float:
     value = float(text)
     if not math.isfinite(value):
         name = parameter or "a parameter"
-        raise _Problem(pos, f"{name} must be a finite number, found {text.strip()!r} "
+        raise _Problem(pos, f"{name} must be a finite number, found {shown_number(text.strip())} "
                             f"(beyond a double's range)")
     return value
 

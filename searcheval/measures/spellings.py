@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ..errors import shown_number
+
 
 class Problem(Exception):
     """A problem in a measure name, at a 0-based character position."""
@@ -113,6 +115,9 @@ def ranx_spelling(text: str) -> str | None:
     base = RANX_METRICS[name][k is not None]
     if base is None:
         raise Problem(0, _ranx_refusal(name, k))
+    if level is not None and len(level.lstrip("0")) > len(str(2**31)):  # int() stops at 4,300
+        raise Problem(text.index("-l") + 2, "a relevance level is out of range (32-bit "
+                                            f"integers), found {shown_number(level)}")
     if level is not None and int(level) > 1 and name == "ndcg":
         # ranx's clean_qrels drops the judgments below the level: they gain 0, in the
         # ranking and in the ideal one, and the others their grade, as these gains do

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from ..errors import shown_number
 from .measure import Measure
-from .name_checks import (NUMBER, check_coeff_count, check_coefficients, check_cutoff,
-                          check_persistence, finite, number)
+from .name_checks import (MAX_CUTOFF, NUMBER, check_coeff_count, check_coefficients,
+                          check_cutoff, check_persistence, finite, number)
 from .registry import BY_TREC, TREC_FAMILIES
 from .specs import Kind
 from .spellings import Problem as _Problem
@@ -47,6 +48,9 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
             level, sep, gain = item.partition("=")
             if not sep or not re.fullmatch(r"[-+]?\d+", level) or not re.fullmatch(NUMBER, gain):
                 raise _Problem(offset, f"expected level=gain pairs like 1=3,2=9, found {item!r}")
+            if len(level.lstrip("+-").lstrip("0")) > len(str(2**63)):  # int() stops at 4,300
+                raise _Problem(offset, f"a level is out of range (64-bit integers), found "
+                                       f"{shown_number(level)}")
             pairs.append((int(level), finite(gain, offset, f"the gain of level {level}")))
         return [Measure(family, params=tuple(pairs), trec_label=params)]
     if spec.trec_prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
@@ -70,6 +74,11 @@ def _trec_cutoff(text: str, kind: Kind, offset: int) -> int | float:
         return number(text, offset, "a cutoff")
     # trec_eval reads cutoffs with strtol: "23.4" is 23.  Keep that for its syntax.
     match = re.match(r"[-+]?\d+", text)
+    if match and len(match.group().lstrip("+-").lstrip("0")) > len(str(MAX_CUTOFF)):
+        if match.group()[0] != "-":  # int() refuses past 4,300 digits: counted first
+            raise _Problem(offset, f"cutoff must be at most {MAX_CUTOFF}, found "
+                                   f"{shown_number(match.group(), quoted=False)}")
+        match = None
     if not match or int(match.group()) <= 0:
-        raise _Problem(offset, f"cutoffs must be positive integers, found {text!r}")
+        raise _Problem(offset, f"cutoffs must be positive integers, found {shown_number(text)}")
     return int(match.group())

@@ -24,7 +24,7 @@ from .batch import Job, Outcome, Outputs, file_sha256, process, stamp_for, trec_
 from .blocks import Part, Plan, combine, evaluate_block
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError, WorkersLost
-from ..io.bounded import memory_map
+from ..io.bounded import FileBytes, compression, file_state, refuse_changed
 from ..io.pieces import line_count, piece_bounds
 from ..engine.reading_notes import bom_note
 from ..io.trec import BOM
@@ -128,13 +128,13 @@ def _reason(exc: BaseException) -> str:
 
 
 def _splits(path: str, job: Job) -> bool:
-    """TREC runs larger than one block are split into partitions (gzip cannot be split;
-    the other formats are read whole, as ``evaluate`` reads them)."""
+    """TREC runs larger than one block are split into partitions (a compressed file cannot
+    be split; the other formats are read whole, as ``evaluate`` reads them)."""
     if job.stream is False or not os.path.isfile(path):
         return False
     with open(path, "rb") as handle:
-        gzipped = handle.read(2) == b"\x1f\x8b"
-    return not gzipped and os.path.getsize(path) > job.block_bytes and trec_text(path)
+        compressed = compression(handle.read(16)) is not None
+    return not compressed and os.path.getsize(path) > job.block_bytes and trec_text(path)
 
 
 def _written(outcome: Outcome, outdir: str) -> Outcome:
@@ -197,13 +197,16 @@ def evaluate_partitioned(client, qrels: Qrels, path: str, measures: list[Measure
 
 def _line_ranges(path: str, block_bytes: int) -> list[tuple[int, int]]:
     """Byte ranges of about ``block_bytes`` cut at line ends by the cutter every reader
-    shares (``pieces.piece_bounds``), found on a memory map of the file: each cut reads
-    the few bytes up to its next newline, not the file."""
-    with open(path, "rb") as handle:
-        if os.fstat(handle.fileno()).st_size == 0:
+    shares (``pieces.piece_bounds``), over the file read where each cut falls (the few
+    bytes up to its next newline, ``bounded.FileBytes``), not over a map of the file:
+    one truncated meanwhile would end the process with SIGBUS."""
+    with open(path, "rb", buffering=0) as handle:
+        state = file_state(handle)
+        if state is None or state[0] == 0:
             return [(0, 0)]
-        with memory_map(handle) as view:
-            return list(piece_bounds(view, block_bytes))
+        ranges = list(piece_bounds(FileBytes(path, handle, state[0]), block_bytes))
+        refuse_changed(path, handle, state)
+    return ranges
 
 
 def _range_bytes(path: str, start: int, stop: int) -> bytes:

@@ -75,29 +75,40 @@ def run_blocks(source: str | Path, chunk_queries: int | None = None,
     reader shares (``bounded.line_pieces``: decompressed a piece at a time, no line over
     1 MiB, so a gzip bomb is refused before it fills the memory). The ``tag`` of a block
     is the tag of the last line read so far."""
+    with bounded.opened(source) as (path, handle):
+        state = bounded.file_state(handle)
+        try:
+            yield from _blocks(path, handle, chunk_queries, block_bytes, ranks)
+        except FormatError:  # a line cut short by a truncation, say: name the change
+            bounded.refuse_changed(path, handle, state)
+            raise
+
+
+def _blocks(path: str, handle, chunk_queries: int | None, block_bytes: int,
+            ranks: bool) -> Iterator[Run]:
+    """``run_blocks`` of an open file."""
     grouping = _Grouping()
     tag = None
-    with bounded.opened(source) as (path, handle):
-        chunks = bounded.chunks(path, handle)
-        head = next(chunks, b"")
-        bom = head.startswith(BOM)  # line_pieces drops it: the notes say so
-        cut = bounded.line_pieces(path, itertools.chain([head], chunks), block_bytes)
+    chunks = bounded.chunks(path, handle)
+    head = next(chunks, b"")
+    bom = head.startswith(BOM)  # line_pieces drops it: the notes say so
+    cut = bounded.line_pieces(path, itertools.chain([head], chunks), block_bytes)
+    carry, carry_before = b"", 0
+    for (piece, before), more in _flagged(cut):
+        data, offset = (carry + piece, carry_before) if carry else (piece, before)
+        run = _parse(path, data, offset, ranks)
+        tag = run.tag if len(run.lines) else tag
+        run.tag = tag or run.tag
+        grouping.check(run)
+        last = _last_query_start(run) if more else len(run.lines)
+        for block in _split(run, last, chunk_queries, grouping):
+            block.bom_dropped = bom
+            yield block
+        # the last query's lines go on with the next piece
         carry, carry_before = b"", 0
-        for (piece, before), more in _flagged(cut):
-            data, offset = (carry + piece, carry_before) if carry else (piece, before)
-            run = _parse(path, data, offset, ranks)
-            tag = run.tag if len(run.lines) else tag
-            run.tag = tag or run.tag
-            grouping.check(run)
-            last = _last_query_start(run) if more else len(run.lines)
-            for block in _split(run, last, chunk_queries, grouping):
-                block.bom_dropped = bom
-                yield block
-            # the last query's lines go on with the next piece
-            carry, carry_before = b"", 0
-            if more and last < len(run.lines):
-                line = int(run.lines[last]) - offset
-                carry, carry_before = data[_line_start(data, line):], offset + line - 1
+        if more and last < len(run.lines):
+            line = int(run.lines[last]) - offset
+            carry, carry_before = data[_line_start(data, line):], offset + line - 1
 
 
 def _flagged(items: Iterator) -> Iterator[tuple[object, bool]]:
