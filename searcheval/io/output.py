@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import UsageError
 
@@ -54,8 +57,22 @@ def _same_file(target: str | None, source: str | None) -> bool:
 def write_file(target: str | Path, data: str | bytes) -> None:
     """``data`` (text as UTF-8) to the file ``target``, never half-written, with the mode
     ``open()`` would give a new file, or the mode of the file it replaces."""
+    with atomic_file(target) as handle:
+        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+@contextmanager
+def atomic_file(target: str | Path) -> Iterator[BinaryIO]:
+    """A binary file to write ``target``'s content into a piece at a time, put in place on
+    leaving (``write_file``'s rules): a writer streams its output there instead of
+    holding it whole. An OSError while it is written (a full disk) is a UsageError naming
+    ``target``, and the temporary file is removed; so is it on any other error."""
     if _is_stream(target):  # a pipe or device (/dev/null, /dev/stdout): nothing to replace
-        _write_into(target, data)
+        try:
+            with os.fdopen(os.open(target, os.O_WRONLY | os.O_TRUNC), "wb") as handle:
+                yield handle
+        except OSError as exc:
+            raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
         return
     # Through a symlink, as open() writes: the rename would otherwise put a new file in
     # the link's place and leave the file it names stale.
@@ -65,8 +82,8 @@ def write_file(target: str | Path, data: str | bytes) -> None:
     except OSError as exc:
         raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
-        with _handle(fd, data) as handle:
-            handle.write(data)
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
         _keep_owner_and_attributes(path, temporary)  # before the mode: chown clears setuid
         _keep_mode(path, temporary)
         os.replace(temporary, path)
@@ -92,14 +109,6 @@ def _is_stream(target: str | Path) -> bool:
             or folder == "/dev" or folder.startswith("/proc/"))  # not /dev/shm's files
 
 
-def _write_into(target: str | Path, data: str | bytes) -> None:
-    try:
-        with _handle(os.open(target, os.O_WRONLY | os.O_TRUNC), data) as handle:
-            handle.write(data)
-    except OSError as exc:
-        raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
-
-
 def _create_beside(path: Path) -> tuple[int, Path]:
     """A new, empty file in ``path``'s folder, created as ``open()`` creates one."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
@@ -110,12 +119,6 @@ def _create_beside(path: Path) -> tuple[int, Path]:
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temporary name beside {path.name}")
-
-
-def _handle(fd: int, data: str | bytes):
-    if isinstance(data, str):
-        return os.fdopen(fd, "w", encoding="utf-8", newline="")
-    return os.fdopen(fd, "wb")
 
 
 def _keep_owner_and_attributes(path: Path, temporary: Path) -> None:
