@@ -79,7 +79,7 @@ def run_lines(run: Run, order: np.ndarray, ranks: np.ndarray, msmarco: bool = Fa
         yield run_text(run, order[part], ranks[part], msmarco)
 
 
-_WINDOW = 1 << 22  # bytes of strings looked through at a time (a byte of temporaries each)
+_WINDOW = 1 << 20  # bytes of strings looked through at a time (a byte of temporaries each)
 
 
 def first_holding(column: pa.Array | pa.ChunkedArray, anywhere: bytes, leading: bytes = b""
