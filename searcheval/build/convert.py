@@ -14,6 +14,7 @@ from ..errors import UsageError
 from ..io import bounded, formats, registry, trec, writing
 from ..io.heap import hand_back_freed_heap
 from ..io.irds import is_irds  # ir_datasets itself is imported only for an irds: id
+from ..io.trec_writers import QueryRanks
 from ..model import Run
 from ..model.words import counted
 from ..ranking import canonical_rows
@@ -142,7 +143,7 @@ def _from_irds(source: str, kind: str | None, from_format: str | None,
     return formats.Loaded(data, IRDS)
 
 
-def _run_text_notes(text: Callable[[], Iterator[Piece]], rows: tuple[np.ndarray, np.ndarray],
+def _run_text_notes(text: Callable[[], Iterator[Piece]], rows: tuple[np.ndarray, QueryRanks],
                     ranked: bool) -> list[str]:
     """What a TREC run's text says that its Run does not keep: a run has one tag (trec_eval
     reports the last line's), so say when lines had others; with ``ranked`` (the output
@@ -154,7 +155,7 @@ def _run_text_notes(text: Callable[[], Iterator[Piece]], rows: tuple[np.ndarray,
     written = None
     if ranked:
         written = np.empty(len(order), dtype=np.int32)  # each row's rank, in file order
-        written[order] = ranks
+        written[order] = np.asarray(ranks)
     distinct: dict[str, None] = {}
     last, differ, row = None, 0, 0
     for path, piece in text():
@@ -177,12 +178,13 @@ def _run_text_notes(text: Callable[[], Iterator[Piece]], rows: tuple[np.ndarray,
             f"last line's (as trec_eval), {last!r}"] + notes
 
 
-def _ranked(run: Run, compat: int, notes: list[str] | None) -> tuple[np.ndarray, np.ndarray]:
-    """The run's rows in trec_eval's order and their ranks (``canonical_rows``), said in
-    ``notes`` where they differ from the rank column read. What the writers do not read
-    is let go first, and the heap reading freed handed back: convert's peak is then no
-    more than evaluate's on the same run (the doc id hashes, the rank column, 64-bit
-    rows and ranks, 8 bytes a row each, are what would pass it)."""
+def _ranked(run: Run, compat: int, notes: list[str] | None) -> tuple[np.ndarray, QueryRanks]:
+    """The run's rows in trec_eval's order and their ranks (``canonical_rows``; the ranks
+    made a block at a time as they are written), said in ``notes`` where they differ from
+    a rank column read. What the writers do not read is let go first, and the heap
+    reading freed handed back: convert's peak is then no more than evaluate's on the
+    same run (the doc id hashes, the rank column, 64-bit rows and ranks are what would
+    pass it)."""
     run.doc_hash = None  # the writers never compare doc ids
     hand_back_freed_heap()
     order, ranks = canonical_rows(run, compat)
@@ -190,9 +192,11 @@ def _ranked(run: Run, compat: int, notes: list[str] | None) -> tuple[np.ndarray,
         differ = int(np.count_nonzero(run.ranks[order] != ranks))
         notes.extend([_renumbered(differ, len(ranks))] if differ else [])
     run.ranks = None  # read for the note alone
-    order, ranks = order.astype(np.int32), ranks.astype(np.int32)  # rows are 32-bit
+    starts = np.flatnonzero(ranks == 1)  # where each query's rows begin
+    del ranks
+    order = order.astype(np.int32)  # rows are 32-bit
     hand_back_freed_heap()
-    return order, ranks
+    return order, QueryRanks(starts, len(order))
 
 
 def _renumbered(differ: int, rows: int) -> str:

@@ -24,6 +24,27 @@ def blocks(rows: np.ndarray | int, size: int = BLOCK_ROWS) -> Iterator[np.ndarra
         yield rows[start:start + size]
 
 
+class QueryRanks:
+    """The 1-based ranks of a run's rows in their written order (``canonical_rows``' second
+    array), made a block at a time from the row where each query starts: writers slice
+    it as they slice that array, and the whole column is not held while they write."""
+
+    def __init__(self, starts: np.ndarray, rows: int) -> None:
+        self.starts, self.rows = starts, rows
+
+    def __len__(self) -> int:
+        return self.rows
+
+    def __getitem__(self, part: slice) -> np.ndarray:
+        start, stop, _ = part.indices(self.rows)
+        at = np.arange(start, stop)
+        return at - self.starts[np.searchsorted(self.starts, at, side="right") - 1] + 1
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        whole = self[:]
+        return whole if dtype is None else whole.astype(dtype)
+
+
 def qrels_text(qrels: Qrels, columns: int = 4) -> bytes:
     """TREC qrels (``query_id 0 doc_id relevance``) or, with ``columns=3``, the 3-column
     variant; judgments in the order they were read."""
