@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import decimal
 import math
-import numbers
 from collections.abc import Mapping
 from itertools import chain
 from pathlib import Path
@@ -19,6 +17,7 @@ from ..fast.dicts import flat_scores, numbers_only
 from ..model import Qrels, Run
 from ..model.columns import Encoded, encode
 from ..model.nested import NestedDocs
+from .dict_values import is_number, refuse_non_utf8_ids, shown
 from .irds import is_irds  # the module imports ir_datasets only when used
 from .registry import read, read_path
 from .trec import make_qrels, make_run
@@ -50,7 +49,7 @@ def as_qrels(source: Any, form: str = "trec") -> Qrels:
     rows = _rows(source, "relevance", "<qrels>")
     out = []
     for i, (q, d, v) in enumerate(rows, 1):
-        if not _is_number(v) or isinstance(v, float) and not v.is_integer():
+        if not is_number(v) or isinstance(v, float) and not v.is_integer():
             raise FormatError("<qrels>", i, f"relevance must be an integer, found {shown(v)}")
         if not -2**31 <= int(v) < 2**31:  # the engine's grades are 32-bit
             raise FormatError("<qrels>", i, "relevance is out of range (32-bit integers, "
@@ -59,7 +58,7 @@ def as_qrels(source: Any, form: str = "trec") -> Qrels:
     if not out:
         raise FormatError("<qrels>", 0, "no judgments found (the qrels are empty)")
     q, d, v = zip(*out)
-    _refuse_non_utf8_ids("<qrels>", q, d)
+    refuse_non_utf8_ids("<qrels>", q, d)
     return make_qrels(encode(q), encode(d), np.array(v, dtype=np.int64),
                       np.arange(1, len(out) + 1), "<qrels>", unit="rows")
 
@@ -230,56 +229,15 @@ def _ascii_str_keys(inner: list[dict]) -> bool:
 def _dict_run(source: Any, name: str) -> Run:
     rows = _rows(source, "score", "<run>")
     for i, (_, _, score) in enumerate(rows, 1):
-        if not _is_number(score) or not _finite(score):
+        if not is_number(score) or not _finite(score):
             raise FormatError("<run>", i, f"score must be a finite number, found {shown(score)}")
     queries, docs = [str(r[0]) for r in rows], [str(r[1]) for r in rows]
     empty = _empty_queries(source)
-    _refuse_non_utf8_ids("<run>", queries + list(empty), docs)
+    refuse_non_utf8_ids("<run>", queries + list(empty), docs)
     return make_run(encode(queries), encode(docs),
                     np.array([float(r[2]) for r in rows], dtype=np.float64),
                     np.arange(1, len(rows) + 1), f"<{name}>", name, unit="rows",
                     empty_queries=empty)
-
-
-def _is_number(value: Any) -> bool:
-    """A value a grade or a score may be: a real number of Python, numpy or the decimal
-    module (bool among them)."""
-    return isinstance(value, (numbers.Real, decimal.Decimal, np.bool_))
-
-
-def shown(value: Any) -> str:
-    """A value as a message quotes it: a container by its kind (a self-referential or deeply
-    nested one has no printable repr), an integer too long to print by its size, text
-    cut to a line."""
-    if isinstance(value, (dict, list, tuple, set, frozenset, np.ndarray)):
-        return f"a {type(value).__name__}"
-    if isinstance(value, int) and value.bit_length() > 200:
-        return f"an integer of {value.bit_length():,} bits"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _refuse_non_utf8_ids(label: str, queries: Any, docs: Any) -> None:
-    """Refuse an id that is no UTF-8 text (a lone surrogate, as ``os.fsdecode`` makes of a
-    file name's undecodable bytes), naming it: Arrow's strings are UTF-8, and would raise
-    a bare UnicodeEncodeError. The common case is one encode of all the ids."""
-    for role, ids in (("query_id", queries), ("doc_id", docs)):
-        try:
-            "".join(ids).encode("utf-8")
-        except UnicodeEncodeError:
-            row, text = next((i, t) for i, t in enumerate(ids, 1) if not _utf8(t))
-            bad = next(c for c in text if not _utf8(c))
-            raise FormatError(label, row if row <= len(docs) else 0,  # else a query of none
-                              f"{role} {shown(text)} is not UTF-8 text (it holds the lone "
-                              f"surrogate {bad!r}): give ids as valid Unicode text") from None
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _finite(score: Any) -> bool:

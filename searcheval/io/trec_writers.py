@@ -11,7 +11,9 @@ from ..model.arrow import string_buffers
 from ..model import Qrels, Run
 
 
-BLOCK_ROWS = 1 << 12  # rows written at a time: a block's text and its temporaries are the writers' peak
+# rows written at a time: a block's text and its temporaries are the writers' peak, which
+# stays under what reading the run took
+BLOCK_ROWS = 1 << 12
 
 
 def blocks(rows: np.ndarray | int, size: int = BLOCK_ROWS) -> Iterator[np.ndarray]:

@@ -59,7 +59,7 @@ def render(data: Qrels | Run, fmt: Format, rows: tuple[np.ndarray, np.ndarray] |
 def writer(data: Qrels | Run, fmt: Format, rows: tuple[np.ndarray, np.ndarray] | None = None
            ) -> tuple[Writer, list[str]]:
     """What writes ``data`` in ``fmt`` into a file a block of rows at a time (the output
-    is never held whole: a run's JSON Lines were 25 times the run), and what ``fmt`` could
+    is never held whole: a run's JSON Lines are many times the run), and what ``fmt`` could
     not hold; what ``fmt`` refuses is refused here, before anything is written. A run is
     written in ``rows`` (its order and ranks: ``ranking.canonical_rows``; writers do not
     rank)."""
