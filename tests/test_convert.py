@@ -255,3 +255,99 @@ def test_error_the_library_has_no_standard_output():
     with pytest.raises(UsageError) as caught:
         writing.write(qrels, "-", fmt="trec-qrels")
     assert str(caught.value) == "'-' is the command line's standard output: give a file name"
+
+
+# ---- written a block of rows at a time (issue 33, item 19) --------------------------------
+
+def _many_rows(tmp_path, queries: int = 7, docs: int = 1500) -> tuple[Path, list[tuple]]:
+    """A run of more rows than a block of the writers (trec_writers.BLOCK_ROWS), queries
+    cut across blocks, in file order the reverse of trec_eval's, with two tags and its
+    ranks counted from the last line of each query; and its rows in trec_eval's order."""
+    lines, rows = [], []
+    for q in range(queries):
+        for d in range(docs):
+            tag = "a" if q < 3 else "b"
+            lines.append(f"q{q} Q0 d{d:04d} {d + 1} {d / 8} {tag}\n")
+            rows.append((f"q{q}", f"d{d:04d}", d / 8))
+    (tmp_path / "many.run").write_text("".join(lines))
+    return tmp_path / "many.run", sorted(rows, key=lambda r: (int(r[0][1:]), -r[2]))
+
+
+@pytest.mark.parametrize("fmt", RUN_FORMATS)
+def test_a_run_of_many_blocks_round_trips(tmp_path, fmt):
+    from searcheval.io.trec_writers import BLOCK_ROWS
+    source, rows = _many_rows(tmp_path)
+    assert len(rows) > 2 * BLOCK_ROWS
+    target = tmp_path / f"out{SUFFIX[fmt]}"
+    result = cli("convert", source, target, "--to", fmt)
+    assert result.exit_code == 0, result.stderr
+    back = registry.read(target, "run", fmt).data
+    if "score" in KEEPS[fmt]:
+        assert ranked(back) == rows
+    else:  # MS MARCO: ranks only, read back as scores of -rank
+        assert [r[:2] for r in ranked(back)] == [r[:2] for r in rows]
+    notes = result.stderr.splitlines()[1:]
+    tags = ("searcheval: note: tag: 2 tags in the input ('a', 'b'); a run has one tag, kept "
+            "the last line's (as trec_eval), 'b'")
+    renumbered = ("searcheval: note: ranks: 10500 of 10500 rows had a rank other than their "
+                  "place in trec_eval's order (score descending, then doc_id descending); the "
+                  "ranks written follow that order (searcheval check RUN shows where)")
+    assert tags in notes
+    assert (renumbered in notes) == (fmt != "json"), notes  # json holds no rank
+
+
+def test_json_of_many_blocks_is_jsons_own_text(tmp_path):
+    """json.dumps(indent=1) of the dict, written a block at a time; queries without
+    documents in natural order among the others (a dict run keeps them)."""
+    _, rows = _many_rows(tmp_path, queries=3)
+    run = {q: {} for q in ("q11", "q0x", "q2b")}
+    for q, d, score in rows:
+        run.setdefault(q, {})[d] = score
+    from searcheval.io.inputs import as_run
+    written = writing.write(as_run(run), str(tmp_path / "out.json"),
+                            rows=canonical_rows(as_run(run)))
+    expected = {q: run[q] for q in sorted(run, key=lambda q: (searcheval.model.natural_key(q),
+                                                              q.encode()))}
+    assert (tmp_path / "out.json").read_text() == json.dumps(expected, indent=1) + "\n"
+    assert written == ["tag 'run' (json holds no run tag)"]
+
+
+def test_json_qrels_keep_each_query_once_in_order_of_first_appearance(tmp_path):
+    from searcheval.io.trec_writers import BLOCK_ROWS
+    lines = [f"q{i % 3} 0 d{i} {i % 4}\n" for i in range(BLOCK_ROWS + 10)]  # interleaved
+    (tmp_path / "in.qrels").write_text("".join(lines))
+    assert cli("convert", tmp_path / "in.qrels", tmp_path / "out.json").exit_code == 0
+    expected: dict = {}
+    for line in lines:
+        q, _, d, grade = line.split()
+        expected.setdefault(q, {})[d] = int(grade)
+    assert (tmp_path / "out.json").read_text() == json.dumps(expected, indent=1) + "\n"
+
+
+@pytest.mark.parametrize("fmt", ["trec-run", "csv", "jsonl", "parquet"])
+def test_gzip_output_is_the_output_gzipped(tmp_path, fmt):
+    source, _ = _many_rows(tmp_path, queries=3)
+    plain, packed = tmp_path / f"o{SUFFIX[fmt]}", tmp_path / f"o{SUFFIX[fmt]}.gz"
+    for target in (plain, packed):
+        assert cli("convert", source, target, "--to", fmt).exit_code == 0
+    assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
+    assert packed.read_bytes()[4:8] == bytes(4)  # no time stamp: the same input, the same bytes
+
+
+def test_a_failed_write_leaves_nothing_behind(tmp_path):
+    """The writers stream into the temporary file: an error while they write removes it
+    and leaves the target as it was."""
+    source, _ = _many_rows(tmp_path, queries=2)
+    target = tmp_path / "out.jsonl"
+    target.write_text("before\n")
+    loaded = registry.read(source, "run").data
+
+    def broken(handle):
+        handle.write(b"half of it\n")
+        raise UsageError("stopped while writing")
+
+    with pytest.raises(UsageError, match="stopped while writing"):
+        writing.write_stream(str(target), broken)
+    assert target.read_text() == "before\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["many.run", "out.jsonl"]
+    assert len(loaded.scores) == 3000

@@ -10,6 +10,11 @@
  *   judgments(run, codes) -> a bytearray of one int32 per entry of run, or None
  *       per entry, codes[query][doc] (an int within 32 bits), -1 when the query or the
  *       doc is not in codes.
+ *   numbers_only(nested) -> bool
+ *       whether nested is a dict of dicts whose every inner value is a number and no
+ *       container (what Arrow's type inference may be given: it follows a dict or a list
+ *       into its values with no depth limit, so a self-referential or deeply nested
+ *       value overflowed the C stack there). A Python or numpy number is one.
  *
  * None means "not for this kernel": a key that is not exactly a str, an inner value that
  * is not exactly a dict, a score that is not a float (or float subclass, as numpy's
@@ -196,7 +201,39 @@ failed:
     return NULL;
 }
 
+/* A number (it has int, index or float conversion slots) that is no sequence (a numpy
+ * array has those slots too) and no dict. Only type slots are read: no Python code runs,
+ * so the dicts cannot change under the pass. */
+static int plain_number(PyObject *value)
+{
+    if (PyFloat_CheckExact(value) || PyLong_CheckExact(value))  /* nearly every value */
+        return 1;
+    return PyNumber_Check(value) && !PySequence_Check(value) && !PyDict_Check(value);
+}
+
+static PyObject *numbers_only(PyObject *self, PyObject *nested)
+{
+    (void)self;
+    Py_ssize_t pos = 0;
+    PyObject *query, *docs;
+    if (!PyDict_Check(nested))
+        Py_RETURN_FALSE;
+    while (PyDict_Next(nested, &pos, &query, &docs)) {
+        Py_ssize_t inner = 0;
+        PyObject *doc, *value;
+        if (!PyDict_Check(docs))
+            Py_RETURN_FALSE;
+        while (PyDict_Next(docs, &inner, &doc, &value)) {
+            if (!plain_number(value))
+                Py_RETURN_FALSE;
+        }
+    }
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef methods[] = {
+    {"numbers_only", numbers_only, METH_O,
+     "Whether every inner value of a {query: {doc: value}} dict is a number, no container."},
     {"flat_scores", flat_scores, METH_O,
      "(sizes, scores, all_ascii) of a {query: {doc: score}} dict, or None."},
     {"judgments", judgments, METH_VARARGS,

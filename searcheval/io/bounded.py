@@ -8,7 +8,8 @@ passes the limit, with its line number, long before it is all decompressed. A JS
 document (``json.dump`` of a run) is one line by nature: its first line may pass the limit,
 and the document's size is bounded instead by ``JSON_LIMIT`` (256 MiB decompressed; the
 environment variable ``SEARCHEVAL_MAX_JSON_BYTES`` overrides it). Binary formats
-(Parquet, XLSX) have no lines and are not checked.
+(Parquet, XLSX) have no lines and are not checked here (an XLSX workbook's parts are
+bounded by ``sheet_bounds``).
 
 ``line_pieces`` hands the text on in pieces cut at line ends (``pieces.piece_end``, the cut
 rule every reader shares), so that a reader can parse each piece and drop it (the TREC
@@ -46,11 +47,16 @@ _BOM = b"\xef\xbb\xbf"
 
 def json_limit() -> int:
     """The JSON ceiling in bytes: ``SEARCHEVAL_MAX_JSON_BYTES`` if set, else ``JSON_LIMIT``."""
-    value = os.environ.get(JSON_LIMIT_VARIABLE, "").strip()
+    return byte_limit(JSON_LIMIT_VARIABLE, JSON_LIMIT)
+
+
+def byte_limit(variable: str, default: int) -> int:
+    """A ceiling in bytes: the environment ``variable`` if set, else ``default``."""
+    value = os.environ.get(variable, "").strip()
     if not value:
-        return JSON_LIMIT
+        return default
     if not value.isdigit() or int(value) <= 0:
-        raise UsageError(f"{JSON_LIMIT_VARIABLE} must be a number of bytes, found {value!r}")
+        raise UsageError(f"{variable} must be a number of bytes, found {value!r}")
     return int(value)
 
 

@@ -13,10 +13,11 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError, UsageError
-from ..fast.dicts import flat_scores
+from ..fast.dicts import flat_scores, numbers_only
 from ..model import Qrels, Run
 from ..model.columns import Encoded, encode
 from ..model.nested import NestedDocs
+from .dict_values import is_number, refuse_non_utf8_ids, shown
 from .irds import is_irds  # the module imports ir_datasets only when used
 from .registry import read, read_path
 from .trec import make_qrels, make_run
@@ -48,12 +49,16 @@ def as_qrels(source: Any, form: str = "trec") -> Qrels:
     rows = _rows(source, "relevance", "<qrels>")
     out = []
     for i, (q, d, v) in enumerate(rows, 1):
-        if isinstance(v, float) and not v.is_integer() or isinstance(v, (str, bytes)):
-            raise FormatError("<qrels>", i, f"relevance must be an integer, found {v!r}")
+        if not is_number(v) or isinstance(v, float) and not v.is_integer():
+            raise FormatError("<qrels>", i, f"relevance must be an integer, found {shown(v)}")
+        if not -2**31 <= int(v) < 2**31:  # the engine's grades are 32-bit
+            raise FormatError("<qrels>", i, "relevance is out of range (32-bit integers, "
+                              f"-2147483648 to 2147483647), found {shown(v)}")
         out.append((str(q), str(d), int(v)))
     if not out:
         raise FormatError("<qrels>", 0, "no judgments found (the qrels are empty)")
     q, d, v = zip(*out)
+    refuse_non_utf8_ids("<qrels>", q, d)
     return make_qrels(encode(q), encode(d), np.array(v, dtype=np.int64),
                       np.arange(1, len(out) + 1), "<qrels>", unit="rows")
 
@@ -200,6 +205,8 @@ def _flat_dict(source: Any) -> tuple[Encoded, pa.Array | None, pa.Array] | None:
     inner = list(source.values())
     if not all(isinstance(docs, dict) for docs in inner):  # one check per query, not per entry
         return None
+    if not numbers_only(source):  # Arrow's inference would follow a container's values
+        return None
     ids = _id_arrays(source, _ascii_str_keys(inner))
     if ids is None:
         return None
@@ -225,12 +232,15 @@ def _ascii_str_keys(inner: list[dict]) -> bool:
 def _dict_run(source: Any, name: str) -> Run:
     rows = _rows(source, "score", "<run>")
     for i, (_, _, score) in enumerate(rows, 1):
-        if not isinstance(score, (int, float, np.number)) or not _finite(score):
-            raise FormatError("<run>", i, f"score must be a finite number, found {score!r}")
-    return make_run(encode([str(r[0]) for r in rows]), encode([str(r[1]) for r in rows]),
+        if not is_number(score) or not _finite(score):
+            raise FormatError("<run>", i, f"score must be a finite number, found {shown(score)}")
+    queries, docs = [str(r[0]) for r in rows], [str(r[1]) for r in rows]
+    empty = _empty_queries(source)
+    refuse_non_utf8_ids("<run>", queries + list(empty), docs)
+    return make_run(encode(queries), encode(docs),
                     np.array([float(r[2]) for r in rows], dtype=np.float64),
                     np.arange(1, len(rows) + 1), f"<{name}>", name, unit="rows",
-                    empty_queries=_empty_queries(source))
+                    empty_queries=empty)
 
 
 def _finite(score: Any) -> bool:

@@ -10,6 +10,7 @@ line per row: a refused value is found again in the text to name its line.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ import pyarrow.compute as pc
 
 from ..errors import FormatError, UsageError
 from ..model import Qrels, Run
+from ..model.arrow import string_buffers
 from . import pieces
 from .column_names import roles
 from .table_checks import array_of, scalar
@@ -220,7 +222,7 @@ def jsonl_bytes(table: pa.Table) -> bytes:
     parts = []
     for name in table.column_names:
         column = table.column(name).combine_chunks()
-        if pa.types.is_string(column.type):
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
             encoded = pc.dictionary_encode(column)
             escaped = pa.array([json.dumps(v, ensure_ascii=False)
                                 for v in encoded.dictionary.to_pylist()], type=pa.string())
@@ -230,20 +232,59 @@ def jsonl_bytes(table: pa.Table) -> bytes:
         parts.append(pc.binary_join_element_wise(f'"{name}": ', text, ""))
     body = pc.binary_join_element_wise(*parts, ", ")
     lines = pc.binary_join_element_wise("{", body, "}\n", "")
-    return "".join(lines.to_pylist()).encode("utf-8")
+    offsets, data = string_buffers(lines)  # the lines' bytes, one after another
+    return data[int(offsets[0]):int(offsets[-1])].tobytes()
 
 
 def json_bytes(table: pa.Table, value: str, empty_queries: tuple[str, ...] = ()) -> bytes:
     """``{query_id: {doc_id: value}}`` of the rows (in their order), with ``{}`` for each
     query of ``empty_queries`` (a run's queries without documents) in natural order."""
-    document: dict[str, dict[str, Any]] = {}
-    for q, d, v in zip(*(table.column(n).to_pylist() for n in ("query_id", "doc_id", value))):
-        document.setdefault(q, {})[d] = v
-    if empty_queries:
-        from ..model import natural_key
+    return b"".join(json_pieces([table], value, empty_queries))
 
-        for q in empty_queries:
-            document.setdefault(q, {})
-        document = dict(sorted(document.items(),
-                               key=lambda item: (natural_key(item[0]), item[0].encode())))
-    return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+def json_pieces(tables: Iterable[pa.Table], value: str, empty_queries: tuple[str, ...] = ()
+                ) -> Iterator[bytes]:
+    """``json_bytes`` written a block of rows (``tables``) at a time: the text
+    ``json.dumps(document, ensure_ascii=False, indent=1)`` gives. A query's rows are one
+    after another (a run in its order, qrels grouped: ``grouped_by_query``); the empty
+    queries go in natural order among the others, which are in that order then."""
+    from ..model import natural_key
+    key = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps' text of one value
+    empty = sorted(empty_queries, key=lambda q: (natural_key(q), q.encode()))
+    state = _Entries()
+    for table in tables:
+        out: list[str] = []
+        for q, d, v in zip(*(table.column(n).to_pylist() for n in ("query_id", "doc_id", value))):
+            if q != state.query:
+                state.close(out)
+                if empty:
+                    ahead = (natural_key(q), q.encode())
+                    while empty and (natural_key(empty[0]), empty[0].encode()) < ahead:
+                        state.entry(out, f"{key(empty.pop(0))}: {{}}")
+                state.entry(out, f"{key(q)}: {{\n  {key(d)}: {key(v)}")
+                state.query = q
+            else:
+                out.append(f",\n  {key(d)}: {key(v)}")
+        yield "".join(out).encode("utf-8")
+    out = []
+    state.close(out)
+    for q in empty:
+        state.entry(out, f"{key(q)}: {{}}")
+    out.append("\n}\n" if state.started else "{}\n")
+    yield "".join(out).encode("utf-8")
+
+
+class _Entries:
+    """Where ``json_pieces`` is: whether an entry was written, and the query still open."""
+
+    def __init__(self) -> None:
+        self.started, self.query = False, None
+
+    def entry(self, out: list[str], text: str) -> None:
+        out.append((",\n " if self.started else "{\n ") + text)
+        self.started = True
+
+    def close(self, out: list[str]) -> None:
+        if self.query is not None:
+            out.append("\n }")
+            self.query = None

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError, shown_number
+from .sheet_bounds import check_workbook
 from .textrows import csv_rows, json_objects
 from .trec import read_raw
 from .trec_grammar import GRADE_RANGE
@@ -170,6 +171,7 @@ def _xlsx(path: str, data: bytes, sheet: str | None) -> tuple[list[str], list[tu
     except ImportError:
         raise FormatError(path, 0, "reading XLSX needs openpyxl: pip install "
                           "'searcheval-trec[xlsx]' (or pip install openpyxl)") from None
+    check_workbook(path, data)  # before openpyxl holds a part in memory
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged file

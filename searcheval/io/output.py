@@ -16,7 +16,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import UsageError
 
@@ -103,6 +106,37 @@ def _same_path(first: str | None, second: str | None) -> bool:
 
 def _staged(target: str | Path, data: str | bytes) -> tuple[str | Path, Path, Path]:
     """(target, the path it resolves to, its temporary file written in full)."""
+    with _staging(target) as (handle, path, temporary):
+        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+    return target, path, temporary
+
+
+@contextmanager
+def atomic_file(target: str | Path) -> Iterator[BinaryIO]:
+    """A binary file to write ``target``'s content into a piece at a time, put in place on
+    leaving (``write_file``'s rules): a writer streams its output there instead of
+    holding it whole. An OSError while it is written (a full disk) is a UsageError naming
+    ``target``, and the temporary file is removed; so is it on any other error."""
+    if _is_stream(target):  # a pipe or device (/dev/null, /dev/stdout): nothing to replace
+        try:
+            with os.fdopen(os.open(target, os.O_WRONLY | os.O_TRUNC), "wb") as handle:
+                yield handle
+        except OSError as exc:
+            raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        return
+    with _staging(target) as (handle, path, temporary):
+        yield handle
+    try:
+        _renamed(target, path, temporary)
+    finally:
+        temporary.unlink(missing_ok=True)  # gone already once renamed
+
+
+@contextmanager
+def _staging(target: str | Path) -> Iterator[tuple[BinaryIO, Path, Path]]:
+    """(an open temporary file beside the path ``target`` resolves to, that path, the
+    temporary's path), given ``target``'s owner, attributes and mode once written; removed
+    on any error, an OSError becoming a UsageError naming ``target``."""
     # Through a symlink, as open() writes: the rename would otherwise put a new file in
     # the link's place and leave the file it names stale.
     path = Path(os.path.realpath(target))
@@ -113,8 +147,8 @@ def _staged(target: str | Path, data: str | bytes) -> tuple[str | Path, Path, Pa
     except OSError as exc:
         raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
-        with _handle(fd, data) as handle:
-            handle.write(data)
+        with os.fdopen(fd, "wb") as handle:
+            yield handle, path, temporary
         _keep_owner_and_attributes(path, temporary)  # before the mode: chown clears setuid
         _keep_mode(path, temporary)
     except OSError as exc:
@@ -123,7 +157,6 @@ def _staged(target: str | Path, data: str | bytes) -> tuple[str | Path, Path, Pa
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    return target, path, temporary
 
 
 def _renamed(target: str | Path, path: Path, temporary: Path) -> None:

@@ -67,6 +67,13 @@ class Encoded:
             return self._strings
         return take(self.vocabulary, self.codes)
 
+    def at(self, rows: np.ndarray) -> pa.Array:
+        """The strings of ``rows`` (``values()[rows]``), without writing out the whole
+        column as ``values`` does for an encoded one."""
+        if self._strings is not None:
+            return take(self._strings, rows)
+        return take(self.vocabulary, np.asarray(self.codes)[rows])
+
     def __len__(self) -> int:
         return len(self._strings) if self._strings is not None else len(self._codes)
 
