@@ -45,8 +45,8 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
     if any(alone):
         values = _with_judged_only(qrels, run, measures, kernels, settings, rest, values,
                                    grades_only)
-    values, undefined = missing.apply(
-        values, ranked, qrels, run, measures,
+    values, texts, undefined = missing.apply(
+        values, text_values(ranked, measures), ranked, qrels, run, measures,
         lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
     return Outcome(run=run.name, run_tag=run.tag, measures=list(measures),
                    query_ids=ranked.evaluated_ids, values=values[:, ranked.reported],
@@ -57,7 +57,7 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
                                        int(np.count_nonzero(ranked.in_run[ranked.reported])))
                    + run_only_notes(ranked.run_only) + accuracy_notes(ranked, measures, values),
                    positive_judgments=ranked.positive_judgments, undefined=undefined,
-                   texts=text_values(ranked, measures))
+                   texts=texts)
 
 
 def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: list,
