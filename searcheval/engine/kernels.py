@@ -18,7 +18,7 @@ from .context import Ranked
 from ..fast.segments import divide, segment_max, segment_sum
 from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg, ndcg_cut,
                            ndcg_rel, rank_biased_precision, rbp_residual, rndcg, unjudged_at)
-from .views import before_rows, level_of, level_view
+from .views import LevelView, before_rows, level_of, level_view
 from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: F401
                         nnrbp, nrbp, p_ia, strec)  # ndeval's measures' kernels
 from .peer_kernels import (  # noqa: F401  other tools' measures
@@ -117,7 +117,7 @@ def _interpolated_precision(r: Ranked, m: Measure, fraction: float) -> np.ndarra
     return _precision_from(r, v, _recall_cutoffs(r, fraction, v.num_rel.astype(np.float64)))
 
 
-def _precision_from(r: Ranked, v, cut: np.ndarray) -> np.ndarray:
+def _precision_from(r: Ranked, v: LevelView, cut: np.ndarray) -> np.ndarray:
     """Per query, max precision at or below the rank of its ``cut``-th relevant document
     (0 where fewer are retrieved; a cut below 1 is the first one's)."""
     # Precision only peaks at relevant rows: those are the candidates.
@@ -139,9 +139,10 @@ def eleven_point_average(r: Ranked, m: Measure) -> np.ndarray:
     takes the points from the last to the first: those whose document count n is above
     the relevant retrieved count, at the end, add 0; then it climbs the ranking once
     from the bottom, adding a point's interpolated precision where the relevant count
-    equals its n. A point it can no longer meet there (n above the previous point's n, or
-    n = 0) stops that walk: it and every point before it get the interpolated precision
-    of the whole ranking (that at the first relevant document)."""
+    equals its n. A point it can no longer meet there (n above the last n met, or above
+    the relevant retrieved count; or n = 0) stops that walk: it and every point before it
+    get the interpolated precision of the whole ranking (that at the first relevant
+    document)."""
     v = level_view(r, level_of(r, m))
     relevant = v.num_rel.astype(np.float64)
     points = m.coefficients()

@@ -11,8 +11,8 @@ It then sets back to 0 the values whose printed name is exactly ``num_ret``, ``u
 or ``rbp_resid``, or starts with ``unj``; a parameter given on the command line is part
 of the name (``utility_2,-1,0.5,0``, ``rbp_resid_p=0.8``), so those keep the
 placeholder's value: ``utility.a,b,c,d`` scores b + c*R - d*(R + 1) (one non-relevant
-document retrieved), ``rbp_resid.p=x`` scores p + (1 - p) = 1 (one unjudged document). ``relstring`` is
-cleared to the empty string the same way (``clear_relstr``): ``relstring.n`` keeps the
+document retrieved), ``rbp_resid.p=x`` scores p + (1 - p) = 1 (one unjudged document).
+``relstring`` is emptied the same way (``clear_relstr``): ``relstring.n`` keeps the
 placeholder's string, ``-`` (a document not in the qrels) for n >= 1.
 """
 
