@@ -87,6 +87,37 @@ def test_compare_and_batch_read_judgment_groups(groups, tmp_path):
     assert float(rows[0]["AP_avgjg"]) == pytest.approx(0.875, abs=1e-15)
 
 
+# Groups C and D judge only queries the run lacks (q2, q3); A judges q1 and q2. Without -c
+# trec_eval never looks at q2 or q3, so C and D add nothing and q1 is averaged over A and B.
+# Expected: what trec_eval 9.0.8 printed for `trec_eval -R qrels_jg -m map_avgjg
+# -m P_avgjg.1,2 -m Rprec_mult_avgjg.1.0 -q qrels run` (10.0 stops at q2 with exit 4, a bug
+# of its query loop that --compat 10 --missing skip does not reproduce: see the README).
+ABSENT_GROUPS_QRELS = ("q1 A d1 1\nq1 A d2 0\nq1 B d2 1\nq1 B d3 1\nq2 A d1 1\nq2 C d4 1\n"
+                       "q3 D d5 1\n")
+ABSENT_GROUPS_RUN = "q1 Q0 d1 1 3.0 t\nq1 Q0 d2 2 2.0 t\nq1 Q0 d3 3 1.0 t\nq9 Q0 d1 1 1.0 t\n"
+ABSENT_GROUPS_TREC_EVAL_9 = """\
+map_avgjg             \tq1\t0.7917
+P_avgjg_1             \tq1\t0.5000
+P_avgjg_2             \tq1\t0.5000
+Rprec_mult_avgjg_1.00 \tq1\t0.7500
+map_avgjg             \tall\t0.7917
+P_avgjg_1             \tall\t0.5000
+P_avgjg_2             \tall\t0.5000
+Rprec_mult_avgjg_1.00 \tall\t0.7500
+"""
+
+
+@pytest.mark.parametrize("compat", ["9", "10"])
+def test_a_group_judging_only_queries_the_run_lacks_adds_nothing_without_c(compat, tmp_path):
+    (tmp_path / "qrels").write_text(ABSENT_GROUPS_QRELS)
+    (tmp_path / "run").write_text(ABSENT_GROUPS_RUN)
+    result = cli("evaluate", "-R", "qrels_jg", "-m", "map_avgjg", "-m", "P_avgjg.1,2",
+                 "-m", "Rprec_mult_avgjg.1.0", "-q", "-f", "trec", "--missing", "skip",
+                 "--compat", compat, tmp_path / "qrels", tmp_path / "run")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ABSENT_GROUPS_TREC_EVAL_9
+
+
 def test_a_document_judged_twice_within_its_group_is_refused_with_its_lines(tmp_path, groups):
     (tmp_path / "twice").write_text(GROUPS_QRELS + "q1 B d2 0\n")
     result = cli("evaluate", "-R", "qrels_jg", "-m", "map_avgjg", tmp_path / "twice", groups[1])

@@ -272,6 +272,33 @@ def test_relstring_lines_of_out_test_aqc(compat, folder):
     assert len(expected) == (2 if compat == "9" else 3)
 
 
+# Under -c, 10.0 empties only a value printed as `relstring` (its clean-up compares the
+# printed name); `relstring.5` keeps the placeholder ranking's string: its one document is
+# not in the qrels, '-'; under -J that document is dropped, ''. 9.0.8 prints no line for 302.
+# Expected: what `trec_eval -c -q -m relstring.N [-J] qrels.test results.trunc` printed at
+# tags v9.0.8 and v10.0.
+RELSTRING_ABSENT = [
+    ("9", "relstring.5", (), "relstring_5           \t301\t'00000'\n"
+                             "relstring_5           \t303\t'00111'\n"),
+    ("10", "relstring.5", (), "relstring_5           \t301\t'00000'\n"
+                              "relstring_5           \t302\t'-'\n"
+                              "relstring_5           \t303\t'00111'\n"),
+    ("10", "relstring.20", ("-J",), "relstring_20          \t301\t'00000110000001010100'\n"
+                                    "relstring_20          \t302\t''\n"
+                                    "relstring_20          \t303\t'00111010000010000100'\n"),
+]
+
+
+@pytest.mark.parametrize("compat,measure,flags,expected", RELSTRING_ABSENT,
+                         ids=[f"{c}-{m}{''.join(f)}" for c, m, f, _ in RELSTRING_ABSENT])
+def test_relstring_with_a_length_keeps_10s_placeholder_for_a_query_the_run_lacks(
+        compat, measure, flags, expected):
+    result = evaluate(SUITE / "qrels.test", SUITE / "results.trunc", "-q", "-c", "-m", measure,
+                      *flags, "-f", "trec", "--compat", compat)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == expected
+
+
 def test_relstring_with_pytrec_eval_is_not_computed_and_says_so():
     result = evaluate(SUITE / "qrels.test", SUITE / "results.test", "-q", "-m", "relstring",
                       "-m", "P.5", "--engine", "pytrec_eval", "-f", "trec")

@@ -199,3 +199,42 @@ def test_batch_says_where_trec_eval_stops(tmp_path, case, stream):
     said = case["stock"]["stderr"].removeprefix("trec_eval: ")
     assert any(f"trec_eval {'10.0' if case['version'] == '10' else '9.0.8'} stops here with "
                f"exit {case['stock']['exit']} (\"{said}\")" in note for note in notes), notes
+
+
+# 11pt_avg averages its points in the order given (meas_init.c's get_float_params does not
+# sort them, and m_11pt_avg.c meets each point once on one climb up the ranking). Three
+# queries: q1 R = 5 (f non-relevant at rank 1; a, b, c, d at ranks 2, 4, 5, 7; e not
+# retrieved), q2 R = 3 (b, a, c at ranks 1, 3, 4), q3 R = 2 (a at rank 2, b not retrieved).
+# Expected: what `trec_eval -q -m 11pt_avg.POINTS qrels run` printed at tags v9.0.8 and
+# v10.0 (per query q1, q2, q3, then all); they differ where (long)(x*R + 0.9) and
+# lround(x*R) differ (0.9 * 3, 0.4 * 3).
+POINTS_QRELS = ("q1 0 a 1\nq1 0 b 1\nq1 0 c 1\nq1 0 d 1\nq1 0 e 1\nq1 0 f 0\n"
+                "q2 0 a 1\nq2 0 b 2\nq2 0 c 1\nq3 0 a 1\nq3 0 b 1\n")
+POINTS_RUN = "".join(f"{q} Q0 {d} {i} {s} t\n" for i, (q, d, s) in enumerate(
+    [("q1", "f", 9), ("q1", "a", 8), ("q1", "x", 7), ("q1", "b", 6), ("q1", "c", 5),
+     ("q1", "y", 4), ("q1", "d", 3), ("q1", "z", 2), ("q2", "b", 5), ("q2", "x", 4),
+     ("q2", "a", 3), ("q2", "c", 2), ("q3", "x", 2), ("q3", "a", 1)], 1))
+POINTS_TREC_EVAL = [
+    ("9", "1,0.5,0.2", "0.6000 1.0000 0.5000 0.7000"),
+    ("9", "0.5,0,0.8", "0.5905 0.9167 0.3333 0.6135"),
+    ("9", "0.2,0.9,0.4", "0.6000 0.9167 0.5000 0.6722"),
+    ("9", "0.2,0.5,1", "0.4000 0.8333 0.3333 0.5222"),
+    ("10", "1,0.5,0.2", "0.6000 1.0000 0.5000 0.7000"),
+    ("10", "0.5,0,0.8", "0.5905 0.9167 0.3333 0.6135"),
+    ("10", "0.2,0.9,0.4", "0.6000 1.0000 0.5000 0.7000"),
+    ("10", "0.2,0.5,1", "0.4000 0.8333 0.3333 0.5222"),
+]
+
+
+@pytest.mark.parametrize("compat,points,values", POINTS_TREC_EVAL,
+                         ids=[f"{c}-{p}" for c, p, _ in POINTS_TREC_EVAL])
+def test_11pt_avg_takes_its_points_in_the_order_given(tmp_path, compat, points, values):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(POINTS_QRELS)
+    run.write_text(POINTS_RUN)
+    result = cli("evaluate", qrels, run, "-m", f"11pt_avg.{points}", "-q", "-f", "trec",
+                 "--missing", "skip", "--compat", compat)
+    assert result.exit_code == 0, result.stderr
+    name = f"11pt_avg_{points}".ljust(22)
+    assert result.stdout == "".join(f"{name}\t{q}\t{v}\n" for q, v in
+                                    zip(["q1", "q2", "q3", "all"], values.split()))

@@ -6,7 +6,9 @@ query in turn (a document a group has not judged is not relevant for it); m_map_
 m_P_avgjg.c and m_Rprec_mult_avgjg.c add up the plain measure's value of each group, in
 the groups' byte order, and divide by their number when there is more than one. Which
 queries are evaluated does not depend on the groups: those of the qrels (all groups
-together) and the run, as for plain qrels.
+together) and the run, as for plain qrels. Each group is judged on those queries only:
+without -c trec_eval never looks at a query the run lacks, so a group judging only such
+queries adds nothing (and is no reason to stop).
 """
 
 from __future__ import annotations
@@ -34,8 +36,13 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     sums = np.zeros((len(grouped), len(outcome.query_ids)))
     counts = np.zeros(len(outcome.query_ids))
     column = {q: j for j, q in enumerate(outcome.query_ids)}
+    evaluated = np.array([q in column for q in qrels.query.vocabulary.to_pylist()], dtype=bool)
+    of_evaluated = evaluated[np.asarray(qrels.query.codes)]
     for group in _groups_in_byte_order(qrels):
-        judged = _group_qrels(qrels, group)
+        rows = np.flatnonzero((np.asarray(qrels.group.codes) == group) & of_evaluated)
+        if len(rows) == 0:
+            continue
+        judged = _group_qrels(qrels, rows)
         part = plain_evaluate(judged, run, [measures[i] for i in grouped], settings)
         where = np.array([column[q] for q in part.query_ids], dtype=np.int64)
         sums[:, where] += part.values
@@ -52,10 +59,9 @@ def _groups_in_byte_order(qrels: Qrels) -> list[int]:
     return sorted(present.tolist(), key=lambda code: names[code].encode())
 
 
-def _group_qrels(qrels: Qrels, group: int) -> Qrels:
-    """The judgments of one judgment group, as plain qrels (one per (query, doc): the
-    reader refused a document judged twice within a group)."""
-    rows = np.flatnonzero(np.asarray(qrels.group.codes) == group)
+def _group_qrels(qrels: Qrels, rows: np.ndarray) -> Qrels:
+    """The judgments ``rows`` of one judgment group, as plain qrels (one per (query, doc):
+    the reader refused a document judged twice within a group)."""
     query, doc = qrels.query, qrels.doc
     return Qrels(Encoded(np.asarray(query.codes)[rows], query.vocabulary, query.ordered),
                  Encoded(np.asarray(doc.codes)[rows], doc.vocabulary, doc.ordered),

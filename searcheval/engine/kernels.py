@@ -18,7 +18,7 @@ from .context import Ranked
 from ..fast.segments import divide, segment_max, segment_sum
 from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg, ndcg_cut,
                            ndcg_rel, rank_biased_precision, rbp_residual, rndcg, unjudged_at)
-from .views import before_rows, level_of, level_view
+from .views import LevelView, before_rows, level_of, level_view
 from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: F401
                         nnrbp, nrbp, p_ia, strec)  # ndeval's measures' kernels
 from .peer_kernels import (  # noqa: F401  other tools' measures
@@ -114,7 +114,12 @@ def _recall_cutoffs(r: Ranked, fraction: float, R: np.ndarray) -> np.ndarray:
 def _interpolated_precision(r: Ranked, m: Measure, fraction: float) -> np.ndarray:
     """Max precision at or below the rank where recall reaches the cut-off count."""
     v = level_view(r, level_of(r, m))
-    cut = _recall_cutoffs(r, fraction, v.num_rel.astype(np.float64))
+    return _precision_from(r, v, _recall_cutoffs(r, fraction, v.num_rel.astype(np.float64)))
+
+
+def _precision_from(r: Ranked, v: LevelView, cut: np.ndarray) -> np.ndarray:
+    """Per query, max precision at or below the rank of its ``cut``-th relevant document
+    (0 where fewer are retrieved; a cut below 1 is the first one's)."""
     # Precision only peaks at relevant rows: those are the candidates.
     keep = v.rel_rank >= np.maximum(cut, 1)[v.rel_q]
     rows, queries = v.rel_rows[keep], v.rel_q[keep]
@@ -127,11 +132,32 @@ def iprec_at_recall(r: Ranked, m: Measure) -> np.ndarray:
 
 
 def eleven_point_average(r: Ranked, m: Measure) -> np.ndarray:
-    """11pt_avg = mean of interpolated precision at the recall points."""
+    """11pt_avg = mean of interpolated precision at the recall points.
+
+    The points are averaged as m_11pt_avg.c walks them, in the order given (trec_eval
+    does not sort them), so an order that is not ascending changes the number. The C code
+    takes the points from the last to the first: those whose document count n is above
+    the relevant retrieved count, at the end, add 0; then it climbs the ranking once
+    from the bottom, adding a point's interpolated precision where the relevant count
+    equals its n. A point it can no longer meet there (n above the last n met, or above
+    the relevant retrieved count; or n = 0) stops that walk: it and every point before it
+    get the interpolated precision of the whole ranking (that at the first relevant
+    document)."""
+    v = level_view(r, level_of(r, m))
+    relevant = v.num_rel.astype(np.float64)
     points = m.coefficients()
+    whole = _precision_from(r, v, np.ones(r.num_queries, dtype=np.int64))
+    trailing = np.ones(r.num_queries, dtype=bool)  # still among the points that add 0
+    stuck = np.zeros(r.num_queries, dtype=bool)
+    upper = v.num_rel_ret  # the largest relevant count the climb can still meet
     total = np.zeros(r.num_queries)
-    for point in reversed(points):  # m_11pt_avg.c adds from the last point down
-        total = total + _interpolated_precision(r, m, float(point))
+    for point in reversed(points):
+        cut = _recall_cutoffs(r, float(point), relevant)
+        trailing &= cut > v.num_rel_ret
+        stuck |= ~trailing & ((cut < 1) | (cut > upper))
+        met = ~trailing & ~stuck
+        total = total + np.where(met, _precision_from(r, v, cut), np.where(stuck, whole, 0.0))
+        upper = np.where(met, cut, upper)
     return total / len(points)
 
 

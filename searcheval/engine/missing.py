@@ -12,6 +12,8 @@ or ``rbp_resid``, or starts with ``unj``; a parameter given on the command line 
 of the name (``utility_2,-1,0.5,0``, ``rbp_resid_p=0.8``), so those keep the
 placeholder's value: ``utility.a,b,c,d`` scores b + c*R - d*(R + 1) (one non-relevant
 document retrieved), ``rbp_resid.p=x`` scores p + (1 - p) = 1 (one unjudged document).
+``relstring`` is emptied the same way (``clear_relstr``): ``relstring.n`` keeps the
+placeholder's string, ``-`` (a document not in the qrels) for n >= 1.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ..io.trec import make_run
 from ..measures import Kind, Measure
 from .context import Ranked, prepare
 from ..settings import Settings
+from .texts import relstrings
 from .undefined import zero_over_zero
 
 PLACEHOLDER_DOC = "ceci_nest_pas_un_docno"
@@ -42,12 +45,14 @@ def missing_queries_as_9(values: np.ndarray, measures: list[Measure],
     return out
 
 
-def missing_queries_as_10(values: np.ndarray, ranked: Ranked, qrels: Qrels, run: Run,
-                          measures: list[Measure], compute) -> tuple[np.ndarray, dict]:
-    """10.0: the values of the placeholder ranking for the queries the run lacks, then
-    trec_eval.c's clean-up, and where those are 0 / 0 (``undefined.zero_over_zero``).
-    ``compute(ranked)`` gives every measure's value per query. Measures that are not
-    trec_eval's (ERR, Judged, RR@k...) keep the empty ranking's."""
+def missing_queries_as_10(values: np.ndarray, texts: dict[str, list[str]], ranked: Ranked,
+                          qrels: Qrels, run: Run, measures: list[Measure], compute
+                          ) -> tuple[np.ndarray, dict[str, list[str]], dict]:
+    """10.0: the values (and ``texts``, ``text_values``' strings) of the placeholder
+    ranking for the queries the run lacks, then trec_eval.c's clean-up, and where those
+    are 0 / 0 (``undefined.zero_over_zero``). ``compute(ranked)`` gives every measure's
+    value per query. Measures that are not trec_eval's (ERR, Judged, RR@k...) keep the
+    empty ranking's."""
     absent = np.flatnonzero(~ranked.in_run)
     placeholder = prepare(qrels, placeholder_run(list(ranked.query_ids[absent]), run),
                           replace(ranked.settings, missing="skip"),
@@ -58,7 +63,24 @@ def missing_queries_as_10(values: np.ndarray, ranked: Ranked, qrels: Qrels, run:
     for i, m in enumerate(measures):
         if m.trec_name is not None and not m.spec.text:  # relstring: no number
             out[i, absent] = 0.0 if _cleaned_up(m) else placed[i]
-    return out, zero_over_zero(placeholder, measures, np.arange(len(absent)))
+    return (out, _placeholder_texts(texts, ranked, placeholder, absent, measures),
+            zero_over_zero(placeholder, measures, np.arange(len(absent))))
+
+
+def _placeholder_texts(texts: dict[str, list[str]], ranked: Ranked, placeholder: Ranked,
+                       absent: np.ndarray, measures: list[Measure]) -> dict[str, list[str]]:
+    """``texts`` with the placeholder's string for each query the run lacks, where the
+    clean-up does not empty it."""
+    out = dict(texts)
+    column = {q: j for j, q in enumerate(ranked.reported.tolist())}
+    for m in measures:
+        if m.spec.text and m.trec_name is not None and not _cleaned_up(m):
+            strings = list(out[str(m)])
+            for q, text in zip(absent.tolist(), relstrings(placeholder, m)):
+                if q in column:
+                    strings[column[q]] = text
+            out[str(m)] = strings
+    return out
 
 
 def placeholder_run(query_ids: list[str], run: Run) -> Run:
@@ -75,21 +97,24 @@ def _cleaned_up(m: Measure) -> bool:
     default measure to searcheval, but trec_eval prints it (``trec_label``), so 10.0 keeps
     the placeholder's value for it."""
     return (m.family in ("num_ret", "unj")
-            or (m.family in ("utility", "rbp_resid") and not (m.params or m.trec_label)))
+            or (m.family in ("utility", "rbp_resid", "relstring")
+                and not (m.params or m.trec_label)))
 
 
-def apply(values: np.ndarray, ranked: Ranked, qrels: Qrels, run: Run,
-          measures: list[Measure], compute, settings: Settings) -> tuple[np.ndarray, dict]:
-    """The values of the queries the run lacks (zero-filled: --missing zero) as the
-    version ``settings.compat`` scores them, and where trec_eval computes 0 / 0 over the
-    queries it evaluates (canonical measure name -> query ids)."""
+def apply(values: np.ndarray, texts: dict[str, list[str]], ranked: Ranked, qrels: Qrels,
+          run: Run, measures: list[Measure], compute, settings: Settings
+          ) -> tuple[np.ndarray, dict[str, list[str]], dict]:
+    """The values and ``texts`` of the queries the run lacks (zero-filled: --missing
+    zero) as the version ``settings.compat`` scores them, and where trec_eval computes
+    0 / 0 over the queries it evaluates (canonical measure name -> query ids)."""
     evaluated = ranked.reported[ranked.in_run[ranked.reported]]
     undefined = zero_over_zero(ranked, measures, evaluated)
     if settings.missing != "zero" or ranked.in_run.all():
-        return values, undefined
+        return values, texts, undefined
     if settings.compat == 9:  # the missing queries are not evaluated: nothing undefined
-        return missing_queries_as_9(values, measures, ranked.in_run), undefined
-    values, placeholder = missing_queries_as_10(values, ranked, qrels, run, measures, compute)
+        return missing_queries_as_9(values, measures, ranked.in_run), texts, undefined
+    values, texts, placeholder = missing_queries_as_10(values, texts, ranked, qrels, run,
+                                                       measures, compute)
     for name, ids in placeholder.items():
         undefined.setdefault(name, []).extend(ids)
-    return values, undefined
+    return values, texts, undefined

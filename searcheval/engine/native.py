@@ -56,8 +56,8 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
     if any(alone):
         values = _with_judged_only(qrels, run, measures, kernels, settings, rest, values,
                                    grades_only)
-    values, undefined = missing.apply(
-        values, ranked, qrels, run, measures,
+    values, texts, undefined = missing.apply(
+        values, text_values(ranked, measures), ranked, qrels, run, measures,
         lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
     notes += rbp_tie_notes(
         qrels, run, measures, settings, values[:, ranked.reported], ties[1],
@@ -72,7 +72,7 @@ def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Setting
                    + run_only_notes(ranked.run_only) + accuracy_notes(ranked, measures, values)
                    + notes,
                    positive_judgments=ranked.positive_judgments, undefined=undefined,
-                   texts=text_values(ranked, measures),
+                   texts=texts,
                    run_only_sums=_run_only_sums(ranked, measures, values))
 
 
@@ -94,9 +94,10 @@ def _values_under(qrels: Qrels, run: Run, settings: Settings, measures: list[Mea
     """The values of ``measures`` under ``settings``, for the reported queries."""
     kernels = [_kernel(m, settings.ties) for m in measures]
     ranked = prepare(qrels, run, settings, grades_only)
-    values, _ = missing.apply(
-        _compute(ranked, measures, kernels)[0], ranked, qrels, run, measures,
-        lambda placeholder: _compute(placeholder, measures, kernels)[0], settings)
+    values, _, _ = missing.apply(
+        _compute(ranked, measures, kernels)[0], text_values(ranked, measures), ranked, qrels,
+        run, measures, lambda placeholder: _compute(placeholder, measures, kernels)[0],
+        settings)
     return values[:, ranked.reported]
 
 

@@ -46,8 +46,9 @@ def relstrings(r: Ranked, m: Measure) -> list[str]:
 def text_values(r: Ranked, measures: list[Measure]) -> dict[str, list[str]]:
     """Canonical name -> per query string (trec_eval's order, ``Ranked.reported``) of the
     text measures among ``measures``. A query the run lacks has no rows: its string is
-    empty, as trec_eval 10.0 prints it under -c (its clean-up after the placeholder
-    ranking, ``clear_relstr``); 9.0.8 prints no line for such a query."""
+    empty, as trec_eval 10.0 prints it under -c for ``relstring`` without a parameter
+    (its clean-up after the placeholder ranking, ``clear_relstr``; ``missing`` gives
+    ``relstring.n`` the placeholder's string); 9.0.8 prints no line for such a query."""
     out = {}
     for m in measures:
         if m.spec.text:

@@ -93,7 +93,9 @@ SPECS: tuple[Spec, ...] = (
           default=(1.0, -1.0, 0.0, 0.0), coeff_count=4, param="coeffs",
           written=("utility(coeffs=[a,b,c,d])",), trec_written=("utility.a,b,c,d",), **_SET),
     _trec("11pt_avg", Kind.COEFFS, None, "eleven_point_average",
-          "mean interpolated precision over the 11 recall points",
+          "mean interpolated precision over the 11 recall points (`11pt_avg.x,y,...`: over "
+          "the points given, taken in their order as trec_eval takes them: an order that is "
+          "not ascending changes the value)",
           default=RECALL_POINTS, param="points"),
     _trec("binG", Kind.SCALAR, None, "binary_g",
           "1/log2(2 + non-relevant above) averaged over relevant documents"),
