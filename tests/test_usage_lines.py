@@ -48,8 +48,8 @@ MISSING_OR_UNKNOWN = [
     (["fuse", R],
      "searcheval fuse: error: Missing option '--method'. See 'searcheval fuse --help'."),
     (["evaluate", Q, R, "--bogus"],
-     "searcheval evaluate: error: No such option '--bogus'. Did you mean '--groups'? See "
-     "'searcheval evaluate --help'."),
+     "searcheval evaluate: error: No such option '--bogus'. (Did you mean one of: '--groups', "
+     "'--verbose'?) See 'searcheval evaluate --help'."),
     (["evaluat"],
      "searcheval: error: No such command 'evaluat'. Did you mean 'evaluate'? See "
      "'searcheval --help'."),

@@ -8,6 +8,7 @@ import math
 
 from ..errors import UsageError
 from ..measures import TREC_ORDER, Kind, Measure
+from ..model.words import counted
 from . import spread_cells
 from .grid import Cell, html_block, html_grid, html_notes, latex_escape, latex_table, markdown_text
 from .grid import markdown_grid, text_grid
@@ -240,9 +241,9 @@ def _counted_ties(results_list: list[Results]) -> list[str]:
     counts = [r.tie_counts for r in results_list]
     with_ties = sum(tied > 0 for tied, _ in counts)
     moving = sum(mixed > 0 for _, mixed in counts)
-    return [f"  {with_ties} of {len(results_list)} runs have tied scores; in {moving} of them "
-            "tied documents differ in relevance, so values depend on the tie rule (see "
-            "--ties; -v: per run)"]
+    return [f"  {with_ties} of {counted(len(results_list), 'run')} have tied scores; in "
+            f"{moving} of them tied documents differ in relevance, so values depend on the "
+            "tie rule (see --ties; -v: per run)"]
 
 
 def _counted_queries(results_list: list[Results]) -> list[str]:
@@ -253,11 +254,11 @@ def _counted_queries(results_list: list[Results]) -> list[str]:
     lacking = sum(bool(r.zero_filled or r.skipped) for r in results_list)
     if lacking:
         how = "zero-filled" if results_list[0].settings.missing == "zero" else "skipped"
-        lines.append(f"  {lacking} of {total} runs lack queries of the qrels, {how} "
+        lines.append(f"  {lacking} of {counted(total, 'run')} lack queries of the qrels, {how} "
                      "(-v: which)")
     ignoring = sum(bool(r.ignored) for r in results_list)
     if ignoring:
-        lines.append(f"  {ignoring} of {total} runs have queries the qrels lack, ignored "
+        lines.append(f"  {ignoring} of {counted(total, 'run')} have queries the qrels lack, ignored "
                      "(-v: which)")
     return lines
 
