@@ -8,7 +8,7 @@ import numpy as np
 
 from ..model import Qrels, Run
 from ..measures import Measure
-from .outcome import Outcome, refusal_notes, run_only_notes
+from .outcome import Outcome, refusal_notes, run_only_notes, version_notes
 from .context import Ranked, prepare
 from ..settings import Settings
 from . import missing
@@ -27,7 +27,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
         from . import prefs  # plain Python per query: only for preference judgments
         return prefs.evaluate(qrels, run, measures, settings, _evaluate)
     outcome = _evaluate(qrels, run, measures, settings)
-    outcome.notes.extend(form_notes(qrels, measures))
+    outcome.notes.extend(form_notes(qrels, measures) + version_notes(settings, measures))
     return outcome
 
 

@@ -15,7 +15,7 @@ import math
 import re
 from typing import NamedTuple
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 
 # How a field's text is read (the value functions below).
 TEXT, INTEGER, SCORE, RANK = "text", "integer", "score", "rank"
@@ -91,13 +91,13 @@ def integer(path: str, number: int, text: str, name: str) -> int:
     """A grade (or an MS MARCO rank) as trec_eval's atol reads it: decimal ASCII digits."""
     if not _ASCII_INTEGER.fullmatch(text):
         raise FormatError(path, number, f"{name} must be an integer{_in_ascii(text)}, "
-                          f"found {text!r}")
+                          f"found {quoted(text)}")
     value = int(text)
     if not -2**63 <= value < 2**63:
         # grades are held in 32 bits (io.repeats refuses the rest), and saying 64 here
         # would name a range that 2**31 .. 2**63-1 are refused from too
         limit = GRADE_RANGE if name == "relevance" else "64-bit integers"
-        raise FormatError(path, number, f"{name} is out of range ({limit}), found {text!r}")
+        raise FormatError(path, number, f"{name} is out of range ({limit}), found {quoted(text)}")
     return value
 
 
@@ -118,9 +118,9 @@ def score(path: str, number: int, text: str, name: str = "score") -> float:
         value = float(text)
     except ValueError:
         raise FormatError(path, number, f"{name} must be a number{_in_ascii(text)}, "
-                          f"found {text!r}") from None
+                          f"found {quoted(text)}") from None
     if not math.isfinite(value):
-        raise FormatError(path, number, f"{name} must be a finite number, found {text!r}")
+        raise FormatError(path, number, f"{name} must be a finite number, found {quoted(text)}")
     return value
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 import re
+from contextvars import ContextVar
 
+from ..errors import quoted
 from .builtins import NICKNAMES
 from .measure import format_number
 from .registry import BY_TREC, registered
@@ -23,7 +25,15 @@ def known_names() -> list[str]:
     return list(dict.fromkeys(names))
 
 
+# False once a message has as many problems as it shows (errors.MOST_PROBLEMS): a close
+# match costs milliseconds, and a -m of 20,000 unknown names would spend a minute on
+# suggestions nobody reads.
+SUGGESTING: ContextVar[bool] = ContextVar("suggesting", default=True)
+
+
 def suggest(word: str) -> str:
+    if not SUGGESTING.get():
+        return ""
     spelling: dict[str, str] = {}
     for name in known_names():
         spelling.setdefault(name.lower(), name)
@@ -35,7 +45,7 @@ def suggest(word: str) -> str:
 
 def number(text: str, offset: int, parameter: str | None = None) -> float:
     if not re.fullmatch(NUMBER, text.strip()):
-        raise _Problem(offset, f"expected a number, found {text!r}")
+        raise _Problem(offset, f"expected a number, found {quoted(text)}")
     return finite(text, offset, parameter)
 
 
@@ -46,7 +56,7 @@ def finite(text: str, pos: int, parameter: str | None = None) -> float:
     value = float(text)
     if not math.isfinite(value):
         name = parameter or "a parameter"
-        raise _Problem(pos, f"{name} must be a finite number, found {text.strip()!r} "
+        raise _Problem(pos, f"{name} must be a finite number, found {quoted(text.strip())} "
                             f"(beyond a double's range)")
     return value
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..errors import quoted
 from .measure import Measure
 from .name_checks import (NUMBER, check_coeff_count, check_coefficients, check_cutoff,
                           check_persistence, finite, number)
@@ -46,13 +47,13 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
         for item in params.split(","):
             level, sep, gain = item.partition("=")
             if not sep or not re.fullmatch(r"[-+]?\d+", level) or not re.fullmatch(NUMBER, gain):
-                raise _Problem(offset, f"expected level=gain pairs like 1=3,2=9, found {item!r}")
+                raise _Problem(offset, f"expected level=gain pairs like 1=3,2=9, found {quoted(item)}")
             pairs.append((int(level), finite(gain, offset, f"the gain of level {level}")))
         return [Measure(family, params=tuple(pairs), trec_label=params)]
     if spec.trec_prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
         if not params.startswith(spec.trec_prefix):
             raise _Problem(offset, f"{family} takes {spec.trec_prefix}<{spec.param}>, "
-                                   f"found {params!r}")
+                                   f"found {quoted(params)}")
         values = (number(params[len(spec.trec_prefix):], offset, spec.param),)
     else:
         values = tuple(number(v, offset, spec.param) for v in params.split(","))
@@ -71,5 +72,5 @@ def _trec_cutoff(text: str, kind: Kind, offset: int) -> int | float:
     # trec_eval reads cutoffs with strtol: "23.4" is 23.  Keep that for its syntax.
     match = re.match(r"[-+]?\d+", text)
     if not match or int(match.group()) <= 0:
-        raise _Problem(offset, f"cutoffs must be positive integers, found {text!r}")
+        raise _Problem(offset, f"cutoffs must be positive integers, found {quoted(text)}")
     return int(match.group())
