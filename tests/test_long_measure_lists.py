@@ -108,3 +108,23 @@ def test_a_huge_field_is_quoted_short(tmp_path):
     assert result.exit_code == 2
     assert result.stderr == (f"{run}:1: score must be a number, found "
                              f"'{'x' * 40}...{'x' * 20}' (40,000 characters)\n")
+
+
+@pytest.mark.parametrize("option, text, message", [
+    ("--groups", "q1" + "x" * 40_000 + "\n",
+     "expected query_id<TAB>group, found 'q1" + "x" * 38 + "..." + "x" * 20
+     + "' (40,002 characters)"),
+    ("--costs", "d1 " + "y" * 40_000 + "\n",
+     "expected a cost (a number >= 0), found '" + "y" * 40 + "..." + "y" * 20
+     + "' (40,000 characters)"),
+], ids=["groups", "costs"])
+def test_other_inputs_are_quoted_short(tmp_path, option, text, message):
+    """Every reader quotes a cut piece of a huge field, not only the TREC one."""
+    qrels, run, extra = tmp_path / "qrels", tmp_path / "run", tmp_path / "extra"
+    qrels.write_text("q1 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 1.0 r\n")
+    extra.write_text(text)
+    measures = ["-m", "INST"] if option == "--costs" else []
+    result = cli("evaluate", option, extra, *measures, qrels, run)
+    assert result.exit_code == 2
+    assert result.stderr == f"{extra}:1: {message}\n"

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError, UsageError, quoted
 from .pieces import line_count, piece_end
 
 LINE_LIMIT = 1 << 20  # bytes in a line, its line break excluded
@@ -49,7 +49,7 @@ def json_limit() -> int:
     if not value:
         return JSON_LIMIT
     if not value.isdigit() or int(value) <= 0:
-        raise UsageError(f"{JSON_LIMIT_VARIABLE} must be a number of bytes, found {value!r}")
+        raise UsageError(f"{JSON_LIMIT_VARIABLE} must be a number of bytes, found {quoted(value)}")
     return int(value)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError, UsageError, quoted
 from ..fast.dicts import flat_scores
 from ..model import Qrels, Run
 from ..model.columns import Encoded, encode
@@ -49,7 +49,7 @@ def as_qrels(source: Any, form: str = "trec") -> Qrels:
     out = []
     for i, (q, d, v) in enumerate(rows, 1):
         if isinstance(v, float) and not v.is_integer() or isinstance(v, (str, bytes)):
-            raise FormatError("<qrels>", i, f"relevance must be an integer, found {v!r}")
+            raise FormatError("<qrels>", i, f"relevance must be an integer, found {quoted(v)}")
         out.append((str(q), str(d), int(v)))
     if not out:
         raise FormatError("<qrels>", 0, "no judgments found (the qrels are empty)")
@@ -223,7 +223,7 @@ def _dict_run(source: Any, name: str) -> Run:
     rows = _rows(source, "score", "<run>")
     for i, (_, _, score) in enumerate(rows, 1):
         if not isinstance(score, (int, float, np.number)) or not _finite(score):
-            raise FormatError("<run>", i, f"score must be a finite number, found {score!r}")
+            raise FormatError("<run>", i, f"score must be a finite number, found {quoted(score)}")
     return make_run(encode([str(r[0]) for r in rows]), encode([str(r[1]) for r in rows]),
                     np.array([float(r[2]) for r in rows], dtype=np.float64),
                     np.arange(1, len(rows) + 1), f"<{name}>", name, unit="rows",
@@ -250,7 +250,7 @@ def _rows(source: Any, value_column: str, label: str) -> list[tuple]:
     if isinstance(source, dict):
         for q, docs in source.items():  # only {} lists a query with no document
             if not isinstance(docs, Mapping):
-                raise FormatError(label, 0, f"query {str(q)!r}: expected a {{doc_id: "
+                raise FormatError(label, 0, f"query {quoted(str(q))}: expected a {{doc_id: "
                                   f"{value_column}}} dict, found {type(docs).__name__}")
         return [(q, d, v) for q, docs in source.items() for d, v in docs.items()]
     columns = getattr(source, "columns", None)
