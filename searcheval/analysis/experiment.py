@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..io.run_sources import named_runs
 from ..results import Results, ResultsByRun, evaluate
 from ..settings import TIE_POLICIES
@@ -45,7 +45,7 @@ def experiment(qrels: Any, runs: Any, measures: list[Any] | str | None = None, *
     of the means. ``settings``: evaluate's query options (missing, relevance_level, ties,
     ...). The query policy, tie rule, test and correction are in ``.attrs``."""
     if correction not in CORRECTIONS:
-        raise UsageError(f"unknown correction {correction!r}: choose "
+        raise UsageError(f"unknown correction {quoted(correction)}: choose "
                          f"{', '.join(str(c) for c in CORRECTIONS)}")
     sources, given = named_runs(runs, names)
     named = _named(sources, given)

@@ -9,7 +9,7 @@ from typing import BinaryIO
 import numpy as np
 import pyarrow.compute as pc
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..io import formats, registry, trec, writing
 from ..io.irds import is_irds  # ir_datasets itself is imported only for an irds: id
 from ..model import Run
@@ -124,7 +124,7 @@ def _tags(path: str, data: bytes) -> list[str]:
         return []
     shown = ", ".join(repr(t) for t in distinct[:5]) + (" ..." if len(distinct) > 5 else "")
     return [f"tag: {len(distinct)} tags in the input ({shown}); a run has one tag, kept the "
-            f"last line's (as trec_eval), {tags[-1].as_py()!r}"]
+            f"last line's (as trec_eval), {quoted(tags[-1].as_py())}"]
 
 
 def _renumbered(run: Run, rows: tuple[np.ndarray, np.ndarray]) -> list[str]:

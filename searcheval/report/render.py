@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import math
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..measures import TREC_ORDER, Kind, Measure
 from . import spread_cells
 from .grid import Cell, html_block, html_grid, html_notes, latex_escape, latex_table, markdown_text
@@ -316,7 +316,7 @@ def render_results(results_list: list[Results], fmt: str, per_query: bool = Fals
                                              options=options),
              "latex": lambda: to_latex(results_list, per_query=per_query, options=options)}
     if fmt not in views:
-        raise UsageError(f"unknown format {fmt!r}: choose {', '.join(FORMATS)}")
+        raise UsageError(f"unknown format {quoted(fmt)}: choose {', '.join(FORMATS)}")
     if groups is None or fmt in ("csv", "json"):
         return views[fmt]()
     from .groups import with_tables

@@ -22,7 +22,7 @@ import numpy as np
 
 from .blocks import Part, Plan, combine, evaluate_block, run_rows
 from ..settings import Settings
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ..io import bounded
 from ..io.trec import line_at, parse_run, refuse_lone_cr
 from ..model import Qrels, Run
@@ -186,7 +186,7 @@ class _Grouping:
         if refusals:
             row, before = min(refusals)
             raise FormatError(run.path, int(run.lines[row]),
-                              f"query {names[int(codes[row])]!r} comes back after other queries "
+                              f"query {quoted(names[int(codes[row])])} comes back after other queries "
                               f"(its earlier lines end at line {before}); {UNGROUPED_FIX}")
 
     def done(self, block: Run) -> None:
