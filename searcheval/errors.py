@@ -8,6 +8,31 @@ INTERRUPTED = "searcheval: interrupted; nothing was written"
 INTERRUPTED_CODE = 130  # 128 + SIGINT, as a shell reports a process Ctrl-C ended
 
 
+# How much of a piece of user input a message quotes: a -m list of 20,000 cutoffs or a
+# 40 KB field is one line a person reads, so its middle is left out (``quoted``).
+QUOTE_HEAD = 40
+QUOTE_TAIL = 20
+MOST_PROBLEMS = 10  # the problems a MeasureError lists; the rest are counted
+
+
+def quoted(value: object) -> str:
+    """``repr(value)`` for a message, its middle cut to an ellipsis when the text is longer
+    than QUOTE_HEAD + QUOTE_TAIL characters, and its length then said: the head shows which
+    input it is, the tail where a long list went wrong (``P.1,2,...,20000,x``)."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= QUOTE_HEAD + QUOTE_TAIL + 1:
+        return repr(value)
+    return f"{repr(text[:QUOTE_HEAD] + '...' + text[-QUOTE_TAIL:])} ({len(text):,} characters)"
+
+
+_quoted = quoted  # shown_number's parameter takes the name
+
+
+def cut(text: str) -> str:
+    """``text`` as a message shows it without quotes: whole when short, else as ``quoted``."""
+    return text if len(text) <= QUOTE_HEAD + QUOTE_TAIL + 1 else quoted(text)
+
+
 LONGEST_QUOTED_NUMBER = 40  # characters; a longer number is quoted by its length
 
 
@@ -20,7 +45,7 @@ def shown_number(text: str, quoted: bool = True) -> str:
     digits = sum(map(str.isdigit, text))
     if digits >= len(text) - 2:  # a sign, a decimal point
         return f"a number of {digits:,} digits"
-    return f"{text[:LONGEST_QUOTED_NUMBER // 2]!r}... ({len(text):,} characters)"
+    return _quoted(text)  # other text: as every message quotes it
 
 
 class SearchevalError(Exception):
@@ -60,7 +85,9 @@ class MeasureError(SearchevalError):
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
-        super().__init__("; ".join(problems))
+        shown = problems[:MOST_PROBLEMS]
+        more = len(problems) - len(shown)  # every one is in ``problems``; the line stays short
+        super().__init__("; ".join(shown) + (f"; and {more:,} more" if more else ""))
 
     def __reduce__(self):
         return (MeasureError, (self.problems,))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import UsageError
+from .errors import UsageError, quoted
 from .engine import presets
 from .fast.join import prepared
 from .io.heap import input_rows, large_arrays_reuse_memory
@@ -42,7 +42,7 @@ class Evaluator:
                  costs: Any = None, like: str | None = None,
                  ignore_identical_ids: bool | None = None, allow_empty: bool = False) -> None:
         if engine not in ENGINES:
-            raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+            raise UsageError(f"unknown engine {quoted(engine)}: choose {' or '.join(ENGINES)}")
         self._chosen, self.measures, self._notes = configured(
             qrels, measures, like, missing=missing, ignore_identical_ids=ignore_identical_ids,
             compat=compat, relevance_level=relevance_level, depth=depth,

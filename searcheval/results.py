@@ -11,7 +11,7 @@ import numpy as np
 from .engine.beir_means import beir_means
 from .engine.outcome import Outcome
 from .engine.presets import Chosen, choose, prepared
-from .errors import UsageError
+from .errors import UsageError, quoted
 from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
 from .io.irds import is_irds  # the module imports ir_datasets only when used
@@ -156,7 +156,7 @@ class Results(Outcome):
             from .measures import parse_measures  # MeasureError: the message -m gives
             key = str(parse_measures([key])[0])
         if key not in self._row:
-            raise UsageError(f"measure {str(measure)!r} was not evaluated (evaluated: "
+            raise UsageError(f"measure {quoted(str(measure))} was not evaluated (evaluated: "
                              f"{_listed(list(self._row))})")
         return self._row[key]
 
@@ -191,7 +191,7 @@ class Results(Outcome):
         (a bare KeyError('all') told nothing: the mean is in ``summary()``)."""
         if query_id not in self._col:
             hint = ": the means are in summary()" if query_id == "all" else ""
-            raise UsageError(f"query {query_id!r} was not evaluated{hint} (evaluated: "
+            raise UsageError(f"query {quoted(query_id)} was not evaluated{hint} (evaluated: "
                              f"{_listed(self.natural_query_order())})")
         row, column = self._measure_row(measure), self._col[query_id]
         text = self.text(row, column)
@@ -469,7 +469,7 @@ def _evaluate_one(judged: Any, ranked: Any, parsed: list[Measure], settings: Set
         from .engine import pytrec
         results = Results.of(pytrec.evaluate(judged, ranked, parsed, settings))
     else:
-        raise UsageError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+        raise UsageError(f"unknown engine {quoted(engine)}: choose {' or '.join(ENGINES)}")
     results.notes[:0] = notes
     return results
 

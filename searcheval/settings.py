@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import UsageError
+from .errors import UsageError, quoted
 
 __version__ = "0.1.0"  # a number can change between versions: results record it
 TIE_RULE = "score descending, then doc_id descending (byte order), as trec_eval"
@@ -40,7 +40,7 @@ class DocumentCosts:
                              f"{len(self.values)} costs")
         bad = [v for v in self.values if not (np.isfinite(v) and v >= 0)]
         if bad:
-            raise UsageError(f"{self.path}: a cost is a number >= 0, found {bad[0]!r}")
+            raise UsageError(f"{self.path}: a cost is a number >= 0, found {quoted(bad[0])}")
 
     @functools.cached_property
     def sha256(self) -> str:
@@ -89,39 +89,39 @@ class Settings:
         # Types first: from the API, "2" raised a TypeError, depth 1.5 kept 2 documents,
         # relevance_level 1.5 was a level no qrels grade can sit at, judged_only="no" was on
         if not _whole(self.compat) or self.compat not in (9, 10):
-            raise UsageError(f"compat must be 9 or 10, found {self.compat!r}")
+            raise UsageError(f"compat must be 9 or 10, found {quoted(self.compat)}")
         if self.missing not in ("zero", "skip"):
-            raise UsageError(f"missing must be 'zero' or 'skip', found {self.missing!r}")
+            raise UsageError(f"missing must be 'zero' or 'skip', found {quoted(self.missing)}")
         if not _whole(self.relevance_level) or not 0 <= self.relevance_level < 2**31:
             # grades past 32 bits are refused (io.repeats), so a level there is relevant
             # nowhere; pytrec_eval (the cross-check) takes the level as a C int
             raise UsageError(f"the relevance level must be an integer from 0 to 2147483647 "
-                             f"(grades are 32-bit), found {self.relevance_level!r}")
+                             f"(grades are 32-bit), found {quoted(self.relevance_level)}")
         if self.depth is not None and (not _whole(self.depth) or self.depth <= 0):
             raise UsageError(f"the depth must be a positive number of documents, found "
-                             f"{self.depth!r}")
+                             f"{quoted(self.depth)}")
         if not _whole(self.num_docs) or not 0 <= self.num_docs < 2**63:
             # trec_eval's default is 0 too, and it holds -N in a C long
             raise UsageError(f"the number of documents in the collection (-N) must be an "
-                             f"integer from 0 to 9223372036854775807, found {self.num_docs!r}")
+                             f"integer from 0 to 9223372036854775807, found {quoted(self.num_docs)}")
         if not isinstance(self.judged_only, (bool, np.bool_)):
-            raise UsageError(f"judged_only must be True or False, found {self.judged_only!r}")
+            raise UsageError(f"judged_only must be True or False, found {quoted(self.judged_only)}")
         if not isinstance(self.run_queries_count, (bool, np.bool_)):
             raise UsageError(f"run_queries_count must be True or False, found "
-                             f"{self.run_queries_count!r}")
+                             f"{quoted(self.run_queries_count)}")
         if not isinstance(self.ignore_identical_ids, (bool, np.bool_)):
             raise UsageError(f"ignore_identical_ids must be True or False, found "
-                             f"{self.ignore_identical_ids!r}")
+                             f"{quoted(self.ignore_identical_ids)}")
         if not isinstance(self.beir_custom_means, (bool, np.bool_)):
             raise UsageError(f"beir_custom_means must be True or False, found "
-                             f"{self.beir_custom_means!r}")
+                             f"{quoted(self.beir_custom_means)}")
         if not isinstance(self.allow_empty, (bool, np.bool_)):
-            raise UsageError(f"allow_empty must be True or False, found {self.allow_empty!r}")
+            raise UsageError(f"allow_empty must be True or False, found {quoted(self.allow_empty)}")
         if self.costs is not None and not isinstance(self.costs, DocumentCosts):
             raise UsageError(f"costs must be DocumentCosts (read_costs), found "
                              f"{type(self.costs).__name__}")
         if self.ties not in TIE_POLICIES:
-            raise UsageError(f"ties must be one of {', '.join(TIE_POLICIES)}, found {self.ties!r}")
+            raise UsageError(f"ties must be one of {', '.join(TIE_POLICIES)}, found {quoted(self.ties)}")
         if self.ties == "average" and self.depth is not None:
             raise UsageError("--ties average cannot be combined with -M: a group of tied "
                              "documents may straddle the depth, and which of them are kept "

@@ -55,8 +55,8 @@ def test_error_a_measure_ties_average_does_not_define_is_refused_once(tmp_path):
     # the default set holds GMAP, whose geometric mean has no expected value over tie orders
     result = batch(CRANFIELD / "qrel", *RUNS, "-o", tmp_path / "out", "--ties", "average")
     assert (result.exit_code, result.stderr) == (2, (
-        "--ties average is not defined for GMAP: it is for AP, Rprec, RR, P, R, nDCG, "
-        "relative_P, Success, Hits, F1 and DCG, and for measures that do not depend on the order (every run "
+        "--ties average is not defined for GMAP: it is for AP, Rprec, RR, P, R, DCG, nDCG, "
+        "relative_P, Success, Hits and F1, and for measures that do not depend on the order (every run "
         f"would fail with {CRANFIELD / 'qrel'}; nothing was evaluated)\n"))
     assert not (tmp_path / "out").exists()
 

@@ -66,7 +66,8 @@ def test_a_huge_integer_in_a_measure_name_is_one_line(tmp_path, name, at, messag
     (tmp_path / "qrels").write_text(QRELS)
     (tmp_path / "run").write_text(RUN)
     result = cli("evaluate", "-m", name, tmp_path / "qrels", tmp_path / "run")
-    assert (result.exit_code, result.stderr) == (2, f"measure {name!r}: {message} at "
+    shown = f"'{name[:40]}...{name[-20:]}' ({len(name):,} characters)"  # its middle cut
+    assert (result.exit_code, result.stderr) == (2, f"measure {shown}: {message} at "
                                                     f"character {at}\n")
 
 
@@ -91,7 +92,7 @@ def test_a_huge_label_is_one_line(tmp_path, name, write, line, label):
     labeled = tmp_path / name
     write(labeled, label)
     result = cli("labels", labeled)
-    shown = SHOWN if label == HUGE else f"{label[:20]!r}... ({len(label):,} characters)"
+    shown = SHOWN if label == HUGE else f"'{label[:40]}...{label[-20:]}' ({len(label):,} characters)"
     assert (result.exit_code, result.stderr) == (
         2, f"{labeled}:{line}: label is out of range for a grade ({GRADES}), found {shown}\n")
 

@@ -14,7 +14,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model.words import counted
 from ..io import formats, writing
 from ..ranking import canonical_rows
@@ -124,7 +124,7 @@ def _check_run(report: Report, run: Scan, compat: int
         if len(tags) > 1:
             last = run.tags[-1].as_py()
             report.say(run.path, "warning", f"{len(tags)} run tags ({_listed(tags)}); "
-                       f"trec_eval names the run by the last line's tag, {last!r}")
+                       f"trec_eval names the run by the last line's tag, {quoted(last)}")
     if len(run.query) == 0:
         report.say(run.path, "warning", "the run retrieves nothing: evaluate refuses it "
                    "unless --allow-empty scores it 0" + (
@@ -152,9 +152,9 @@ def _rank_column(report: Report, run: Scan, order: np.ndarray, ranks: np.ndarray
         doc = lambda row: run.doc.vocabulary[int(run.doc.codes[row])].as_py()  # noqa: E731
         report.say(run.path, "warning", f"the rank column disagrees with the scores in "
                    f"{counted(len(bad_queries), 'query', 'queries')}; trec_eval ranks by score "
-                   f"(then doc_id) and ignores it. First: query {query!r}, rank {ranks[i]}: the "
-                   f"rank column says {doc(said)!r} (line {run.lines[said]}), the scores say "
-                   f"{doc(scored)!r} (line {run.lines[scored]})")
+                   f"(then doc_id) and ignores it. First: query {quoted(query)}, rank {ranks[i]}: the "
+                   f"rank column says {quoted(doc(said))} (line {run.lines[said]}), the scores say "
+                   f"{quoted(doc(scored))} (line {run.lines[scored]})")
     elif np.count_nonzero(run.ranks[order] != ranks):
         renumbered = int(np.count_nonzero(run.ranks[order] != ranks))
         report.say(run.path, "note", "the rank column follows the scores but is not numbered "
@@ -281,7 +281,7 @@ def fix(run: Scan, target: str, fmt: str | None, compat: int) -> tuple[bytes, st
     if run.tags is not None and len(run.tags):
         import pyarrow.compute as pc
         other = int(np.count_nonzero(np.asarray(pc.not_equal(run.tags, ranked.tag))))
-        changes.append(f"tags unified to {ranked.tag!r}: {counted(other, 'line')}")
+        changes.append(f"tags unified to {quoted(ranked.tag)}: {counted(other, 'line')}")
     return payload, chosen.name, changes + [f"dropped: {what}" for what in dropped]
 
 

@@ -23,7 +23,7 @@ from ..io.inputs import as_qrels, as_run
 from ..io.run_sources import labels_of, named_runs, rows_as_frame
 from ..results import document_costs, resolve_measures, view
 from ..settings import Settings
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..measures import Measure
 from ..results import Results, undefined_note
 from ..model import natural_key
@@ -202,7 +202,7 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     """
     from . import pair_tests, stats  # scipy: only when comparing
     if test not in stats.TESTS:
-        raise UsageError(f"unknown test {test!r}: choose {', '.join(stats.TESTS)}")
+        raise UsageError(f"unknown test {quoted(test)}: choose {', '.join(stats.TESTS)}")
     correction = _correction_for(test, correction, stats)
     if not 0 < alpha < 1:
         raise UsageError(f"the significance level must be between 0 and 1, found {alpha}")

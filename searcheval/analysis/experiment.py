@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..io.run_sources import named_runs
 from ..results import Results, ResultsByRun, evaluate
 from ..settings import TIE_POLICIES
@@ -63,7 +63,7 @@ def experiment(qrels: Any, runs: Any, measures: list[Any] | str | None = None, *
     if not any(per_query is value or (isinstance(per_query, type(value)) and per_query == value)
                for value in PER_QUERY):
         raise UsageError(f"per_query: expected False, True or 'both' (pt.Experiment's "
-                         f"perquery), found {per_query!r}")
+                         f"perquery), found {quoted(per_query)}")
     method = "none" if correction is None else correction_method(correction)
     sources, given = named_runs(runs, names)
     named = _named(sources, given)

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 import pyarrow as pa
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..io.inputs import as_run
 from ..io.run_labels import run_labels
 from ..model import Run, natural_key
@@ -68,7 +68,7 @@ def method_named(name: str) -> Method:
     """The method spelled ``name`` (case and ``-``/``_`` do not matter: CombSUM, comb-sum)."""
     key = name.strip().lower().replace("-", "_")
     if key not in _SPELLINGS:
-        raise UsageError(f"unknown fusion method {name!r}: expected one of "
+        raise UsageError(f"unknown fusion method {quoted(name)}: expected one of "
                          f"{', '.join(METHODS)} (or CombSUM, CombMNZ, ... for the Comb methods)")
     return METHODS[_SPELLINGS[key]]
 
@@ -77,7 +77,7 @@ def norm_named(name: str | None) -> str:
     key = "none" if name is None else name.strip().lower().replace("_", "-")
     key = NORM_ALIASES.get(key, NORM_ALIASES.get(key.replace("-", "_"), key))
     if key not in NORMS:
-        raise UsageError(f"unknown normalisation {name!r}: expected one of {', '.join(NORMS)} "
+        raise UsageError(f"unknown normalisation {quoted(name)}: expected one of {', '.join(NORMS)} "
                          "(z-score is zmuv)")
     return key
 
@@ -202,7 +202,7 @@ def _parameters(method: Method, given: dict[str, float | None]) -> dict[str, flo
         raise UsageError(f"rrf's k is a number >= 0, found {_number(params['k'])}")
     if not all(np.isfinite(list(params.values()))):
         raise UsageError(f"{method.name}'s parameters must be finite numbers, found "
-                         + ", ".join(f"{n}={v!r}" for n, v in params.items()))
+                         + ", ".join(f"{n}={quoted(v)}" for n, v in params.items()))
     return params
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..measures import Kind, Measure
 from ..model.words import counted
 from ..results import MIN_GEO_MEAN, Results
@@ -36,7 +36,7 @@ class Interval:
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
-            raise UsageError(f"--ci-method {self.method!r}: expected one of {', '.join(METHODS)}")
+            raise UsageError(f"--ci-method {quoted(self.method)}: expected one of {', '.join(METHODS)}")
         if not 0 < self.level < 1:
             raise UsageError(f"--ci-level {self.level}: expected a number between 0 and 1 "
                              "(0.95 for 95%)")

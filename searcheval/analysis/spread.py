@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from . import resampling
 
 METHODS = ("t", "bootstrap")
@@ -64,7 +64,7 @@ def spread(values, level: float = DEFAULT_LEVEL, method: str = "t", *, seed: int
     (as ``gm_map`` does), so that a query with AP 0 does not make the log -inf.
     """
     if method not in METHODS:
-        raise UsageError(f"confidence interval method {method!r}: expected one of {', '.join(METHODS)}")
+        raise UsageError(f"confidence interval method {quoted(method)}: expected one of {', '.join(METHODS)}")
     if not 0 < level < 1:
         raise UsageError(f"confidence level {level}: expected a number between 0 and 1 (0.95 for 95%)")
     x = np.asarray(values, dtype=np.float64)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model.words import counted
 from . import resampling
 
@@ -99,7 +99,7 @@ def run_test(name: str, a: np.ndarray, b: np.ndarray, resamples: int, seed: int)
     difference no test has a distribution to place it in (scipy answers nan with warnings,
     or refuses), so p is nan: not computed, and ``compare`` says why."""
     if name not in TESTS:
-        raise UsageError(f"unknown test {name!r}: choose {', '.join(TESTS)}")
+        raise UsageError(f"unknown test {quoted(name)}: choose {', '.join(TESTS)}")
     if len(a) < MIN_QUERIES and (b - a).any():
         return Outcome(math.nan)
     if name == "t":
@@ -110,7 +110,7 @@ def run_test(name: str, a: np.ndarray, b: np.ndarray, resamples: int, seed: int)
         return randomization(a, b, resamples, seed)
     if name == "bootstrap":
         return bootstrap(a, b, resamples, seed)
-    raise UsageError(f"unknown test {name!r}: choose {', '.join(TESTS)}")
+    raise UsageError(f"unknown test {quoted(name)}: choose {', '.join(TESTS)}")
 
 
 def cohens_d(a: np.ndarray, b: np.ndarray) -> float | None:
@@ -156,7 +156,7 @@ def _adjust_known(p: np.ndarray, method: str) -> list[float]:
         out = np.empty(m)
         out[order] = np.minimum(stepped, 1.0)
         return [float(x) for x in out]
-    raise UsageError(f"unknown correction {method!r}: choose {', '.join(CORRECTIONS)}")
+    raise UsageError(f"unknown correction {quoted(method)}: choose {', '.join(CORRECTIONS)}")
 
 
 def _hommel(p: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from typing import BinaryIO
 import numpy as np
 import pyarrow.compute as pc
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..io import bounded, formats, registry, trec, writing
 from ..io.heap import hand_back_freed_heap
 from ..io.irds import is_irds  # ir_datasets itself is imported only for an irds: id
@@ -175,7 +175,7 @@ def _run_text_notes(text: Callable[[], Iterator[Piece]], rows: tuple[np.ndarray,
     names = list(distinct)
     shown = ", ".join(repr(t) for t in names[:5]) + (" ..." if len(names) > 5 else "")
     return [f"tag: {len(names)} tags in the input ({shown}); a run has one tag, kept the "
-            f"last line's (as trec_eval), {last!r}"] + notes
+            f"last line's (as trec_eval), {quoted(last)}"] + notes
 
 
 def _ranked(run: Run, compat: int, notes: list[str] | None) -> tuple[np.ndarray, QueryRanks]:

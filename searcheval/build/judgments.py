@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ..io import labeled as lab
 from .pool import restore
 
@@ -52,7 +52,7 @@ def read_sheet(source: str, label_map: dict[str, int] | None = None, partial: bo
         grade = lab.grade(data, row, mapping)
         pair = (query_id, doc_id)
         if pair in seen:
-            raise FormatError(data.path, row.line, f"query {query_id!r} document {doc_id!r} is "
+            raise FormatError(data.path, row.line, f"query {quoted(query_id)} document {quoted(doc_id)} is "
                               f"on two rows (lines {seen[pair]} and {row.line}): keep one")
         seen[pair] = row.line
         if grade is None and row.cells.get("label") is None:
@@ -74,7 +74,7 @@ def _identifier(data: lab.LabeledSet, row: lab.Row, role: str) -> str:
     value = lab.identifier(data.path, row, role)
     value = restore(value) if value is not None else None
     if not value:
-        raise FormatError(data.path, row.line, f"no {role} (column {data.columns[role]!r} is "
+        raise FormatError(data.path, row.line, f"no {role} (column {quoted(data.columns[role])} is "
                           "empty)")
     return value
 
@@ -87,8 +87,8 @@ def _lines(lines: list[int]) -> str:
 
 def _unknown(data: lab.LabeledSet) -> FormatError:
     (word, line), *others = sorted(data.unknown.values(), key=lambda item: item[1])
-    more = "".join(f", {w!r} (line {n})" for w, n in others)
-    return FormatError(data.path, line, f"unknown label {word!r}{more}: use an integer grade "
+    more = "".join(f", {quoted(w)} (line {n})" for w, n in others)
+    return FormatError(data.path, line, f"unknown label {quoted(word)}{more}: use an integer grade "
                        f"or a known word (relevant, not relevant, highly relevant, yes, no, "
                        f"...), or give its grade with --label-map '{word}=GRADE'")
 
@@ -105,7 +105,7 @@ def merge(new: Judged, existing: list[Judgment], existing_lines: list[int],
         elif before[0] == grade:
             repeated += 1
         else:
-            raise FormatError(new.path, line, f"query {query_id!r} document {doc_id!r} is "
+            raise FormatError(new.path, line, f"query {quoted(query_id)} document {quoted(doc_id)} is "
                               f"labeled {grade} here and {before[0]} in {existing_path} (line "
                               f"{before[1]}): correct one of them")
     return merged, repeated

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ..model.words import counted
 from ..io import labeled as lab
 from .votes import AGGREGATES, Agreement, Pair, Vote, aggregate, agreement
@@ -56,7 +56,7 @@ def convert(source: str, *, columns: dict[str, str] | None = None, fmt: str | No
 def _required(data: lab.LabeledSet, row: lab.Row, role: str) -> str:
     value = lab.identifier(data.path, row, role)
     if not value:
-        raise FormatError(data.path, row.line, f"no {role} (column {data.columns[role]!r} is "
+        raise FormatError(data.path, row.line, f"no {role} (column {quoted(data.columns[role])} is "
                           "empty)")
     return value
 
@@ -68,7 +68,7 @@ def _query_ids(data: lab.LabeledSet, scheme: str) -> tuple[list[str], dict[str, 
         for row, text in zip(data.rows, texts):
             if not text:
                 raise FormatError(data.path, row.line, f"no query (column "
-                                  f"{data.columns['query']!r} is empty)")
+                                  f"{quoted(data.columns['query'])} is empty)")
         given = lab.assign_query_ids(texts, scheme)
         return [given[t] for t in texts], {v: k for k, v in given.items()}, True
     ids = [_required(data, row, "query_id") for row in data.rows]
@@ -77,15 +77,15 @@ def _query_ids(data: lab.LabeledSet, scheme: str) -> tuple[list[str], dict[str, 
         if text:
             first = queries.setdefault(query_id, (text, row.line))
             if first[0] != text:
-                raise FormatError(data.path, row.line, f"query {query_id!r} has two texts: "
-                                  f"{first[0]!r} (line {first[1]}) and {text!r}")
+                raise FormatError(data.path, row.line, f"query {quoted(query_id)} has two texts: "
+                                  f"{quoted(first[0])} (line {first[1]}) and {quoted(text)}")
     return ids, {q: t for q, (t, _) in queries.items()}, False
 
 
 def _unknown_words(data: lab.LabeledSet) -> FormatError:
     (word, line), *others = sorted(data.unknown.values(), key=lambda item: item[1])
-    more = "".join(f", {w!r} (line {n})" for w, n in others)
-    return FormatError(data.path, line, f"unknown label {word!r}{more}: give its grade with "
+    more = "".join(f", {quoted(w)} (line {n})" for w, n in others)
+    return FormatError(data.path, line, f"unknown label {quoted(word)}{more}: give its grade with "
                        f"--label-map '{word}=GRADE', or use integers")
 
 
@@ -100,12 +100,12 @@ def _votes(data: lab.LabeledSet, ids: list[str], docs: list[str],
             annotator = str(row.cells.get("annotator") or "").strip() or None
             if annotator is None:
                 raise FormatError(data.path, row.line, "no annotator (column "
-                                  f"{data.columns['annotator']!r} is empty)")
+                                  f"{quoted(data.columns['annotator'])} is empty)")
         votes = pairs.setdefault((query_id, doc_id), [])
         for vote in votes:
             if annotator is not None and vote.annotator == annotator:
-                raise FormatError(data.path, row.line, f"annotator {annotator!r} labels query "
-                                  f"{query_id!r} document {doc_id!r} twice (lines {vote.line} "
+                raise FormatError(data.path, row.line, f"annotator {quoted(annotator)} labels query "
+                                  f"{quoted(query_id)} document {quoted(doc_id)} twice (lines {vote.line} "
                                   f"and {row.line})")
         votes.append(Vote(annotator, grade, row.line))
     if not pairs:
@@ -127,12 +127,12 @@ def _run(data: lab.LabeledSet, ids: list[str], docs: list[str]
             continue
         first = values.setdefault((query_id, doc_id), (value, row.line))
         if first[0] != value:
-            raise FormatError(data.path, row.line, f"query {query_id!r} document {doc_id!r} has "
+            raise FormatError(data.path, row.line, f"query {quoted(query_id)} document {quoted(doc_id)} has "
                               f"{role} {value:g} here and {first[0]:g} on line {first[1]}")
         held = ranks.setdefault((query_id, value), (doc_id, row.line))
         if role == "rank" and held[0] != doc_id:
-            raise FormatError(data.path, row.line, f"query {query_id!r} has rank {value:g} twice "
-                              f"({held[0]!r} on line {held[1]} and {doc_id!r})")
+            raise FormatError(data.path, row.line, f"query {quoted(query_id)} has rank {value:g} twice "
+                              f"({quoted(held[0])} on line {held[1]} and {quoted(doc_id)})")
     top = max((v for v, _ in values.values()), default=0.0)
     return [(q, d, v if role == "score" else top + 1 - v) for (q, d), (v, _) in values.items()]
 
@@ -147,7 +147,7 @@ def _report(data: lab.LabeledSet, out: Converted, pairs: dict[Pair, list[Vote]],
     labeled = sum(g is not None for g in grades)
     words = sorted(data.words.values(), key=lambda w: (w[1], w[0]))
     integers = labeled - sum(n for _, _, n in words)
-    shown = [f"{w!r} -> {g} ({_rows(n)})" for w, g, n in words]
+    shown = [f"{quoted(w)} -> {g} ({_rows(n)})" for w, g, n in words]
     lines.append("labels: " + ", ".join(shown + [f"integer grades ({_rows(integers)})"]
                                          if integers else shown))
     if out.generated_ids:

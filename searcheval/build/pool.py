@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model.words import counted
 from ..model import Qrels, Run
 from ..model import natural_key
@@ -213,7 +213,7 @@ def _xlsx_cells(row: list[str], target: str) -> list[str]:
     cells = []
     for role, cell in zip(SHEET_COLUMNS, row):
         if role in ("query_id", "doc_id") and (XML_ILLEGAL.search(cell) or len(cell) > XLSX_CELL):
-            raise UsageError(f"{target}: {role} {restore(cell)!r} cannot be held by an XLSX "
+            raise UsageError(f"{target}: {role} {quoted(restore(cell))} cannot be held by an XLSX "
                              "cell (a control character, or over 32,767 characters): write a "
                              ".csv or .tsv sheet")
         cells.append(XML_ILLEGAL.sub("\ufffd", cell)[:XLSX_CELL])

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model import natural_key
 
 STRATEGIES = ("depth", "rrf", "rbp", "uniform-sample")
@@ -69,7 +69,7 @@ def choose(candidates: list, strategy: str, *, depth: int | None, budget: int | 
 def check(strategy: str, depth: int | None, budget: int | None, rate: float | None,
           rbp_p: float) -> None:
     if strategy not in STRATEGIES:
-        raise UsageError(f"unknown pooling strategy {strategy!r}: choose {', '.join(STRATEGIES)}")
+        raise UsageError(f"unknown pooling strategy {quoted(strategy)}: choose {', '.join(STRATEGIES)}")
     if strategy in ("rrf", "rbp") and budget is None:
         raise UsageError(f"--strategy {strategy} needs --budget N: how many documents to judge "
                          "per query")

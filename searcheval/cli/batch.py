@@ -19,7 +19,7 @@ from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard, orde
                            load_qrels, process, qrels_content_sha256)
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
-from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost
+from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost, quoted
 from ..io.irds import is_irds
 from .completion import files, folders
 from .options import (ci_options, costs_option, interval_asked, measures_from_option,
@@ -145,7 +145,7 @@ def _refuse_changed_qrels(path: str, sha256: str) -> None:
 def parse_size(text: str) -> int:
     match = SIZE.match(text.strip())
     if not match:
-        raise click.BadParameter(f"expected a size like 32M, 512k or 1G, found {text!r}")
+        raise click.BadParameter(f"expected a size like 32M, 512k or 1G, found {quoted(text)}")
     scale = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[match.group(2).lower()]
     return max(int(match.group(1)) * scale, 1)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import UsageError
+from ..errors import MOST_PROBLEMS, UsageError, cut
 from ..report import render
 from ..io.inputs import as_qrels, as_run
 from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
@@ -216,7 +216,7 @@ def first_parameters_only(names: list[str], measures: list[Measure], compat: int
     it), so ``-m P.5 -m P.10`` prints P_5 alone. ``--format trec`` leaves the others out;
     the other formats show every measure asked for and say which trec_eval would not print.
     Measures asked for in another spelling (``P@10``) are not trec_eval's to drop."""
-    first: dict[str, tuple[str, list[Measure]]] = {}  # family -> (its first -m, what it gives)
+    first: dict[str, tuple[str, set[Measure]]] = {}  # family -> (its first -m, what it gives)
     trec_spelled: set[Measure] = set()
     for text in (part for name in names for part in split_names(name)):
         given = parse_measure(text, compat)
@@ -224,15 +224,20 @@ def first_parameters_only(names: list[str], measures: list[Measure], compat: int
                                  and text.split(".")[0] == given[0].family):
             trec_spelled.update(given)
             if "." in text and text not in NICKNAMES:
-                first.setdefault(given[0].family, (text, given))
+                first.setdefault(given[0].family, (text, set(given)))
     unprinted = [m for m in measures if m in trec_spelled and m.family in first
                  and m not in first[m.family][1]]
     notes = []
-    for family in dict.fromkeys(m.family for m in unprinted):
-        names_left = ", ".join(str(m) for m in unprinted if m.family == family)
+    left: dict[str, list[Measure]] = {}  # family -> its measures left out, in order
+    for m in unprinted:
+        left.setdefault(m.family, []).append(m)
+    for family, its in left.items():
+        names_left = ", ".join(str(m) for m in its[:MOST_PROBLEMS]) + (
+            f" and {len(its) - MOST_PROBLEMS:,} more" if len(its) > MOST_PROBLEMS else "")
         notes.append(f"trec_eval prints {family} with the parameters of its first -m "
-                     f"({first[family][0]}) only: " + (
+                     f"({cut(first[family][0])}) only: " + (
                          f"{names_left} left out of --format trec, as trec_eval does (the "
                          "other formats show them)" if trec else
                          f"{names_left} not in its output (--format trec leaves them out)"))
-    return ([m for m in measures if m not in unprinted] if trec else measures), notes
+    dropped = set(unprinted)
+    return ([m for m in measures if m not in dropped] if trec else measures), notes

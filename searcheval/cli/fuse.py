@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import quoted
 from ..model.words import counted
 from .completion import files
 from .options import measures_from_option
@@ -110,7 +111,7 @@ def _weights(given: tuple[str, ...]) -> list[float] | None:
     try:
         return [float(text) for text in texts]
     except ValueError:
-        raise UsageError(f"--weights: expected numbers (0.7,0.3), found {','.join(texts)!r}"
+        raise UsageError(f"--weights: expected numbers (0.7,0.3), found {quoted(','.join(texts))}"
                          ) from None
 
 

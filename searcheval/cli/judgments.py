@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..build.judgments import _lines, merge, read_sheet
+from ..errors import quoted
 from ..model.words import counted
 from .completion import files
 
@@ -50,7 +51,7 @@ def run_judgments(source: str, output: str, existing: str | None, label_map: tup
     words = sorted(judged.words.values(), key=lambda w: (w[1], w[0]))
     lines = [f"read {judged.path} ({judged.format}): {counted(judged.rows, 'row')}, "
              f"{len(judged.judgments)} labeled"
-             + "".join(f"; {w!r} -> {g} ({n})" for w, g, n in words)]
+             + "".join(f"; {quoted(w)} -> {g} ({n})" for w, g, n in words)]
     if judged.unlabeled:
         lines.append(f"left unjudged (--partial): {_lines(judged.unlabeled)}")
     if existing:

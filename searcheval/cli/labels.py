@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model.words import counted
 from ..io import labeled as lab
 from ..io.trec_grammar import GRADE_RANGE
@@ -75,11 +75,11 @@ def _label_map(entries: tuple[str, ...]) -> dict[str, int]:
     for entry in entries:
         word, _, value = entry.rpartition("=")
         if not word.strip() or not value.strip().lstrip("+-").isdigit():
-            raise UsageError(f"--label-map expects WORD=GRADE (an integer grade), found {entry!r}")
+            raise UsageError(f"--label-map expects WORD=GRADE (an integer grade), found {quoted(entry)}")
         grade = lab.grade_text_value(value)
         if grade is None or not -lab.GRADE_LIMIT <= grade < lab.GRADE_LIMIT:
             raise UsageError(f"--label-map: the grade is out of range ({GRADE_RANGE}), "
-                             f"found {entry if len(entry) <= 60 else entry[:60] + '...'!r}")
+                             f"found {quoted(entry)}")
         mapping[word] = grade
     return mapping
 
@@ -108,7 +108,7 @@ def run_labels(source: str, output: str, run_output: str | None, queries_output:
     stem = Path(source).name.split(".")[0] if source != "-" else ""
     tag = tag or "_".join(stem.split()) or "labels"
     if tag.split() != [tag]:
-        raise UsageError(f"--tag {tag!r}: a run tag cannot hold whitespace")
+        raise UsageError(f"--tag {quoted(tag)}: a run tag cannot hold whitespace")
     written = [f"qrels {'to stdout' if output == '-' else output} "
                f"({counted(len(out.qrels), 'judgment')})"]
     outputs = [(output, qrels_text(out.qrels))]

@@ -7,6 +7,7 @@ from typing import Callable
 
 import click
 
+from ..errors import quoted
 from .completion import files
 # A run that ranks nothing the qrels judge is refused (engine.empty_runs) unless this is given.
 ALLOW_EMPTY_OPTION = click.option(
@@ -134,9 +135,9 @@ def _plot_size(ctx, param, value):
     try:
         width, height = (float(x) for x in value.split(","))
     except ValueError:
-        raise click.BadParameter(f"expected W,H in inches (8,5), found {value!r}") from None
+        raise click.BadParameter(f"expected W,H in inches (8,5), found {quoted(value)}") from None
     if not (1 <= width <= 40 and 1 <= height <= 40):
-        raise click.BadParameter(f"each side between 1 and 40 inches, found {value!r}")
+        raise click.BadParameter(f"each side between 1 and 40 inches, found {quoted(value)}")
     return width, height
 
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import click
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..io.irds import is_irds
 from .vocabulary import VocabularyCommand
 
@@ -125,9 +125,9 @@ def _has_magic(path: str) -> bool:
 
 def _checked_name(name: str) -> str:
     if not name.strip():
-        raise UsageError(f"run name {name!r}: a name must hold something besides spaces")
+        raise UsageError(f"run name {quoted(name)}: a name must hold something besides spaces")
     if any(ord(c) < 32 for c in name):
-        raise UsageError(f"run name {name!r}: a name cannot hold control characters")
+        raise UsageError(f"run name {quoted(name)}: a name cannot hold control characters")
     return name
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model import Qrels, Run
 from ..model.columns import encode, vocabulary_maps
 from ..model.nested import NestedDocs
@@ -294,7 +294,7 @@ def _by_document(qrels: Qrels) -> tuple[Qrels, np.ndarray | None]:
     """(the qrels by document, per judgment its pair there or None for trec qrels)."""
     if qrels.form not in ("trec", "diversity"):
         family = "qrels_jg" if qrels.form == "qrels_jg" else "all_prefs"
-        raise UsageError(f"{qrels.path}: qrels of form {qrels.form!r} are read only by "
+        raise UsageError(f"{qrels.path}: qrels of form {quoted(qrels.form)} are read only by "
                          f"the measures of their form (-m {family}), which pytrec_eval does "
                          "not compute: evaluate them with the native engine")
     return qrels.by_document_rows()

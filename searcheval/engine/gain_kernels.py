@@ -100,6 +100,21 @@ def ndcg(r: Ranked, m: Measure) -> np.ndarray:
 
 
 @doubles_as_c
+def dcg(r: Ranked, m: Measure) -> np.ndarray:
+    """DCG = sum over the ranking of gain / log2(rank + 1): trec_eval 10's ``dcg``, the
+    numerator m_ndcg.c divides (gains as nDCG's; 2^grade - 1 with gain=exp)."""
+    return total_dcg(r, gain_view(r, m.params, _exponential(m), m))
+
+
+@doubles_as_c
+def ideal_dcg(r: Ranked, m: Measure) -> np.ndarray:
+    """The DCG of the ideal ranking of the query's judgments, built level by level as
+    m_ndcg.c builds it: trec_eval 10's ``ideal_dcg``, nDCG's denominator."""
+    g = gain_view(r, m.params, False, m)
+    return _ideal_dcg_at(g, g.ideal_len)
+
+
+@doubles_as_c
 def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here),
     2^grade - 1 with gain=exp, or the given gains (ir_measures' nDCG(gains={...})@k, which

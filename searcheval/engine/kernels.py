@@ -16,8 +16,9 @@ from ..measures import Measure, Spec
 from ..fast.join import UNJUDGED
 from .context import Ranked
 from ..fast.segments import divide, segment_max, segment_sum
-from .gain_kernels import (expected_reciprocal_rank, g_measure, judged_at, ndcg, ndcg_cut,
-                           ndcg_rel, rank_biased_precision, rbp_residual, rndcg, unjudged_at)
+from .gain_kernels import (dcg, expected_reciprocal_rank, g_measure, ideal_dcg,  # noqa: F401
+                           judged_at, ndcg, ndcg_cut, ndcg_rel, rank_biased_precision,
+                           rbp_residual, rndcg, unjudged_at)
 from .views import LevelView, before_rows, level_of, level_view
 from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: F401
                         nnrbp, nrbp, p_ia, strec)  # ndeval's measures' kernels
@@ -68,6 +69,15 @@ def average_precision(r: Ranked, m: Measure) -> np.ndarray:
         rows, q, found = rows[inside], q[inside], found[inside]
     precision = found / (r.pos[rows] + 1.0)  # summed in row order, as trec_eval does
     return divide(segment_sum(precision, q, r.num_queries), v.num_rel)
+
+
+def yaap(r: Ranked, m: Measure) -> np.ndarray:
+    """yaap = log((1 + S) / (1 + R - S)), S = sum over relevant rows at rank i of rel(i)/i
+    (AP before its division by R), as m_yaap.c computes it."""
+    v = level_view(r, level_of(r, m))
+    precision = v.rel_rank / (r.pos[v.rel_rows] + 1.0)  # summed in row order, as trec_eval
+    found = segment_sum(precision, v.rel_q, r.num_queries)
+    return np.log((1.0 + found) / (1.0 + v.num_rel - found))
 
 
 def r_precision(r: Ranked, m: Measure) -> np.ndarray:

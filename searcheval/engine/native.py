@@ -8,7 +8,7 @@ import numpy as np
 
 from ..model import Qrels, Run
 from ..measures import Measure
-from .outcome import Outcome, refusal_notes, run_only_notes
+from .outcome import Outcome, refusal_notes, run_only_notes, version_notes
 from .context import Ranked, prepare
 from .empty_runs import empty_run_notes
 from .reading_notes import reading_notes
@@ -33,7 +33,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
         outcome = prefs.evaluate(qrels, run, measures, settings, _evaluate)
     else:
         outcome = _evaluate(qrels, run, measures, settings)
-        outcome.notes.extend(form_notes(qrels, measures))
+        outcome.notes.extend(form_notes(qrels, measures) + version_notes(settings, measures))
     outcome.notes[:0] = notes
     return outcome
 

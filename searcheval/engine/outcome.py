@@ -59,6 +59,21 @@ def refusal_notes(settings: Settings, skipped: list[str], in_both: int) -> list[
     return []
 
 
+def version_notes(settings: Settings, measures: list[Measure]) -> list[str]:
+    """trec_eval's measures that 9.0.8 lacks (rbp, unj, dcg...), asked under --compat 9:
+    9.0.8 refuses them ("illegal measure"), so the numbers are 10.0's definitions."""
+    if settings.compat != 9:
+        return []
+    later = list(dict.fromkeys(m.spec.trec for m in measures
+                               if m.spec.since > 9 and m.trec_name is not None))
+    if not later:
+        return []
+    them = "them" if len(later) > 1 else "it"
+    return [f"{', '.join(later)}: trec_eval 10.0's, not in 9.0.8 (\"illegal measure\"): "
+            f"computed as 10.0 defines {them}, with --compat 9's other rules (--compat 10 for "
+            "all of 10.0's)"]
+
+
 def run_only_notes(run_only: list[str]) -> list[str]:
     """What --like trectools did with the run's queries the qrels lack (``Ranked.run_only``):
     evaluated as queries without judgments, so that each mean divides by the run's queries,

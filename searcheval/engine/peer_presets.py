@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from .presets import TOOLS
 
 
@@ -62,5 +62,5 @@ PRESETS = {
 
 def preset(tool: str) -> Preset:
     if tool not in PRESETS:
-        raise UsageError(f"--like: unknown tool {tool!r}: choose one of {', '.join(TOOLS)}")
+        raise UsageError(f"--like: unknown tool {quoted(tool)}: choose one of {', '.join(TOOLS)}")
     return PRESETS[tool]

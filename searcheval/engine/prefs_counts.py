@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 
 
 @dataclass
@@ -145,8 +145,8 @@ def _subgroup_prefs(path: str, query: str, rows: list[tuple], levels: np.ndarray
     for group, _, negated, r, doc, line in rows:
         level = -negated
         if (levels[r] > 0.0 and level == 0.0) or (levels[r] == 0.0 and level > 0.0):
-            raise FormatError(path, line, f"query {query!r} judgment group "
-                              f"{group.decode()!r}: document {doc!r} has level "
+            raise FormatError(path, line, f"query {quoted(query)} judgment group "
+                              f"{quoted(group.decode())}: document {quoted(doc)} has level "
                               f"{_number(level)} here and {_number(levels[r])} on line "
                               f"{line_of[r]}: 0 (non-relevant) and above 0 (relevant) in one "
                               "judgment group contradict each other (trec_eval refuses it)")
@@ -167,9 +167,9 @@ def _subgroup_prefs(path: str, query: str, rows: list[tuple], levels: np.ndarray
         i, j = (int(v) for v in np.argwhere(both)[0])
         docs = {row[3]: (row[4], row[5]) for row in rows}
         lines = sorted(docs[i][1:] + docs[j][1:])
-        raise FormatError(path, lines[-1], f"query {query!r} judgment group "
-                          f"{rows[0][0].decode()!r}: documents {docs[i][0]!r} and "
-                          f"{docs[j][0]!r} are each preferred to the other (through its "
+        raise FormatError(path, lines[-1], f"query {quoted(query)} judgment group "
+                          f"{quoted(rows[0][0].decode())}: documents {quoted(docs[i][0])} and "
+                          f"{quoted(docs[j][0])} are each preferred to the other (through its "
                           "subgroups and the preferences they imply; trec_eval aborts)")
     return closure
 

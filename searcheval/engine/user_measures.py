@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..measures import Measure
 from ..measures.user import DEFINED, RankedDoc, UserMeasure
 from .context import Ranked
@@ -24,7 +24,7 @@ def user_measure(ranked: Ranked, measure: Measure) -> np.ndarray:
     """fn(ranking[, judgments]) per evaluated query; 0 for the others (never reported)."""
     user = DEFINED.get(measure.family)
     if user is None:
-        raise UsageError(f"measure {measure.family!r} was forgotten (measures.user.forget) "
+        raise UsageError(f"measure {quoted(measure.family)} was forgotten (measures.user.forget) "
                          "before it was computed")
     values = np.zeros(ranked.num_queries)
     doc_ids = ranked.doc_ids.to_pylist()
@@ -55,17 +55,17 @@ def _called(user: UserMeasure, query_id: str, args: tuple) -> float:
     try:
         value = user.fn(*args)
     except Exception as exc:  # the user's code: one line saying which measure and query
-        raise UsageError(f"{_where(user)}measure {user.name!r} on query {query_id!r}: the "
+        raise UsageError(f"{_where(user)}measure {quoted(user.name)} on query {quoted(query_id)}: the "
                          f"function raised {type(exc).__name__}: {exc}") from None
     if isinstance(value, np.ndarray) and value.shape == ():
         value = value.item()
     if not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
-        raise UsageError(f"{_where(user)}measure {user.name!r} on query {query_id!r}: "
-                         f"expected a finite number, found {value!r} "
+        raise UsageError(f"{_where(user)}measure {quoted(user.name)} on query {quoted(query_id)}: "
+                         f"expected a finite number, found {quoted(value)} "
                          f"({type(value).__name__})")
     if user.average == "sum" and not float(value).is_integer():
-        raise UsageError(f"{_where(user)}measure {user.name!r} on query {query_id!r}: "
-                         f"average='sum' makes it a count, a whole number; found {value!r}")
+        raise UsageError(f"{_where(user)}measure {quoted(user.name)} on query {quoted(query_id)}: "
+                         f"average='sum' makes it a count, a whole number; found {quoted(value)}")
     return float(value)
 
 

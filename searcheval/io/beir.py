@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ..model import Run
 from ..model.arrow import numbers, take
 from ..model.columns import Encoded, encode
@@ -41,7 +41,7 @@ def parse_beir_qrels(path: str, data: bytes):
         lines.pop()
     if not lines or not is_beir_header(lines[0].encode()):
         found = repr(lines[0][:80]) if lines else "an empty file"
-        raise FormatError(path, 1, f"expected BEIR's header {chr(9).join(HEADER)!r} "
+        raise FormatError(path, 1, f"expected BEIR's header {quoted(chr(9).join(HEADER))} "
                                    f"(tab separated), found {found}")
     queries, docs, grades, numbers_ = [], [], [], []
     for number, line in enumerate(lines[1:], 2):
@@ -53,7 +53,7 @@ def parse_beir_qrels(path: str, data: bytes):
                                             f"({' '.join(HEADER)}), found {len(fields)}")
         query, doc, score = (field.strip() for field in fields)
         if not re.fullmatch(r"[-+]?[0-9]+", score):
-            raise FormatError(path, number, f"score must be an integer, found {score!r}")
+            raise FormatError(path, number, f"score must be an integer, found {quoted(score)}")
         queries.append(query)
         docs.append(doc)
         grades.append(int(score))

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError, UsageError, quoted
 from .pieces import line_count, piece_end
 
 LINE_LIMIT = 1 << 20  # bytes in a line, its line break excluded
@@ -56,7 +56,7 @@ def byte_limit(variable: str, default: int) -> int:
     if not value:
         return default
     if not value.isdigit() or int(value) <= 0:
-        raise UsageError(f"{variable} must be a number of bytes, found {value!r}")
+        raise UsageError(f"{variable} must be a number of bytes, found {quoted(value)}")
     return int(value)
 
 

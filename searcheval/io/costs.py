@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ..model import Run
 from .bounded import read_all
 from ..settings import DocumentCosts
@@ -39,7 +39,7 @@ def read_costs(path: str) -> DocumentCosts:
         doc = fields[0].decode("utf-8", "replace")
         values.append(_cost(path, number, fields[1]))
         if doc in seen:
-            raise FormatError(path, number, f"expected each document once, found {doc!r} "
+            raise FormatError(path, number, f"expected each document once, found {quoted(doc)} "
                                             f"again (first on line {seen[doc]})")
         seen[doc] = number
         doc_ids.append(doc)
@@ -55,7 +55,7 @@ def _cost(path: str, number: int, text: bytes) -> float:
         value = math.nan
     if not (math.isfinite(value) and value >= 0):
         raise FormatError(path, number, f"expected a cost (a number >= 0), found "
-                                        f"{text.decode('utf-8', 'replace')!r}")
+                                        f"{quoted(text.decode('utf-8', 'replace'))}")
     return value
 
 

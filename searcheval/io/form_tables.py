@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError, UsageError, quoted
 from ..model import Qrels
 from ..model.forms import form_of
 from .column_names import roles
@@ -116,7 +116,7 @@ def _integral(path: str, level: np.ndarray, first_line: int) -> np.ndarray:
     fraction = np.flatnonzero(level != np.floor(level))
     if len(fraction):
         raise FormatError(path, first_line + int(fraction[0]), "preference: expected an "
-                          f"integer level (as -R qrels_prefs reads), found {level[fraction[0]]!r}")
+                          f"integer level (as -R qrels_prefs reads), found {quoted(level[fraction[0]])}")
     return level.astype(np.int64)
 
 
@@ -141,7 +141,7 @@ def _numbers(path: str, table: pa.Table, name: str, kind: pa.DataType,
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             what = "an integer" if pa.types.is_integer(kind) else "a number"
             raise FormatError(path, first_line + row,
-                              f"{name}: expected {what}, found {value!r}") from None
+                              f"{name}: expected {what}, found {quoted(value)}") from None
     raise FormatError(path, 0, f"{name}: expected numbers, found {column.type}")
 
 

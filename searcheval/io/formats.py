@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model import Qrels, Run
 
 
@@ -74,7 +74,7 @@ def named(name: str | None) -> Format | None:
     if name is None:
         return None
     if name not in BY_NAME:
-        raise UsageError(f"unknown format {name!r}: choose one of {', '.join(NAMES)}")
+        raise UsageError(f"unknown format {quoted(name)}: choose one of {', '.join(NAMES)}")
     return BY_NAME[name]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from .bounded import read_all
 
 
@@ -28,7 +28,7 @@ def read_groups(path: str | Path) -> dict[str, list[str]]:
             continue
         fields = line.split("\t") if "\t" in line else line.strip().split(None, 1)
         if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
-            raise FormatError(path, number, f"expected query_id<TAB>group, found {line!r}")
+            raise FormatError(path, number, f"expected query_id<TAB>group, found {quoted(line)}")
         groups.setdefault(fields[1].strip(), {})[fields[0].strip()] = None
     if not groups:
         raise FormatError(path, 0, "no group: expected query_id<TAB>group lines")

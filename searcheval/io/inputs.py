@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError, UsageError, quoted
 from ..fast.dicts import flat_scores, numbers_only
 from ..model import Qrels, Run
 from ..model.columns import Encoded, encode
@@ -263,7 +263,7 @@ def _rows(source: Any, value_column: str, label: str) -> list[tuple]:
     if isinstance(source, dict):
         for q, docs in source.items():  # only {} lists a query with no document
             if not isinstance(docs, Mapping):
-                raise FormatError(label, 0, f"query {str(q)!r}: expected a {{doc_id: "
+                raise FormatError(label, 0, f"query {quoted(str(q))}: expected a {{doc_id: "
                                   f"{value_column}}} dict, found {type(docs).__name__}")
         return [(q, d, v) for q, docs in source.items() for d, v in docs.items()]
     columns = getattr(source, "columns", None)

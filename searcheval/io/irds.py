@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ..model.columns import encode
 from ..model import Qrels, Run
 from .trec import make_qrels, make_run
@@ -125,7 +125,7 @@ def load_dataset(dataset_id: str):
 
         close = difflib.get_close_matches(dataset_id, list(ir_datasets.registry), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise FormatError(PREFIX + dataset_id, 0, f"ir_datasets has no dataset {dataset_id!r}"
+        raise FormatError(PREFIX + dataset_id, 0, f"ir_datasets has no dataset {quoted(dataset_id)}"
                           f"{hint}") from None
 
 

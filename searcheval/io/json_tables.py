@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError, UsageError, quoted
 from ..model import Qrels, Run
 from ..model.arrow import string_buffers
 from . import pieces
@@ -145,7 +145,7 @@ def read_json(path: str, data: bytes, kind: str | None,
         raise FormatError(path, json_line(exc, text),
                           f"not valid JSON: {_json_reason(exc, text)}") from None
     except _Repeated as exc:
-        raise FormatError(path, _locate(text, exc.key, second=True), f"key {exc.key!r} is "
+        raise FormatError(path, _locate(text, exc.key, second=True), f"key {quoted(exc.key)} is "
                           "there twice (a query or document repeated)") from None
     if not isinstance(document, dict) or not all(isinstance(v, dict) for v in document.values()):
         raise FormatError(path, 1, "expected a JSON object {query_id: {doc_id: value}}, found "
@@ -159,7 +159,7 @@ def read_json(path: str, data: bytes, kind: str | None,
         try:
             values.append(scalar(path, 0, role, v))
         except FormatError as exc:
-            raise FormatError(path, _locate(text, d, after=q), f"query {q!r}, document {d!r}: "
+            raise FormatError(path, _locate(text, d, after=q), f"query {quoted(q)}, document {quoted(d)}: "
                               f"{exc.message}") from None
     arrays = {"query_id": pa.array([r[0] for r in rows], type=pa.string()),
               "doc_id": pa.array([r[1] for r in rows], type=pa.string()),
@@ -171,7 +171,7 @@ def read_json(path: str, data: bytes, kind: str | None,
             raise
         q, d, _ = rows[exc.line - 1]
         raise FormatError(path, _locate(text, d, after=q),
-                          f"query {q!r}, document {d!r}: {exc.message}") from None
+                          f"query {quoted(q)}, document {quoted(d)}: {exc.message}") from None
     if isinstance(read, Run):  # ``"q2": {}``: q2 is in the run, with an empty ranking
         read.empty_queries = tuple(q for q, docs in document.items() if not docs)
     return read

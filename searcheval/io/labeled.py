@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import FormatError, shown_number
+from ..errors import FormatError, quoted, shown_number
 from .sheet_bounds import check_workbook
 from .textrows import csv_rows, json_objects
 from .trec import read_raw
@@ -149,7 +149,7 @@ def _header(path: str, line: int, cells: list) -> list[str]:
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         if name in seen:
-            raise FormatError(path, line, f"column {name!r} appears twice in the header")
+            raise FormatError(path, line, f"column {quoted(name)} appears twice in the header")
         seen[name] = i
     return names
 
@@ -177,7 +177,7 @@ def _xlsx(path: str, data: bytes, sheet: str | None) -> tuple[list[str], list[tu
     except Exception as exc:  # openpyxl raises many kinds for a damaged file
         raise FormatError(path, 0, f"not a readable XLSX workbook: {exc}") from None
     if sheet is not None and sheet not in book.sheetnames:
-        raise FormatError(path, 0, f"no sheet {sheet!r}; sheets: {', '.join(book.sheetnames)}")
+        raise FormatError(path, 0, f"no sheet {quoted(sheet)}; sheets: {', '.join(book.sheetnames)}")
     header, records = None, []
     for number, cells in enumerate(book[sheet or book.sheetnames[0]].iter_rows(values_only=True),
                                    1):
@@ -208,7 +208,7 @@ def _choose(path: str, header: list[str], given: dict[str, str]
     chosen: dict[str, str] = {}
     for role, name in given.items():
         if name not in header and _normal(name) not in by_normal:
-            raise FormatError(path, 0, f"no column {name!r} (given for {role}); columns: "
+            raise FormatError(path, 0, f"no column {quoted(name)} (given for {role}); columns: "
                               f"{', '.join(h for h in header if h)}")
         chosen[role] = name if name in header else by_normal[_normal(name)]
     taken = set(chosen.values())
@@ -245,7 +245,7 @@ def identifier(path: str, row: Row, role: str) -> str | None:
         value = int(value)
     text = str(value).strip()
     if re.search(r"\s", text):
-        raise FormatError(path, row.line, f"{role} {text!r} contains whitespace, which TREC "
+        raise FormatError(path, row.line, f"{role} {quoted(text)} contains whitespace, which TREC "
                           "files cannot hold")
     if role == "query_id" and text.startswith("#"):  # the qrels line would read as a comment
         raise FormatError(path, row.line, f"{role} {text!r} starts with '#': a TREC line "
@@ -267,7 +267,7 @@ def grade(labeled: LabeledSet, row: Row, mapping: dict[str, int]) -> int | None:
         return _grade_in_range(labeled.path, row.line, grade_text_value(shown), shown)
     if isinstance(value, float) or _FLOAT.fullmatch(shown):
         raise FormatError(labeled.path, row.line, f"label must be an integer grade or a word, "
-                          f"found {value!r}")
+                          f"found {quoted(value)}")
     key = word_key(shown)
     numbered = _NUMBERED.fullmatch(shown)  # "2 - highly relevant"
     if numbered is not None:
@@ -320,7 +320,7 @@ def number(labeled: LabeledSet, row: Row, role: str) -> float | None:
     if isinstance(value, bool) or not math.isfinite(result) or role == "rank" and (
             result < 1 or not float(result).is_integer()):
         kind = "a positive integer" if role == "rank" else "a finite number"
-        raise FormatError(labeled.path, row.line, f"{role} must be {kind}, found {value!r}")
+        raise FormatError(labeled.path, row.line, f"{role} must be {kind}, found {quoted(value)}")
     return float(result)
 
 

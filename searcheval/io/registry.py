@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import SearchevalError, UsageError
+from ..errors import SearchevalError, UsageError, quoted
 from . import beir, bounded, trec, trec_variants
 from .trec_grammar import LINE_BREAK
 from .column_names import roles
@@ -37,7 +37,7 @@ def read(source: str | Path, kind: str | None = None, fmt: str | None = None,
     """Read qrels or a run in any named format (``fmt``), recognised when not given.
     A TREC run's rank column is read only with ``ranks`` (trec_eval ignores it)."""
     if kind is not None and kind not in KINDS:
-        raise UsageError(f"unknown kind {kind!r}: choose qrels or run")
+        raise UsageError(f"unknown kind {quoted(kind)}: choose qrels or run")
     with trec.arrow_errors(str(source)):
         return _read_regular(source, kind, fmt, ranks) or _read_stream(source, kind, fmt, ranks)
 

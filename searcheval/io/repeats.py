@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import FormatError, RepeatedJudgment
+from ..errors import FormatError, RepeatedJudgment, quoted
 from ..fast.hashing import hashes_and_repeats, same_strings, string_hashes
 from ..model import Qrels, Run, forms
 from ..model.arrow import take_strings
@@ -167,7 +167,7 @@ def _raise_repeat(query: Encoded, docs, lines: np.ndarray, first: int, row: int,
     """The error for ``row`` repeating ``first``'s pair: a RepeatedJudgment for qrels (the
     command line adds the -R hint that fits the measures asked), a FormatError for a run."""
     query_id = query.vocabulary[int(query.codes[row])].as_py()
-    message = (f"query {query_id!r} {verb} {docs[row].as_py()!r} twice "
+    message = (f"query {quoted(query_id)} {verb} {quoted(docs[row].as_py())} twice "
                f"({unit} {int(lines[first])} and {int(lines[row])})")
     if verb != "judges document":
         raise FormatError(path, int(lines[row]), message)

@@ -19,7 +19,7 @@ import os
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from .irds import is_irds
 from ..model import Run
 
@@ -159,7 +159,7 @@ def refuse_repeated_runs(runs: list[Run]) -> None:
     for i, run in enumerate(runs, start=1):
         key = same_file_key(run.path) if not run.path.startswith("<") else id(run)
         if key in first:
-            shown = (f"object {run.name!r}" if run.path.startswith("<") and run.path != "<stdin>"
+            shown = (f"object {quoted(run.name)}" if run.path.startswith("<") and run.path != "<stdin>"
                      else run.path)
             raise UsageError(f"the run {shown} is given twice (runs {first[key]} and {i}): "
                              "give each run once")
@@ -173,6 +173,6 @@ def refuse_repeated_names(names: list[str | None]) -> None:
         if name is None:
             continue
         if name in first:
-            raise UsageError(f"the run name {name!r} is given twice (runs {first[name]} and "
+            raise UsageError(f"the run name {quoted(name)} is given twice (runs {first[name]} and "
                              f"{i}): give each run a name of its own")
         first[name] = i

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model import Run
 from .irds import is_irds  # the module imports ir_datasets only when used
 from .run_labels import refuse_repeated_names, unique_labels
@@ -68,7 +68,7 @@ def named_runs(runs: Any, names: list[str | None] | None = None
                          "runs by its keys")
     for name, run in runs.items():
         if isinstance(run, Mapping) and any(not isinstance(v, Mapping) for v in run.values()):
-            raise UsageError(f"runs[{name!r}] maps documents to scores: this dict is one run "
+            raise UsageError(f"runs[{quoted(name)}] maps documents to scores: this dict is one run "
                              "({query_id: {doc_id: score}}); compare takes several, as a list "
                              "or as {name: run}")
     return list(runs.values()), [str(name) for name in runs]

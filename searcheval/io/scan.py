@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ..errors import FormatError, SearchevalError
+from ..errors import FormatError, SearchevalError, quoted
 from ..model import Qrels, Run
 from . import registry, trec
 from ..model.columns import Encoded, encode
@@ -186,8 +186,8 @@ def _repeats(scan_: Scan, problems: Problems) -> None:
 
     def message(i: int) -> str:
         row = rows[i]
-        return (f"query {q[int(scan_.query.codes[row])].as_py()!r} {verb} "
-                f"{d[int(scan_.doc.codes[row])].as_py()!r} twice "
+        return (f"query {quoted(q[int(scan_.query.codes[row])].as_py())} {verb} "
+                f"{quoted(d[int(scan_.doc.codes[row])].as_py())} twice "
                 f"(lines {scan_.lines[firsts[i]]} and {scan_.lines[row]})")
     problems.add_many(scan_.lines[rows], message)
     keep = np.ones(len(scan_.query), dtype=bool)

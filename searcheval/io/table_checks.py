@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 
 _INTEGER = r"^[-+]?[0-9]+$"
 _NUMBER = r"^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$"
@@ -96,14 +96,14 @@ def checked_integers(table: Columns, array: pa.Array, role: str) -> np.ndarray:
         bad = ~np.isfinite(values) | (values != np.round(values))
         if bad.any():
             row = _first(bad)
-            raise _refuse(table, row, f"{role} must be an integer, found {float(values[row])!r}")
+            raise _refuse(table, row, f"{role} must be an integer, found {quoted(float(values[row]))}")
         return values.astype(np.int64)
     if _is_text(array.type):
         bad = pc.invert(pc.match_substring_regex(pc.utf8_trim_whitespace(array), _INTEGER))
         bad = bad.to_numpy(zero_copy_only=False)
         if bad.any():
             row = _first(bad)
-            raise _refuse(table, row, f"{role} must be an integer, found {array[row].as_py()!r}")
+            raise _refuse(table, row, f"{role} must be an integer, found {quoted(array[row].as_py())}")
         try:
             return np.asarray(pc.utf8_trim_whitespace(array).cast(pa.int64()))
         except pa.ArrowInvalid:
@@ -125,14 +125,14 @@ def checked_numbers(table: Columns, array: pa.Array, role: str) -> np.ndarray:
             text = array[row].as_py()
             what = "a finite number" if text.strip().lower().lstrip("+-") in (
                 "inf", "infinity", "nan") else "a number"
-            raise _refuse(table, row, f"{role} must be {what}, found {text!r}")
+            raise _refuse(table, row, f"{role} must be {what}, found {quoted(text)}")
         values = np.asarray(trimmed.cast(pa.float64()))
     else:
         return _wrong_type(table, array, role, "a number")
     bad = ~np.isfinite(values)
     if bad.any():
         row = _first(bad)
-        raise _refuse(table, row, f"{role} must be a finite number, found {float(values[row])!r}")
+        raise _refuse(table, row, f"{role} must be a finite number, found {quoted(float(values[row]))}")
     return values
 
 
@@ -142,7 +142,7 @@ def _wrong_type(table: Columns, array: pa.Array, role: str, what: str):
     if len(array) == 0:
         raise FormatError(table.path, table.header_line, f"{role} must be {what}, found "
                           f"{array.type} values")
-    raise _refuse(table, 0, f"{role} must be {what}, found {value!r}")
+    raise _refuse(table, 0, f"{role} must be {what}, found {quoted(value)}")
 
 
 # ---- values of JSON and object columns -------------------------------------------------------
@@ -154,11 +154,11 @@ def scalar(path: str, line: int, role: str, value: Any) -> Any:
     if role in ("query_id", "doc_id", "tag"):
         if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
             return str(value)
-        raise FormatError(path, line, f"{role} must be text or an integer, found {value!r}")
+        raise FormatError(path, line, f"{role} must be text or an integer, found {quoted(value)}")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise FormatError(path, line, f"{role} must be a number, found {value!r}")
+        raise FormatError(path, line, f"{role} must be a number, found {quoted(value)}")
     if role != "score" and not (isinstance(value, int) or float(value).is_integer()):
-        raise FormatError(path, line, f"{role} must be an integer, found {value!r}")
+        raise FormatError(path, line, f"{role} must be an integer, found {quoted(value)}")
     if role != "score":
         return int(value)
     return float(value)

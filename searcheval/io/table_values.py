@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError, UsageError, quoted
 from ..model import Qrels, Run
 from ..model.arrow import numbers
 from ..model.columns import Encoded, dictionary_encode
@@ -248,12 +248,12 @@ def _first_line(part: Part, before: int) -> int:
 def _run_tag(path: str, tags: list[str] | None, last: str | None, notes: list[str]) -> str:
     default = path.strip("<>") if path.startswith("<") else Path(path).name.split(".")[0]
     if not tags:
-        notes.append(f"tag: none in the input; the run's tag is {default!r}")
+        notes.append(f"tag: none in the input; the run's tag is {quoted(default)}")
         return default
     if len(tags) > 1:
         shown = ", ".join(repr(t) for t in tags[:5]) + (" ..." if len(tags) > 5 else "")
         notes.append(f"tag: {len(tags)} tags in the input ({shown}); a run has one "
-                     f"tag, kept the last line's (as trec_eval), {last!r}")
+                     f"tag, kept the last line's (as trec_eval), {quoted(last)}")
     return last
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from .irds import is_irds
 from .textrows import csv_rows, json_objects
 from .trec import read_raw, text_bytes
@@ -42,11 +42,11 @@ def read_texts(source: str, role: str, wanted: set[str] | None = None) -> dict[s
         if not ident:
             raise FormatError(label, line, f"empty {role} id")
         if any(c.isspace() for c in ident):
-            raise FormatError(label, line, f"{role} id {ident!r} contains whitespace, which "
+            raise FormatError(label, line, f"{role} id {quoted(ident)} contains whitespace, which "
                               "TREC files cannot hold")
         if ident in seen:
             where = f" (lines {seen[ident]} and {line})" if line else ""
-            raise FormatError(label, line, f"{role} id {ident!r} appears twice{where}")
+            raise FormatError(label, line, f"{role} id {quoted(ident)} appears twice{where}")
         seen[ident] = line
         if wanted is None or ident in wanted:
             out[ident] = text
@@ -150,5 +150,5 @@ def _jsonl(path: str, text: str, role: str) -> Iterator[Entry]:
         values = [record[n] for n in names]
         if not isinstance(values[ident], (str, int)) or isinstance(values[ident], bool):
             raise FormatError(path, number, f"{names[ident]} must be text or an integer, found "
-                              f"{values[ident]!r}")
+                              f"{quoted(values[ident])}")
         yield _row(path, number, values, (ident, texts))

@@ -15,7 +15,7 @@ import math
 import re
 from typing import NamedTuple
 
-from ..errors import FormatError, shown_number
+from ..errors import FormatError, quoted, shown_number
 
 # How a field's text is read (the value functions below).
 TEXT, INTEGER, SCORE, RANK = "text", "integer", "score", "rank"
@@ -92,7 +92,7 @@ def integer(path: str, number: int, text: str, name: str) -> int:
     """A grade (or an MS MARCO rank) as trec_eval's atol reads it: decimal ASCII digits."""
     if not _ASCII_INTEGER.fullmatch(text):
         raise FormatError(path, number, f"{name} must be an integer{_in_ascii(text)}, "
-                          f"found {text!r}")
+                          f"found {quoted(text)}")
     digits = text.lstrip("+-").lstrip("0")  # int() refuses over 4,300: count them first
     value = int(text) if len(digits) <= _INT64_DIGITS else 2**63
     if not -2**63 <= value < 2**63:
@@ -121,9 +121,9 @@ def score(path: str, number: int, text: str, name: str = "score") -> float:
         value = float(text)
     except ValueError:
         raise FormatError(path, number, f"{name} must be a number{_in_ascii(text)}, "
-                          f"found {text!r}") from None
+                          f"found {quoted(text)}") from None
     if not math.isfinite(value):
-        raise FormatError(path, number, f"{name} must be a finite number, found {text!r}")
+        raise FormatError(path, number, f"{name} must be a finite number, found {quoted(text)}")
     return value
 
 

@@ -13,7 +13,7 @@ from typing import BinaryIO
 import numpy as np
 import pyarrow as pa
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model import Qrels, Run
 from ..model.columns import Encoded
 from . import trec_writers
@@ -80,7 +80,7 @@ def writer(data: Qrels | Run, fmt: Format, rows: tuple[np.ndarray, np.ndarray] |
         dropped.append("scores (an MS MARCO run holds ranks; read back, each document scores "
                        "-rank)")
     if "tag" not in fmt.keeps:
-        dropped.append(f"tag {data.tag!r} ({fmt} holds no run tag)")
+        dropped.append(f"tag {quoted(data.tag)} ({fmt} holds no run tag)")
     if data.empty_queries and fmt.name != "json":
         dropped.append(f"queries with an empty ranking ({', '.join(data.empty_queries)}): "
                        f"{fmt} holds one row per document (json holds them as {{}})")
@@ -167,7 +167,7 @@ def _refuse_unwritable_ids(data: Qrels | Run, fmt: Format) -> None:
         value = trec_writers.first_holding(
             column.values() if column.holds_strings else column.vocabulary, _WHITESPACE, b"#")
         if value is not None:
-            raise UsageError(f"{fmt} cannot hold {role} {value!r}: its fields are separated by "
+            raise UsageError(f"{fmt} cannot hold {role} {quoted(value)}: its fields are separated by "
                              "whitespace and a leading # makes a comment; choose csv, tsv, "
                              "jsonl, json or parquet")
 

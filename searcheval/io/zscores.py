@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from .bounded import read_all
 
 # What C's atof reads as a number, nan and inf too (trec_eval's own 9.0.8 file has
@@ -49,7 +49,7 @@ def read_zscores(path: str) -> ZScores:
     for number, line in enumerate(lines, 1):
         key, values = _parse_line(path, number, line)
         if key in first_line:
-            raise FormatError(path, number, f"query {key[0]!r} measure {key[1]!r} was given "
+            raise FormatError(path, number, f"query {quoted(key[0])} measure {quoted(key[1])} was given "
                                             f"on line {first_line[key]} already")
         first_line[key] = number
         entries[key] = values
@@ -68,6 +68,6 @@ def _parse_line(path: str, number: int, line: bytes) -> tuple[tuple[str, str], t
     for name, text in (("mean", fields[2]), ("stddev", fields[3])):
         if not _NUMBER.fullmatch(text):
             raise FormatError(path, number, f"expected the {name} as a number, found "
-                                            f"{text.decode('utf-8', 'replace')!r}")
+                                            f"{quoted(text.decode('utf-8', 'replace'))}")
         numbers.append(float(text))
     return (query_id, measure), (numbers[0], numbers[1])

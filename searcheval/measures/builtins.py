@@ -102,6 +102,26 @@ SPECS: tuple[Spec, ...] = (
     _trec("G", Kind.GAINS, None, "g_measure",
           "gain-based G (trec_eval, experimental)",
           param="gains", uses_rel=False),
+    # trec_eval 10.0's m_ndcg.c prints ndcg's two parts under their own names when asked
+    # (neither is in its all_trec); they come before ndcg in its measures.c.
+    _trec("dcg", Kind.GAINS, "DCG", "dcg",
+          "discounted cumulative gain of the whole ranking, not normalised: sum over ranks i "
+          "of gain_i / log2(i + 1), gain = grade (0 for a negative grade), or the given gains "
+          "as nDCG's, or 2^grade - 1 with `gain=exp` (trec_eval 10's `dcg`, held to its "
+          "output; ranx's `dcg` and `dcg_burges` without k, checked against ranx); `DCG@k`: "
+          "the first k ranks",
+          param="gains", words=GAIN_WORDS, uses_rel=False, ranx=("dcg",), average=SAME,
+          since=10, in_all_trec=False,
+          written=("DCG", "DCG(gain=exp)", "DCG(gains={1:3,2:9})"),
+          trec_written=("dcg", "dcg.1=3,2=9")),
+    _trec("ideal_dcg", Kind.GAINS, None, "ideal_dcg",
+          "DCG of the ideal ranking (every judged document by gain, descending), nDCG's "
+          "denominator: a fact of the judgments, not of the ranking (trec_eval 10's "
+          "`ideal_dcg`, held to its output)",
+          param="gains", uses_rel=False, average=SAME, order_free=True, ranks_quality=False,
+          since=10, in_all_trec=False,
+          written=("ideal_dcg", "ideal_dcg(gains={1:3,2:9})"),
+          trec_written=("ideal_dcg", "ideal_dcg.1=3,2=9")),
     _trec("ndcg", Kind.GAINS, "nDCG", "ndcg",
           "nDCG over the whole ranking, gain = grade (or the given gains), discount log2(rank+1)",
           param="gains", words=GAIN_WORDS, uses_rel=False, ranx=("ndcg",), average=SAME,
@@ -151,6 +171,13 @@ SPECS: tuple[Spec, ...] = (
           trec_written=("set_F.x",), **_SET),
     _trec("num_nonrel_judged_ret", Kind.COUNT, None, "num_nonrel_judged_ret",
           "judged non-relevant documents retrieved", **_COUNT),
+    # In trec_eval 9.0.8 and 10.0 (after the prefs and _avgjg families in measures.c), in
+    # neither all_trec; pytrec_eval's build leaves it out.
+    _trec("yaap", Kind.SCALAR, None, "yaap",
+          "yet another average precision: log((1 + S) / (1 + R - S)), S the sum of rel(i)/i "
+          "over the ranks i of relevant documents (AP times R); 0 with no relevant document, "
+          "negative below half of R (trec_eval's `yaap`, held to its output)",
+          since=9, in_all_trec=False, pytrec=None),
     # trec_eval 10.0 additions to all_trec (pytrec_eval embeds 9.0.8: it has none of them).
     _trec("rbp", Kind.COEFFS, "RBP", "rank_biased_precision",
           "rank-biased precision (Moffat & Zobel, TOIS 2008): (1 - p) * sum over ranks i of "
@@ -214,10 +241,11 @@ for _spec in SPECS + DIVERSITY_SPECS + CWL_SPECS + PEER_SPECS:
 # trec_eval's nicknames (measures.c), minus runid (``--format trec`` prints it, ``runid``).
 _OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
              "recip_rank", "iprec_at_recall", "P")
-_ALL_TREC_9 = tuple(spec.trec for spec in SPECS if spec.since == 9)
+_ALL_TREC_9 = tuple(spec.trec for spec in SPECS if spec.since == 9 and spec.in_all_trec)
 NICKNAMES: dict[str, dict[int, tuple[str, ...]]] = {
     "official": {9: _OFFICIAL, 10: _OFFICIAL},
-    "all_trec": {9: _ALL_TREC_9, 10: _ALL_TREC_9 + tuple(s.trec for s in SPECS if s.since == 10)},
+    "all_trec": {9: _ALL_TREC_9, 10: _ALL_TREC_9 + tuple(s.trec for s in SPECS
+                                                        if s.since == 10 and s.in_all_trec)},
     "set": {v: ("num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
                 "set_relative_P", "set_map", "set_F") for v in (9, 10)},
     "ndeval": {v: NDEVAL_LINE for v in (9, 10)},  # ndeval's line (diversity qrels)

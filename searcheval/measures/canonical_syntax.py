@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ..errors import shown_number
+from ..errors import quoted, shown_number
 from .measure import Measure, format_number
 from .name_checks import (NUMBER, MAX_CUTOFF, check_coeff_count, check_coefficients,
                           check_cutoff, check_persistence, check_unit_interval, finite, suggest,
@@ -125,14 +125,14 @@ def _parse_value(tokens: list, i: int, key: str) -> tuple[object, int]:
             if tokens[i][1] != ",":
                 raise _Problem(tokens[i][2], "expected ',' or '}'")
             i += 1
-    raise _Problem(pos, f"expected a value, found {value or 'the end'!r}")
+    raise _Problem(pos, f"expected a value, found {quoted(value or 'the end')}")
 
 
 def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
     name, pos = name_tok[1], name_tok[2]
     aliases = ALIASES.get(ir_measures_name(name).lower())
     if aliases is None:
-        raise _Problem(pos, f"unknown measure {name!r}{suggest(name)}")
+        raise _Problem(pos, f"unknown measure {quoted(name)}{suggest(name)}")
     family = aliases[1] if cutoff_tok else aliases[0]
     if family is None:
         need = _cutoff_example(name, aliases[1]) if cutoff_tok is None else "takes no cutoff"
@@ -151,14 +151,14 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         elif value.is_integer() and value > 0:
             cutoff = int(value)
         else:
-            raise _Problem(cutoff_tok[2], f"cutoff must be a positive integer, found {cutoff_tok[1]!r}")
+            raise _Problem(cutoff_tok[2], f"cutoff must be a positive integer, found {quoted(cutoff_tok[1])}")
         check_cutoff(family, cutoff, cutoff_tok[2])
     rel, params, options, keyed = None, (), [], {}
     words = spec.word_options()
     for key, (value, key_pos) in args.items():
         if key == "rel" and (spec.uses_rel or spec.binary_at_rel):
             if not (isinstance(value, float) and value.is_integer()):
-                raise _Problem(key_pos, f"rel must be a whole number, found {value!r}")
+                raise _Problem(key_pos, f"rel must be a whole number, found {quoted(value)}")
             if value < 0:  # as -l: a negative grade is "not judged", never relevant
                 raise _Problem(key_pos, f"rel must be a whole number >= 0, found {int(value)}")
             rel = int(value)
@@ -170,7 +170,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         elif key in spec.param_keys:
             keyed[key] = _keyed_param(key, value, key_pos, spec.param_check is None)
         else:
-            raise _Problem(key_pos, f"{name} has no parameter {key!r} with that value")
+            raise _Problem(key_pos, f"{name} has no parameter {quoted(key)} with that value")
     if keyed:
         params = tuple(keyed.get(key, default)
                        for key, default in zip(spec.param_keys, spec.parameter_default()))

@@ -27,12 +27,12 @@ of every parsed measure parses back to an equal measure.
 
 from __future__ import annotations
 
-from ..errors import MeasureError
+from ..errors import MOST_PROBLEMS, MeasureError, quoted
 from .builtins import NICKNAMES
 from .canonical_syntax import parse_canonical
 from .cwl_names import canonical_text as cwl_eval_name
 from .measure import Measure
-from .name_checks import suggest
+from .name_checks import SUGGESTING, suggest
 from .registry import ALIASES, TREC_FAMILIES
 from .spellings import (Problem as _Problem, ir_measures_name, is_ir_measures_measure,
                         ranx_spelling)
@@ -52,40 +52,57 @@ def parse_measures(texts, compat: int = 9, like: str | None = None) -> list[Meas
     if isinstance(texts, (str, Measure)) or is_ir_measures_measure(texts):
         texts = [texts]
     measures: list[Measure] = []
+    where: dict[Measure, int] = {}  # measure -> its place in measures: long cutoff lists
     problems: list[str] = []
-    for text in texts:
-        if isinstance(text, Measure):  # what parse_measures returned before
-            _add_once(measures, text)
-            continue
-        if is_ir_measures_measure(text):
-            text = str(text)
-        elif not isinstance(text, str):
-            problems.append(f"measure {text!r}: expected a measure name or an ir_measures "
-                            f"measure, found {type(text).__name__}")
-            continue
-        for part in split_names(text):
-            try:
-                for measure in parse_measure(part, compat, like):
-                    _add_once(measures, measure)
-            except _Problem as problem:
-                listed = _comma_list_problem(text, compat)  # "AP, nDCG@10": one message
-                problems.append(listed or f"measure {part!r}: {problem.message} "
-                                          f"at character {problem.position + 1}")
-                if listed:
-                    break
+    suggesting = SUGGESTING.set(True)
+    try:
+        _parse_all(texts, compat, like, measures, where, problems)
+    finally:
+        SUGGESTING.reset(suggesting)
     if problems:
         raise MeasureError(problems)
     return measures
 
 
-def _add_once(measures: list[Measure], measure: Measure) -> None:
+def _parse_all(texts, compat: int, like: str | None, measures: list[Measure],
+               where: dict[Measure, int], problems: list[str]) -> None:
+    for text in texts:
+        if isinstance(text, Measure):  # what parse_measures returned before
+            _add_once(measures, where, text)
+            continue
+        if is_ir_measures_measure(text):
+            text = str(text)
+        elif not isinstance(text, str):
+            problems.append(f"measure {quoted(text)}: expected a measure name or an ir_measures "
+                            f"measure, found {type(text).__name__}")
+            continue
+        listed: list[str | None] = []  # the text's comma-list message, once: it reads all
+        for part in split_names(text):
+            try:
+                for measure in parse_measure(part, compat, like):
+                    _add_once(measures, where, measure)
+            except _Problem as problem:
+                if not listed:
+                    listed.append(_comma_list_problem(text, compat))  # "AP, nDCG@10": one message
+                problems.append(listed[0] or f"measure {quoted(part)}: {problem.message} "
+                                             f"at character {problem.position + 1}")
+                if listed[0]:
+                    break
+                if len(problems) >= MOST_PROBLEMS:  # the message shows no more suggestions
+                    SUGGESTING.set(False)
+
+
+def _add_once(measures: list[Measure], where: dict[Measure, int], measure: Measure) -> None:
     """A measure asked for again is not added; but its trec_eval parameter text replaces
     none (``-m set_F -m set_F.1``): trec_eval prints a family with the parameters of the
-    first -m giving them, set_F_1."""
-    if measure not in measures:
+    first -m giving them, set_F_1. ``where`` (each measure's index in ``measures``) keeps
+    this one lookup, not a scan: ``P.1,2,...,20000`` is 20,000 measures."""
+    index = where.get(measure)
+    if index is None:
+        where[measure] = len(measures)
         measures.append(measure)
-    elif measure.trec_label and not measures[measures.index(measure)].trec_label:
-        measures[measures.index(measure)] = measure
+    elif measure.trec_label and not measures[index].trec_label:
+        measures[index] = measure
 
 
 def _comma_list_problem(text: str, compat: int) -> str | None:
@@ -100,7 +117,7 @@ def _comma_list_problem(text: str, compat: int) -> str | None:
     except _Problem:
         return None
     separately = " -m ".join(parts)
-    return (f"measure {text!r}: one name per measure (a comma separates the parameters of "
+    return (f"measure {quoted(text)}: one name per measure (a comma separates the parameters of "
             f"one measure, not measures): ask for each on its own, -m {separately}")
 
 
@@ -149,4 +166,4 @@ def parse_measure(text: str, compat: int = 9, like: str | None = None) -> list[M
             return [parse_canonical(text)]
     if ir_measures_name(text).lower() in ALIASES:  # MAP_IA, α_nDCG: ir_measures' names
         return [parse_canonical(text)]
-    raise _Problem(0, f"unknown measure {text!r}{suggest(text)}")
+    raise _Problem(0, f"unknown measure {quoted(text)}{suggest(text)}")

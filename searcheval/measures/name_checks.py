@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import math
 import re
+from contextvars import ContextVar
 
-from ..errors import shown_number
+from ..errors import quoted, shown_number
 from .builtins import NICKNAMES
 from .measure import format_number
 from .registry import BY_TREC, registered
@@ -24,7 +25,15 @@ def known_names() -> list[str]:
     return list(dict.fromkeys(names))
 
 
+# False once a message has as many problems as it shows (errors.MOST_PROBLEMS): a close
+# match compares the name with every known one, and a -m of 20,000 unknown names would
+# make 20,000 suggestions for a message that shows ten.
+SUGGESTING: ContextVar[bool] = ContextVar("suggesting", default=True)
+
+
 def suggest(word: str) -> str:
+    if not SUGGESTING.get():
+        return ""
     spelling: dict[str, str] = {}
     for name in known_names():
         spelling.setdefault(name.lower(), name)
@@ -36,7 +45,7 @@ def suggest(word: str) -> str:
 
 def number(text: str, offset: int, parameter: str | None = None) -> float:
     if not re.fullmatch(NUMBER, text.strip()):
-        raise _Problem(offset, f"expected a number, found {text!r}")
+        raise _Problem(offset, f"expected a number, found {quoted(text)}")
     return finite(text, offset, parameter)
 
 

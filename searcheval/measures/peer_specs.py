@@ -23,11 +23,12 @@ PEER_SPECS: tuple[Spec, ...] = (
          "`SetF`)",
          default=(10,), ranx=("f1",), average=SAME),
     Spec("DCG", Kind.CUTOFF, "DCG", "dcg_at",
-         "discounted cumulative gain, not normalised: sum over ranks i <= k of gain_i / "
-         "log2(i + 1), gain = grade (0 below 1), `DCG(gain=exp)@k` 2^grade - 1 (ranx's `dcg@k` "
-         "and `dcg_burges@k`, checked against ranx); `DCG` without k: the whole ranking",
-         cutoff_optional=True, default=(10,), words=GAIN_WORDS, uses_rel=False,
-         ranx=("dcg",), average=SAME, written=("DCG@k", "DCG(gain=exp)@k", "DCG")),
+         "discounted cumulative gain at rank k, not normalised: sum over ranks i <= k of "
+         "gain_i / log2(i + 1), gain = grade (0 below 1), `DCG(gain=exp)@k` 2^grade - 1 "
+         "(ranx's `dcg@k` and `dcg_burges@k`, checked against ranx); `DCG` without k is "
+         "trec_eval 10's `dcg`",
+         default=(10,), words=GAIN_WORDS, uses_rel=False,
+         ranx=("dcg",), average=SAME, written=("DCG@k", "DCG(gain=exp)@k")),
     Spec("Hole", Kind.CUTOFF, "Hole", "hole_at",
          "documents among the first k that the qrels judge for no query at all, over k "
          "(BEIR's `Hole@k`, its custom_metrics.hole: a measure of the judgments' coverage)",

@@ -41,7 +41,10 @@ class Spec:
     """One measure family: its names, parameters, kernels and how other tools ask for it.
 
     Names. ``trec`` is the family's key, and trec_eval's name of it unless ``since`` is 0
-    (then the family is not trec_eval's: no trec_eval name, no ``--format trec`` line).
+    (then the family is not trec_eval's: no trec_eval name, no ``--format trec`` line);
+    ``since`` is the first trec_eval version that has it, and ``in_all_trec`` says whether
+    that version's ``all_trec`` lists it (yaap, dcg and ideal_dcg are computed only when
+    named).
     ``canonical`` is the name printed everywhere but ``--format trec`` (ir_measures' where
     it has the measure; ``None``: trec_eval's). ``aliases`` (ir_measures') and ``ranx``
     (ranx's) are other tools' names accepted in the canonical syntax, case-insensitively;
@@ -120,7 +123,8 @@ class Spec:
     geometric: bool = False
     found_only: bool = False
     ranks_quality: bool = True
-    since: int = 0  # first trec_eval version whose all_trec has it (0: not trec_eval's)
+    since: int = 0  # first trec_eval version that has it (0: not trec_eval's)
+    in_all_trec: bool = True  # trec_eval's all_trec lists it (False: only when named, yaap)
     written: tuple[str, ...] = ()  # how the docs write it (default: ``written_forms``)
     trec_written: tuple[str, ...] = ()  # how the docs write it in trec_eval's syntax
     text: bool = False  # a string per query (relstring), not a number

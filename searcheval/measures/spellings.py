@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import shown_number
+from ..errors import quoted, shown_number
 
 
 class Problem(Exception):
@@ -41,13 +41,13 @@ def ir_measures_family(family: str, args: dict) -> str:
     if family == "set_P" and "relative" in args:
         value, pos = args.pop("relative")
         if value not in ("True", "False"):
-            raise Problem(pos, f"relative must be True or False, found {value!r}")
+            raise Problem(pos, f"relative must be True or False, found {quoted(value)}")
         return "set_relative_P" if value == "True" else family
     if family in ("ndcg", "ndcg_cut") and "dcg" in args:
         value, pos = args.pop("dcg")
         if value not in IR_MEASURES_DCG or "gain" in args:
             raise Problem(pos, "dcg must be 'log2' or 'exp-log2' (and no gain= beside it), "
-                               f"found {value!r}")
+                               f"found {quoted(value)}")
         args["gain"] = (IR_MEASURES_DCG[value], pos)
     return family
 
@@ -58,7 +58,7 @@ def judged_only(args: dict) -> bool:
         return False
     value, pos = args.pop("judged_only")
     if value not in ("True", "False"):
-        raise Problem(pos, f"judged_only must be True or False, found {value!r}")
+        raise Problem(pos, f"judged_only must be True or False, found {quoted(value)}")
     return value == "True"
 
 

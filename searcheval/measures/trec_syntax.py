@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import shown_number
+from ..errors import quoted, shown_number
 from .measure import Measure
 from .name_checks import (MAX_CUTOFF, NUMBER, check_coeff_count, check_coefficients,
                           check_cutoff, check_persistence, finite, number)
@@ -47,7 +47,7 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
         for item in params.split(","):
             level, sep, gain = item.partition("=")
             if not sep or not re.fullmatch(r"[-+]?\d+", level) or not re.fullmatch(NUMBER, gain):
-                raise _Problem(offset, f"expected level=gain pairs like 1=3,2=9, found {item!r}")
+                raise _Problem(offset, f"expected level=gain pairs like 1=3,2=9, found {quoted(item)}")
             if len(level.lstrip("+-").lstrip("0")) > len(str(2**63)):  # int() stops at 4,300
                 raise _Problem(offset, f"a level is out of range (64-bit integers), found "
                                        f"{shown_number(level)}")
@@ -56,7 +56,7 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
     if spec.trec_prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
         if not params.startswith(spec.trec_prefix):
             raise _Problem(offset, f"{family} takes {spec.trec_prefix}<{spec.param}>, "
-                                   f"found {params!r}")
+                                   f"found {quoted(params)}")
         values = (number(params[len(spec.trec_prefix):], offset, spec.param),)
     else:
         values = tuple(number(v, offset, spec.param) for v in params.split(","))

@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import FormatError, UsageError
+from ..errors import FormatError, UsageError, quoted
 from .arrow import take_strings
 from .columns import Encoded, pair_ranks
 
@@ -70,7 +70,7 @@ _KEY_WORDS = {("diversity", "iteration"): "subtopic", ("qrels_jg", "group"): "ju
 def form_of(name: str) -> Form:
     """The Form called ``name``; a UsageError naming the forms otherwise."""
     if name not in FORMS:
-        raise UsageError(f"unknown qrels form {name!r}: choose one of {', '.join(FORMS)}")
+        raise UsageError(f"unknown qrels form {quoted(name)}: choose one of {', '.join(FORMS)}")
     return FORMS[name]
 
 
@@ -81,7 +81,7 @@ def check_columns(qrels) -> None:
     for name in form.columns:
         column = getattr(qrels, name)
         if column is None:
-            raise UsageError(f"{qrels.path}: qrels of form {form.name!r} need a {name} "
+            raise UsageError(f"{qrels.path}: qrels of form {quoted(form.name)} need a {name} "
                              f"column ({form.fields}; {form.source})")
         if len(column) != len(qrels.relevance):
             raise UsageError(f"{qrels.path}: the {name} column has {len(column)} values for "
@@ -109,10 +109,10 @@ def refuse_repeats(qrels, verb: str = "judges document", unit: str = "lines",
     row = int(np.flatnonzero(repeats)[np.argmin(lines[repeats])])  # the earliest repeat
     first = int(np.flatnonzero(rank == rank[row] - 1)[0])  # its previous copy, sorted above
     where = " ".join(f"{_KEY_WORDS.get((form.name, name), name)} "
-                     f"{_value(getattr(qrels, name), row)!r}" for name in form.key)
+                     f"{quoted(_value(getattr(qrels, name), row))}" for name in form.key)
     raise FormatError(qrels.path, int(lines[row]),
-                      f"query {_value(qrels.query, row)!r}{' ' + where if where else ''} "
-                      f"{verb} {docs[row].as_py()!r} twice ({unit} {int(lines[first])} and "
+                      f"query {quoted(_value(qrels.query, row))}{' ' + where if where else ''} "
+                      f"{verb} {quoted(docs[row].as_py())} twice ({unit} {int(lines[first])} and "
                       f"{int(lines[row])})")
 
 

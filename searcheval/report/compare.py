@@ -19,7 +19,7 @@ import string
 from . import render, spread_cells
 from ..analysis.compare import Comparison, Row
 from ..analysis.p_values import p_cell
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..model.words import counted
 from .grid import Cell, cells, html_block, html_grid, html_notes, latex_escape, latex_table
 from .grid import markdown_grid, markdown_text, text_grid
@@ -43,7 +43,7 @@ def render_comparison(comparison: Comparison, fmt: str, runid: bool = False,
         return views[fmt](comparison, options)
     plain = {"csv": to_csv, "json": to_json}
     if fmt not in plain:
-        raise UsageError(f"unknown format {fmt!r}: choose {', '.join(render.FORMATS)}")
+        raise UsageError(f"unknown format {quoted(fmt)}: choose {', '.join(render.FORMATS)}")
     return plain[fmt](comparison)
 
 

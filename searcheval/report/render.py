@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import math
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..measures import TREC_ORDER, Kind, Measure
 from ..model.words import counted
 from . import spread_cells
@@ -304,8 +304,7 @@ def to_trec(results: Results, per_query: bool = False, runid: bool = False,
         if m.judged_only and not results.settings.judged_only:
             raise UsageError(f"{m} has its own -J: --format trec cannot show it "
                              "(trec_eval has one -J per run)")
-    order = sorted(range(len(results.measures)),
-                   key=lambda i: (TREC_ORDER[results.measures[i].family], i))
+    order = sorted(range(len(results.measures)), key=lambda i: _trec_place(results.measures[i], i))
     lines = []
     if per_query:
         for j in sorted(range(len(results.query_ids)), key=lambda j: results.query_ids[j].encode()):
@@ -328,6 +327,14 @@ def to_trec(results: Results, per_query: bool = False, runid: bool = False,
             lines.append(_trec_line(results.measures[i], "all", results.means[i],
                                     results.zscores is not None))
     return "".join(line + "\n" for line in lines)
+
+
+def _trec_place(measure: Measure, asked: int) -> tuple:
+    """Where trec_eval prints a measure: families in its order (measures.c), and a family's
+    cutoffs ascending, as meas_init.c sorts them (``-m P -m P.1,5`` prints P_1 before P_5,
+    whatever order the -m came in); the rest in the order asked."""
+    cutoff = measure.cutoff if measure.spec.takes_cutoff and measure.cutoff is not None else 0
+    return TREC_ORDER[measure.family], cutoff, asked
 
 
 def _trec_line(measure: Measure, query_id: str, value: float, zscore: bool = False) -> str:
@@ -383,7 +390,7 @@ def render_results(results_list: list[Results], fmt: str, per_query: bool = Fals
                                              options=options),
              "latex": lambda: to_latex(results_list, per_query=per_query, options=options)}
     if fmt not in views:
-        raise UsageError(f"unknown format {fmt!r}: choose {', '.join(FORMATS)}")
+        raise UsageError(f"unknown format {quoted(fmt)}: choose {', '.join(FORMATS)}")
     if groups is None or fmt in ("csv", "json"):
         return views[fmt]()
     from .groups import with_tables

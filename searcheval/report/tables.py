@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..errors import UsageError
+from ..errors import UsageError, quoted
 from ..measures import Kind, Measure
 from ..results import Results, is_whole
 from . import spread_cells
@@ -62,7 +62,7 @@ class TableOptions:
             raise UsageError(f"notes must be short, all or none, found {self.notes!r}")
         if self.environment not in ("table", "table*"):
             raise UsageError(f"the LaTeX environment must be table or table*, found "
-                             f"{self.environment!r}")
+                             f"{quoted(self.environment)}")
 
 
 PLAIN = TableOptions()
@@ -74,7 +74,7 @@ def require_unique_labels(results_list: list[Results]) -> None:
     seen: set[str] = set()
     for results in results_list:
         if results.run in seen:
-            raise UsageError(f"two runs are both labelled {results.run!r}: give each its own "
+            raise UsageError(f"two runs are both labelled {quoted(results.run)}: give each its own "
                              "label (searcheval.io.run_labels.run_labels)")
         seen.add(results.run)
 

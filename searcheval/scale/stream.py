@@ -23,7 +23,7 @@ import numpy as np
 
 from .blocks import Part, Plan, combine, evaluate_block, run_rows
 from ..settings import Settings
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ..io import bounded
 from ..engine.reading_notes import bom_note
 from ..io.trec import BOM, line_at, parse_run, refuse_lone_cr
@@ -208,7 +208,7 @@ class _Grouping:
         if refusals:
             row, before = min(refusals)
             raise FormatError(run.path, int(run.lines[row]),
-                              f"query {names[int(codes[row])]!r} comes back after other queries "
+                              f"query {quoted(names[int(codes[row])])} comes back after other queries "
                               f"(its earlier lines end at line {before}); {UNGROUPED_FIX}")
 
     def done(self, block: Run) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import UsageError
+from ...errors import UsageError, quoted
 from ...model import natural_key
 from ...model.words import counted
 from . import keyword, words
@@ -69,7 +69,7 @@ def search(docs: Any, queries: Any, method: str = "keyword", k: int = 1000,
     ``none``) and files, joined. ``k``: documents kept per query. ``k1``, ``b``: BM25's.
     """
     if method not in METHODS:
-        raise UsageError(f"unknown method {method!r}: choose {' or '.join(METHODS)}")
+        raise UsageError(f"unknown method {quoted(method)}: choose {' or '.join(METHODS)}")
     if k < 1:
         raise UsageError(f"k must be at least 1, found {k}")
     # BM25 is defined for k1 >= 0 and 0 <= b <= 1: k1 = -1 gave a score of about 168 to a
@@ -160,7 +160,7 @@ def run_text(ranking: Ranking, tag: str | None = None) -> str:
     with no result."""
     tag = tag or ranking.method
     if tag.split() != [tag]:
-        raise UsageError(f"run tag {tag!r}: a run tag cannot hold whitespace")
+        raise UsageError(f"run tag {quoted(tag)}: a run tag cannot hold whitespace")
     return "".join(f"{query_id} Q0 {doc_id} {rank} {score} {tag}\n"
                    for query_id in ranking.queries
                    for rank, ((doc_id, _), score) in enumerate(

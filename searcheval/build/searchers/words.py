@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...errors import FormatError, UsageError
+from ...errors import FormatError, UsageError, quoted
 
 # search.js, `const stop = [...]`, in the lesson's order.
 LESSON_STOP_WORDS = ("el", "la", "los", "las", "un", "una", "y", "a", "de", "del",
@@ -58,7 +58,7 @@ def describe_stop_words(choices: list[str] | tuple[str, ...], stop: frozenset[st
 
 def _stop_file(path: str) -> list[str]:
     if not Path(path).is_file():
-        raise UsageError(f"--stopwords {path!r}: neither a list ({', '.join(STOP_LISTS)}) nor "
+        raise UsageError(f"--stopwords {quoted(path)}: neither a list ({', '.join(STOP_LISTS)}) nor "
                          "a file")
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
@@ -72,7 +72,7 @@ def _stop_file(path: str) -> list[str]:
     for number, line in enumerate(text.splitlines(), 1):
         content = line.split("#", 1)[0].strip()
         if len(content.split()) > 1:
-            raise FormatError(path, number, f"expected one stop word a line, found {content!r}")
+            raise FormatError(path, number, f"expected one stop word a line, found {quoted(content)}")
         if content:
             found.append(plain(content))
     return found
