@@ -59,8 +59,7 @@ class Entries:
 
     def ranked(self) -> Entries:
         """The same entries in ranking order (after scores changed). One Arrow sort of
-        three keys: numpy's lexsort of four took twice as long (1.9 s against 1.1 s for
-        3M entries on this 2-core machine)."""
+        three keys: numpy's lexsort of four is about twice as slow."""
         import pyarrow.compute as pc
 
         group = self.run * self.num_queries + self.query

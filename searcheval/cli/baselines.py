@@ -1,4 +1,4 @@
-"""Keyword and BM25 baselines on a collection: runs, per-query CSV and a summary (issue 4).
+"""Keyword and BM25 baselines on a collection: runs, per-query CSV and a summary.
 
     python -m searcheval.cli.baselines irds:cranfield -o out/ --stopwords en
     python -m searcheval.cli.baselines --docs docs.tsv --queries queries.tsv --qrels qrels.txt -o out/

@@ -17,7 +17,7 @@ Exit code :data:`NOT_INSTALLED`: pytrec_eval cannot be imported; :data:`FAILED`:
 raised (message on stderr); negative: the signal that killed it.
 
 The parent runs this file by path, not as ``-m searcheval...``: that keeps the
-searcheval package (and numpy) out of the child, which then starts in ~50 ms.
+searcheval package (and numpy) out of the child, which then starts quickly.
 The payload holds only built-in types for the same reason.
 """
 
