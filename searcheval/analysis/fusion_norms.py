@@ -1,11 +1,9 @@
 """The entries of several runs as one set of columns, ranked, and ranx's score
 normalisations over them, whole-array (no loop per entry).
 
-An entry is one (run, query, doc, score). Entries are kept in ranking order: by run, by
-query, then as trec_eval ranks a query (score descending, doc id descending by bytes), so
-each (run, query) is a contiguous group and an entry's position in its group is its rank
-minus 1. ranx reads a run's ranking from the order of its dict, which it sorts by score;
-the two agree whenever a run has no tied scores.
+An entry is one (run, query, doc, score), kept in ranking order: by run, by query, then
+as trec_eval ranks a query, so an entry's position in its (run, query) group is its rank
+minus 1 (ranx sorts its dict by score: the two agree whenever a run has no tied scores).
 
 Each normalisation is ranx's (``ranx/normalization/``), per (run, query):
 
