@@ -1,10 +1,8 @@
 """Per-query CSVs for a directory of runs: one file per run, one long table, one summary.
 
     python -m searcheval.cli.export_per_query QRELS RUN_DIR -o OUT_DIR [-m MEASURE ...]
-        [--pattern GLOB] [--missing zero|skip] [-l N] [-M N] [-J] [--compat 9|10]
 
-(``python scripts/export_per_query.py`` in a checkout runs the same code.)
-
+(``--help`` lists the options; ``python scripts/export_per_query.py`` runs the same code.)
 Writes, in OUT_DIR:
 
 * ``per-query/RUN.csv``: ``query_id`` then one column per measure, a row per query
