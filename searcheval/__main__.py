@@ -73,9 +73,9 @@ def _interrupted_in_a_callback(unraisable) -> None:
 def _modules_out_of_collections() -> None:
     """Python's cyclic collector runs every 700 new objects and every tenth run walks all
     that survived the others, so loading the modules (their functions, classes and tables,
-    numpy's, Arrow's and click's among them) set it off dozens of times. They live as long as the process:
-    loaded with the collector off, then frozen (kept out of every later collection), they
-    cost none; the collector runs as before on what the command itself makes."""
+    numpy's, Arrow's and click's among them) sets it off dozens of times. They live as long
+    as the process: loaded with the collector off, then frozen (kept out of every later
+    collection), they cost none; the collector runs as before on what the command makes."""
     gc.freeze()
     gc.enable()
 

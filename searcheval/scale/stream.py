@@ -40,10 +40,9 @@ UNGROUPED_FIX = ("streaming needs each query's lines together: group the run by 
 def evaluate_streaming(qrels: Qrels, source: str | Path, measures: list[Measure],
                        settings: Settings, chunk_queries: int | None = None,
                        block_bytes: int = BLOCK_BYTES) -> Results:
-    """The Results of ``native.evaluate(qrels, read_run(source), ...)``, in bounded memory.
-
-    Blocks hold at most ``chunk_queries`` queries (default: every whole query of a chunk
-    of ``block_bytes``)."""
+    """The Results of ``native.evaluate(qrels, read_run(source), ...)`` in bounded
+    memory: blocks of at most ``chunk_queries`` queries (default: those of
+    ``block_bytes``)."""
     return stream_evaluate(qrels, source, measures, settings, chunk_queries, block_bytes)[0]
 
 
