@@ -2,7 +2,8 @@
 
 pyarrow imports pandas (a large part of a short command's time) the first time it
 converts a Python or numpy object, or turns an array into numpy the usual way: its pandas
-shim inspects every input. `searcheval evaluate` must start instantly, so its path moves data through buffers.
+shim inspects every input. `searcheval evaluate` must start instantly, so its path moves
+data through buffers.
 """
 
 from __future__ import annotations
