@@ -42,8 +42,8 @@ def program() -> None:
 
 def _hold_closed_descriptors() -> None:
     """A standard descriptor the caller closed (``<&-``, ``>&-``) is taken by the first
-    file the program opens, so a read of '-' read that file and a write to stdout went
-    into it; Python leaves the stream None, and using it was a traceback. Each is held
+    file the program opens, so a read of '-' would read that file and a write to stdout go
+    into it; Python leaves the stream None, and using it would be a traceback. Each is held
     open on the null device here: stdin for writing and stdout for reading, so that a
     read of '-' or a write to stdout fails (EBADF) and is reported as any failed read or
     write; stderr for writing, so that messages go where the caller sent them, nowhere."""

@@ -83,8 +83,8 @@ def _nested_judgments(qrels: Qrels, ranked: dict) -> np.ndarray:
     by Python's own dict lookups: one pass in C (``fast.dicts``) where the grades are the
     join's codes and the package was built with it, else Python's. A miss reads None,
     which Arrow makes a null as it reads the grades, in C too: a lookup with a default
-    (``map(get, docs, repeat(miss))``) and numpy's reading of the ints took a third
-    longer. Grades that are the join's codes already (``_grade_codes``) are the whole
+    (``map(get, docs, repeat(miss))``) and numpy's reading of the ints are about a third
+    slower. Grades that are the join's codes already (``_grade_codes``) are the whole
     answer; others are read as the dict holds them and mapped."""
     nothing: dict = {}
     codes = _grade_codes(qrels, make=False)

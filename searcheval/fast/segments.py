@@ -33,7 +33,7 @@ def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
 
 def segment_cumprod(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Inclusive running products restarting at each segment, multiplied sequentially
-    (zeros stay exact zeros: a product through logs once turned them into NaN for every
+    (zeros stay exact zeros: a product through logs would turn them into NaN for every
     later segment)."""
     return _running(values, starts, np.cumprod, 1.0)
 

@@ -257,8 +257,8 @@ def encode(figures: dict[str, Figure]) -> dict[str, bytes]:
 
 
 def make_folder(directory: str | Path) -> Path:
-    """``directory``, created if needed; a file in its place is a UsageError (it was a
-    FileExistsError traceback, after the -o output had been written)."""
+    """``directory``, created if needed; a file in its place is a UsageError, not a
+    FileExistsError traceback after the -o output is written."""
     folder = Path(directory)
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -96,8 +96,8 @@ class Job:
 @functools.lru_cache(maxsize=64)
 def _parsed(measures: tuple[str, ...], compat: int, trec_labels: tuple[str | None, ...]
             ) -> tuple[Measure, ...]:
-    """``parse_measures`` once per batch, not once per run (a millisecond each for trec_eval's
-    official set): Measures are frozen, so every run may share them."""
+    """``parse_measures`` once per batch, not once per run (trec_eval's official set is
+    many names): Measures are frozen, so every run may share them."""
     parsed = parse_measures(list(measures), compat)
     if trec_labels:
         parsed = [replace(m, trec_label=label) for m, label in zip(parsed, trec_labels,
