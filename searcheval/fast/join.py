@@ -7,12 +7,11 @@ is negative. A hash is a filter, bytes decide: (query, doc hash) keys find candi
 every match is confirmed by comparing the doc ids' bytes. Two ways find the candidates:
 for a call's own qrels (a file's or a table's), a table of each query's judgments in C
 (``pairs``; without it, one sort of the judgments' and the run's keys together:
-``sorted_join``), or, for an Evaluator's qrels, their table of every
-judgment, made once (``prepared``), where each run only looks its rows up (faster than
-the sort once built; built per call it would cost more than the sort, hence a call's
-own qrels take the per-query tables). Where a doubt is left (two judgments on
-one key of the table, a table match whose bytes differ, too many rows sharing the sort's
-keys) the exact path decides, which compares ids only.
+``sorted_join``), or, for an Evaluator's qrels, their table of every judgment, made once
+(``prepared``), where each run only looks its rows up (faster than the sort once built,
+slower than it if built per call). Where a doubt is left (two judgments on one key of the
+table, a table match whose bytes differ, too many rows sharing the sort's keys) the exact
+path decides, which compares ids only.
 """
 
 from __future__ import annotations
