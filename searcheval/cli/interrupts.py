@@ -58,7 +58,7 @@ def interrupts_in_one_line() -> Iterator[None]:
 
 def is_interrupt(exc: BaseException) -> bool:
     """A KeyboardInterrupt, or Python 3.11's RuntimeError around one raised as a class was
-    made ("Error calling __set_name__", a module imported as it is needed: a traceback
-    and exit 1, 1 of 150 interrupts; 3.12 raises it as it is)."""
+    made ("Error calling __set_name__", as a module is imported when needed), which would
+    otherwise end in a traceback and exit 1 (3.12 raises the interrupt as it is)."""
     return isinstance(exc, KeyboardInterrupt) or (
         isinstance(exc, RuntimeError) and isinstance(exc.__cause__, KeyboardInterrupt))
