@@ -203,16 +203,12 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     is paired with one such row; empty arrays when no two rows do.
 
     Where the package was built with ``pairs.c``, each group's keys go into a table of
-    their own in C (``pairs.equal_pairs``: faster than the sort below from a few hundred
-    rows a group, a little slower on tiny groups, where either is cheap). Without it: one
-    64-bit mix of (group, key) per row, sorted group by group (``group_sort``: each group
-    one row of a padded grid), neighbours compared: about twice as fast as a numpy hash
-    table with a region per group. Equal (group, key) give
-    equal mixes in one group, so no equal neighbours means no pair (the usual case: a
-    repeat is an error); otherwise the rows are sorted by (group, key) themselves.
-    The mix is the key xor the group times an odd constant: keys that are hashes already
-    need no more mixing to be told apart, and two unequal pairs that mix alike only send
-    the rows to the exact sort.
+    their own in C (``pairs.equal_pairs``: faster than the sort below but on tiny groups).
+    Without it: one 64-bit mix of (group, key) per row, the key xor the group times an odd
+    constant (hashes need no more mixing), sorted group by group (``group_sort``) and
+    neighbours compared. No equal neighbours means no pair (the usual case: a repeat is an
+    error); otherwise the rows are sorted by (group, key) themselves, so two unequal pairs
+    that mix alike only cost the exact sort.
     """
     none = np.zeros(0, np.int64), np.zeros(0, np.int64)
     if len(keys) < 2:
