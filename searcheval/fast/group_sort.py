@@ -4,13 +4,14 @@ sorting each group's span on its own instead of the whole column at once.
 Why not one ``np.sort``: numpy sorts a long array of 64-bit keys with a quicksort whose
 AVX-512 partition step stores with ``vpcompressq``, which some processors run at scalar
 speed, slower than numpy's AVX2 code (numpy/x86-simd-sort issue 6). Short rows of a 2-D
-array are sorted by sorting networks held in registers, with no compressing store, several
-times faster than one sort of the same keys. A run or a qrels already comes in groups (a
-query's rows), so each group is one row of a padded grid, a batch of rows at a time
-(temporaries of ``PIECE_ROWS`` cells). Where the spans are long (a median of
-``KERNEL_SPAN`` keys and more) the C radix sort of fast/spans.c (``KERNEL``) sorts each
-span in place instead, pieces on both cores: faster than the grid from about a thousand
-keys a span, slower below a few hundred. ``scripts/bench.py --kernels`` measures both.
+array are sorted by sorting networks held in registers, with no compressing store: on
+those processors several times faster than one sort of the same keys. A run or a qrels
+already comes in groups (a query's rows), so each group is one row of a padded grid, a
+batch of rows at a time (temporaries of ``PIECE_ROWS`` cells). Where the spans are long
+(a median of ``KERNEL_SPAN`` keys and more) the C radix sort of fast/spans.c (``KERNEL``)
+sorts each span in place instead, pieces on both cores: faster than the grid from about a
+thousand keys a span, slower below a few hundred. ``scripts/bench.py --kernels`` measures
+both.
 
 Contract: ``group_sorted(keys, groups, n)`` equals ``keys[np.lexsort((keys, groups))]``;
 ``sort_spans(keys, bounds)`` sorts ``keys[bounds[i]:bounds[i + 1]]`` for every ``i``, in
