@@ -7,11 +7,11 @@ import sys
 from .errors import INTERRUPTED, INTERRUPTED_CODE
 
 # numpy's OpenBLAS starts a thread per core beyond the first as it loads, and each spins
-# for 2^28 processor cycles waiting for work before it sleeps: a noticeable share of a short
-# evaluation's CPU time, on a core other work could use, for matrix products `evaluate`
-# never makes. 2^4 cycles: an idle thread
-# sleeps at once, and a product (compare's resampling tests) wakes it as before. Set
-# before numpy loads; a user's own setting wins. (OpenBLAS's variable; others ignore it.)
+# for 2^28 processor cycles waiting for work before it sleeps: a noticeable share of a
+# short evaluation's CPU time, on a core other work could use, for matrix products
+# `evaluate` never makes. 2^4 cycles: an idle thread sleeps at once, and a product
+# (compare's resampling tests) wakes it as before. Set before numpy loads; a user's own
+# setting wins. (OpenBLAS's variable; others ignore it.)
 BLAS_IDLE = ("OPENBLAS_THREAD_TIMEOUT", "4")
 
 

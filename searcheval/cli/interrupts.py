@@ -2,13 +2,12 @@
 
 Python raises KeyboardInterrupt in whatever Python code runs when it checks for signals,
 and that may be a finalizer or a weakref callback, which Python calls from C and whose
-exceptions it only reports ("Exception ignored in ...") and drops. The one that lost
-interrupts here: importlib's callback freeing a module's import lock, which runs after
-every first import of a module, and the program imports many modules as it needs them.
-An interrupt landing there is dropped, and the evaluation goes on and exits 0. So an
-interrupt Python drops is sent again, from a
-thread of its own: the main thread takes it at its next check, in ordinary code by then
-(a finalizer is short), and a dropped one is sent again until it lands.
+exceptions it only reports ("Exception ignored in ...") and drops. The one that matters
+here: importlib's callback freeing a module's import lock, which runs after every first
+import of a module, and the program imports many modules as it needs them; an interrupt
+dropped there lets the evaluation go on and exit 0. So an interrupt Python drops is sent
+again, from a thread of its own: the main thread takes it at its next check, in ordinary
+code by then (a finalizer is short), and a dropped one is sent again until it lands.
 
 And wherever it lands in the command, click's own part included (its option wrappers
 import modules too), it ends the program the one way: one line on stderr, exit 130
