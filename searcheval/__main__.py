@@ -7,11 +7,11 @@ import sys
 from .errors import INTERRUPTED, INTERRUPTED_CODE
 
 # numpy's OpenBLAS starts a thread per core beyond the first as it loads, and each spins
-# for 2^28 processor cycles (about 0.1 s) waiting for work before it sleeps: 35-60 ms of
-# CPU time per process here, a sixth of a TREC-sized diversity evaluation, on a core other
-# work could use, for matrix products `evaluate` never makes. 2^4 cycles: an idle thread
-# sleeps at once, and a product (compare's resampling tests) wakes it as before. Set
-# before numpy loads; a user's own setting wins. (OpenBLAS's variable; others ignore it.)
+# for 2^28 processor cycles waiting for work before it sleeps: a noticeable share of a
+# short evaluation's CPU time, on a core other work could use, for matrix products
+# `evaluate` never makes. 2^4 cycles: an idle thread sleeps at once, and a product
+# (compare's resampling tests) wakes it as before. Set before numpy loads; a user's own
+# setting wins. (OpenBLAS's variable; others ignore it.)
 BLAS_IDLE = ("OPENBLAS_THREAD_TIMEOUT", "4")
 
 
@@ -42,8 +42,8 @@ def program() -> None:
 
 def _hold_closed_descriptors() -> None:
     """A standard descriptor the caller closed (``<&-``, ``>&-``) is taken by the first
-    file the program opens, so a read of '-' read that file and a write to stdout went
-    into it; Python leaves the stream None, and using it was a traceback. Each is held
+    file the program opens, so a read of '-' would read that file and a write to stdout go
+    into it; Python leaves the stream None, and using it would be a traceback. Each is held
     open on the null device here: stdin for writing and stdout for reading, so that a
     read of '-' or a write to stdout fails (EBADF) and is reported as any failed read or
     write; stderr for writing, so that messages go where the caller sent them, nowhere."""
@@ -71,12 +71,11 @@ def _interrupted_in_a_callback(unraisable) -> None:
 
 
 def _modules_out_of_collections() -> None:
-    """Python's cyclic collector ran 58 times while `evaluate` started (10 ms of CPU time
-    in a TREC-sized diversity evaluation): every 700 new objects (the modules' functions,
-    classes and tables, numpy's, Arrow's and click's among them) set off a collection, and
-    every tenth walked all that had survived the others. They live as long as the process:
-    loaded with the collector off, then frozen (kept out of every later collection), they
-    cost none; the collector runs as before on what the command itself makes."""
+    """Python's cyclic collector runs every 700 new objects and every tenth run walks all
+    that survived the others, so loading the modules (their functions, classes and tables,
+    numpy's, Arrow's and click's among them) sets it off dozens of times. They live as long
+    as the process: loaded with the collector off, then frozen (kept out of every later
+    collection), they cost none; the collector runs as before on what the command makes."""
     gc.freeze()
     gc.enable()
 

@@ -122,7 +122,7 @@ def ranking(query_codes: np.ndarray, scores: np.ndarray, docs, compat: int,
     have their doc ids compared. ``rel``: per row, its judgment; a group of ties whose
     rows all hold the same judgment scores the same in any order, so it is left as it is.
     (Splitting a run already in that order in two halves of whole queries, one on each
-    core, saved nothing: 1.05x at 7M lines; README, "Speed, measured".)
+    core, saves next to nothing, so it is not done.)
     """
     held = comparable_scores(scores, compat)
     nothing = np.zeros(0, dtype=np.int64)
@@ -256,7 +256,7 @@ def canonical_rows(run: Run, compat: int = 9) -> tuple[np.ndarray, np.ndarray]:
     position[by_name] = np.arange(len(vocabulary))
     queries = position[run.query.codes] if len(run.query.codes) else run.query.codes
     # encoded ids are compared in their vocabulary: writing every row's id out to rank a
-    # run past 2 GiB held its doc ids a second time (check's peak, issue 12 C.17)
+    # run past 2 GiB would hold its doc ids a second time (check's peak memory)
     docs = run.doc.values() if run.doc.holds_strings else run.doc
     order = canonical_order(queries, run.scores, docs, compat)
     grouped = queries[order]

@@ -86,8 +86,8 @@ class Settings:
         return f"trec_eval {'9.0.8' if self.compat == 9 else '10.0'}"
 
     def __post_init__(self) -> None:
-        # Types first: from the API, "2" raised a TypeError, depth 1.5 kept 2 documents,
-        # relevance_level 1.5 was a level no qrels grade can sit at, judged_only="no" was on
+        # Types first: unchecked, from the API, "2" would raise a TypeError, depth 1.5 keep 2
+        # documents, relevance_level 1.5 be a level no grade sits at, judged_only="no" be on
         if not _whole(self.compat) or self.compat not in (9, 10):
             raise UsageError(f"compat must be 9 or 10, found {quoted(self.compat)}")
         if self.missing not in ("zero", "skip"):

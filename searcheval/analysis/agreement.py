@@ -1,7 +1,7 @@
 """How far two sets of judgments agree, and what the difference does to a leaderboard.
 
-The audit of qrels made by a language model (or a second assessor) against reference
-qrels A. On the (query, doc) pairs both judged:
+Qrels B (a language model's, a second assessor's) against reference qrels A, on the
+(query, doc) pairs both judged:
 
 - percent agreement, and the confusion matrix of grades (rows: A, columns: B);
 - **Cohen's kappa**, (p_o - p_e) / (1 - p_e) with p_e from the two marginals, and its

@@ -117,7 +117,7 @@ def _check_run(report: Report, run: Scan, compat: int
                ) -> tuple[np.ndarray, np.ndarray] | None:
     """What is wrong with a run alone; returns its rows ranked as trec_eval ranks them
     (``canonical_rows``), None for an empty run: ranked once, for every check that needs
-    them (ranking a run over 2 GiB twice had it peak at 3.2x its text)."""
+    them (ranking a large run twice would raise the peak to several times its text)."""
     if run.tags is not None and len(run.tags):
         import pyarrow.compute as pc
         tags = pc.unique(run.tags).to_pylist()

@@ -1,10 +1,8 @@
 """ranx's fusion methods (``ranx/fusion/``) over normalised entries, whole-array.
 
-Each method maps the normalised entries to one score per (query, doc) that some run lists.
-Below, s is a run's (normalised) score of the document, p its 0-based rank in that run,
-w the run's weight, n the number of runs listing the document, and the sums run over
-those runs: a run that does not list the document adds nothing (ranx's 0 for sum and
-wsum; the other Comb methods take only the runs that list it).
+One score per (query, doc) that some run lists. Below, s is a run's normalised score of
+the document, p its 0-based rank there, w the run's weight, n the number of runs listing
+it; sums run over those runs (a run that does not list the document adds nothing).
 
     sum  Σ s          mnz  n Σ s        anz  Σ s / n      gmnz  n^gamma Σ s
     max  max s        min  min s        med  median s

@@ -1,11 +1,9 @@
 """The entries of several runs as one set of columns, ranked, and ranx's score
 normalisations over them, whole-array (no loop per entry).
 
-An entry is one (run, query, doc, score). Entries are kept in ranking order: by run, by
-query, then as trec_eval ranks a query (score descending, doc id descending by bytes), so
-each (run, query) is a contiguous group and an entry's position in its group is its rank
-minus 1. ranx reads a run's ranking from the order of its dict, which it sorts by score;
-the two agree whenever a run has no tied scores.
+An entry is one (run, query, doc, score), kept in ranking order: by run, by query, then
+as trec_eval ranks a query, so an entry's position in its (run, query) group is its rank
+minus 1 (ranx sorts its dict by score: the two agree whenever a run has no tied scores).
 
 Each normalisation is ranx's (``ranx/normalization/``), per (run, query):
 
@@ -59,8 +57,7 @@ class Entries:
 
     def ranked(self) -> Entries:
         """The same entries in ranking order (after scores changed). One Arrow sort of
-        three keys: numpy's lexsort of four took twice as long (1.9 s against 1.1 s for
-        3M entries on this 2-core machine)."""
+        three keys: numpy's lexsort of four is about twice as slow."""
         import pyarrow.compute as pc
 
         group = self.run * self.num_queries + self.query

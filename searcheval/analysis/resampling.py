@@ -65,14 +65,9 @@ def randomization_pvalues(differences: np.ndarray, resamples: int, seed: int) ->
 
 
 def _tolerance(d: np.ndarray, observed: np.ndarray) -> np.ndarray:
-    """How far a computed mean may lie from one equal to it in exact arithmetic.
-
-    scipy allows 100 ulps of the observed mean; but a mean of differences that cancel
-    (P@10 moves by ±0.1) carries the rounding of its terms, up to about n ulps of
-    sum(|d|) / n, and a null mean equal to the observed one (or a bootstrap mean that
-    is 0) in exact arithmetic then falls on either side at random. Both bounds are taken:
-    far below any difference a measure can make, wide enough to catch every such tie.
-    """
+    """How far a computed mean may lie from one equal to it in exact arithmetic: scipy's
+    100 ulps of the observed mean, plus the rounding a mean of cancelling differences
+    carries (about n ulps of sum(|d|) / n), so that exact ties are caught as ties."""
     eps = np.finfo(np.float64).eps
     return eps * (100 * np.abs(observed) + 4 * np.abs(d).sum(axis=0))
 

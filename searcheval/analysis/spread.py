@@ -9,16 +9,11 @@ topics from the same population. Two methods:
   queries with replacement, drawn from ``numpy.random.default_rng(seed)``, so the same
   seed gives the same interval.
 
-The standard deviation reported beside the mean is the sample one (ddof=1, the s of the t
-interval) unless ``ddof=0`` asks for the population one (numpy's default, which ranx's
-``evaluate(return_std=True)`` reports, so ``--like ranx`` shows it); the interval is the
-same either way.
-
-Geometric means (GMAP, gm_bpref) are means on the log scale: their spread is computed on
-the logged values and the interval's ends transformed back (``log_scale=True``), so the
-interval is asymmetric around the geometric mean, as it should be. Fewer than two
-values leave the standard deviation and the interval undefined (NaN): one topic says
-nothing about the spread.
+The standard deviation shown is the sample one (ddof=1) unless ``ddof=0`` asks for the
+population one (ranx's ``return_std``, so ``--like ranx`` shows it); the interval is the
+same either way. Geometric means (GMAP, gm_bpref) take their spread on the log scale and
+transform the ends back (``log_scale=True``): an asymmetric interval, as it should be.
+Fewer than two values leave both undefined (NaN).
 """
 
 from __future__ import annotations

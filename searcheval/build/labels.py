@@ -1,7 +1,7 @@
 """``searcheval labels``: a team's labeled spreadsheet -> qrels, query texts and a run.
 
-Only files the user names are written (``-o``, ``-r``, ``--write-queries``): the query
-texts used to go to a ``queries.tsv`` beside the qrels, overwriting whatever was there.
+Only files the user names are written (``-o``, ``-r``, ``--write-queries``): nothing
+lands beside the inputs unasked, where it could overwrite a file of the same name.
 
 Several rows for one (query, doc) are several annotators' votes, aggregated and measured
 for agreement in ``votes.py``; reading the file is ``io/labeled.py``.

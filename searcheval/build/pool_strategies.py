@@ -9,14 +9,12 @@ what existing qrels already judge. Then, per query:
 - ``rbp``: the ``budget`` documents with the highest summed rank-biased-precision weight,
   Σ_runs (1 - p) p^(rank - 1) (Moffat, Webber & Zobel 2007, "Strategic system comparisons
   via targeted relevance judgments": the documents that decide the runs' RBP first).
-- ``uniform-sample``: a uniform random sample, without replacement, of round(rate × n) of
-  the n documents of the depth pool (at least one when n > 0), drawn with ``seed``: the
-  sample infAP (Yilmaz & Aslam 2006) estimates AP from. The pooled documents not sampled
-  are returned apart: written to qrels with grade -1, they tell trec_eval's infAP "in
-  the pool, not judged".
+- ``uniform-sample``: round(rate × n) of the n documents of the depth pool (at least one
+  when n > 0), drawn without replacement with ``seed``: the sample infAP (Yilmaz & Aslam
+  2006) estimates AP from. The pooled documents not sampled are returned apart (grade -1
+  in qrels: trec_eval's infAP reads it as "in the pool, not judged").
 
-Weighted strategies break equal weights by best rank, then doc id, so the choice never
-depends on the order of the runs given.
+Equal weights are broken by best rank, then doc id: never by the order of the runs given.
 """
 
 from __future__ import annotations

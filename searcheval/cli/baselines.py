@@ -1,4 +1,4 @@
-"""Keyword and BM25 baselines on a collection: runs, per-query CSV and a summary (issue 4).
+"""Keyword and BM25 baselines on a collection: runs, per-query CSV and a summary.
 
     python -m searcheval.cli.baselines irds:cranfield -o out/ --stopwords en
     python -m searcheval.cli.baselines --docs docs.tsv --queries queries.tsv --qrels qrels.txt -o out/
@@ -90,7 +90,7 @@ def baselines(args: argparse.Namespace) -> str:
     measures = args.measures or MEASURES
     runs, results = {}, []
     # Each run is evaluated from its file, as the one written will be read; the files are
-    # written beside the others at the end (the outputs had 4 of 5 written on a failure).
+    # written beside the others at the end: a failure leaves none of them, not some.
     with tempfile.TemporaryDirectory() as folder:
         for method in METHODS:
             ranking = search(docs, queries, method, k=args.k,

@@ -2,9 +2,9 @@
 trec_eval and Unix tools end (by SIGPIPE, which Python ignores): the one place that says
 so, for every way the BrokenPipeError can arrive. Inside click (a command writing line by
 line, or the group's own ``--help`` and ``--version``) ``closed_stdout_is_done`` catches
-it before click's own handler turns it into exit 1 with nothing said (``--version |
-head -0`` exited 1); ``write_text`` (output written at once) calls ``discard_stdout`` and
-carries on; the last flush of ``run``, where the program ends, ignores it.
+it before click's own handler turns it into exit 1 with nothing said; ``write_text``
+(output written at once) calls ``discard_stdout`` and carries on; the last flush of
+``run``, where the program ends, ignores it.
 
 Any other failed write to standard output (a full disk, a closed descriptor) is an error:
 one line, ``<stdout>: cannot write: REASON``, exit 2. ``checked_stdout`` makes every write

@@ -1,10 +1,8 @@
 """Per-query CSVs for a directory of runs: one file per run, one long table, one summary.
 
     python -m searcheval.cli.export_per_query QRELS RUN_DIR -o OUT_DIR [-m MEASURE ...]
-        [--pattern GLOB] [--missing zero|skip] [-l N] [-M N] [-J] [--compat 9|10]
 
-(``python scripts/export_per_query.py`` in a checkout runs the same code.)
-
+(``--help`` lists the options; ``python scripts/export_per_query.py`` runs the same code.)
 Writes, in OUT_DIR:
 
 * ``per-query/RUN.csv``: ``query_id`` then one column per measure, a row per query
@@ -15,14 +13,11 @@ Writes, in OUT_DIR:
   then the ``all`` rows, runs in natural order of RUN;
 * ``summary.csv``: ``run,queries`` then one column per measure, a row per run.
 
-Values at full precision (counts as integers). The order never depends on the file
-system or on timing, so two exports of the same inputs are byte for byte equal. A
-progress bar shows on a terminal (stderr), nothing when stderr is not one. Every input
-is read and evaluated before anything is written; each file is written to a temporary
-name and renamed. Bad input: one line naming the file and line on stderr, exit 2.
-Uses the public Python API (``searcheval.read_qrels``, ``searcheval.evaluate``,
-``Results.per_query`` and ``Results.summary``), and the package's one atomic writer for
-the files, all of them or none.
+Values at full precision (counts as integers), in an order that never depends on the
+file system, so two exports of the same inputs are byte for byte equal. Every input is
+read and evaluated before anything is written, all files or none (the package's atomic
+writer). Bad input: one line naming the file and line on stderr, exit 2. Built on the
+public API (``read_qrels``, ``evaluate``, ``Results.per_query`` and ``Results.summary``).
 """
 
 from __future__ import annotations

@@ -2,17 +2,16 @@
 
 Python raises KeyboardInterrupt in whatever Python code runs when it checks for signals,
 and that may be a finalizer or a weakref callback, which Python calls from C and whose
-exceptions it only reports ("Exception ignored in ...") and drops. The one that lost
-interrupts here: importlib's callback freeing a module's import lock, which runs after
-every first import of a module, and the program imports many modules as it needs them.
-1 of 150 interrupts sent to ``searcheval evaluate`` at random moments was dropped there:
-the evaluation went on and exited 0. So an interrupt Python drops is sent again, from a
-thread of its own: the main thread takes it at its next check, in ordinary code by then
-(a finalizer is short), and a dropped one is sent again until it lands.
+exceptions it only reports ("Exception ignored in ...") and drops. The one that matters
+here: importlib's callback freeing a module's import lock, which runs after every first
+import of a module, and the program imports many modules as it needs them; an interrupt
+dropped there lets the evaluation go on and exit 0. So an interrupt Python drops is sent
+again, from a thread of its own: the main thread takes it at its next check, in ordinary
+code by then (a finalizer is short), and a dropped one is sent again until it lands.
 
 And wherever it lands in the command, click's own part included (its option wrappers
 import modules too), it ends the program the one way: one line on stderr, exit 130
-(128 + SIGINT); click said "Aborted!" after a blank line (11 of the 150).
+(128 + SIGINT), where click would say "Aborted!" after a blank line.
 """
 
 from __future__ import annotations
@@ -58,7 +57,7 @@ def interrupts_in_one_line() -> Iterator[None]:
 
 def is_interrupt(exc: BaseException) -> bool:
     """A KeyboardInterrupt, or Python 3.11's RuntimeError around one raised as a class was
-    made ("Error calling __set_name__", a module imported as it is needed: a traceback
-    and exit 1, 1 of 150 interrupts; 3.12 raises it as it is)."""
+    made ("Error calling __set_name__", as a module is imported when needed), which would
+    otherwise end in a traceback and exit 1 (3.12 raises the interrupt as it is)."""
     return isinstance(exc, KeyboardInterrupt) or (
         isinstance(exc, RuntimeError) and isinstance(exc.__cause__, KeyboardInterrupt))

@@ -376,7 +376,7 @@ def query_starts(q: np.ndarray, num_queries: int) -> np.ndarray:
 
 def _positions(q: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Per row, its 0-based rank in its query (one numpy expression: made in pieces on both
-    cores it saved nothing; README, "Speed, measured")."""
+    cores it saves nothing)."""
     pos = np.arange(len(q), dtype=np.int32)
     pos -= starts.astype(np.int32)[q]
     return pos

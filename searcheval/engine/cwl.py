@@ -109,7 +109,7 @@ def row_costs(r: Ranked) -> np.ndarray | None:
 
     def build() -> np.ndarray:
         import pyarrow as pa
-        import pyarrow.compute as pc  # ~30 ms to import: only with a cost file
+        import pyarrow.compute as pc  # slow to import: only with a cost file
 
         where = pc.index_in(r.doc_ids, value_set=pa.array(costs.doc_ids, pa.string()))
         found = where.is_valid().to_numpy(zero_copy_only=False)

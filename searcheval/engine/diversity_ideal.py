@@ -10,13 +10,10 @@ them. Documents relevant to no subtopic score 0 at every rank, and once the best
 is 0 every later one is too (gains only decay): they add nothing, so only the documents
 relevant to some subtopic are placed.
 
-One loop per rank of the ideal ranking, each step whole-array over every query at once
-(not a loop per query): a step scores each kind of document (a query's documents
-relevant to the same subtopics score alike) and costs the kinds' (kind, subtopic)
-entries, and the greedy runs only as deep as the measures read (``gains(depth)``):
-alpha-nDCG@k and nERR-IA@k k ranks, nNRBP until beta^rank can no longer move its sum
-(``diversity.nrbp_depth``), ndeval's quadratic greedy cut short and vectorised across
-queries.
+One loop per rank, each step whole-array over every query at once and scoring each kind
+of document (those relevant to the same subtopics score alike), only as deep as the
+measures read (``gains(depth)``: k ranks for alpha-nDCG@k and nERR-IA@k, for nNRBP until
+beta^rank can no longer move its sum, ``diversity.nrbp_depth``).
 """
 
 from __future__ import annotations

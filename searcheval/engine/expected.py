@@ -1,10 +1,9 @@
 """Measures under --ties average: the expected value over every order of tied documents.
 
 McSherry & Najork, "Computing information retrieval performance measures efficiently
-in the presence of tied scores" (ECIR 2008). Rows arrive in trec_eval's order; what
-matters is each run of equal scores (a tie group): how many documents are above it (s),
-how many it holds (n), how many of those are relevant (r), and the relevant documents
-above it (c). Every order of a group being equally likely:
+in the presence of tied scores" (ECIR 2008). Per run of equal scores (a tie group): s
+documents above it, n in it, r of those relevant, c relevant documents above it. Every
+order of a group being equally likely:
 
 * measures linear in relevance (P@k, R@k, relative_P@k, Rprec, DCG and nDCG) see each
   position of a group hold the group's mean relevance or gain (kernels.py reads those

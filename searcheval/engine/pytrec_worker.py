@@ -8,17 +8,15 @@ Protocol, one request per process. stdin holds one pickle::
 A query of ``queries`` without a judgment (a run query the qrels lack, evaluated under
 --like trectools) gets one of grade 0, for a document no ranking holds: trec_eval evaluates
 only the queries its qrels judge, and such a query scores as one with no relevant document.
-``gains`` (may be left out): None, or ``[(grade, gain), ...]``, the job's qrels then with
-each such grade rewritten to its gain (how trec_eval's ndcg_cut is given gains). Columns
-are ``(rows per query, doc vocabulary, doc codes as int64 bytes, values as int64 / float64
-bytes)``, rows grouped by query in the order of ``queries``. stdout
-receives one pickle: pytrec_eval's ``{query_id: {key: value}}`` answer for each job.
-Exit code :data:`NOT_INSTALLED`: pytrec_eval cannot be imported; :data:`FAILED`: it
-raised (message on stderr); negative: the signal that killed it.
+``gains`` (may be left out): None, or ``[(grade, gain), ...]``, each such grade of the
+job's qrels rewritten to its gain (how trec_eval's ndcg_cut is given gains). Columns are
+``(rows per query, doc vocabulary, doc codes as int64 bytes, values as int64 / float64
+bytes)``, rows grouped by query in the order of ``queries``. stdout receives one pickle:
+pytrec_eval's ``{query_id: {key: value}}`` for each job. Exit code :data:`NOT_INSTALLED`:
+no pytrec_eval; :data:`FAILED`: it raised (message on stderr); negative: the signal.
 
-The parent runs this file by path, not as ``-m searcheval...``: that keeps the
-searcheval package (and numpy) out of the child, which then starts in ~50 ms.
-The payload holds only built-in types for the same reason.
+Run by path, not as ``-m searcheval...``, with a payload of built-in types only: the
+searcheval package (and numpy) stay out of the child, which then starts quickly.
 """
 
 from __future__ import annotations

@@ -3,21 +3,17 @@ an iterator made on a second thread while the caller uses this one, and the one 
 size every caller cuts its rows by.
 
 Contract: ``on_both_cores(function, pieces)`` is ``[function(piece) for piece in pieces]``,
-in the pieces' order, computed by two threads when there is more than one piece. It pays
-because numpy and Arrow release the GIL inside their loops: two threads keep both cores
-busy on whole-array work. Each call must write only its own piece's part of any shared
-output. ``in_pieces(function, size)`` cuts ``range(size)`` in ``PIECE_ROWS`` rows: one
-piece, on the calling thread, for anything smaller.
+in the pieces' order, computed by two threads when there is more than one piece (numpy
+and Arrow release the GIL inside their loops, so both cores work). Each call must write
+only its own piece's part of any shared output. ``in_pieces(function, size)`` cuts
+``range(size)`` in ``PIECE_ROWS`` rows: one piece, on the calling thread, for less.
 
 Ctrl-C: the calling thread, the only one Python raises KeyboardInterrupt in, takes no lock
-that Python code releases. concurrent.futures and threading's Event and Condition take
-theirs in Python methods (``Condition.__enter__``), and an interrupt landing as such a
-method returned left the lock held (CPython issue 74174): the pool's thread then waited on
-it forever and the program hung instead of stopping (a read of CSV or JSON Lines, each read
-ahead on a pool's thread, hung at 2 of some 900 points an interrupt can land at). So the
-helper thread is started by ``_thread`` and hands its work back through a
-``queue.SimpleQueue``, whose wait is C code that an interrupt leaves cleanly; on an
-interrupt, the caller stops at once and the helper drops its work after the piece in hand.
+that Python code releases: an interrupt landing as such a method (``Condition.__enter__``,
+used by concurrent.futures) returns leaves its lock held (CPython issue 74174), and the
+pool's thread then waits forever. So the helper thread is started by ``_thread`` and hands
+its work back through a ``queue.SimpleQueue``, whose wait is C code that an interrupt
+leaves cleanly: the caller stops at once, the helper after the piece in hand.
 """
 
 from __future__ import annotations

@@ -2,17 +2,16 @@
 sorting each group's span on its own instead of the whole column at once.
 
 Why not one ``np.sort``: numpy sorts a long array of 64-bit keys with a quicksort whose
-AVX-512 partition step stores with ``vpcompressq``, which AMD's Zen 4 runs in microcode:
-there a sort of 100,000 keys takes 4.4 ms and of 1,000,000 keys 60 ms, scalar speed, and
-the same sorts with numpy's AVX2 code 1.4 ms and 18 ms (numpy/x86-simd-sort issue 6).
-Short rows of a 2-D array are sorted by sorting networks held in registers instead, with
-no compressing store: 1,000 rows of 100 keys take 0.25 ms on Zen 4 (0.54 ms in AVX2), and
-7,000 rows of 1,000 keys 110 ms against 529 ms for the same keys in one sort. A run or a
-qrels already comes in groups (a query's rows), so each group is one row of a padded
-grid, a batch of rows at a time (temporaries of ``PIECE_ROWS`` cells). Where the spans
-are long (a median of ``KERNEL_SPAN`` keys and more) the C radix sort of fast/spans.c
-(``KERNEL``) sorts each span in place instead, pieces on both cores: 2.4x to 2.7x faster
-than the grid at 1,000 to 3,000 keys a span, slower below 300.
+AVX-512 partition step stores with ``vpcompressq``, which some processors run at scalar
+speed, slower than numpy's AVX2 code (numpy/x86-simd-sort issue 6). Short rows of a 2-D
+array are sorted by sorting networks held in registers, with no compressing store: on
+those processors several times faster than one sort of the same keys. A run or a qrels
+already comes in groups (a query's rows), so each group is one row of a padded grid, a
+batch of rows at a time (temporaries of ``PIECE_ROWS`` cells). Where the spans are long
+(a median of ``KERNEL_SPAN`` keys and more) the C radix sort of fast/spans.c (``KERNEL``)
+sorts each span in place instead, pieces on both cores: faster than the grid from about a
+thousand keys a span, slower below a few hundred. ``scripts/bench.py --kernels`` measures
+both.
 
 Contract: ``group_sorted(keys, groups, n)`` equals ``keys[np.lexsort((keys, groups))]``;
 ``sort_spans(keys, bounds)`` sorts ``keys[bounds[i]:bounds[i + 1]]`` for every ``i``, in
@@ -31,9 +30,9 @@ KERNEL = compiled("_spans")
 
 _PAD = np.uint64(np.iinfo(np.uint64).max)  # after every key (one equal to it is the same)
 _RADIX_GROUPS = 1 << 16  # up to this many groups, numpy's stable argsort is a radix sort
-# From this typical span length the C radix sort beats numpy's rows of a grid (Zen 4, ns a
-# key: 300 keys 6.6 both; 1,000: 8.8 against 12.4; 3,000: 8.4 against 18.3); below it
-# numpy's sorting networks are faster (100 keys: 1.7 against 7.2). ``bench.py --kernels``.
+# From this typical span length the C radix sort beats numpy's rows of a grid; below it
+# numpy's sorting networks are faster (the two cost about the same near 300 keys a span,
+# and the gap grows either way). ``bench.py --kernels`` measures them.
 KERNEL_SPAN = 512
 
 

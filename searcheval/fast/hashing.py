@@ -66,7 +66,7 @@ def hashes_and_repeats(query_codes: np.ndarray, docs: pa.Array | pa.ChunkedArray
 
 
 # Strings hashed at a time: each of the hash's temporaries (8 bytes a string) then fits in
-# a core's L2 cache. 7M ids in pieces of 2**14 hash in 0.17 s of CPU, of 2**17 in 0.27 s.
+# a core's L2 cache; pieces eight times larger spill out of it and hash markedly slower.
 _HASH_ROWS = 1 << 14
 
 
@@ -203,16 +203,12 @@ def equal_pairs(groups: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     is paired with one such row; empty arrays when no two rows do.
 
     Where the package was built with ``pairs.c``, each group's keys go into a table of
-    their own in C (``pairs.equal_pairs``; 200,000 random keys: 1.2-2.7x faster than the
-    sort below at 300 to 100,000 rows a group, 0.75-0.9x at 30 to 200, a tenth of a
-    millisecond; 7M keys in groups of 1,000: 18 against 42 ms). Without it: one 64-bit mix of (group, key) per row, sorted group by group
-    (``group_sort``: each group one row of a padded grid), neighbours compared: twice as
-    fast as the numpy hash table with a region per group it replaced. Equal (group, key) give
-    equal mixes in one group, so no equal neighbours means no pair (the usual case: a
-    repeat is an error); otherwise the rows are sorted by (group, key) themselves.
-    The mix is the key xor the group times an odd constant: keys that are hashes already
-    need no more mixing to be told apart, and two unequal pairs that mix alike only send
-    the rows to the exact sort.
+    their own in C (``pairs.equal_pairs``: faster than the sort below but on tiny groups).
+    Without it: one 64-bit mix of (group, key) per row, the key xor the group times an odd
+    constant (hashes need no more mixing), sorted group by group (``group_sort``) and
+    neighbours compared. No equal neighbours means no pair (the usual case: a repeat is an
+    error); otherwise the rows are sorted by (group, key) themselves, so two unequal pairs
+    that mix alike only cost the exact sort.
     """
     none = np.zeros(0, np.int64), np.zeros(0, np.int64)
     if len(keys) < 2:

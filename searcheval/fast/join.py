@@ -7,12 +7,11 @@ is negative. A hash is a filter, bytes decide: (query, doc hash) keys find candi
 every match is confirmed by comparing the doc ids' bytes. Two ways find the candidates:
 for a call's own qrels (a file's or a table's), a table of each query's judgments in C
 (``pairs``; without it, one sort of the judgments' and the run's keys together:
-``sorted_join``), or, for an Evaluator's qrels, their table of every
-judgment, made once (``prepared``), where each run only looks its rows up (at 7M rows
-0.48 s against the sort's 0.88 s; built per call, the table took 0.70 s where the sort
-takes 0.62 s: ``README``, "Speed, measured"). Where a doubt is left (two judgments on
-one key of the table, a table match whose bytes differ, too many rows sharing the sort's
-keys) the exact path decides, which compares ids only.
+``sorted_join``), or, for an Evaluator's qrels, their table of every judgment, made once
+(``prepared``), where each run only looks its rows up (faster than the sort once built,
+slower than it if built per call). Where a doubt is left (two judgments on one key of the
+table, a table match whose bytes differ, too many rows sharing the sort's keys) the exact
+path decides, which compares ids only.
 """
 
 from __future__ import annotations
@@ -83,8 +82,8 @@ def _nested_judgments(qrels: Qrels, ranked: dict) -> np.ndarray:
     by Python's own dict lookups: one pass in C (``fast.dicts``) where the grades are the
     join's codes and the package was built with it, else Python's. A miss reads None,
     which Arrow makes a null as it reads the grades, in C too: a lookup with a default
-    (``map(get, docs, repeat(miss))``) and numpy's reading of the ints took a third
-    longer. Grades that are the join's codes already (``_grade_codes``) are the whole
+    (``map(get, docs, repeat(miss))``) and numpy's reading of the ints are about a third
+    slower. Grades that are the join's codes already (``_grade_codes``) are the whole
     answer; others are read as the dict holds them and mapped."""
     nothing: dict = {}
     codes = _grade_codes(qrels, make=False)

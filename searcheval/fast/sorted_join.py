@@ -12,10 +12,9 @@ hash, then its own index (judgments first, then run rows) in the low bits. Sorti
 uint64s needs no index array (several times faster than ``argsort``); each key is written
 straight to its query's span and each span sorted on its own (``group_sort``: one sort's
 order, several times faster than ``np.sort`` of all). Rows whose keys agree above the
-index bits lie side by side, a query's rows together, so
-the bytes compared next are read query by query, in cache. Two rows agree only if their
-queries do; most groups of agreeing rows are a judgment and the run row it judges. A
-group of three or more (hash bits that collide within a query) is paired out in full.
+index bits lie side by side, a query's rows together, so the bytes compared next are read
+query by query, in cache. Most groups of agreeing rows are a judgment and the run row it
+judges; a group of three or more (hash bits colliding within a query) is paired in full.
 """
 
 from __future__ import annotations

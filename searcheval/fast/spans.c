@@ -19,9 +19,10 @@
  *       in a buffer of the span's size). Rows outside the spans are not written.
  *
  * Why C: numpy sorts 64-bit keys with a quicksort whose AVX-512 partition step stores with
- * vpcompressq, which AMD's Zen 4 runs in microcode; there 7,000 spans of 1,000 keys take
- * 122 ms as the rows of a grid (group_sort.py says more). A radix sort of each span, most
- * significant bits first, takes a fraction of that on any x86 and needs no padded grid.
+ * vpcompressq, which some processors run at scalar speed; its sorting networks for the
+ * rows of a padded grid avoid that store but slow down as rows grow (group_sort.py says
+ * more). A radix sort of each span, most significant bits first, beats both on long
+ * spans and needs no padded grid.
  *
  * The sort: a span of a few keys is sorted by insertion; a longer one is bucketed by the
  * next few bits below the highest bit on which its keys differ (so keys that share their

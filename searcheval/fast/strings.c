@@ -40,9 +40,9 @@
  *       or, when the delimiter is a tab, a space: io.trec_fast._irregular's slice test.
  *
  * Why C: in numpy a hash costs one pass over all rows per 8-byte window, with gathers
- * and temporaries each time, and a comparison likewise; at 1,000 queries of 100 rows the
- * two were a fifth of an Arrow table's evaluation (README, "Speed, measured"). Here each
- * string is read once. The GIL is released while reading.
+ * and temporaries each time, and a comparison likewise; on small queries the two make a
+ * sizeable share of an Arrow table's evaluation. Here each string is read once. The GIL
+ * is released while reading.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -47,23 +47,19 @@ class _Pairs:
 class Qrels(_Pairs):
     """Judgments as encoded columns; ``lines`` are physical line numbers (rows for tables).
 
-    ``form`` names the kind of judgments (``forms.FORMS``: trec, diversity, qrels_jg,
-    qrels_prefs, prefs); it decides which optional columns are filled and what counts as
-    a duplicate. Optional columns, one value per row, None when the input has none:
+    ``form`` names the kind of judgments (``forms.FORMS``, where each form's fields and
+    their source are listed); it decides which optional columns are filled and what counts
+    as a duplicate. Optional columns, one value per row, None when the input has none:
 
-    - ``iteration``: a TREC qrels line's second field. trec_eval's get_qrels.c reads it
-      and ignores it; TREC Web track diversity qrels (form ``diversity``, NIST ndeval)
-      put the subtopic (intent) id there (``subtopic``).
-    - ``group``: the judgment group: the second field of ``-R qrels_jg`` qrels
-      (get_qrels_jg.c's ``ujg``, one user's judgments) and of ``-R prefs`` files
-      (get_prefs.c's ``ujg``); ``-R qrels_prefs`` reads a TREC qrels line's iteration as
-      it (get_qrels_prefs.c).
-    - ``subgroup``: ``-R prefs``' judgment subgroup (get_prefs.c's ``ujsubg``: documents
-      of one subgroup are ordered by their level); qrels_prefs gives every line "0".
-    - ``preference``: ``-R prefs``/``qrels_prefs``' rel_level, a double (atof): within a
-      subgroup a higher level is preferred; 0.0 means judged non-relevant. ``relevance``
-      then holds 1 where the level is > 0 and 0 elsewhere (form_prefs_counts.c counts
-      those as the relevant documents).
+    - ``iteration``: a TREC qrels line's second field (trec_eval ignores it; diversity
+      qrels put the subtopic id there: ``subtopic``).
+    - ``group``: the judgment group (get_qrels_jg.c's and get_prefs.c's ``ujg``, one
+      user's judgments; ``-R qrels_prefs`` reads the iteration as it).
+    - ``subgroup``: ``-R prefs``' judgment subgroup (``ujsubg``), whose documents are
+      ordered by their level; qrels_prefs gives every line "0".
+    - ``preference``: the prefs forms' rel_level, a double (atof): within a subgroup a
+      higher level is preferred, 0.0 is judged non-relevant. ``relevance`` then holds 1
+      where the level is > 0 (form_prefs_counts.c's relevant documents), 0 elsewhere.
     """
 
     query: Encoded

@@ -1,8 +1,9 @@
 """Arrow <-> numpy through raw buffers, without pandas.
 
-pyarrow imports pandas (0.3-0.6 s here) the first time it converts a Python or numpy
-object, or turns an array into numpy the usual way: its pandas shim inspects every input.
-`searcheval evaluate` must start instantly, so its path moves data through buffers.
+pyarrow imports pandas (a large part of a short command's time) the first time it
+converts a Python or numpy object, or turns an array into numpy the usual way: its pandas
+shim inspects every input. `searcheval evaluate` must start instantly, so its path moves
+data through buffers.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def strings(values: list[str]) -> pa.Array:
 
 def take_strings(array: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     """``take`` of a string array (one chunk, no nulls) by numpy over its buffers: Arrow's
-    own take loads its compute module, about 25 ms of a diversity evaluation's start,
+    own take loads its compute module, a noticeable part of a short evaluation's start,
     for the few thousand ids of judgments. Anything else goes to ``take``."""
     chunk = array.chunk(0) if isinstance(array, pa.ChunkedArray) and array.num_chunks == 1 \
         else array

@@ -20,12 +20,11 @@ prefs      query_id judgment_group subgroup        trec_eval get_prefs.c (-R pre
 ========== ======================================= ====================================
 
 Duplicates: a document is judged at most once within its *key* (the columns besides
-query and doc that tell judgments apart): once per query for trec (get_qrels.c refuses a
-repeat), once per subtopic for diversity, once per judgment group for qrels_jg (its
-reader sorts by query, group, doc and refuses a repeat), once per group for qrels_prefs
-and once per (group, subgroup) for prefs (a document ranked twice in one subgroup would
-be preferred to itself in form_prefs_counts.c). Across the key a pair may repeat: a
-document relevant to two subtopics is two lines.
+query and doc that tell judgments apart), as trec_eval's readers refuse a repeat: once
+per query for trec, per subtopic for diversity, per judgment group for qrels_jg and
+qrels_prefs, per (group, subgroup) for prefs (a document twice in one subgroup would be
+preferred to itself). Across the key a pair may repeat: a document relevant to two
+subtopics is two lines.
 """
 
 from __future__ import annotations

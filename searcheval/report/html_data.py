@@ -1,11 +1,9 @@
 """What the HTML report shows, as one JSON-ready dict (``report.html`` renders it).
 
-Every number is computed here, none in the page's script: the means are the Results'
-(the values ``evaluate -f json`` prints, at full precision), the confidence intervals
-``analysis.spread``'s, the significance ``analysis.compare``'s. The page only sorts,
-filters, subtracts two runs' values and draws.
-
-Layout of the dict (lists are aligned with ``runs``, ``measures`` and ``queries``):
+Every number is computed here (the means are ``evaluate -f json``'s, the intervals
+``analysis.spread``'s, the significance ``analysis.compare``'s); the page's script only
+sorts, filters, subtracts two runs' values and draws. Layout of the dict (lists are
+aligned with ``runs``, ``measures`` and ``queries``):
 
 * ``runs``: one object per run (label, tag, path, which queries were averaged, ties);
 * ``measures``: name, definition, ``per_query`` (a value per query), ``count`` (a sum);

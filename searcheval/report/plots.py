@@ -8,17 +8,12 @@
 * ``distribution-MEASURE``: the values of a measure over the queries, per run (a box
   plot with every query as a dot).
 
-By default only the plots a person looks at: the PR curves, and for the first measure
-its distribution and the differences against the baseline (compare's ``--baseline``,
-else the first run). ``PlotOptions.measures`` asks for others ("all": every measure
-that varies between queries; counts such as NumRet and NumRel, and measures equal on
-every query of every run, never get a distribution or difference plot). Runs keep one
-colour and line style each (``STYLES``: 10 colours x 3 line styles, no two runs alike
-within 30); titles wrap rather than run off the figure; run names on an axis turn when
-there are many.
-
-Every figure is drawn in memory first and the files are written only when all are
-ready, each to a temporary name then renamed. Imported only when ``--plot`` is given.
+By default the PR curves, and for the first measure its distribution and the differences
+against the baseline (compare's ``--baseline``, else the first run); ``PlotOptions.
+measures`` asks for others ("all": every measure that varies between queries, counts such
+as NumRet never). Each run keeps one colour and line style (``STYLES``: no two runs alike
+within 30). Every figure is drawn in memory before any file is written, each to a
+temporary name then renamed. Imported only when ``--plot`` is given.
 """
 
 from __future__ import annotations
@@ -262,8 +257,8 @@ def encode(figures: dict[str, Figure]) -> dict[str, bytes]:
 
 
 def make_folder(directory: str | Path) -> Path:
-    """``directory``, created if needed; a file in its place is a UsageError (it was a
-    FileExistsError traceback, after the -o output had been written)."""
+    """``directory``, created if needed; a file in its place is a UsageError, not a
+    FileExistsError traceback after the -o output is written."""
     folder = Path(directory)
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """The settings a number depends on, in words: the one place each fact is said.
 
-Issue 12's rule: every choice that changes a number is named in every output that states
+The rule: every choice that changes a number is named in every output that states
 the settings. Four renderings read this module: ``foot_lines`` (under a table, the
 Markdown and LaTeX lists, the notebook view: a fact a line), ``one_line`` (csv and
 wide-csv have no place for them: one line for stderr), ``leaderboard_settings_lines`` (agree: the

@@ -2,7 +2,7 @@
 
 ``csv`` and ``wide-csv`` stay plain CSV (a comment line would break every reader not told
 to skip it), and ``--format trec`` stays trec_eval's text byte for byte; yet every choice
-that changes a number must be visible in every output (issue 12's rule), so the CLI
+that changes a number must be visible in every output, so the CLI
 prints these lines on stderr as ``searcheval: note: ...``.
 """
 

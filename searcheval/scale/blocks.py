@@ -36,7 +36,7 @@ class Plan:
     A family whose default parameter the engine computes from the judgments of all the
     evaluated queries (``Spec.collection_default``), which a block cannot know, is
     computed for every candidate (each grade present) and ``select`` keeps the right one.
-    None is now: ERR's max_grade, the one there was, is fixed at 4 (gdeval.pl's)."""
+    No family needs it at present: ERR's max_grade is fixed at 4 (gdeval.pl's)."""
 
     measures: list[Measure]
     computed: list[Measure] = field(default_factory=list)

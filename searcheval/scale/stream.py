@@ -3,10 +3,10 @@
 A run grouped by query (every query's lines together, as TREC runs are written) is read
 in chunks of about ``block_bytes`` cut at line ends (``bounded.line_pieces``, the cutter
 the whole-file readers and Dask share); each chunk is cut again before the first line of
-its last query, whose lines go on with the next chunk. The chunk is parsed
-by the same reader as a whole file (``io.trec.parse_run``: the same checks, the
-same messages, line numbers made physical again), evaluated (``blocks``) and dropped, so
-memory holds one chunk and the per-query values, whatever the size of the run.
+its last query, whose lines go on with the next chunk. The chunk is parsed by the same
+reader as a whole file (``io.trec.parse_run``: the same checks and messages, line numbers
+made physical again), evaluated (``blocks``) and dropped, so memory holds one chunk and
+the per-query values, whatever the size of the run.
 
 A query whose lines come back after another query's is refused with the fix: group the
 run first, or evaluate it in memory.
@@ -40,10 +40,9 @@ UNGROUPED_FIX = ("streaming needs each query's lines together: group the run by 
 def evaluate_streaming(qrels: Qrels, source: str | Path, measures: list[Measure],
                        settings: Settings, chunk_queries: int | None = None,
                        block_bytes: int = BLOCK_BYTES) -> Results:
-    """The Results of ``native.evaluate(qrels, read_run(source), ...)``, in bounded memory.
-
-    Blocks hold at most ``chunk_queries`` queries (default: every whole query of a chunk
-    of ``block_bytes``)."""
+    """The Results of ``native.evaluate(qrels, read_run(source), ...)`` in bounded
+    memory: blocks of at most ``chunk_queries`` queries (default: those of
+    ``block_bytes``)."""
     return stream_evaluate(qrels, source, measures, settings, chunk_queries, block_bytes)[0]
 
 

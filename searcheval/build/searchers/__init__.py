@@ -72,10 +72,10 @@ def search(docs: Any, queries: Any, method: str = "keyword", k: int = 1000,
         raise UsageError(f"unknown method {quoted(method)}: choose {' or '.join(METHODS)}")
     if k < 1:
         raise UsageError(f"k must be at least 1, found {k}")
-    # BM25 is defined for k1 >= 0 and 0 <= b <= 1: k1 = -1 gave a score of about 168 to a
-    # two-word match, b = 5 negative length norms, both written without a word
-    # (an infinite k1 made every score NaN, and the run was written empty with exit 0;
-    # bm25s computes in 32-bit floats, where a k1 past their largest is infinite too)
+    # BM25 is defined for k1 >= 0 and 0 <= b <= 1: bm25s takes k1 = -1 (a two-word match
+    # then scores about 168) and b = 5 (negative length norms) without a word, and an
+    # infinite k1 makes every score NaN, a run written empty with exit 0 (bm25s computes
+    # in 32-bit floats, where a k1 past their largest is infinite too)
     if not (0 <= k1 <= _FLOAT32_MAX and 0 <= b <= 1):
         raise UsageError(f"BM25 takes k1 >= 0 (a finite 32-bit float, at most "
                          f"{_FLOAT32_MAX:.4g}) and b between 0 and 1, found k1 {k1:g}, b {b:g}")
