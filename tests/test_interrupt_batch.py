@@ -115,18 +115,23 @@ def test_a_killed_batch_leaves_no_worker_and_no_noise(runs, tmp_path, signal_num
         assert (process.returncode, stderr.decode()) == (-signal.SIGKILL, "")
 
 
-def test_dask_workers_lost_while_evaluating_is_one_line_and_resumes(runs, tmp_path):
-    qrels, folder = runs
-    out = tmp_path / "out"
-    process = start(qrels, folder, out, "--dask", "local:1")
-    wait_until(lambda: list(out.glob("runs/*.done")), process, timeout=120)
-    while process.poll() is None:  # the nanny starts another: killed too, until it gives up
+def kill_workers_until_it_ends(process, pause: float) -> None:
+    """SIGKILL every worker of ``process`` (Dask's nanny starts new ones) until it exits."""
+    while process.poll() is None:
         for pid in workers(process.pid):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        time.sleep(0.05)
+        time.sleep(pause)
+
+
+def test_dask_workers_lost_while_evaluating_is_one_line_and_resumes(runs, tmp_path):
+    qrels, folder = runs
+    out = tmp_path / "out"
+    process = start(qrels, folder, out, "--dask", "local:1")
+    wait_until(lambda: list(out.glob("runs/*.done")), process, timeout=120)
+    kill_workers_until_it_ends(process, 0.05)  # the nanny starts another, until it gives up
     _, stderr = process.communicate(timeout=120)
     lines = stderr.decode().splitlines()
     assert process.returncode == 1 and len(lines) == 1, stderr.decode()
@@ -145,13 +150,7 @@ def test_dask_workers_lost_while_the_cluster_starts_is_one_line(runs, tmp_path):
     qrels, folder = runs
     out = tmp_path / "out"
     process = start(qrels, folder, out, "--dask", "local:1")
-    while process.poll() is None:  # each worker killed as soon as it exists
-        for pid in workers(process.pid):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        time.sleep(0.002)
+    kill_workers_until_it_ends(process, 0.002)  # each worker killed as soon as it exists
     _, stderr = process.communicate(timeout=120)
     lines = stderr.decode().splitlines()
     assert process.returncode == 1 and len(lines) == 1, stderr.decode()

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from trec_output import searcheval_arguments
 from searcheval.io.inputs import as_qrels, as_run
 from searcheval.results import resolve_measures
 from searcheval.cli import main
@@ -34,6 +35,7 @@ from searcheval.results import Results
 from searcheval.settings import Settings
 
 CASES = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval-binary" / "cases.jsonl.gz"
+
 
 @lru_cache(maxsize=1)
 def load_cases() -> tuple[dict, ...]:
@@ -45,26 +47,6 @@ def accepted_cases() -> list:
     """Every case the stock trec_eval accepted."""
     return [pytest.param(case, id=case["id"]) for case in load_cases()
             if case["stock"]["exit"] == 0]
-
-
-def searcheval_arguments(case: dict, qrels: Path, run: Path) -> list[str]:
-    """trec_eval's command line in searcheval's spelling: no -c is --missing skip."""
-    arguments = ["evaluate", str(qrels), str(run), "-f", "trec", "--compat", case["version"]]
-    flags = iter(case["flags"])
-    missing = "skip"
-    for flag in flags:
-        if flag == "-c":
-            missing = "zero"
-        elif flag in ("-q", "-J"):
-            arguments.append(flag)
-        elif flag in ("-l", "-M"):
-            arguments += [flag, next(flags)]
-        else:
-            raise AssertionError(f"{case['id']}: unknown trec_eval flag {flag}")
-    arguments += ["--missing", missing]
-    for measure in case["measures"]:
-        arguments += ["-m", measure]
-    return arguments
 
 
 def trec_eval_lines(case: dict) -> list[str]:

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from cli_runner import cli
+from trec_output import searcheval_arguments
 
 HERE = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval-named"
 
@@ -37,24 +38,7 @@ def _cases() -> list:
 
 
 def _arguments(case: dict) -> list[str]:
-    """trec_eval's command line in searcheval's spelling (no -c: --missing skip)."""
-    arguments = ["evaluate", HERE / f"{case['input']}.qrels", HERE / f"{case['input']}.run",
-                 "-f", "trec", "--compat", case["version"]]
-    flags = iter(case["flags"])
-    missing = "skip"
-    for flag in flags:
-        if flag == "-c":
-            missing = "zero"
-        elif flag in ("-q", "-J"):
-            arguments.append(flag)
-        elif flag in ("-l", "-M"):
-            arguments += [flag, next(flags)]
-        else:
-            raise AssertionError(f"{case['id']}: unknown trec_eval flag {flag}")
-    arguments += ["--missing", missing]
-    for measure in case["measures"]:
-        arguments += ["-m", measure]
-    return arguments
+    return searcheval_arguments(case, HERE / f"{case['input']}.qrels", HERE / f"{case['input']}.run")
 
 
 @pytest.mark.parametrize("case", _cases())
