@@ -4,10 +4,11 @@ glibc maps every allocation above 32 MiB (numpy's arrays of millions of rows) st
 from the kernel and unmaps it on free, so each such temporary pays a page fault per 4 KiB
 page when first written, which on a virtual machine costs more than the arithmetic.
 Serving them from the heap and keeping it lets the next temporary reuse mapped pages
-(reuse, so no higher peak). numpy's 2 MiB pages, asked for each array of 4 MiB or more,
-are turned off too: on a virtual machine the host may fill a fresh one 4 KiB at a time,
-several times slower than ordinary pages. Arrow allocates through the same heap (its
-system pool, one arena), so what its CSV reader frees is reused by numpy.
+(reuse: the peak does not grow). numpy's 2 MiB pages, asked for each array of 4 MiB or
+more, are turned off too: on a virtual machine the host may fill a fresh one 4 KiB at a
+time, several times slower than ordinary pages. Arrow allocates through the same heap
+(its system pool, one arena), so what its CSV reader frees is reused by numpy instead of
+staying in Arrow's own allocator while numpy maps more.
 
 The command line sets all that for its process (``reuse_freed_memory``) and the table
 readers hand the free pages back once their pieces are done (``hand_back_freed_heap``).

@@ -40,7 +40,7 @@ from .trec import line_at, refuse_non_utf8, text_bytes
 
 PIECE_BYTES = 1 << 19  # text converted at a time: 512 KiB (the in-flight part of the peak)
 _ARROW_BLOCK = 1 << 20  # Arrow's block: a whole piece, parsed on this thread (Arrow's
-# threads, for one block, only leave their parse buffers scattered in the heap: more peak)
+# threads gain nothing on one block and leave their parse buffers scattered in the heap)
 _QUOTE = b'"'
 
 
