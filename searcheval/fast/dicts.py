@@ -8,10 +8,10 @@ every doc id is ASCII), in the dict's order; ``judgments(run, codes)`` is per en
 the C pass does not take (``dicts.c`` says which), and always when ``KERNEL`` is None.
 ``numbers_only(nested)`` says whether a dict's values may go to Arrow's type inference.
 
-Why C: a dict's entries are Python objects, and each Python-level pass over 100,000 of
-them (reading the scores, checking the ids, looking each one up in the qrels) costs
-1.5-4 ms where the C pass costs a tenth; at 1,000 x 100 they were two thirds of an
-Evaluator's call (README, "Speed, measured").
+Why C: a dict's entries are Python objects, and each Python-level pass over them (reading
+the scores, checking the ids, looking each one up in the qrels) costs about ten times the
+C pass; on many short queries those passes are most of an Evaluator's call
+(``scripts/bench.py --api`` measures it, docs/performance.md shows it).
 """
 
 from __future__ import annotations

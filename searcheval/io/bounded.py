@@ -323,8 +323,8 @@ class LineCheck:
 
 def read_all(source: str | Path) -> tuple[str, bytes]:
     """(display path, bytes) of a path or ``-``, decompressed, its lines checked. A plain
-    regular file is read in one piece (its pieces joined were held twice: a 2.4 GB run
-    took 4.8 GB before it was parsed)."""
+    regular file is read in one piece (pieces joined would be held twice: a run would take
+    twice its size before it is parsed)."""
     with opened(source) as (path, handle):
         whole = _plain_file(path, handle)
         if whole is not None:
@@ -420,8 +420,9 @@ def check_lines(path: str, data) -> None:
     First a quick proof that no line passes the limit: when every aligned block of half
     the limit holds a newline, no two newlines are a limit apart (a gap that long holds a
     whole block). ``find`` stops at a block's first newline, so a run file costs a few
-    hundred calls instead of a pass over every byte (0.33 s at 7M lines); only a file
-    with a block free of newlines gets the exact count, which names the line."""
+    hundred calls instead of a pass over every byte, which would be a sizeable part of
+    reading it; only a file with a block free of newlines gets the exact count, which
+    names the line."""
     if every_block_has_a_newline(data, LINE_LIMIT // 2):
         return
     check = LineCheck(path, bytes(data[:64]))

@@ -77,8 +77,8 @@ def _series_array(series: Any, label: str, name: str) -> pa.Array:
 def _plain_numbers(series: Any) -> pa.Array | None:
     """A column of numpy floats or integers (scores, grades) as Arrow over its own memory,
     when it holds no NaN; None otherwise. ``pa.array(series, from_pandas=True)`` reads NaN
-    as missing, looking at every float on the way (0.4 ms a 100,000 scores, a tenth of
-    reading a DataFrame run): one ``isnan`` pass says whether there is any NaN to read."""
+    as missing, looking at every float on the way (a tenth of reading a DataFrame run):
+    one ``isnan`` pass, far cheaper, says whether there is any NaN to read."""
     dtype = getattr(series, "dtype", None)
     if not isinstance(dtype, np.dtype) or dtype.kind not in "fiu":
         return None

@@ -1,29 +1,22 @@
 """How the process's heap is kept and handed back: glibc's malloc settings, in one place.
 
 glibc maps every allocation above 32 MiB (numpy's arrays of millions of rows) straight
-from the kernel and unmaps it on free, so each such temporary pays a page fault per
-4 KiB page when first written: on a virtual machine that costs more than the arithmetic.
-Serving them from the heap, and keeping the heap when arrays are freed, lets the next
-temporary reuse pages already mapped. Peak memory does not grow: it is reuse, not extra.
-The command line asks for that (``reuse_freed_memory``); the table readers hand the
-heap's free pages back once their pieces are done (``hand_back_freed_heap``).
+from the kernel and unmaps it on free, so each such temporary pays a page fault per 4 KiB
+page when first written, which on a virtual machine costs more than the arithmetic.
+Serving them from the heap and keeping it lets the next temporary reuse mapped pages
+(reuse: the peak does not grow). numpy's 2 MiB pages, asked for each array of 4 MiB or
+more, are turned off too: on a virtual machine the host may fill a fresh one 4 KiB at a
+time, several times slower than ordinary pages. Arrow allocates through the same heap
+(its system pool, one arena), so what its CSV reader frees is reused by numpy instead of
+staying in Arrow's own allocator while numpy maps more.
 
-Arrow allocates through the same heap (its system pool, one arena for all threads): what
-its CSV reader frees (parse buffers, the columns copied into numpy) is then reused by
-numpy, instead of staying in Arrow's own allocator while numpy maps more.
-
-numpy also asks the kernel for 2 MiB pages for each array of 4 MiB or more. On a virtual
-machine a fresh huge page can be one the host has not backed yet, which it then fills
-4 KiB at a time: filling a new 32 MiB table took 58 ms that way and 10-16 ms with
-ordinary pages, and at 7M run lines the process spent 0.15 s less in the kernel.
-
-The library (``searcheval.evaluate``, ``Evaluator.evaluate``) cannot set all that for the
-caller's whole process; it asks for the heap kept and ordinary pages while one call
-works on a large input (``large_arrays_reuse_memory``), and hands the memory back when
-the call returns. At 7,000 x 1,000 in memory the kernel then spent 0.25-0.33 s of an
-Arrow call zeroing fresh pages instead of 0.8-1.1 s (README, "Speed, measured").
-
-Where the C library is not glibc (macOS, musl, Windows) all of this is a no-op.
+The command line sets all that for its process (``reuse_freed_memory``) and the table
+readers hand the free pages back once their pieces are done (``hand_back_freed_heap``).
+The library (``searcheval.evaluate``, ``Evaluator.evaluate``) sets it only while one call
+works on a large input (``large_arrays_reuse_memory``) and hands the memory back when the
+call returns, which cuts the kernel's time zeroing fresh pages to about a third
+(``scripts/bench.py --api`` measures it). Where the C library is not glibc (macOS, musl,
+Windows) all of this is a no-op.
 """
 
 from __future__ import annotations
@@ -63,7 +56,7 @@ def one_arena() -> None:
     starts a thread whose first allocation makes a second arena, and glibc's arena limit,
     set later (``reuse_freed_memory``), does not take it back: new threads are then handed
     either arena (one of an exited thread's first), and the freed heap each keeps is of no
-    use to the other (+30-50 MiB of peak at 7M run lines, as the pieces fell)."""
+    use to the other (tens of MiB more peak on a run of millions of lines)."""
     libc = _glibc()
     if libc is not None:
         libc.mallopt(_M_ARENA_MAX, 1)

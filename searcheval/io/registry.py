@@ -88,7 +88,7 @@ def _marked(loaded: Loaded, head: bytes) -> Loaded:
 
 def _piece_bytes(chosen: Format) -> int:
     """Text parsed at a time: a table's pieces are smaller, its Arrow table being several
-    times its text (a piece's memory is the peak's fixed part, issue 12 C.17)."""
+    times its text (a piece's memory is the fixed part of the reader's peak)."""
     if chosen.name == "jsonl":
         return json_tables.PIECE_BYTES
     return tables.PIECE_BYTES if chosen.name in _SMALL_PIECES else bounded.STREAM_PIECE_BYTES
@@ -104,8 +104,8 @@ _READ_AHEAD = ("csv", "tsv", "jsonl", "msmarco-run", "qrels-3col")
 def _read_ahead(cut):
     """The pieces of ``cut``, the next one read and decompressed on a second thread while
     this one is parsed (zlib and file reads release the GIL, so the two overlap: JSON Lines
-    read 15% slower without). An error cutting a piece is raised here, in its turn. Not a
-    thread pool: a Ctrl-C could hang one (``fast.cores``)."""
+    read noticeably slower without). An error cutting a piece is raised here, in its turn.
+    Not a thread pool: a Ctrl-C could hang one (``fast.cores``)."""
     from ..fast.cores import read_ahead
     return read_ahead(cut)
 
@@ -265,8 +265,8 @@ def _whole_lines(data: bytes) -> bytes:
 
 def _lines(text: bytes) -> Iterator[bytes]:
     """The lines of ``text`` as ``re.split`` at line ends gives them, one at a time: the
-    sample needs the first few, and splitting the whole 64 KiB head (3,700 lines of a run)
-    took a millisecond per file."""
+    sample needs the first few, and splitting the whole 64 KiB head (thousands of lines of
+    a run) would cost far more than the sample's own work."""
     start = 0
     for end in LINE_BREAK.finditer(text):
         yield text[start:end.start()]

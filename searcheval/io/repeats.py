@@ -32,7 +32,7 @@ def make_qrels(query: Encoded, doc: Encoded, relevance, lines, path: str,
                              form, iteration, unit)
     hashes = _refuse_repeats(query, doc, lines, path, "judges document", unit, keep_hashes,
                              iteration)
-    if not keep_hashes:  # a table reader minding its peak (issue 12 C.17): its narrow
+    if not keep_hashes:  # a table reader minding its peak memory: its narrow
         hand_back_freed_heap()  # grades widened where the repeat check's temporaries were
     return Qrels(query, doc, relevance.astype(np.int64, copy=False), lines, path,
                  doc_hash=hashes, iteration=iteration)
@@ -57,8 +57,8 @@ def _checked_form(query: Encoded, doc: Encoded, relevance: np.ndarray, lines, pa
     """Qrels of a form other than trec (subtopics, judgment groups), checked
     (``forms.checked``). Their doc ids are encoded (as read, or here from their hashes),
     and hashed for the judgment join, so that neither the repeat check nor the judgments
-    by document (``forms.by_document``) need Arrow's compute module (about 25 ms to
-    import, a large part of a TREC-sized diversity evaluation's own work)."""
+    by document (``forms.by_document``) need Arrow's compute module (its import costs a
+    large part of a TREC-sized diversity evaluation's own work)."""
     if doc.holds_strings:
         hashes = string_hashes(doc.values())
         doc = _encoded_by_hashes(doc, hashes)

@@ -41,8 +41,8 @@ def _first(mask) -> int:
 def _plain(array: pa.Array | pa.ChunkedArray) -> pa.Array:
     """One array; strings of 2 GiB or more as ``large_string`` (a ``string`` array's 32-bit
     offsets end at 2 GiB), smaller ones as ``string``. A column of one chunk is that
-    chunk, not a copy of it (``combine_chunks`` copies even one chunk: 6-11 ms of CPU for
-    each id column of 3.5M-7M rows)."""
+    chunk, not a copy of it (``combine_chunks`` copies even one chunk, CPU time spent on
+    every id column of millions of rows)."""
     if isinstance(array, pa.ChunkedArray) and array.num_chunks == 1:
         array = array.chunk(0)
     if isinstance(array, pa.ChunkedArray):
@@ -72,8 +72,8 @@ def checked_ids(table: Columns, array: pa.Array, role: str) -> pa.Array:
     array = _plain(array)
     _nulls(table, array, role)
     # No rows hold no wrong id: pandas types an empty column float64 (or object), and an
-    # empty DataFrame run was refused ("found double values") where an empty file or dict
-    # is an empty run
+    # empty DataFrame run would be refused ("found double values") where an empty file or
+    # dict is an empty run
     if pa.types.is_integer(array.type) or len(array) == 0:
         return array.cast(pa.string())
     if not _is_text(array.type):

@@ -1,26 +1,24 @@
 """The columns a Qrels or Run keeps, filled a piece at a time in memory of their own.
 
-A table read in pieces (CSV/TSV, JSON Lines, MS MARCO, 3-column qrels) used to keep each
-piece's converted columns and copy them together at the end: for a moment every number
-was held twice, and the pieces' columns, allocated among each piece's parsing
-temporaries, left the heap too scattered to reuse (peak memory, issue 12 C.17). Here each
-piece's rows are appended at once to columns that live in anonymous memory maps of their
-own (``Growing``: grown in place by ``mremap`` on Linux, so nothing is copied; its doc ids'
-bytes and offsets too, ``GrowingStrings``): the heap then holds only the piece in flight,
-and the same heap memory is reused by every piece.
+A table read in pieces (CSV/TSV, JSON Lines, MS MARCO, 3-column qrels) appends each
+piece's rows at once to columns that live in anonymous memory maps of their own
+(``Growing``, grown in place by ``mremap`` on Linux, so nothing is copied; the doc ids'
+bytes and offsets in ``GrowingStrings``). Copying the pieces' columns together at the
+end would hold every number twice for a moment, and columns allocated among each piece's
+parsing temporaries would leave the heap too scattered to reuse: this way the heap holds
+only the piece in flight, and every piece reuses the same heap memory.
 
-Per row a Run then keeps, while its pieces are read, its doc id's bytes and 4-byte
-offset, a 4-byte query code and the 8-byte score (an MS MARCO run its rank alone, a
-32-bit float while exact: ``Ranks``; the scores, -rank, are made at the end); a Qrels its
-grade in the narrowest integer type that holds every grade so far (``Grades``: 1 byte
-for real qrels; ``make_qrels`` widens them to int64 after its repeat check). Line numbers
-are kept only when some line is not a row (a blank line, a value spanning lines): while
-row i is line i + 1 (``line_numbers`` None: MS MARCO, JSON Lines) or line i + 2 (after
-a header) they are counted, and numbered once at the end, after the pieces' freed heap
-is handed back (``heap.hand_back_freed_heap``). They are 32-bit (a file needs 2**31 lines
-before they are not; past that the column turns 64-bit). The doc ids' hashes are not kept
-(``make_run``'s ``keep_hashes``): evaluation hashes them again. Query ids get their codes
-as they first appear, as ``columns.vocabulary_maps`` numbers them.
+Per row a Run keeps its doc id's bytes and 4-byte offset, a 4-byte query code and the
+8-byte score (an MS MARCO run its rank alone, as a 32-bit float while exact: ``Ranks``;
+the scores, -rank, are made at the end); a Qrels its grade in the narrowest integer type
+that holds every grade so far (``Grades``: 1 byte for real qrels; ``make_qrels`` widens
+them to int64 after its repeat check). Line numbers are kept only when some line is not
+a row (a blank line, a value spanning lines); while row i is line i + 1 (no header:
+MS MARCO, JSON Lines) or i + 2 they are numbered once at the end, after the freed heap
+is handed back (``heap.hand_back_freed_heap``). They are 32-bit, 64-bit past 2**31
+lines. Doc id hashes are not kept (``make_run``'s ``keep_hashes``): evaluation hashes
+them again. Query ids are coded in order of first appearance, as
+``columns.vocabulary_maps`` numbers them.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ located; shared by every table format (CSV/TSV, JSON Lines, JSON, Parquet, DataF
 A table is converted a piece at a time (``convert``: one piece's columns to a compact
 ``Part``, its text then dropped), each part appended at once to the kept columns
 (``Joined``, in memory of their own: ``table_columns``) and dropped (``read_parts``), so
-that a large file never exists as one Arrow table, nor its columns twice (peak memory,
-issue 12 C.17). ``checked`` is both steps on a table read whole.
+that a large file never exists as one Arrow table, nor its columns twice (that would be
+the reader's peak memory). ``checked`` is both steps on a table read whole.
 """
 
 from __future__ import annotations

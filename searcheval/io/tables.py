@@ -12,9 +12,10 @@ The text is read a piece at a time, cut at line ends (``bounded.line_pieces`` as
 file or stdin is decompressed, ``pieces.pieces`` of bytes already read): Arrow splits each
 piece, its columns are converted (``table_values.convert``), appended to the kept columns
 (``table_columns``) and the piece dropped, so a large file is never held as text or as one
-Arrow table besides its kept columns (peak memory, issue 12 C.17). Python's csv module reads a piece only when Arrow refuses
-it or when its rows and physical lines may not match (blank lines, values spanning lines),
-so errors always name the physical line.
+Arrow table besides its kept columns (either would be the reader's peak memory). Python's
+csv module reads a piece only when Arrow refuses it or when its rows and physical lines
+may not match (blank lines, values spanning lines), so errors always name the physical
+line.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from .trec import line_at, refuse_non_utf8, text_bytes
 
 PIECE_BYTES = 1 << 19  # text converted at a time: 512 KiB (the in-flight part of the peak)
 _ARROW_BLOCK = 1 << 20  # Arrow's block: a whole piece, parsed on this thread (Arrow's
-# threads, for one block, only left their parse buffers scattered in the heap: 7 MiB more)
+# threads gain nothing on one block and leave their parse buffers scattered in the heap)
 _QUOTE = b'"'
 
 
@@ -91,8 +92,8 @@ def _quotes_closed(path: str, cut: Iterable[tuple[bytes, int]], delimiter: str
     a field's start (inside a value it is a character, as for the csv module), so a stray
     quote joins nothing. A quoted value longer than a line may be (``LINE_LIMIT``) is
     refused as soon as it passes the limit, at the physical line of its opening quote: its
-    newlines kept every physical line short, and a gzip of newlines in quotes was all
-    joined."""
+    newlines keep every physical line short, and a gzip of newlines in quotes would
+    otherwise be joined whole."""
     scan = _QuoteScan(path, delimiter)
     pending: list[bytes] = []
     start = 0

@@ -41,7 +41,7 @@ FAILURES = (Refused, pa.ArrowInvalid)  # what sends a piece to the exact parser
 _BLOCK = 1 << 22  # bytes Arrow parses at a time
 # Text fields of few distinct values that ``direct`` has Arrow's parsing threads encode: the
 # query id, and the qrels' iteration (diversity qrels' subtopic), which the readers encode
-# anyway, and which Arrow's compute module (about 25 ms to import) would encode otherwise.
+# anyway, and which Arrow's compute module (slow to import) would encode otherwise.
 _CODED = ("query_id", "iteration")
 
 
@@ -92,12 +92,12 @@ def _irregular(data, delimiter: int, slice_bytes: int = SCAN_BYTES) -> bool:
     trailing delimiter has six fields for Arrow, the last one empty; trec_eval refuses it.)
 
     A slice at a time on both cores: in one C pass where the package was built with
-    ``fast/strings.c`` (``irregular_bytes``: 0.03 s for the 7M-line run's 300 MB against
-    numpy's 0.08 s), else with numpy's vector compares: ``find`` of a two-byte
-    pattern crawls when its first byte is everywhere (the delimiter), and ``find`` holds
-    the interpreter while numpy does not. Pairs are 16-bit words at even and at odd
-    offsets (each slice reads one byte past its end); control bytes are counted, as the
-    allowed ones must account for every byte up to ``\\r``.
+    ``fast/strings.c`` (``irregular_bytes``, over twice as fast as numpy's passes;
+    ``scripts/bench.py --kernels`` measures both), else with numpy's vector compares:
+    ``find`` of a two-byte pattern crawls when its first byte is everywhere (the
+    delimiter), and ``find`` holds the interpreter while numpy does not. Pairs are 16-bit
+    words at even and at odd offsets (each slice reads one byte past its end); control
+    bytes are counted, as the allowed ones must account for every byte up to ``\\r``.
     """
     size = len(data)
     if size and data[size - 1] == delimiter:  # a last line without its newline
@@ -164,7 +164,7 @@ def direct(data, layout: Layout, wanted: tuple[str, ...], source: str | None = N
             types[name] = TEXT_CODES
     # Arrow's threads share out blocks: a text of one block (a reader's 1 MiB piece, a
     # file of a few MiB) gains nothing by them, and their buffers, left scattered in the
-    # heap, added 7 MiB to the peak (a 1.4 MB run took 4 ms more CPU time with them).
+    # heap, add several MiB to the peak and CPU time too.
     with opened(source) if source is not None else io.BytesIO(data) as stream:
         threads = (stream.size() if source is not None else len(data)) > _BLOCK
         table = pacsv.read_csv(
