@@ -112,3 +112,20 @@ def test_the_bom_and_the_empty_runs_are_listed():
     assert "the first line's query id" in bullet("A UTF-8 byte order mark")
     text = bullet("A run that ranks nothing the qrels judge is refused")
     assert "`--allow-empty`" in text and '(exit 2, "Cannot read results file")' in text
+
+
+def test_ideal_dcg_of_a_query_judged_only_below_0_is_0_not_the_previous_querys(tmp_path):
+    # trec_eval 10.0 (tag v10.0), `trec_eval -q -m ideal_dcg qrels run` on these files:
+    # "ideal_dcg q1 1.6309 / q2 1.6309 / all 1.6309": q2's is q1's, its level counts stale
+    qrels, run = write(tmp_path, qrels="q1 0 a 1\nq1 0 b 1\nq2 0 c -1\nq2 0 d -1\n",
+                       run="q1 Q0 a 1 2.0 t\nq1 Q0 b 2 1.0 t\nq2 Q0 c 1 2.0 t\nq2 Q0 d 2 1.0 t\n")
+    result = cli("evaluate", qrels, run, "-q", "-m", "ideal_dcg", "-m", "ndcg", "-f", "trec",
+                 "--compat", "10", "--missing", "skip")
+    assert result.exit_code == 0, result.stderr
+    values = {tuple(line.split("\t")[:2]): line.split("\t")[2]
+              for line in result.stdout.splitlines()}
+    assert values[("ideal_dcg             ", "q1")] == "1.6309"  # 1 + 1 / log2(3)
+    assert values[("ideal_dcg             ", "q2")] == "0.0000"
+    assert values[("ndcg                  ", "q2")] == "0.0000"
+    text = bullet("Queries whose judgments are all negative")
+    assert "`ideal_dcg` is the previous query's" in text and "1.6309" in text
