@@ -107,3 +107,21 @@ def test_measures_wraps_at_the_width_also_when_piped(columns):
                 for cell in row for word in cell.split()]
     assert "".join(done.stdout.split()) == "".join(expected)
     assert len(lines) > len(text_rows())  # long rows wrapped, not cut
+
+
+@pytest.mark.parametrize("name", ["evaluate", "compare", "batch", "report"])
+def test_the_long_option_lists_come_under_headings(name):
+    """evaluate's 45 options (and compare's, batch's, report's) under headings, each
+    option listed once: no option lost, none repeated, no heading left empty."""
+    shown = cli(name, "--help").stdout
+    headings = re.findall(r"^(\S[^\n]*):$", shown, re.M)
+    assert headings[:2] == ["Inputs", "Measures"] and headings[-1] == "Other options"
+    command = commands()[name]
+    for param in command.params:
+        if isinstance(param, click.Option):
+            first = param.opts[0]
+            assert len(re.findall(rf"^  {re.escape(first)}(?=[ ,/\n])", shown, re.M)) == 1, first
+    sections = re.split(r"^\S[^\n]*:$", shown.split("\n\nInputs:\n")[1], flags=re.M)
+    assert all(section.strip() for section in sections)
+    other = shown.split("Other options:\n")[1]
+    assert other.split()[:2] == ["-h,", "--help"]  # only help is left for the last heading

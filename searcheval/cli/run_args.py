@@ -34,6 +34,26 @@ class RunArgument(NamedTuple):
     name: str | None = None  # None: the run is labelled by its file name (io.run_labels)
 
 
+# The headings of the options in the help of the commands that evaluate (their lists are
+# long), by the option's parameter name; the other commands keep one list.
+GROUPED_HELP = ("evaluate", "compare", "batch", "report")
+OPTION_GROUPS = [
+    ("Inputs", ["run_name", "qrels_format", "results_format", "zscores", "costs", "groups_path",
+                "docs", "queries", "allow_empty", "ignore_identical_ids"]),
+    ("Measures", ["measures", "measures_from", "like"]),
+    ("What is averaged and how documents are ranked",
+     ["missing", "complete", "relevance_level", "depth", "judged_only", "ties", "compat",
+      "num_docs"]),
+    ("Significance tests", ["baseline", "test", "correction", "alpha", "fail_if_worse"]),
+    ("Outputs", ["per_query", "no_summary", "fmt", "output", "outdir", "sort_by", "title",
+                 "shown", "max_chars", "plot_dir", "plot_measures", "plot_size", "dpi", "ci",
+                 "ci_method", "ci_level", "seed", "resamples", "caption", "table_label",
+                 "transpose", "digits", "underline_second", "table_star", "verbose", "quiet"]),
+    ("Engines and scale", ["engine", "cross_check", "jobs", "stream", "chunk_queries",
+                           "block_size", "dask"]),
+]
+
+
 class RunsCommand(VocabularyCommand):
     """A click command whose ``RUN...`` arguments take ``PATH --name NAME``: the pair is
     folded into the path's token before click parses, and found again by ``run_arguments``."""
@@ -47,6 +67,26 @@ class RunsCommand(VocabularyCommand):
             click.echo(str(exc), err=True)
             ctx.exit(2)
         return super().rewritten(ctx, folded)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The options under headings (``OPTION_GROUPS``: inputs, measures, what is averaged,
+        outputs, engines), in place of one long list; one a heading does not name goes
+        under "Other options"."""
+        if self.name not in GROUPED_HELP:
+            return super().format_options(ctx, formatter)
+        rows = {param.name: param.get_help_record(ctx) for param in self.get_params(ctx)}
+        rows = {name: row for name, row in rows.items() if row is not None}
+        placed: set[str] = set()
+        for heading, names in OPTION_GROUPS:
+            shown = [rows[name] for name in names if name in rows]
+            placed.update(names)
+            if shown:
+                with formatter.section(heading):
+                    formatter.write_dl(shown)
+        rest = [row for name, row in rows.items() if name not in placed]
+        if rest:
+            with formatter.section("Other options"):
+                formatter.write_dl(rest)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         rest = super().parse_args(ctx, args)
