@@ -18,10 +18,6 @@ is refused, ``allow_empty`` or not (here, or by ``context.prepare`` for ranked l
 
 from __future__ import annotations
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from ..errors import UsageError
 from ..model import Qrels, Run
 from ..settings import Settings
@@ -41,7 +37,7 @@ def empty_run_notes(qrels: Qrels, run: Run, settings: Settings) -> list[str]:
     if ranked and shared:
         return []
     return verdict(qrels.path, run.path, settings, ranked=ranked, empty_input=run.empty_input,
-                   run_queries=run_queries.to_pylist(), shared=shared)
+                   run_queries=run_queries, shared=shared)
 
 
 def verdict(qrels_path: str, run_path: str, settings: Settings, *, ranked: bool,
@@ -90,19 +86,18 @@ def _holds(empty_input: bool, run_path: str) -> str:
     return "the file is empty" if not run_path.startswith("<") else "the run is empty"
 
 
-def _queries(run: Run) -> pa.Array:
-    """The run's query ids: those with a ranked document, and those it lists empty."""
-    listed = run.query.vocabulary.cast(pa.string())
-    if run.empty_queries:
-        listed = pa.concat_arrays([listed, pa.array(run.empty_queries, pa.string())])
-    return listed
+def _queries(run: Run) -> list[str]:
+    """The run's query ids: those with a ranked document, and those it lists empty (read
+    as Python strings: a cast would load Arrow's compute module, and the pandas it loads,
+    into a small evaluation)."""
+    return run.query.vocabulary.to_pylist() + list(run.empty_queries or [])
 
 
-def _shares_a_query(qrels: Qrels, run_queries: pa.Array) -> bool:
+def _shares_a_query(qrels: Qrels, run_queries: list[str]) -> bool:
     """Whether a query of the run is a query of the qrels (on the vocabularies: a few
     thousand ids, never the rows)."""
-    found = pc.is_in(run_queries, value_set=qrels.query.vocabulary.cast(pa.string()))
-    return bool(np.any(found.to_numpy(zero_copy_only=False)))
+    judged = set(qrels.query.vocabulary.to_pylist())
+    return any(query in judged for query in run_queries)
 
 
 def _shown(ids: list[str]) -> str:
