@@ -156,10 +156,8 @@ def _die_with(parent: int) -> None:
     """End this worker with the batch: killed, the batch leaves no worker to finish its
     work alone, or to print a traceback as its pipes close. Linux kills it with the parent
     (PR_SET_PDEATHSIG); elsewhere a thread looks for the parent twice a second."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-        set_parent_death_signal = 1  # PR_SET_PDEATHSIG, <linux/prctl.h>
-        ctypes.CDLL(None, use_errno=True).prctl(set_parent_death_signal, signal.SIGKILL)
+    from ..io.heap import killed_with_parent
+    killed_with_parent()
     if os.getppid() != parent:  # gone before the line above
         os._exit(1)
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import signal
+import sys
 import threading
 
 _M_TRIM_THRESHOLD = -1
@@ -49,6 +51,15 @@ def _glibc():
     except (OSError, AttributeError, TypeError):
         return None
     return libc
+
+
+def killed_with_parent() -> None:
+    """Linux: this process is killed when its parent dies (PR_SET_PDEATHSIG, through the
+    C library this module holds), so that a worker of a killed batch does not finish its
+    work alone; elsewhere nothing (the caller watches its parent)."""
+    libc = _glibc()
+    if libc is not None and sys.platform.startswith("linux"):
+        libc.prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG, <linux/prctl.h>
 
 
 def one_arena() -> None:
