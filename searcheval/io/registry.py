@@ -165,6 +165,8 @@ def _read_regular(source: str | Path, kind: str | None, fmt: str | None,
         return None
     with bounded.opened(path) as (_, handle):  # an unreadable file: one line naming it
         head = bounded.first_bytes(path, handle, 1 << 16)
+        if b"\n" not in head and len(head) == 1 << 16:  # a first line past the sample:
+            head += bounded.first_bytes(path, handle, bounded.LINE_LIMIT)  # recognised whole
     if bounded.compression(head) is not None:
         return None
     chosen = named(fmt) or recognise(path, head, kind)
