@@ -55,6 +55,14 @@ def test_irregular_run_read_in_pieces_keeps_every_record(tmp_path):
     assert results.summary()["AP"] == pytest.approx(AP)  # hand-derived in big_inputs: 0.41
 
 
+def quoted_id(text: str) -> str:
+    """An id as a message quotes it: whole up to 61 characters, else its first 40 and last
+    20 with its length (a line a person reads)."""
+    if len(text) <= 61:
+        return repr(text)
+    return f"'{text[:40]}...{text[-20:]}' ({len(text):,} characters)"
+
+
 def test_repeat_late_in_pieces_names_both_lines():
     repeat = run_line(2, 3)  # query 2's document 3 again, after the last line
     text = _run_text(3, extra=repeat)
@@ -62,7 +70,7 @@ def test_repeat_late_in_pieces_names_both_lines():
         parse_run("big.run", text.encode(), piece_bytes=PIECE)
     first, second = 2 * DOCS + 4, 3 * DOCS + 1  # 1-based physical lines
     assert str(error.value) == (f"big.run:{second}: query 'q0000002' retrieves document "
-                                f"'{doc_id(3)}' twice (lines {first} and {second})")
+                                f"{quoted_id(doc_id(3))} twice (lines {first} and {second})")
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -171,7 +179,7 @@ def test_run_over_2_gib(big_run, case):
         return
     line = lines + 1
     message = {
-        "repeat": f"query {last!r} retrieves document {doc!r} twice (lines "
+        "repeat": f"query {last!r} retrieves document {quoted_id(doc)} twice (lines "
                   f"{(queries - 1) * DOCS + 4} and {line})",
         "bad field": "score must be a number, found 'abc'",
     }[case]
