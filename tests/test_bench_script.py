@@ -140,6 +140,7 @@ def test_a_trec_eval_binary_is_timed_and_its_means_read(tmp_path):
     assert len(theirs) == 5 and theirs == pytest.approx(ours, abs=5e-5)
 
 
+@pytest.mark.slow  # every contender (ranx among them) in a process of its own
 def test_bench_api_times_in_memory_inputs_and_checks_them_against_pytrec_eval(tmp_path):
     """--api at a tiny size: a row per contender (pytrec_eval, searcheval on dicts,
     DataFrames and Arrow, the Evaluator, prebuilt pytrec_eval, ir_measures, ranx), every

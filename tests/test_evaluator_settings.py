@@ -163,6 +163,7 @@ def test_evaluator_like_ir_measures_is_ir_measures(tmp_path):
         {n: theirs[ir_measures.parse_measure(n)] for n in names}, abs=1e-9)
 
 
+@pytest.mark.slow  # asks ranx in its child process
 def test_evaluator_like_ranx_is_ranx(tmp_path):
     from tests.test_fusion import Ranx
 

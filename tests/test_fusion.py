@@ -3,7 +3,9 @@ reference (``ranx.fuse`` with the same method, norm and parameters), a hand-work
 example, queries missing from some runs, and the command through real files.
 
 ranx runs in one child process for the module (tests/ranx_worker.py, which says why);
-it compiles its kernels with numba on first use (cached afterwards).
+it compiles its kernels with numba on first use (cached afterwards). The tests that ask
+ranx are marked ``slow`` (left out of the development command, run by the README's test
+command and CI); the hand-worked example and the usage errors are not.
 """
 
 from __future__ import annotations
@@ -55,12 +57,17 @@ class Ranx:
 ranx: Ranx = None  # the module's worker (fixture below)
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="module")
 def ranx_worker():
     global ranx
     ranx = Ranx()
     yield ranx
     ranx.close()
+
+
+def asks_ranx(test):
+    """A test that asks ranx: it starts the module's worker and is marked ``slow``."""
+    return pytest.mark.slow(pytest.mark.usefixtures("ranx_worker")(test))
 
 
 REL, ABS = 1e-9, 1e-12  # ABS only for values that should be 0 (a z-score of a mean score)
@@ -120,6 +127,7 @@ CASES = [(m, n) for m, n in itertools.product(
     if not (n == "borda" and m in RANK_METHODS)]
 
 
+@asks_ranx
 @pytest.mark.parametrize("method,norm", CASES)
 def test_scores_equal_ranx(method, norm):
     runs = random_runs(seed=16)
@@ -143,6 +151,7 @@ def majority_is_an_order(runs, query: str, weights) -> bool:
     return len(set(wins.values())) == len(docs)
 
 
+@asks_ranx
 @pytest.mark.parametrize("method", ["condorcet", "w_condorcet"])
 @pytest.mark.parametrize("norm", [None, "min-max", "zmuv", "rank", "min-max-inverted"])
 def test_condorcet_equals_ranx_where_the_majority_is_an_order(method, norm):
@@ -180,6 +189,7 @@ def test_rrf_worked_by_hand():
     ]
 
 
+@asks_ranx
 @pytest.mark.parametrize("method,norm", [("rrf", None), ("sum", "min-max"), ("mnz", "zmuv"),
                                          ("wsum", "max"), ("bordafuse", None),
                                          ("med", "borda"), ("w_condorcet", None)])
@@ -225,6 +235,7 @@ def write_runs(folder, runs: list[dict[str, dict[str, float]]]) -> list:
     return paths
 
 
+@asks_ranx
 def test_command_writes_a_run_searcheval_reads_back(tmp_path):
     """Through real files: the output's scores are ranx's, at full precision (read back as
     the same doubles), in trec_eval's order, the method in the tag and the header."""
@@ -320,6 +331,7 @@ def ranx_scores(runs, method, norm, weights) -> dict[str, dict[str, float]]:
     return ranx.fuse(runs, method, norm, params)
 
 
+@asks_ranx
 @pytest.mark.parametrize("method", SCORE_METHODS)
 @pytest.mark.parametrize("norm", [None, "min-max", "max", "sum", "zmuv"])
 def test_cranfield_runs_against_ranx(cranfield, method, norm):
@@ -351,6 +363,7 @@ def random_qrels(runs, seed: int) -> dict[str, dict[str, int]]:
 # evaluation and searcheval's rank the same way. (A rank-based method ties documents at
 # the same ranks of different runs, which ranx and trec_eval order differently: the nDCG
 # of a candidate then differs, and so may the choice.)
+@asks_ranx
 @pytest.mark.parametrize("method", ["wsum", "wmnz", "mixed", "gmnz"])
 def test_optimize_chooses_what_ranx_optimize_fusion_chooses(method):
     from searcheval.analysis.fusion_optimize import optimise
@@ -367,6 +380,7 @@ def test_optimize_chooses_what_ranx_optimize_fusion_chooses(method):
     assert got.score == pytest.approx(trec_ndcg(qrels, fused), rel=REL)
 
 
+@asks_ranx
 def test_optimize_held_out_score_is_ranx_choosing_on_the_other_folds():
     """Reference: for each fold, ranx.optimize_fusion on the other folds' queries, then
     trec_eval's ndcg (pytrec_eval) of ranx's fusion with those weights on the fold
@@ -395,6 +409,7 @@ def test_optimize_held_out_score_is_ranx_choosing_on_the_other_folds():
     assert got.held_out == pytest.approx(float(np.mean(per_query)), rel=REL)
 
 
+@asks_ranx
 def test_command_optimize_reports_and_fuses_with_the_chosen_weights(tmp_path):
     runs = random_runs(seed=5, queries=12)
     qrels = random_qrels(runs, seed=1)
@@ -437,6 +452,7 @@ def test_error_optimize_usage(tmp_path, arguments, message):
     assert not out.exists()
 
 
+@asks_ranx
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_weight_grid_is_ranxs(count):
     from searcheval.analysis.fusion_optimize import weight_grid
@@ -447,6 +463,7 @@ def test_weight_grid_is_ranxs(count):
         assert len(expected) == 62 and [0.7, 0.2, 0.1] not in expected
 
 
+@asks_ranx
 def test_the_fused_run_is_read_by_ir_measures_and_ranx(tmp_path):
     """With --no-header the file fuse writes is a TREC run every peer reads, with the same
     scores (the header line makes ir_measures' and ranx's readers raise ValueError)."""

@@ -206,6 +206,8 @@ def test_ir_measures_counts_no_query_the_run_lacks():
 ranx: Ranx = None  # the module's worker (fixture below)
 
 
+# The tests that ask ranx (they take this fixture) are marked slow: left out of the
+# development command, run by the README's test command and CI.
 @pytest.fixture(scope="module")
 def ranx_worker():
     global ranx
@@ -285,6 +287,7 @@ def _ours(qrels, run, names) -> dict[str, float]:
     return {n: summary[str(searcheval.parse_measures([n], like="ranx")[0])] for n in names}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run_path", CRANFIELD_RUNS[::6], ids=lambda p: p.stem)
 def test_ranx_numbers_on_cranfield(ranx_worker, run_path):
     qrels, run = _common(read_qrels(CRANFIELD_QRELS), tie_free_run(run_path))
@@ -292,6 +295,7 @@ def test_ranx_numbers_on_cranfield(ranx_worker, run_path):
     assert _ours(qrels, run, GRADED_NAMES) == pytest.approx(theirs, rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_ranx_numbers_on_binary_qrels(ranx_worker):
     qrels, run = _common(read_qrels(TREC_EVAL_SUITE / "qrels.test"),
                          tie_free_run(TREC_EVAL_SUITE / "results.test"))
@@ -299,6 +303,7 @@ def test_ranx_numbers_on_binary_qrels(ranx_worker):
     assert _ours(qrels, run, BINARY_NAMES) == pytest.approx(theirs, rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_ci_std_under_like_ranx_is_ranxs(ranx_worker, tmp_path):
     """ranx's evaluate(return_std=True) reports np.std of the per-query values (ddof=0):
     --like ranx --ci shows that std, and says so; without --like, the sample std (ddof=1,
@@ -329,6 +334,7 @@ def test_ci_std_under_like_ranx_is_ranxs(ranx_worker, tmp_path):
         {n: theirs[n]["std"] * math.sqrt(queries / (queries - 1)) for n in names}, rel=1e-9)
 
 
+@pytest.mark.slow
 def test_ranx_ndcg_at_a_level_on_grades_of_every_sign(ranx_worker):
     """ndcg@k-lN: a judgment below N gains 0 (negative ones and 0 too), the others their
     grade, in the ranking and in the ideal one, as ranx's clean_qrels leaves them."""
@@ -342,6 +348,7 @@ def test_ranx_ndcg_at_a_level_on_grades_of_every_sign(ranx_worker):
 
 
 # The README's "coming from ranx": where ranx's own number is not the measure's.
+@pytest.mark.slow
 def test_ranx_rbp_sums_raw_grades(ranx_worker):
     """One query, one document of grade 3 at rank 1: RBP (binary, Moffat & Zobel) is
     (1 - 0.8) * 1 = 0.2; ranx multiplies by the raw grade, 0.6."""
@@ -352,6 +359,7 @@ def test_ranx_rbp_sums_raw_grades(ranx_worker):
         pytest.approx(0.2)
 
 
+@pytest.mark.slow
 def test_ranx_bpref_is_nan_without_judged_non_relevant_documents(ranx_worker):
     """bpref's denominator min(R, N) is 0 when no document is judged non-relevant: ranx
     divides by it (NaN); trec_eval (and searcheval) count each relevant document retrieved
