@@ -158,7 +158,8 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
         rel, pair = judgments(qrels, run_local[judged_qc], run), None  # per run row, file order
     else:
         rel, pair = _judged_pairs(qrels, run_local[judged_qc], run)
-    run.doc_hash = None  # a cache no longer needed: its memory is better spent on the kernels
+    if run.library_owned:  # a cache no longer needed: its memory is better spent on the kernels
+        run.doc_hash = None
     # Sets of query codes as masks over the vocabulary (np.unique and friends sort, and
     # import numpy.ma).
     retrieved = run_map[_first_appearances(run.query.codes)]  # as the run first retrieves them

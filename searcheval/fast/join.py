@@ -16,6 +16,7 @@ path decides, which compares ids only.
 
 from __future__ import annotations
 
+import copy
 from itertools import chain
 
 import numpy as np
@@ -128,14 +129,16 @@ def _grade_codes(qrels: Qrels, make: bool = True) -> dict | None:
 
 
 def prepared(qrels: Qrels) -> Qrels:
-    """``qrels`` with the lookup table of all their judgments kept on them
+    """``qrels`` (an Evaluator's own: ``io.inputs.as_qrels`` copies a caller's) with the lookup table of all their judgments kept on them
     (``Qrels.lookup``), in their own query numbering, for the many runs of a
     ``searcheval.Evaluator``: each run's join then only hashes, looks up and confirms its
     own rows. (Made per run otherwise, over the judgments of the run's queries, and
     dropped after its join: it holds about 40 bytes per judgment.)"""
     if qrels.lookup is None and qrels.form == "trec":
         if isinstance(qrels.doc, NestedDocs) and qrels.doc.belongs_to(qrels, qrels.relevance):
-            qrels.doc.grade_codes = _grade_codes(qrels)  # for dict runs
+            codes = _grade_codes(qrels)  # for dict runs
+            qrels.doc = copy.copy(qrels.doc)  # these qrels' own column: not the caller's
+            qrels.doc.grade_codes = codes
         qrels.lookup = _PreparedTable(np.asarray(qrels.query.codes), _doc_hashes(qrels),
                                       len(qrels.query.vocabulary) + 1)
         qrels.lookup.grades = _grades(qrels)
@@ -247,9 +250,10 @@ def _exact_judgments(qrels: Qrels, judged_qc, run: Run, run_qc) -> np.ndarray:
 
 
 def _doc_hashes(rows: Qrels | Run) -> np.ndarray:
-    """Per row, a hash of its doc id (``hashing``; kept from the repeat check)."""
+    """Per row, a hash of its doc id (``hashing``): the readers keep it from the repeat
+    check; made here otherwise, and not stored on the caller's rows."""
     if rows.doc_hash is None:
-        rows.doc_hash = string_hashes(rows.doc.values())
+        return string_hashes(rows.doc.values())
     return rows.doc_hash
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from itertools import chain
@@ -29,7 +30,9 @@ def as_qrels(source: Any, form: str = "trec") -> Qrels:
     ``form`` (``model.forms``; the command line's -R): a path is then read as TREC lines of
     that kind of judgments (diversity, qrels_jg, qrels_prefs, prefs)."""
     if isinstance(source, Qrels):
-        return source
+        # the caller's, shallow copied: the caches evaluation keeps on qrels (the join's
+        # table, judgments by document) land on the library's copy, not on theirs
+        return dataclasses.replace(source)
     if form != "trec":
         return _qrels_of_form(source, form)
     if is_irds(source):
@@ -102,6 +105,7 @@ def as_run(source: Any, name: str = "run", ranks: bool = False) -> Run:
     if not isinstance(source, (str, Path, Run)) and not len(run.scores) \
             and not run.empty_queries:
         run.empty_input = True  # {}, [], an empty table: nothing, as an empty file
+    run.library_owned = run is not source  # a caller's Run is left as it was
     if ranks and run.ranks is None:
         raise FormatError(run.path, 0, f"--ties rank orders by the rank column: expected one, "
                           f"found none in {holds}; add a rank column or choose another --ties")

@@ -155,6 +155,11 @@ class Run(_Pairs):
     # versions, 10.0 -c evaluates the second (engine.empty_runs)
     empty_input: bool = False
     bom_dropped: bool = False  # as Qrels.bom_dropped
+    # Made by the library for its own evaluation (``io.inputs.as_run`` of a path, table or
+    # dict; a streamed chunk): no caller holds it, so the engine drops caches it no longer
+    # needs (``doc_hash`` once joined) and spends their memory on the kernels. A caller's
+    # Run (``read_run``) is left as it was.
+    library_owned: bool = field(default=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:

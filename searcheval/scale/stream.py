@@ -146,6 +146,7 @@ def _parse(path: str, data: bytes, offset: int, ranks: bool) -> Run:
     except FormatError as exc:
         raise _shifted(exc, offset) from None
     run.lines = run.lines + offset
+    run.library_owned = True  # a chunk of the stream, no caller's
     return run
 
 

@@ -1,0 +1,72 @@
+"""Evaluation leaves the caller's objects as they were: the Qrels and Run a caller read
+(``read_qrels``, ``read_run``) hold the same attributes, the same arrays (the same objects,
+with the same values) after ``evaluate``, an ``Evaluator`` and ``compare``. Caches the
+evaluation needs (the judgments' hashes and lookup table) are kept on what the library owns:
+an Evaluator keeps them on its own copy of the qrels."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import searcheval
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "fixtures" / "seeds"
+
+
+def snapshot(thing, depth: int = 1) -> dict:
+    """Every attribute: the object itself (identity), a copy of an array's values, and one
+    level down the attributes of a column (an ``Encoded``'s codes and vocabulary)."""
+    return {name: (value, np.array(value, copy=True) if isinstance(value, np.ndarray) else
+                   snapshot(value, depth - 1) if depth and hasattr(value, "__dict__") else None)
+            for name, value in vars(thing).items()}
+
+
+def assert_unchanged(thing, before: dict) -> None:
+    after = vars(thing)
+    assert sorted(after) == sorted(before)
+    for name, (value, inside) in before.items():
+        assert after[name] is value, name  # None stays None, an array the same array
+        if isinstance(inside, np.ndarray):
+            np.testing.assert_array_equal(after[name], inside, err_msg=name)
+        elif inside is not None:
+            assert_unchanged(value, inside)
+
+
+def read() -> tuple:
+    qrels = searcheval.read_qrels(str(SEEDS / "library.qrels"))
+    runs = [searcheval.read_run(str(SEEDS / name)) for name in ("before.run", "after.run")]
+    return qrels, runs
+
+
+CALLS = {
+    "evaluate": lambda qrels, runs: searcheval.evaluate(qrels, runs[0], ["AP", "nDCG@10", "P@5"]),
+    "evaluate several": lambda qrels, runs: searcheval.evaluate(qrels, runs, ["AP", "RR"]),
+    "Evaluator": lambda qrels, runs: [searcheval.Evaluator(qrels, ["AP", "nDCG@10"]).evaluate(run)
+                                      for run in runs],
+    "compare": lambda qrels, runs: searcheval.compare(qrels, runs, ["AP", "P@5"]),
+}
+
+
+@pytest.mark.parametrize("call", CALLS)
+def test_evaluation_leaves_the_callers_qrels_and_runs_as_they_were(call):
+    qrels, runs = read()
+    assert all(dataclasses.is_dataclass(thing) for thing in [qrels, *runs])
+    before = [snapshot(thing) for thing in [qrels, *runs]]
+    CALLS[call](qrels, runs)
+    CALLS[call](qrels, runs)  # twice: a cache made by the first call changes nothing either
+    for thing, state in zip([qrels, *runs], before):
+        assert_unchanged(thing, state)
+
+
+def test_an_evaluator_keeps_its_caches_on_its_own_qrels():
+    qrels, runs = read()
+    evaluator = searcheval.Evaluator(qrels, ["AP"])
+    assert evaluator.qrels is not qrels
+    first = evaluator.evaluate(runs[0]).summary()["AP"]
+    assert first == searcheval.evaluate(qrels, runs[0], ["AP"]).summary()["AP"]
+    assert evaluator.qrels.lookup is not None and qrels.lookup is None
