@@ -26,16 +26,11 @@ import argparse
 import csv
 import io
 import os
-import re
 import sys
 from pathlib import Path
 
 import searcheval
-
-
-def natural_key(text: str) -> list:
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part)
-            for part in re.split(r"(\d+)", text) if part]
+from searcheval.model import natural_key
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
