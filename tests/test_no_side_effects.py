@@ -70,3 +70,28 @@ def test_an_evaluator_keeps_its_caches_on_its_own_qrels():
     first = evaluator.evaluate(runs[0]).summary()["AP"]
     assert first == searcheval.evaluate(qrels, runs[0], ["AP"]).summary()["AP"]
     assert evaluator.qrels.lookup is not None and qrels.lookup is None
+
+
+DIVERSITY = """q1 1 d1 1
+q1 2 d1 0
+q1 2 d2 1
+q1 1 d3 2
+q2 1 d5 1
+"""
+RUN = """q1 Q0 d1 1 3.0 r
+q1 Q0 d2 2 2.0 r
+q1 Q0 d4 3 1.0 r
+q2 Q0 d5 1 1.0 r
+"""
+
+
+def test_diversity_qrels_keep_no_cache_of_their_judgments_by_document(tmp_path):
+    (tmp_path / "q").write_text(DIVERSITY)
+    (tmp_path / "r").write_text(RUN)
+    qrels = searcheval.read_qrels(str(tmp_path / "q"), form="diversity")
+    run = searcheval.read_run(str(tmp_path / "r"))
+    before = [snapshot(qrels), snapshot(run)]
+    searcheval.evaluate(qrels, run, ["alpha-nDCG@20", "ERR-IA@20", "AP"])
+    searcheval.Evaluator(qrels, ["alpha-nDCG@20", "AP"]).evaluate(run)
+    assert_unchanged(qrels, before[0])
+    assert_unchanged(run, before[1])

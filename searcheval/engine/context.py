@@ -307,7 +307,6 @@ def _judged_pairs(qrels: Qrels, judged_qc: np.ndarray, run: Run) -> tuple[np.nda
     numbered = Qrels(qrels.query, qrels.doc, np.arange(len(qrels.relevance)),
                      qrels.line_numbers, qrels.path, doc_hash=qrels.doc_hash)
     pair = judgments(numbered, judged_qc, run)  # NONPOOL (-1) where not judged
-    qrels.doc_hash = numbered.doc_hash  # hashed once for every preparation
     grades = np.where(qrels.relevance < 0, UNJUDGED, qrels.relevance).astype(np.int32)
     rel = np.where(pair >= 0, grades[np.maximum(pair, 0)], NONPOOL).astype(np.int32)
     return rel, pair
