@@ -2,10 +2,11 @@
 
 What depends only on the qrels and the measures is done once, when the Evaluator is made:
 the qrels read or converted (a dict copied, since runs held as dicts are looked up in it:
-``model.nested``), the measure names parsed, the settings checked, the doc ids of the
-judgments hashed and their lookup table built (``fast.join.prepared``); the ideal rankings
-and the counts of judgments per relevance level when the first run needs them
-(``engine.views``). Each ``evaluate`` then converts the run and computes, as
+``model.nested``; a caller's Qrels copied shallowly), the measure names parsed, the
+settings checked, the doc ids of the judgments hashed and their lookup table built
+(``fast.join.prepared``); the ideal rankings and the counts of judgments per relevance
+level when the first run needs them (``engine.views``). All of it is kept on the
+Evaluator's own qrels (``Evaluator.qrels``), never on the caller's objects. Each ``evaluate`` then converts the run and computes, as
 ``searcheval.evaluate`` does with
 the same arguments (the two give equal Results: tests/test_evaluator.py), as a
 validation step in a training loop or a parameter sweep calls it thousands of times.

@@ -95,3 +95,20 @@ def test_diversity_qrels_keep_no_cache_of_their_judgments_by_document(tmp_path):
     searcheval.Evaluator(qrels, ["alpha-nDCG@20", "AP"]).evaluate(run)
     assert_unchanged(qrels, before[0])
     assert_unchanged(run, before[1])
+
+
+def test_the_engine_drops_the_doc_hashes_of_the_runs_the_library_made_itself():
+    """The memory of a run's doc hashes goes to the kernels once the judgments are joined,
+    for a run the library read itself; a caller's Run keeps them."""
+    from searcheval.engine.context import prepare
+    from searcheval.io.inputs import as_qrels, as_run
+    from searcheval.settings import Settings
+
+    path = str(SEEDS / "before.run")
+    qrels = as_qrels(str(SEEDS / "library.qrels"))
+    own, callers = as_run(path), searcheval.read_run(path)
+    hashes = callers.doc_hash
+    assert own.doc_hash is not None and hashes is not None
+    for run in (own, callers):
+        prepare(qrels, run, Settings())
+    assert own.doc_hash is None and callers.doc_hash is hashes

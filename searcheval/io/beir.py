@@ -90,5 +90,6 @@ def without_identical_ids(run: Run) -> Run:
                     empty_queries=tuple(run.empty_queries) + tuple(emptied))
     kept.identical_ids_dropped = int(len(same) - len(rows))  # the settings name the count
     kept.bom_dropped = run.bom_dropped
+    kept.library_owned = True  # made here: its caches are the library's to drop
     return kept
 

@@ -105,7 +105,8 @@ def as_run(source: Any, name: str = "run", ranks: bool = False) -> Run:
     if not isinstance(source, (str, Path, Run)) and not len(run.scores) \
             and not run.empty_queries:
         run.empty_input = True  # {}, [], an empty table: nothing, as an empty file
-    run.library_owned = run is not source  # a caller's Run is left as it was
+    if run is not source:  # read or converted here; a caller's Run is left as it was
+        run.library_owned = True
     if ranks and run.ranks is None:
         raise FormatError(run.path, 0, f"--ties rank orders by the rank column: expected one, "
                           f"found none in {holds}; add a rank column or choose another --ties")
