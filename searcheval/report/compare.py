@@ -23,7 +23,7 @@ from ..errors import UsageError, quoted
 from ..model.words import counted
 from .grid import Cell, cells, html_block, html_grid, html_notes, latex_escape, latex_table
 from .grid import markdown_grid, markdown_text, text_grid
-from .tables import TableOptions, summary_grid
+from .tables import TableOptions, latex_legend, summary_grid
 
 ROW_FIELDS = ["measure", "run", "baseline", "run_mean", "baseline_mean", "delta", "relative",
               "wins", "ties", "losses", "p", "p_adjusted", "significant", "effect_size_d",
@@ -153,7 +153,7 @@ def to_latex(comparison: Comparison, options: TableOptions = TableOptions()) -> 
     then the comparisons as another; the test and the settings as comments."""
     lines = ["% needs \\usepackage{booktabs}"]
     lines += latex_table(*means_grid(comparison, options),
-                         caption=render.latex_legend(options, latex_marks(comparison)),
+                         caption=latex_legend(options, latex_marks(comparison)),
                          label=options.label, environment=options.environment)
     lines += [""] + latex_table(*change_grid(comparison, options.digits), left=3,
                                 caption=latex_escape(

@@ -55,7 +55,7 @@ def dropped_count(results: Results) -> str:
 # ---- under a table: a fact a line ------------------------------------------------------------
 
 def foot_lines(results: Results) -> list[str]:
-    """The settings of one run, a fact a line (``report.render.shared_settings_lines`` says
+    """The settings of one run, a fact a line (``report.settings_block.shared_settings_lines`` says
     the lines every run shares once)."""
     s = results.settings
     lines = [f"run: {results.run} (tag {results.run_tag})",

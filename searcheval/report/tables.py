@@ -19,7 +19,7 @@ from ..errors import UsageError, quoted
 from ..measures import Kind, Measure
 from ..results import Results, is_whole
 from . import spread_cells
-from .grid import Cell, cells
+from .grid import Cell, cells, latex_escape
 
 MEAN_ROW = "all"
 
@@ -176,3 +176,23 @@ def per_query_grid(results: Results, options: TableOptions = PLAIN
 
 def is_count(measure: Measure) -> bool:
     return measure.spec.kind is Kind.COUNT
+
+
+def markdown_legend(options: TableOptions, runs: int = 2) -> str:
+    """What the table means; the bold only where there is a best (several runs)."""
+    if runs < 2:
+        return "Mean over the queries averaged."
+    second = "; second best underlined" if options.underline_second else ""
+    return f"Mean over the queries averaged; best value of each measure in bold{second}."
+
+
+def latex_legend(options: TableOptions, marks: str = "", runs: int = 2) -> str:
+    """The caption: the user's (LaTeX as written), then what the typography means and
+    ``marks`` (LaTeX), the legend of the significance marks."""
+    second = ", the second best underlined" if options.underline_second else ""
+    legend = ("Mean over the queries averaged." if runs < 2 else
+              f"Mean over the queries averaged; the best value of each measure in bold{second}.")
+    caption = options.caption.rstrip()
+    if caption and caption[-1] not in ".!?:;":  # the user's sentence ends before the legend
+        caption += "."
+    return " ".join(part for part in (caption, latex_escape(legend), marks) if part)
