@@ -20,8 +20,10 @@ def is_several(run: Any) -> bool:
     if isinstance(run, Mapping):  # {name: run} when every value is a run, not a ranking
         # An empty value ({} or []) is an empty run beside runs, else a query listed empty
         values = list(run.values())
-        return any(map(_is_a_run, values)) and all(_is_a_run(v) or _is_nothing(v)
-                                                   for v in values)
+        first = next((v for v in values if not _is_nothing(v)), None)
+        if first is None or not _is_a_run(first):  # a ranking: one dict run (no scan of all)
+            return False
+        return all(_is_a_run(v) or _is_nothing(v) for v in values)
     if isinstance(run, (list, tuple)) and not hasattr(run, "_fields"):
         return bool(run) and not isinstance(run[0], tuple)
     return False
