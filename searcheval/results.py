@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from typing import Any, Callable
 
 import numpy as np
 
 from .engine.beir_means import beir_means
+from .engine.configure import configured
+from .engine.measure_values import aggregate, plain_value, plain_values, undefined_note
 from .engine.outcome import Outcome
-from .engine.presets import Chosen, choose, prepared
+from .engine.presets import prepared
 from .errors import UsageError, quoted
 from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
-from .io.irds import is_irds  # the module imports ir_datasets only when used
-from .measures import Kind, Measure, parse_measures
-from .measures.spellings import is_ir_measures_measure
+from .measures import Measure
 from .io.run_sources import is_several, labels_of, named_runs, rows_as_frame
 from .model import natural_key
-from .settings import TIE_POLICIES, DocumentCosts, Settings
-from .model.words import listed
-
-MIN_GEO_MEAN = 0.00001
+from .settings import TIE_POLICIES, Settings
+# Defined in the engine layer; the later layers, the scripts and the tests read them here.
+from .engine.configure import dataset_measures, document_costs, resolve_measures  # noqa: F401
+from .engine.measure_values import MIN_GEO_MEAN, is_whole  # noqa: F401
 
 # The views a Results shows itself with (a notebook's HTML, Markdown, LaTeX) live in
 # report/, the layer after this one: report.views fills this table when the package is
@@ -39,55 +38,6 @@ def view(name: str) -> Callable[..., str]:
         raise UsageError(f"the {name} view is registered by searcheval.report.views: "
                          "import searcheval first")
     return VIEWS[name]
-
-
-def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | None = None,
-              unevaluated: np.ndarray | None = None) -> float:
-    """trec_eval's `all` value: sums for counts, geometric means for gm_*, else means.
-
-    Sums run sequentially in query order, as trec_eval accumulates them.
-    ``recounted_num_rel``: under -c, trec_eval's `num_rel` `all` is not the sum of the
-    queries' values but a recount of every qrels line with a grade > 0, whatever -l says
-    (m_num_rel.c, te_calc_avg_num_rel, both versions); a measure with its own level
-    (``NumRel(rel=2)``, not trec_eval's) keeps the sum.
-    ``unevaluated``: per query, is it one trec_eval 9.0.8 never evaluated (missing from
-    the run under -c); its te_calc_avg_meas_s_gm adds their log(1e-5) at the end, as one
-    product, which rounds differently from adding them one by one.
-    """
-    if recounted_num_rel is not None and measure.family == "num_rel" and measure.rel is None:
-        return float(recounted_num_rel)
-    if measure.spec.text:  # a string per query (relstring): no aggregate
-        return math.nan
-    if len(values) == 0:
-        return 0.0
-    if measure.spec.kind is Kind.COUNT:
-        return float(np.cumsum(values)[-1])
-    if measure.spec.geometric:
-        # glibc's log and exp, one query at a time (numpy's vectorised log can differ
-        # from them in the last place)
-        kept = values if unevaluated is None else values[~unevaluated]
-        logs = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in kept.tolist()])
-        total = float(np.cumsum(logs)[-1]) if len(logs) else 0.0
-        if unevaluated is not None:
-            total += int(np.count_nonzero(unevaluated)) * math.log(MIN_GEO_MEAN)
-        return math.exp(total / len(values))
-    if measure.spec.found_only:
-        found = values[values != 0]
-        return float(np.cumsum(found)[-1] / len(found)) if len(found) else 0.0
-    return float(np.cumsum(values)[-1] / len(values))
-
-
-def undefined_note(undefined: dict[str, list[str]]) -> str:
-    """One line naming the values trec_eval computes as 0 / 0, measures with the same
-    queries together."""
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for name, ids in undefined.items():
-        groups.setdefault(tuple(sorted(set(ids), key=natural_key)), []).append(name)
-    shown = []
-    for ids, names in groups.items():
-        shown.append(f"{', '.join(names)} on {listed(ids)}")
-    return ("trec_eval divides 0 by 0 and prints nan (and a nan mean) for "
-            + "; ".join(shown) + "; searcheval scores 0 there")
 
 
 @dataclass(eq=False)  # == is identity: the generated one compared numpy arrays (ValueError)
@@ -294,27 +244,6 @@ class Results(Outcome):
         return view("latex")([self], per_query=per_query, **options)
 
 
-def is_whole(measure: Measure, value: float) -> bool:
-    """Counts, and a rank (FirstRel) of one query, are whole numbers: shown without decimals."""
-    return measure.spec.kind is Kind.COUNT or (measure.spec.found_only and float(value).is_integer())
-
-
-def plain_value(measure: Measure, value: float) -> int | float:
-    """A value as every output holds it: an int when whole (``is_whole``), else a float."""
-    return int(round(value)) if is_whole(measure, value) else float(value)
-
-
-def plain_values(measure: Measure, values: np.ndarray) -> list:
-    """``plain_value`` of each of ``values`` (one measure's row), in one pass: Python floats
-    from numpy at once, made ints only where the measure is whole."""
-    floats = values.tolist()
-    if measure.spec.kind is Kind.COUNT:  # NaN (not computed) stays NaN, for the view to say
-        return [v if math.isnan(v) else int(round(v)) for v in floats]
-    if measure.spec.found_only:
-        return [int(round(v)) if v.is_integer() else v for v in floats]
-    return floats
-
-
 def measure_rows(results: Results) -> list[list]:
     """Each measure's value per query (``results.query_ids``' order), as every output holds
     them: ``plain_values``, a text measure's row its strings (``per_query``'s rows, made
@@ -377,20 +306,6 @@ class ResultsByRun(dict):
 # ---- evaluate: input -> engine -> Results -------------------------------------------------
 
 ENGINES = ("native", "pytrec_eval")
-
-
-def configured(qrels: Any, measures: list[str] | str | None, like: str | None, *,
-               missing: str | None, ignore_identical_ids: bool | None, costs: Any,
-               compat: int, **settings: Any) -> tuple[Chosen, list[Measure], list[str]]:
-    """What ``evaluate`` and an ``Evaluator`` make of their arguments before any run:
-    (the preset chosen, holding the settings; the measures parsed; the notes to print).
-    The preset's query policy holds unless ``missing`` was given."""
-    chosen = choose(like, Settings(compat=compat, missing=missing or "zero",
-                                   costs=document_costs(costs), **settings),
-                    missing_given=missing is not None, ignore_identical_ids=ignore_identical_ids)
-    names, notes = dataset_measures(qrels, measures)
-    parsed = resolve_measures(names, compat, like)
-    return chosen, parsed, notes + ([chosen.note] if chosen.note else [])
 
 
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
@@ -472,35 +387,6 @@ def _evaluate_one(judged: Any, ranked: Any, parsed: list[Measure], settings: Set
         raise UsageError(f"unknown engine {quoted(engine)}: choose {' or '.join(ENGINES)}")
     results.notes[:0] = notes
     return results
-
-
-def document_costs(costs: Any) -> DocumentCosts | None:
-    """``costs`` as the Settings hold them: None, DocumentCosts, a path, or a mapping."""
-    if costs is None or isinstance(costs, DocumentCosts):
-        return costs
-    if isinstance(costs, dict):
-        return DocumentCosts("<costs>", tuple(map(str, costs)),
-                             tuple(float(v) for v in costs.values()))
-    from .io.costs import read_costs
-    return read_costs(str(costs))
-
-
-def dataset_measures(qrels: Any, measures: list[str] | str | None
-                     ) -> tuple[list[str] | str | None, list[str]]:
-    """(measures, notes): an ``irds:`` dataset's official measures when none are asked for."""
-    if measures or not is_irds(qrels):
-        return measures, []
-    from .io.irds import default_measures
-    return default_measures(qrels)
-
-
-def resolve_measures(measures: list[str] | str | None, compat: int = 9,
-                     like: str | None = None) -> list[Measure]:
-    if measures is None:
-        measures = ["official"]
-    if isinstance(measures, (str, Measure)) or is_ir_measures_measure(measures):
-        measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
-    return parse_measures(list(measures), compat, like)
 
 
 def _listed(names: list[str], shown: int = 10) -> str:

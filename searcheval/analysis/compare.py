@@ -12,168 +12,25 @@ corrected together for multiple testing.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..engine.presets import choose, prepared
+from ..engine.presets import Chosen, choose, prepared
 from ..io.inputs import as_qrels, as_run
 from ..io.run_sources import labels_of, named_runs, rows_as_frame
-from ..results import document_costs, resolve_measures, view
+from ..results import document_costs, resolve_measures
 from ..settings import Settings
 from ..errors import UsageError, quoted
 from ..measures import Measure
 from ..results import Results, undefined_note
 from ..model import natural_key
-from ..model.words import counted
 from ..io.run_labels import path_labels, refuse_repeated_runs, same_file_key
+from .comparison import Comparison, Row
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
-
-
-@dataclass(frozen=True)
-class Row:
-    """One measure of one run against its baseline. ``relative`` is the change over the
-    baseline's absolute mean (so that it has the change's sign when the mean is negative,
-    as utility's can be), None when that mean is 0; ``effect`` (paired Cohen's d) None
-    when the differences do not vary."""
-
-    measure: str
-    run: str
-    baseline: str
-    run_mean: float
-    baseline_mean: float
-    wins: int
-    ties: int
-    losses: int
-    p: float
-    p_adjusted: float
-    significant: bool
-    effect: float | None
-    ci: tuple[float, float] | None
-    group: str | None = None  # --groups: the comparison on one query group's queries only
-
-    @property
-    def delta(self) -> float:
-        return self.run_mean - self.baseline_mean
-
-    @property
-    def relative(self) -> float | None:
-        return self.delta / abs(self.baseline_mean) if self.baseline_mean else None
-
-
-@dataclass
-class Comparison:
-    """Runs compared on the same queries: their Results, and one Row per (pair, measure)."""
-
-    results: list[Results]  # the compared measures only
-    measures: list[Measure]
-    query_ids: list[str]  # the paired queries, natural order
-    rows: list[Row]
-    baseline: str | None
-    test: str
-    test_description: str
-    correction: str
-    alpha: float
-    left_out: list[str] = field(default_factory=list)  # in some runs' evaluation, not all
-    notes: list[str] = field(default_factory=list)
-    floor: Any = None  # stats.Floor of a randomization test: the smallest p it can give
-    # Each run's Results with every measure asked, the compared ones and those with no
-    # per-query values (NumQ, GMAP) alike, on the paired queries: what --format trec
-    # prints, as evaluate prints it. Empty: the same as ``results``.
-    whole: list[Results] = field(default_factory=list)
-    groups: dict[str, list[str]] = field(default_factory=dict)  # --groups: name -> queries
-
-    @property
-    def runs(self) -> list[str]:
-        return [r.run for r in self.results]
-
-    @property
-    def overall_rows(self) -> list[Row]:
-        """The comparisons on every paired query (not those of one --groups group)."""
-        return [row for row in self.rows if row.group is None]
-
-    def mean(self, measure: str, run: str) -> float:
-        return self.results[self.runs.index(run)].summary()[measure]
-
-    def beaten(self, measure: str, run: str) -> list[str]:
-        """The runs ``run`` is significantly better than on ``measure``, in run order."""
-        beaten = set()
-        for row in self.overall_rows:
-            if row.measure == measure and row.significant and row.delta != 0:
-                winner, loser = (row.run, row.baseline) if row.delta > 0 else (row.baseline, row.run)
-                if winner == run:
-                    beaten.add(loser)
-        return [r for r in self.runs if r in beaten]
-
-    def best(self, measure: str) -> list[str]:
-        """The runs with the highest mean on ``measure``."""
-        means = {run: self.mean(measure, run) for run in self.runs}
-        top = max(means.values())
-        return [run for run, value in means.items() if value == top]
-
-    def summary(self) -> dict[str, dict[str, float]]:
-        """Run label -> {measure: mean over the paired queries}."""
-        return {r.run: r.summary() for r in self.results}
-
-    def to_dataframe(self, per_query: bool = False, wide: bool = False):
-        """The comparisons, a row per (measure, pair), columns as ``-f csv``; ``per_query``:
-        the runs' values on the paired queries (``Results.to_dataframe``), no `all` rows."""
-        import pandas as pd
-
-        if per_query:
-            return pd.concat([r.to_dataframe(per_query=True, wide=wide) for r in self.results],
-                             ignore_index=True)
-        return pd.DataFrame([{"measure": row.measure, "run": row.run, "baseline": row.baseline,
-                              "run_mean": row.run_mean, "baseline_mean": row.baseline_mean,
-                              "delta": row.delta, "relative": row.relative, "wins": row.wins,
-                              "ties": row.ties, "losses": row.losses, "p": row.p,
-                              "p_adjusted": row.p_adjusted, "significant": row.significant,
-                              "effect_size_d": row.effect} for row in self.rows])
-
-    def __repr__(self) -> str:
-        """One line (the dataclass's repr printed every value of every run: 35 KB)."""
-        against = (f"against {self.baseline}" if self.baseline is not None else "every pair")
-        significant = sum(row.significant for row in self.rows)
-        return (f"<Comparison of {counted(len(self.results), 'run')} ({', '.join(self.runs[:4])}"
-                f"{', ...' if len(self.runs) > 4 else ''}) {against} on "
-                f"{counted(len(self.query_ids), 'query')}, "
-                f"{counted(len(self.measures), 'measure')}: "
-                f"{significant} of {len(self.rows)} differences significant ({self.test}, "
-                f"{self.correction})>")
-
-    def __str__(self) -> str:
-        return view("comparison-text")(self)
-
-    def _repr_html_(self) -> str:
-        return view("comparison-html")(self)
-
-    def to_markdown(self, **options: Any) -> str:
-        """Markdown as ``compare -f markdown``; ``options``: ``report.tables.TableOptions``."""
-        return view("comparison-markdown")(self, **options)
-
-    def to_latex(self, **options: Any) -> str:
-        """LaTeX tables as ``compare -f latex`` (``caption``, ``label``, ``digits``, ...)."""
-        return view("comparison-latex")(self, **options)
-
-    def correction_text(self) -> str:
-        from .stats import CORRECTION_NAMES
-        count = len(self.rows)
-        if self.correction == "none":
-            return f"p-values not corrected for the {counted(count, 'comparison')} made"
-        if self.correction == "tukey":
-            pairs = len(self.runs) * (len(self.runs) - 1) // 2
-            scope = " and group" if self.groups else ""
-            return (f"p-values from Tukey's HSD, adjusted over the {counted(pairs, 'pair')} of "
-                    f"runs of each measure{scope} (family-wise), no further correction; "
-                    f"significant: p < {self.alpha:g}")
-        name = CORRECTION_NAMES
-        made = "(overall and per group) x pairs x measures" if self.groups else "(pairs x measures)"
-        return (f"p-values {name[self.correction]}-corrected over the "
-                f"{counted(count, 'comparison')} made {made}; significant: corrected p < "
-                f"{self.alpha:g}")
 
 
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,
@@ -201,35 +58,15 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     ``allow_empty``: a run that ranks nothing the qrels judge scores 0, as for ``evaluate``.
     """
     from . import pair_tests, stats  # scipy: only when comparing
-    if test not in stats.TESTS:
-        raise UsageError(f"unknown test {quoted(test)}: choose {', '.join(stats.TESTS)}")
-    correction = _correction_for(test, correction, stats)
-    if not 0 < alpha < 1:
-        raise UsageError(f"the significance level must be between 0 and 1, found {alpha}")
-    if resamples < 1:
-        raise UsageError(f"the number of resamples must be positive, found {resamples}")
-    settings = Settings(compat=compat, missing=missing or "zero",
-                        relevance_level=relevance_level, depth=depth, judged_only=judged_only,
-                        ties=ties, num_docs=num_docs, costs=document_costs(costs),
-                        allow_empty=allow_empty)
-    chosen = choose(like, settings, missing_given=missing is not None,
-                    ignore_identical_ids=ignore_identical_ids)  # --like TOOL
-    settings = chosen.settings
+    correction = _checked_test(test, correction, alpha, resamples, stats)
+    chosen = _chosen(like, missing, ignore_identical_ids, costs, compat=compat,
+                     relevance_level=relevance_level, depth=depth, judged_only=judged_only,
+                     ties=ties, num_docs=num_docs, allow_empty=allow_empty)
     asked = resolve_measures(measures or list(DEFAULT_MEASURES), compat, like)
     parsed, notes = _paired_measures(asked)
     notes += [chosen.note] if chosen.note else []
     sources, names, base_index = _with_baseline(*named_runs(runs, names), baseline)
-    judged = as_qrels(rows_as_frame(qrels, "relevance"))
-    read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"), name or f"run{i + 1}",
-                                            ranks=ties == "rank"))
-            for i, (source, name) in enumerate(zip(sources, names))]
-    refuse_repeated_runs(read)  # a run against itself compares nothing
-    from ..engine import native
-    full = [Results.of(native.evaluate(judged, run, asked, settings)) for run in read]
-    for results, label, run in zip(full, labels_of(read, names), read):  # exp1/run.txt, ...
-        results.run = label
-        results.count_dropped(run)
-    whole, query_ids, left_out = _paired(full)
+    whole, query_ids, left_out = _paired(_evaluated(qrels, sources, names, chosen, asked, ties))
     results = [_only(r, parsed) for r in whole]
     pairs = ([(base_index, j) for j in range(len(results)) if j != base_index]
              if base_index is not None else
@@ -243,21 +80,67 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     adjusted = stats.adjust([facts["p"] for facts in raw],  # Tukey's p: adjusted already
                             "none" if correction == "tukey" else correction)
     rows = [Row(**facts, p_adjusted=p, significant=p < alpha) for facts, p in zip(raw, adjusted)]
-    if len(query_ids) < stats.MIN_QUERIES and any(math.isnan(row.p) for row in rows):
-        notes.append(f"p not computed: a paired test needs at least {stats.MIN_QUERIES} "
-                     f"queries in common, and these runs have {len(query_ids)}")
     floor = stats.resampling_floor(test, resamples, len(query_ids), len(rows), correction, alpha)
-    if floor is not None and floor.limits:
-        notes.append(stats.floor_note(floor))
-    if left_out:
-        notes.append(f"left out ({len(left_out)}, not evaluated for every run): "
-                     + ", ".join(left_out[:10]) + (" ..." if len(left_out) > 10 else ""))
+    notes += _test_notes(query_ids, rows, floor, left_out, stats)
     return Comparison(results=results, measures=parsed, query_ids=query_ids, rows=rows,
                       baseline=results[base_index].run if base_index is not None else None,
                       test=test, test_description=stats.describe(test, resamples, seed,
                                                                  len(query_ids)),
                       correction=correction, alpha=alpha, left_out=left_out, notes=notes,
                       floor=floor, whole=whole, groups=dict(groups or {}))
+
+
+def _checked_test(test: str, correction: str | None, alpha: float, resamples: int,
+                  stats: Any) -> str:
+    """The correction to make, once the test, the level and the resamples are valid."""
+    if test not in stats.TESTS:
+        raise UsageError(f"unknown test {quoted(test)}: choose {', '.join(stats.TESTS)}")
+    correction = _correction_for(test, correction, stats)
+    if not 0 < alpha < 1:
+        raise UsageError(f"the significance level must be between 0 and 1, found {alpha}")
+    if resamples < 1:
+        raise UsageError(f"the number of resamples must be positive, found {resamples}")
+    return correction
+
+
+def _chosen(like: str | None, missing: str | None, ignore_identical_ids: bool | None,
+            costs: Any, **settings: Any) -> Chosen:
+    """The settings asked for, with the preset of ``like`` (--like TOOL) applied."""
+    given = Settings(missing=missing or "zero", costs=document_costs(costs), **settings)
+    return choose(like, given, missing_given=missing is not None,
+                  ignore_identical_ids=ignore_identical_ids)
+
+
+def _evaluated(qrels: Any, sources: list[Any], names: list[str | None], chosen: Chosen,
+               measures: list[Measure], ties: str) -> list[Results]:
+    """Each run read, prepared and evaluated on its own, labelled as every output names it."""
+    judged = as_qrels(rows_as_frame(qrels, "relevance"))
+    read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"), name or f"run{i + 1}",
+                                            ranks=ties == "rank"))
+            for i, (source, name) in enumerate(zip(sources, names))]
+    refuse_repeated_runs(read)  # a run against itself compares nothing
+    from ..engine import native
+    full = [Results.of(native.evaluate(judged, run, measures, chosen.settings)) for run in read]
+    for results, label, run in zip(full, labels_of(read, names), read):  # exp1/run.txt, ...
+        results.run = label
+        results.count_dropped(run)
+    return full
+
+
+def _test_notes(query_ids: list[str], rows: list[Row], floor: Any, left_out: list[str],
+                stats: Any) -> list[str]:
+    """What a reader of the p-values must know: too few queries, the resampling floor, the
+    queries left out."""
+    notes = []
+    if len(query_ids) < stats.MIN_QUERIES and any(math.isnan(row.p) for row in rows):
+        notes.append(f"p not computed: a paired test needs at least {stats.MIN_QUERIES} "
+                     f"queries in common, and these runs have {len(query_ids)}")
+    if floor is not None and floor.limits:
+        notes.append(stats.floor_note(floor))
+    if left_out:
+        notes.append(f"left out ({len(left_out)}, not evaluated for every run): "
+                     + ", ".join(left_out[:10]) + (" ..." if len(left_out) > 10 else ""))
+    return notes
 
 
 def _only(results: Results, measures: list[Measure]) -> Results:

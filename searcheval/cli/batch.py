@@ -15,8 +15,10 @@ from pathlib import Path
 
 import click
 
-from ..scale.batch import (Job, Outcome, Outputs, file_sha256, leaderboard, order_words,
-                           load_qrels, process, qrels_content_sha256)
+from ..scale.batch import Job, Outcome, Outputs, process
+from ..scale.fingerprints import file_sha256, qrels_content_sha256
+from ..scale.leaderboard import leaderboard, order_words
+from ..scale.worker_qrels import load_qrels
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
 from ..settings import Settings
 from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost, quoted

@@ -20,7 +20,8 @@ from contextlib import contextmanager
 from ..errors import WorkersLost
 from ..measures import user as user_measures
 from ..model import Qrels
-from ..scale.batch import Job, Outcome, process, use_qrels
+from ..scale.batch import Job, Outcome, process
+from ..scale.worker_qrels import use_qrels
 
 
 def in_processes(qrels: Qrels, paths: list[str], stamps: dict, outdir: str, job: Job,

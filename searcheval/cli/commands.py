@@ -17,6 +17,7 @@ from ..results import Results
 from ..engine.qrels_forms import form_warnings, read_for, refuse_unfit
 from ..engine.presets import choose, prepared
 from ..io.run_labels import refuse_repeated_paths, run_labels
+from ..model import Qrels, Run
 from ..model.words import counted
 
 NOTELESS = ("csv", "wide-csv", "trec")  # formats with no place for notes: those go to stderr
@@ -40,14 +41,9 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     chosen = choose(like, settings, missing_given=missing is not None,
                     ignore_identical_ids=ignore_identical_ids)  # --like TOOL
     settings = chosen.settings
-    measure_names, runid_asked = without_runid(measure_names)
+    names, notes, measures, runid_asked = _asked_measures(qrels_path, measure_names, compat,
+                                                          like, fmt)
     runid = runid or runid_asked
-    if runid_asked and not measure_names:  # `-m runid` alone: trec_eval prints that line only
-        refuse_runid_alone(fmt)
-        names, notes, measures = [], [], []
-    else:
-        names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
-        measures = resolve_measures(names, compat, like)
     refuse_repeated_paths(run_paths)
     refuse_inputs_as_outputs([output], [qrels_path, *run_paths, zscores, groups_path])
     refuse_stdin_twice([qrels_path, *run_paths])
@@ -61,33 +57,16 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
         click.echo(f"searcheval: warning: {warning}", err=True)
     runs = [prepared(chosen, qrels, as_run(path, ranks=ties == "rank"))  # all read before
             for path in run_paths]  # writing; --like ranx checks the queries, beir drops ids
-    table = None
-    if zscores is not None:
-        from ..io.zscores import read_zscores
-        table = read_zscores(zscores)
+    table = _zscore_table(zscores)
     labels = run_labels(runs, run_names)  # NAME=PATH; exp1/run.txt and exp2/run.txt, not run.txt twice
     results_list: list[Results] = []
     code = 0
     for run, label in zip(runs, labels):
-        if cross_check:
-            from ..analysis.crosscheck import crosscheck
-            check = crosscheck(qrels, run, measures, settings)
-            results = check.results
-            results.notes.extend(check.report_lines())
-            if not check.ok():
-                code = 1
-                which = f"{label}: " if len(runs) > 1 else ""  # which run's values differ
-                for line in check.report_lines() if fmt not in NOTELESS else []:
-                    click.echo(f"searcheval: {which}{line}", err=True)  # visible with -o FILE
-        else:
-            results = Results.of(_engine(engine).evaluate(qrels, run, measures, settings))
-        if table is not None:  # after --cross-check, which compares the values themselves
-            from ..analysis.zscores import zscored
-            results = zscored(results, table)
-        if interval is not None:  # --ci: the spread of every mean, of the values as shown
-            from ..analysis.mean_spread import add_spread
-            add_spread(results, interval.level, interval.method, seed=interval.seed,
-                       resamples=interval.resamples, ddof=interval.ddof)
+        which = f"{label}: " if len(runs) > 1 else ""  # which run's values differ
+        results, agreed = _one_run(qrels, run, measures, settings, engine, cross_check, fmt,
+                                   which)
+        code = code if agreed else 1
+        results = _shown(results, table, interval)
         results.run = label
         results.count_dropped(run)  # BEIR's identical-id rule: how many it dropped
         results.notes[:0] = notes
@@ -103,6 +82,55 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     if files:
         click.echo(f"searcheval: wrote {len(files)} plot files (PNG and SVG) into {plot_dir}", err=True)
     return code
+
+
+def _asked_measures(qrels_path: str, measure_names: list[str], compat: int, like: str | None,
+                    fmt: str) -> tuple[list[str], list[str], list[Measure], bool]:
+    """(the names asked, the notes they bring, the measures parsed, whether -m runid was
+    asked): an irds: dataset's official measures when none are asked."""
+    measure_names, runid_asked = without_runid(measure_names)
+    if runid_asked and not measure_names:  # `-m runid` alone: trec_eval prints that line only
+        refuse_runid_alone(fmt)
+        return [], [], [], runid_asked
+    names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
+    return names, notes, resolve_measures(names, compat, like), runid_asked
+
+
+def _zscore_table(path: str | None):
+    """The --zscores table of means and deviations, or None."""
+    if path is None:
+        return None
+    from ..io.zscores import read_zscores
+    return read_zscores(path)
+
+
+def _one_run(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings, engine: str,
+             cross_check: bool, fmt: str, which: str) -> tuple[Results, bool]:
+    """One run's Results, and False when --cross-check found the engines to differ (said
+    on stderr, ``which`` run first, where the format has no place for notes)."""
+    if not cross_check:
+        return Results.of(_engine(engine).evaluate(qrels, run, measures, settings)), True
+    from ..analysis.crosscheck import crosscheck
+    check = crosscheck(qrels, run, measures, settings)
+    results = check.results
+    results.notes.extend(check.report_lines())
+    agreed = check.ok()
+    if not agreed:
+        for line in check.report_lines() if fmt not in NOTELESS else []:
+            click.echo(f"searcheval: {which}{line}", err=True)  # visible with -o FILE
+    return results, agreed
+
+
+def _shown(results: Results, table, interval) -> Results:
+    """The values as shown: z-scored against --zscores' table, with --ci's spread."""
+    if table is not None:  # after --cross-check, which compares the values themselves
+        from ..analysis.zscores import zscored
+        results = zscored(results, table)
+    if interval is not None:  # --ci: the spread of every mean, of the values as shown
+        from ..analysis.mean_spread import add_spread
+        add_spread(results, interval.level, interval.method, seed=interval.seed,
+                   resamples=interval.resamples, ddof=interval.ddof)
+    return results
 
 
 def _groups(path: str | None, fmt: str) -> dict[str, list[str]] | None:

@@ -87,10 +87,8 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
     if complete and missing == "skip":
         _fail("searcheval: -c and --missing skip contradict each other")
     try:
-        from .commands import _warn, _warn_settings
         from ..analysis.compare import compare
         from ..report.compare import render_comparison
-        from ..io.inputs import as_qrels, as_run
         from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
         from .output import write_with_plots
         from ..io.run_labels import refuse_repeated_paths
@@ -99,63 +97,31 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         runs, names = paths_and_names(runs)
         if baseline is not None and baseline in names:  # --baseline NAME: the run given that name
             baseline = runs[names.index(baseline)]
-        if fail_if_worse and baseline is None:  # before reading anything
-            from ..errors import UsageError
-            raise UsageError("--fail-if-worse compares every run with a baseline: give "
-                             "--baseline RUN")
+        _refuse_gate_without_baseline(fail_if_worse, baseline)  # before reading anything
         interval = interval_asked(ci, ci_method, ci_level, seed, resamples, like)
-        if test == "bootstrap":
-            from ..analysis.resampling import refuse_too_many_bootstrap_resamples
-            refuse_too_many_bootstrap_resamples(resamples)
+        _refuse_too_many_resamples(test, resamples)
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
         refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path, costs])
-        groups = None
-        if groups_path is not None:
-            from ..io.groups import read_groups
-            if fmt in ("wide-csv", "trec"):
-                raise SearchevalError(f"--groups: --format {fmt} has no place for the comparisons "
-                                      "per group; use table, csv, json, markdown or latex")
-            groups = read_groups(groups_path)
+        groups = _groups(groups_path, fmt)
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
-        from ..engine.qrels_forms import form_warnings, read_for
-        from ..results import resolve_measures
-        asked = resolve_measures(list(measures), int(compat), like) if measures else []
-        judged = read_for(asked, lambda: as_qrels(qrels, qrels_format))  # a -R hint
-        for warning in form_warnings(judged):
-            click.echo(f"searcheval: warning: {warning}", err=True)
-        baseline = _baseline_path(baseline, list(runs))
-        paths = list(runs) + ([baseline] if baseline and baseline not in runs else [])
-        read = {path: as_run(path, ranks=ties == "rank") for path in paths}  # all before writing
+        judged, baseline, read = _read_inputs(qrels, qrels_format, list(runs), baseline,
+                                              measures, int(compat), like, ties)
         measures, first_notes = _trec_printed(measures, int(compat), fmt)
         comparison = compare(judged, [read[p] for p in runs], measures or None,
                              baseline=read[baseline] if baseline else None, test=test,
-                             correction=correction, alpha=alpha, seed=seed,
-                             resamples=resamples,
+                             correction=correction, alpha=alpha, seed=seed, resamples=resamples,
                              missing=missing or ("zero" if complete or like is None else None),
                              like=like, ignore_identical_ids=ignore_identical_ids,
                              relevance_level=relevance_level, depth=depth,
                              judged_only=judged_only, compat=int(compat), ties=ties,
                              num_docs=num_docs, names=names, groups=groups, costs=costs,
                              allow_empty=allow_empty)
-        if interval is not None:  # --ci: each run's means, over the paired queries
-            from ..analysis.mean_spread import add_spread
-            for results in comparison.results:
-                add_spread(results, interval.level, interval.method, seed=interval.seed,
-                           resamples=interval.resamples, ddof=interval.ddof)
+        _add_spread(comparison, interval)
         text = render_comparison(comparison, fmt, runid=runid, options=table)
-        given = [read[p] for p in runs]  # compare() puts a baseline from outside first
-        order = given if baseline is None or baseline in runs else [read[baseline]] + given
-        named = names if baseline is None or baseline in runs else [None] + names
+        order, named = _given_order(read, list(runs), names, baseline)
         files = (_plots(judged, comparison, order, named, (plot_measures, plot_size, dpi))
                  if plot_dir else {})
-        for results in comparison.results:
-            _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"), labelled=True)
-            _warn_settings(results, fmt, complete or missing is not None, labelled=True)
-        if fmt in ("csv", "wide-csv", "trec"):  # no place for the test: the table's foot says it
-            click.echo(f"searcheval: note: test: {comparison.test_description}; "
-                       f"{comparison.correction_text()}", err=True)
-            for note in first_notes + comparison.notes:
-                click.echo(f"searcheval: note: {note}", err=True)
+        _say_notes(comparison, fmt, first_notes, complete or missing is not None)
         write_with_plots(output, text, plot_dir, files)  # all or none
         if files:
             click.echo(f"searcheval: wrote {len(files)} plot files (PNG and SVG) into {plot_dir}", err=True)
@@ -164,6 +130,78 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
     except KeyboardInterrupt:
         _fail(INTERRUPTED, INTERRUPTED_CODE)
     sys.exit(_gate(comparison) if fail_if_worse else 0)
+
+
+def _refuse_gate_without_baseline(fail_if_worse: bool, baseline: str | None) -> None:
+    if fail_if_worse and baseline is None:
+        from ..errors import UsageError
+        raise UsageError("--fail-if-worse compares every run with a baseline: give "
+                         "--baseline RUN")
+
+
+def _refuse_too_many_resamples(test: str, resamples: int) -> None:
+    if test == "bootstrap":
+        from ..analysis.resampling import refuse_too_many_bootstrap_resamples
+        refuse_too_many_bootstrap_resamples(resamples)
+
+
+def _groups(path: str | None, fmt: str) -> dict[str, list[str]] | None:
+    """The query groups of --groups, read (and the format checked) before the runs."""
+    if path is None:
+        return None
+    from ..errors import SearchevalError
+    from ..io.groups import read_groups
+    if fmt in ("wide-csv", "trec"):
+        raise SearchevalError(f"--groups: --format {fmt} has no place for the comparisons "
+                              "per group; use table, csv, json, markdown or latex")
+    return read_groups(path)
+
+
+def _read_inputs(qrels: str, qrels_format: str, runs: list[str], baseline: str | None,
+                 measures: list[str], compat: int, like: str | None, ties: str) -> tuple:
+    """(the qrels, the baseline's path, each run read by path): all read before writing."""
+    from ..engine.qrels_forms import form_warnings, read_for
+    from ..io.inputs import as_qrels, as_run
+    from ..results import resolve_measures
+    asked = resolve_measures(list(measures), compat, like) if measures else []
+    judged = read_for(asked, lambda: as_qrels(qrels, qrels_format))  # a -R hint
+    for warning in form_warnings(judged):
+        click.echo(f"searcheval: warning: {warning}", err=True)
+    baseline = _baseline_path(baseline, runs)
+    paths = runs + ([baseline] if baseline and baseline not in runs else [])
+    return judged, baseline, {path: as_run(path, ranks=ties == "rank") for path in paths}
+
+
+def _add_spread(comparison, interval) -> None:
+    """--ci: each run's means, over the paired queries."""
+    if interval is None:
+        return
+    from ..analysis.mean_spread import add_spread
+    for results in comparison.results:
+        add_spread(results, interval.level, interval.method, seed=interval.seed,
+                   resamples=interval.resamples, ddof=interval.ddof)
+
+
+def _given_order(read: dict, runs: list[str], names: list, baseline: str | None) -> tuple:
+    """(the Runs, their names) in the order compare() took them: it puts a baseline from
+    outside the runs first."""
+    given = [read[p] for p in runs]
+    if baseline is None or baseline in runs:
+        return given, names
+    return [read[baseline]] + given, [None] + names
+
+
+def _say_notes(comparison, fmt: str, first_notes: list[str], policy_given: bool) -> None:
+    """Warnings on stderr, and the notes where the format has no place for them."""
+    from .commands import _warn, _warn_settings
+    for results in comparison.results:
+        _warn(results, show_notes=fmt in ("csv", "wide-csv", "trec"), labelled=True)
+        _warn_settings(results, fmt, policy_given, labelled=True)
+    if fmt in ("csv", "wide-csv", "trec"):  # no place for the test: the table's foot says it
+        click.echo(f"searcheval: note: test: {comparison.test_description}; "
+                   f"{comparison.correction_text()}", err=True)
+        for note in first_notes + comparison.notes:
+            click.echo(f"searcheval: note: {note}", err=True)
 
 
 def _gate(comparison) -> int:

@@ -152,52 +152,19 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
     # its own (millions of rows), with small maps between the two.
     query_vocab, (qrels_map, run_map, empty_map) = _query_maps(qrels, run)
     judged_qc = qrels_map[qrels.query.codes]
-    run_local = np.full(len(query_vocab), -1, dtype=np.int32)  # joint code -> the run's code
-    run_local[run_map] = np.arange(len(run_map), dtype=np.int32)
-    if pair_of_judgment is None:
-        rel, pair = judgments(qrels, run_local[judged_qc], run), None  # per run row, file order
-    else:
-        rel, pair = _judged_pairs(qrels, run_local[judged_qc], run)
+    rel, pair = _grades(qrels, run, judged_qc, run_map, len(query_vocab), pair_of_judgment)
     if run.library_owned:  # a cache no longer needed: its memory is better spent on the kernels
         run.doc_hash = None
-    # Sets of query codes as masks over the vocabulary (np.unique and friends sort, and
-    # import numpy.ma).
-    retrieved = run_map[_first_appearances(run.query.codes)]  # as the run first retrieves them
-    in_qrels = _present(judged_qc, len(query_vocab))
-    in_run_codes = np.zeros(len(query_vocab), dtype=bool)
-    in_run_codes[retrieved] = True
-    unretrieved = ~in_run_codes
-    # A query the run lists with no document is in the run, with an empty ranking: it is
-    # evaluated under --missing skip (pytrec_eval scores it 0), not skipped as absent.
-    in_run_codes[empty_map] = True
-    qrels_queries, run_queries = np.flatnonzero(in_qrels), np.flatnonzero(in_run_codes)
-    absent = np.flatnonzero(in_qrels & ~in_run_codes)
-    if settings.missing == "zero":
-        evaluated = qrels_queries
-    else:
-        evaluated = np.flatnonzero(in_qrels & in_run_codes)
-        if len(evaluated) == 0:
-            raise UsageError(f"no query is in both {qrels.path} and {run.path} "
-                             "(with --missing skip nothing would be averaged)")
-    run_only = np.flatnonzero(in_run_codes & ~in_qrels)
-    if settings.run_queries_count:  # trectools divides each mean by the run's queries
-        evaluated = np.union1d(evaluated, run_only)  # by code: trec_eval's (byte) order
-    # Internal numbering: the run's queries as it first retrieves them, then the rest.
-    internal = np.concatenate((retrieved, np.flatnonzero(unretrieved & (in_qrels | in_run_codes)))
-                              ).astype(np.int64)
-    index = np.full(len(query_vocab), -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
-    index[internal] = np.arange(len(internal))
-
+    evaluated, run_queries, absent, run_only, internal, index = _query_sets(
+        qrels, run, settings, judged_qc, run_map, empty_map, len(query_vocab))
     q, rel, held, new_group, doc_ids, pair, scores, costs = _ranked_rows(
         run, index[run_map][run.query.codes], rel, settings, grades_only, pair)
-
     starts = query_starts(q, len(internal))
     pos = _positions(q, starts)
     if settings.depth is not None or settings.judged_only:
         kept = _kept(settings, pos, rel)
-        q, rel, held, pair, doc_ids = _cut(kept, q, rel, held, pair, doc_ids)
-        scores = None if scores is None else scores[kept]
-        costs = None if costs is None else costs[kept]
+        q, rel, held, pair, doc_ids, scores, costs = _cut(kept, q, rel, held, pair, doc_ids,
+                                                          scores, costs)
         starts = query_starts(q, len(internal))
         pos = _positions(q, starts)
         new_group = None
@@ -227,6 +194,50 @@ def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True
             np.asarray(subtopic_qrels.subtopic.codes), subtopic_qrels.relevance,
             subtopic_qrels.subtopic.vocabulary, qrels.doc))
 
+
+def _grades(qrels: Qrels, run: Run, judged_qc: np.ndarray, run_map: np.ndarray, size: int,
+            pair_of_judgment) -> tuple:
+    """(each run row's grade, in file order; which judged document it is, for subtopic
+    qrels, else None)."""
+    run_local = np.full(size, -1, dtype=np.int32)  # joint code -> the run's code
+    run_local[run_map] = np.arange(len(run_map), dtype=np.int32)
+    if pair_of_judgment is None:
+        return judgments(qrels, run_local[judged_qc], run), None
+    return _judged_pairs(qrels, run_local[judged_qc], run)
+
+
+def _query_sets(qrels: Qrels, run: Run, settings: Settings, judged_qc: np.ndarray,
+                run_map: np.ndarray, empty_map: np.ndarray, size: int) -> tuple:
+    """(the queries evaluated, the run's, those only the qrels hold, those only the run
+    holds, the internal numbering, its index by joint code), by joint query code."""
+    # Sets of query codes as masks over the vocabulary (np.unique and friends sort, and
+    # import numpy.ma).
+    retrieved = run_map[_first_appearances(run.query.codes)]  # as the run first retrieves them
+    in_qrels = _present(judged_qc, size)
+    in_run_codes = np.zeros(size, dtype=bool)
+    in_run_codes[retrieved] = True
+    unretrieved = ~in_run_codes
+    # A query the run lists with no document is in the run, with an empty ranking: it is
+    # evaluated under --missing skip (pytrec_eval scores it 0), not skipped as absent.
+    in_run_codes[empty_map] = True
+    qrels_queries, run_queries = np.flatnonzero(in_qrels), np.flatnonzero(in_run_codes)
+    absent = np.flatnonzero(in_qrels & ~in_run_codes)
+    if settings.missing == "zero":
+        evaluated = qrels_queries
+    else:
+        evaluated = np.flatnonzero(in_qrels & in_run_codes)
+        if len(evaluated) == 0:
+            raise UsageError(f"no query is in both {qrels.path} and {run.path} "
+                             "(with --missing skip nothing would be averaged)")
+    run_only = np.flatnonzero(in_run_codes & ~in_qrels)
+    if settings.run_queries_count:  # trectools divides each mean by the run's queries
+        evaluated = np.union1d(evaluated, run_only)  # by code: trec_eval's (byte) order
+    # Internal numbering: the run's queries as it first retrieves them, then the rest.
+    internal = np.concatenate((retrieved, np.flatnonzero(unretrieved & (in_qrels | in_run_codes)))
+                              ).astype(np.int64)
+    index = np.full(size, -1, dtype=np.int32)  # 32-bit per-row arrays: half the memory
+    index[internal] = np.arange(len(internal))
+    return evaluated, run_queries, absent, run_only, internal, index
 
 def _query_maps(qrels: Qrels, run: Run) -> tuple[pa.Array, list[np.ndarray]]:
     """``vocabulary_maps`` of the qrels', the run's and its empty queries' ids, byte
@@ -276,10 +287,11 @@ def _kept(settings: Settings, pos: np.ndarray, rel: np.ndarray) -> np.ndarray:
     return keep
 
 
-def _cut(keep: np.ndarray, q, rel, held, pair, doc_ids) -> tuple:
+def _cut(keep: np.ndarray, q, rel, held, pair, doc_ids, scores, costs) -> tuple:
     """The rows ``keep`` says (``_kept``) of each per-row column."""
     return (q[keep], rel[keep], held[keep], None if pair is None else pair[keep],
-            None if doc_ids is None else doc_ids.filter(pa.array(keep)))
+            None if doc_ids is None else doc_ids.filter(pa.array(keep)),
+            None if scores is None else scores[keep], None if costs is None else costs[keep])
 
 
 def _of_evaluated(judged_qc: np.ndarray, evaluated: np.ndarray, vocabulary_size: int):

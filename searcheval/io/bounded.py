@@ -22,10 +22,8 @@ are parsed as they are decompressed, never held as one bytes object besides the 
 from __future__ import annotations
 
 import os
-import re
 import stat
 import sys
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,14 +31,13 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import FormatError, UsageError, quoted
+from .decompress import READ_BYTES as _READ, compression, decompressed
 from .pieces import line_count, piece_end
 
 LINE_LIMIT = 1 << 20  # bytes in a line, its line break excluded
 JSON_LIMIT = 256 << 20  # bytes of one JSON document, decompressed
 JSON_LIMIT_VARIABLE = "SEARCHEVAL_MAX_JSON_BYTES"
 STREAM_PIECE_BYTES = 1 << 24  # text parsed at a time as it is decompressed (less is slower)
-_READ = 1 << 20  # compressed bytes read, and decompressed bytes made, at a time
-GZIP = b"\x1f\x8b"
 _BINARY = (b"PAR1", b"PK\x03\x04")  # Parquet, XLSX (a zip)
 _BOM = b"\xef\xbb\xbf"
 
@@ -67,7 +64,6 @@ def refuse_large_json(path: str, size: int) -> None:
         raise FormatError(path, 0, f"expected a JSON document of at most {limit:,} bytes, found "
                           f"more (set {JSON_LIMIT_VARIABLE} to a larger number of bytes to read "
                           "it, or write it as JSON Lines, one record a line)")
-
 
 
 class FileBytes:
@@ -158,7 +154,7 @@ def chunks(path: str, handle) -> Iterator[bytes]:
         raise FormatError(path, 0, f"cannot read the file: {exc.strerror or exc}") from None
     check: LineCheck | None = None
     try:
-        for piece in _decompressed(path, head, handle):
+        for piece in decompressed(path, head, handle):
             if check is None:
                 check = LineCheck(path, piece)
             check.feed(piece)
@@ -167,100 +163,6 @@ def chunks(path: str, handle) -> Iterator[bytes]:
         refuse_changed(path, handle, state)
         raise
     refuse_changed(path, handle, state, handle.tell() if state is not None else None)
-
-
-def compression(head: bytes) -> str | None:
-    """The compression format whose magic bytes start ``head``, or None."""
-    return next((name for name, magic in _MAGIC.items() if magic.match(head)), None)
-
-
-_MAGIC = {  # each format's own specification: the first bytes of every file
-    "gzip": re.compile(re.escape(GZIP)),
-    "bzip2": re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)"),
-    "xz": re.compile(re.escape(b"\xfd7zXZ\x00")),
-    "zstd": re.compile(re.escape(b"\x28\xb5\x2f\xfd")),
-    "lz4": re.compile(re.escape(b"\x04\x22\x4d\x18") + b"|" + re.escape(b"\x02\x21\x4c\x18")),
-}
-_MAGIC_BYTES = 10  # the longest magic above (bzip2's)
-_UNREAD = ("zstd", "lz4")  # recognised, not read: the standard library has neither
-
-
-def _decompressed(path: str, head: bytes, handle) -> Iterator[bytes]:
-    kind = compression(head)
-    if kind == "gzip":
-        return _gunzip(path, head, handle)
-    if kind in _UNREAD:
-        raise FormatError(path, 0, f"expected text, gzip, bzip2 or xz, found {kind}-compressed "
-                          f"data: decompress it first ({kind} -d)")
-    if kind is not None:
-        return _unpacked(path, head, handle, kind)
-    return _plain(head, handle)
-
-
-def _plain(head: bytes, handle) -> Iterator[bytes]:
-    piece = head
-    while piece:
-        yield piece
-        piece = handle.read(_READ)
-
-
-def _gunzip(path: str, head: bytes, handle) -> Iterator[bytes]:
-    """Decompressed bytes of every gzip member, never more than ``_READ`` at a time."""
-    inflate, pending = zlib.decompressobj(31), head
-    while True:
-        if not pending:
-            pending = handle.read(_READ)
-            if not pending:
-                break
-        try:
-            out = inflate.decompress(pending, _READ)
-        except zlib.error as exc:
-            raise FormatError(path, 0, f"not a valid gzip file: {exc}") from None
-        if out:
-            yield out
-        pending = inflate.unconsumed_tail
-        if inflate.eof:  # another member may follow, as gzip allows
-            pending = inflate.unused_data or handle.read(_READ)
-            if not pending:
-                return
-            if pending[:2] != GZIP:
-                raise FormatError(path, 0, "not a valid gzip file: bytes after its end")
-            inflate = zlib.decompressobj(31)
-    if not inflate.eof:
-        raise FormatError(path, 0, "not a valid gzip file: Compressed file ended before the "
-                          "end-of-stream marker was reached")
-
-
-def _unpacked(path: str, head: bytes, handle, kind: str) -> Iterator[bytes]:
-    """Decompressed bytes of every bzip2 or xz stream, never more than ``_READ`` at a time
-    (both formats allow streams one after the other, as gzip allows members)."""
-    import bz2
-    import lzma
-
-    make = bz2.BZ2Decompressor if kind == "bzip2" else lzma.LZMADecompressor
-    unpack, pending = make(), head
-    while True:
-        try:
-            out = unpack.decompress(pending, _READ)
-        except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise FormatError(path, 0, f"not a valid {kind} file: {exc}") from None
-        if out:
-            yield out
-        pending = b""
-        if unpack.eof:
-            pending = unpack.unused_data
-            if len(pending) < _MAGIC_BYTES:  # the next stream's magic may start the next read
-                pending += handle.read(_READ)
-            if not pending:
-                return
-            if compression(pending) != kind:
-                raise FormatError(path, 0, f"not a valid {kind} file: bytes after its end")
-            unpack = make()
-        elif unpack.needs_input:
-            pending = handle.read(_READ)
-            if not pending:
-                raise FormatError(path, 0, f"not a valid {kind} file: it ends before its "
-                                  "end-of-stream marker")
 
 
 class LineCheck:

@@ -1,4 +1,5 @@
-"""Many runs against one qrels: per-run outputs that a rerun can trust, and a leaderboard.
+"""Many runs against one qrels: per-run outputs that a rerun can trust (the leaderboard
+over them: ``scale.leaderboard``).
 
 Each run gets ``runs/NAME.csv`` (long per-query table), ``runs/NAME.json`` and, written
 last, ``runs/NAME.done``: the hash of everything its numbers depend on (the run's bytes,
@@ -27,16 +28,17 @@ from ..report import render
 from ..settings import Settings
 from ..errors import SearchevalError, UsageError
 from ..model import Qrels
-from ..measures import Kind, Measure, parse_measures
+from ..measures import Measure, parse_measures
 from ..io.output import write_file
 from ..engine.presets import choose, prepared
 from ..results import Results
 from ..model import natural_key
 from ..io.run_labels import same_file_key
 from . import batch_spread
+from .fingerprints import code_sha256, file_sha256, sha256_text
+from .worker_qrels import qrels_reads, worker_qrels
 
 STREAM_ABOVE = 1 << 30  # runs larger than this are streamed unless told otherwise
-HASH_BLOCK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -129,44 +131,6 @@ def trec_text(path: str) -> bool:
     """Is this run TREC text (plain or gzipped), as the format recognition reads it?"""
     from ..io.registry import recognised
     return recognised(path, "run").name == "trec-run"
-
-
-@functools.lru_cache(maxsize=None)
-def code_sha256() -> str:
-    """SHA-256 of searcheval's own Python files: a fix that changes a number changes it,
-    where the version number (bumped at releases only) would let a rerun keep the numbers
-    of the code before the fix. Cheap: the package's sources are small."""
-    package = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(str(path.relative_to(package)).encode("utf-8") + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def file_sha256(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(HASH_BLOCK):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def qrels_content_sha256(qrels: Qrels) -> str:
-    """SHA-256 of the judgments themselves: every (query_id, doc_id, grade), sorted. For
-    qrels that are not a file of their own (an ``irds:`` id names a dataset, whose
-    judgments can change under the same id), this is what changes when they do."""
-    queries, docs = qrels.query.vocabulary.to_pylist(), qrels.doc.vocabulary.to_pylist()
-    rows = sorted(zip([queries[c] for c in qrels.query.codes.tolist()],
-                      [docs[c] for c in qrels.doc.codes.tolist()], qrels.relevance.tolist()))
-    digest = hashlib.sha256()
-    for row in rows:
-        digest.update((json.dumps(row) + "\n").encode("utf-8"))  # JSON: ids may hold tabs
-    return digest.hexdigest()
 
 
 # ---- which runs --------------------------------------------------------------------------
@@ -410,7 +374,7 @@ def _failed(path: str, name: str, error: str) -> Outcome:
 
 
 def _finish(outcome: Outcome) -> Outcome:
-    outcome.pid, outcome.qrels_reads, outcome.rss = os.getpid(), _QRELS_READS, _rss()
+    outcome.pid, outcome.qrels_reads, outcome.rss = os.getpid(), qrels_reads(), _rss()
     return outcome
 
 
@@ -420,91 +384,3 @@ def _rss() -> int:
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
-
-
-# ---- the qrels of a worker process ---------------------------------------------------------
-
-_QRELS: Qrels | None = None
-_QRELS_READS = 0
-
-
-def load_qrels(source: str, form: str = "trec") -> Qrels:
-    """Parse the qrels (as ``form``: -R) and keep them for every run this process evaluates."""
-    global _QRELS, _QRELS_READS
-    from ..io.inputs import as_qrels
-    _QRELS, _QRELS_READS = as_qrels(source, form), _QRELS_READS + 1
-    return _QRELS
-
-
-def use_qrels(qrels: Qrels) -> None:
-    """Keep the qrels another process read and checked (``batch -j``: the parent's, so
-    that every worker evaluates the judgments the outputs' hash names, parsed once)."""
-    global _QRELS
-    _QRELS = qrels
-
-
-def qrels_reads() -> int:
-    """How many times this process has parsed qrels for a batch."""
-    return _QRELS_READS
-
-
-def worker_qrels() -> Qrels:
-    if _QRELS is None:
-        raise RuntimeError("the qrels were not loaded in this process (load_qrels)")
-    return _QRELS
-
-
-# ---- the leaderboard -----------------------------------------------------------------------
-
-LOWER_IS_BETTER = frozenset({"FirstRel"})  # a rank: the first relevant document at 1 is best
-
-
-def order_words(job: Job, sort: str) -> str:
-    """How the leaderboard is ordered, for people: a count or a judgment coverage (unj@10,
-    Hole@10) is sorted highest first but is no better there, and says so."""
-    measure = next((m for m in job.parsed_measures() if str(m) == sort), None)
-    if sort.split("(")[0] in LOWER_IS_BETTER or measure is None or measure.spec.ranks_quality:
-        return f"best first by {sort}"
-    return f"highest first by {sort} (a count or coverage: higher is not better)"
-
-
-def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]:
-    """(summary CSV, summary JSON): one row per run, best first by ``sort``."""
-    measures = [m for m in job.parsed_measures() if not m.spec.text]  # relstring: no mean
-    done = [o for o in outcomes if o.status != "failed"]
-    sign = 1 if sort.split("(")[0] in LOWER_IS_BETTER else -1
-    done.sort(key=lambda o: (sign * o.summary[sort], natural_key(o.name)))
-    tags = ["runid"] if job.runid else []  # -m runid: trec_eval's line, a column here
-    header = (["run"] + tags + [str(m) for m in measures] + ["queries"]
-              + batch_spread.header(job, measures))
-    lines = [",".join(map(_csv_cell, header))]  # INST(T=2,max_rel=4): a name with commas
-    for o in done:
-        lines.append(",".join([_csv_cell(o.name)] + [_csv_cell(o.tag)] * len(tags) +
-                              [_number_text(m, o.summary[str(m)]) for m in measures] +
-                              [str(o.queries)] + batch_spread.cells(job, measures, o.spread)))
-    document = {
-        "qrels": job.qrels, "qrels_sha256": job.qrels_sha256, "measures": list(job.measures),
-        "settings": settings_facts(job.settings), "sort": sort,
-        "runs": [{"run": o.name, "path": o.path, **({"runid": o.tag} if job.runid else {}),
-                  "queries": o.queries,
-                  "summary": {str(m): _number(m, o.summary[str(m)]) for m in measures},
-                  **({"spread": o.spread} if job.interval is not None else {})}
-                 for o in done],
-        "failed": [{"path": o.path, "error": o.error} for o in outcomes if o.status == "failed"],
-    }
-    return "\n".join(lines) + "\n", json.dumps(document, indent=2) + "\n"
-
-
-def _number(measure: Measure, value: float) -> int | float:
-    return int(round(value)) if measure.spec.kind is Kind.COUNT else float(value)
-
-
-def _number_text(measure: Measure, value: float) -> str:
-    number = _number(measure, value)
-    return repr(number) if isinstance(number, float) else str(number)
-
-
-def _csv_cell(text: str) -> str:
-    if any(c in text for c in ',"\n\r'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
