@@ -30,14 +30,26 @@ def program() -> None:
         _modules_out_of_collections()
         sys.unraisablehook = sys.__unraisablehook__  # the command's own handler from here
         run()  # it ends the process; a Ctrl-C it did not catch (before its handler) lands here
-    except (KeyboardInterrupt, RuntimeError) as exc:
+    except (KeyboardInterrupt, RuntimeError, ImportError) as exc:
         # RuntimeError: Python 3.11's "Error calling __set_name__" around an interrupt
-        # that landed as an imported module made a class
-        if not isinstance(exc, KeyboardInterrupt) and not isinstance(exc.__cause__,
-                                                                      KeyboardInterrupt):
+        # that landed as an imported module made a class; ImportError: numpy's "failed to
+        # import" around an interrupt that landed in its C modules' import
+        if not _from_an_interrupt(exc):
             raise
         sys.stderr.write(INTERRUPTED + "\n")
         os._exit(INTERRUPTED_CODE)
+
+
+def _from_an_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C, or an error raised while one was being handled (its
+    cause or context, however deep)."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _hold_closed_descriptors() -> None:
