@@ -2,6 +2,7 @@
 
 import gc
 import os
+import signal
 import sys
 
 from .errors import INTERRUPTED, INTERRUPTED_CODE
@@ -19,8 +20,10 @@ def program() -> None:
     """The command line, loaded under a guard: numpy, Arrow and click take a few hundred
     milliseconds to import, and a Ctrl-C landing then raised out of the imports as a
     traceback. It is what an interrupted evaluation prints, with 128 + SIGINT."""
-    _hold_closed_descriptors()  # before anything opens a file
+    noting = False
     try:  # from the first statement: a Ctrl-C may land in any of them
+        _hold_closed_descriptors()  # before anything opens a file
+        noting = _note_interrupts_while_loading()
         sys.unraisablehook = _interrupted_in_a_callback  # while the modules load
         os.environ.setdefault(*BLAS_IDLE)
         gc.disable()  # while the modules load: see _modules_out_of_collections
@@ -29,15 +32,36 @@ def program() -> None:
         from .cli import run
         _modules_out_of_collections()
         sys.unraisablehook = sys.__unraisablehook__  # the command's own handler from here
+        if noting:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         run()  # it ends the process; a Ctrl-C it did not catch (before its handler) lands here
-    except (KeyboardInterrupt, RuntimeError, ImportError) as exc:
-        # RuntimeError: Python 3.11's "Error calling __set_name__" around an interrupt
-        # that landed as an imported module made a class; ImportError: numpy's "failed to
-        # import" around an interrupt that landed in its C modules' import
-        if not _from_an_interrupt(exc):
+    except BaseException as exc:
+        # A Ctrl-C that lands inside an import can come out as another error: Python
+        # 3.11's "Error calling __set_name__" (RuntimeError), numpy's "failed to import"
+        # (ImportError) or a TypeError from a module half made: any error after one is
+        # the interrupt's
+        if not (_LOADING_INTERRUPTED or _from_an_interrupt(exc)):
             raise
         sys.stderr.write(INTERRUPTED + "\n")
         os._exit(INTERRUPTED_CODE)
+
+
+_LOADING_INTERRUPTED: list[bool] = []  # true once SIGINT arrived while the modules load
+
+
+def _note_interrupts_while_loading() -> bool:
+    """While the modules load, SIGINT is noted as well as raised, so that whatever error
+    it turns into where it lands is known for the interrupt's; not where it is ignored
+    (a background job, nohup). Whether the handler was put in place."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return False
+
+    def interrupt(signum, frame):
+        _LOADING_INTERRUPTED.append(True)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupt)
+    return True
 
 
 def _from_an_interrupt(exc: BaseException) -> bool:
