@@ -100,7 +100,9 @@ def test_convert_peak_is_within_evaluates_on_a_production_size_run(production_ru
     assert code == 0, stderr
     assert stderr.startswith(f"searcheval: converted {lines_of_run(queries)} run rows: "
                              f"trec-run -> {fmt}\n")
-    assert peak <= evaluate_peak, (peak / MiB, evaluate_peak / MiB)
+    # within evaluate's peak, give or take the few MiB (1%) by which the peak of one
+    # command moves from run to run; the defect was 4 to 15 times evaluate's
+    assert peak <= evaluate_peak * 1.01, (peak / MiB, evaluate_peak / MiB)
     head = _first_bytes(target)
     assert head.startswith(FIRST_ROW[fmt]), head
 
