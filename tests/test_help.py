@@ -32,11 +32,11 @@ def test_the_command_list_gives_whole_summaries():
     assert "..." not in listed
     flat = " ".join(listed.split())
     for name, command in commands().items():
-        first = inspect_first_sentence(command)
+        first = first_sentence(command)
         assert f"{name} {first}" in flat, name
 
 
-def inspect_first_sentence(command: click.Command) -> str:
+def first_sentence(command: click.Command) -> str:
     """The command's own first sentence, from its docstring (not the examples)."""
     text = command.callback.__doc__ or ""
     paragraph = " ".join(text.strip().split("\n\n")[0].split())
