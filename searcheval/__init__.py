@@ -11,7 +11,7 @@ from .errors import FormatError, MeasureError, SearchevalError
 _LAZY = {"__version__": ".settings", "read_qrels": ".engine.qrels_forms", "read_run": ".io.trec",
          "Measure": ".measures", "parse_measures": ".measures",
          "Qrels": ".model", "Run": ".model",
-         "Results": ".results", "ResultsByRun": ".results", "evaluate": ".results",
+         "Results": ".results", "ResultsByRun": ".results", "evaluate": ".pipeline",
          "Comparison": ".analysis.compare", "compare": ".analysis.compare",
          "Fusion": ".analysis.fusion", "fuse": ".analysis.fusion",
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",

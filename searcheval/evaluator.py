@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import UsageError, quoted
-from .engine import presets
-from .fast.join import prepared
+from .engine.configure import configure
+from .fast.join import prepared as with_lookup_table
 from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
 from .io.run_sources import rows_as_frame
-from .results import ENGINES, Results, configured
+from .pipeline import evaluated
+from .results import Results
 
 
 class Evaluator:
@@ -31,29 +31,18 @@ class Evaluator:
     The arguments are ``searcheval.evaluate``'s but the run: ``qrels`` a path, a DataFrame,
     a pyarrow Table, an ``irds:`` id or a ``{query_id: {doc_id: grade}}`` dict;
     ``measures`` names in trec_eval's or ir_measures' syntax (default: trec_eval's
-    ``official`` set); the keywords as ``evaluate``'s (``costs``: a cost file's path or a
-    ``{doc_id: cost}`` mapping; ``like``: a peer's defaults, ``engine.presets.TOOLS``;
-    ``ignore_identical_ids``: BEIR's rule, None for the preset's; ``allow_empty``: score a
-    run that ranks nothing the qrels judge 0, where it is otherwise refused)."""
+    ``official`` set); ``options`` as ``evaluate``'s, by name (the settings, ``engine``,
+    ``costs``, ``like``)."""
 
-    def __init__(self, qrels: Any, measures: list[str] | str | None = None, *,
-                 missing: str | None = None, relevance_level: int = 1,
-                 depth: int | None = None, judged_only: bool = False, engine: str = "native",
-                 compat: int = 9, ties: str = "trec_eval", num_docs: int = 0,
-                 costs: Any = None, like: str | None = None,
-                 ignore_identical_ids: bool | None = None, allow_empty: bool = False) -> None:
-        if engine not in ENGINES:
-            raise UsageError(f"unknown engine {quoted(engine)}: choose {' or '.join(ENGINES)}")
-        self._chosen, self.measures, self._notes = configured(
-            qrels, measures, like, missing=missing, ignore_identical_ids=ignore_identical_ids,
-            compat=compat, relevance_level=relevance_level, depth=depth,
-            judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs,
-            allow_empty=allow_empty)
-        self.settings = self._chosen.settings
-        self.engine = engine
+    def __init__(self, qrels: Any, measures: list[str] | str | None = None,
+                 **options: Any) -> None:
+        self.configuration = configure(qrels, measures, **options)
+        self.measures = list(self.configuration.measures)
+        self.settings = self.configuration.settings
+        self.engine = self.configuration.engine
         self.qrels = as_qrels(_own_copy(qrels))
-        if engine == "native":
-            prepared(self.qrels)  # hashes and lookup table of the judgments, kept on them
+        if self.engine == "native":
+            with_lookup_table(self.qrels)  # hashes and lookup table of the judgments, kept on them
 
     def evaluate(self, run: Any) -> Results:
         """The Results of one run (a path, a DataFrame, a pyarrow Table, a
@@ -61,17 +50,7 @@ class Evaluator:
         ``searcheval.evaluate``'s."""
         with large_arrays_reuse_memory(input_rows(run)):
             ranked = as_run(rows_as_frame(run, "score"), ranks=self.settings.ties == "rank")
-            ranked = presets.prepared(self._chosen, self.qrels, ranked)  # ranx's check, BEIR's ids
-            if self.engine == "native":
-                from .engine import native
-                outcome = native.evaluate(self.qrels, ranked, self.measures, self.settings)
-            else:
-                from .engine import pytrec
-                outcome = pytrec.evaluate(self.qrels, ranked, self.measures, self.settings)
-            results = Results.of(outcome)
-            results.count_dropped(ranked)  # BEIR's identical-id rule: how many it dropped
-            results.notes[:0] = self._notes
-            return results
+            return evaluated(self.configuration, self.qrels, ranked)
 
     def __repr__(self) -> str:
         names = ", ".join(str(m) for m in self.measures)

@@ -8,17 +8,12 @@ from typing import Any, Callable
 import numpy as np
 
 from .engine.beir_means import beir_means
-from .engine.configure import configured
 from .engine.measure_values import aggregate, plain_value, plain_values, undefined_note
 from .engine.outcome import Outcome
-from .engine.presets import prepared
 from .errors import UsageError, quoted
-from .io.heap import input_rows, large_arrays_reuse_memory
-from .io.inputs import as_qrels, as_run
 from .measures import Measure
-from .io.run_sources import is_several, labels_of, named_runs, rows_as_frame
 from .model import natural_key
-from .settings import TIE_POLICIES, Settings
+from .settings import TIE_POLICIES, input_rule_names
 # Defined in the engine layer; the later layers, the scripts and the tests read them here.
 from .engine.configure import dataset_measures, document_costs, resolve_measures  # noqa: F401
 from .engine.measure_values import MIN_GEO_MEAN, is_whole  # noqa: F401
@@ -57,14 +52,9 @@ class Results(Outcome):
     zscores: str | None = None
     spreads: dict[str, Any] | None = None
     interval: Any = None  # analysis.mean_spread.Interval, with ``spreads``
-    # documents BEIR's identical-id rule dropped (Settings.ignore_identical_ids), set from
-    # the run by ``count_dropped``; None: the rule was not applied
+    # documents BEIR's identical-id rule dropped (the pipeline counts them); None: the
+    # rule was not applied
     identical_ids_dropped: int | None = None
-
-    def count_dropped(self, run: Any) -> None:
-        """Keep how many documents of ``run`` (as evaluated) the identical-id rule dropped."""
-        if self.settings.ignore_identical_ids:
-            self.identical_ids_dropped = run.identical_ids_dropped or 0
 
     @property
     def tied(self) -> str:
@@ -187,7 +177,7 @@ class Results(Outcome):
             "queries_skipped": len(self.skipped), "queries_ignored": len(self.ignored),
             "zero_filled": self.zero_filled, "skipped": self.skipped, "ignored": self.ignored,
             "relevance_level_not_read_by": self.level_ignored_by(),
-            "ignore_identical_ids": s.ignore_identical_ids,
+            **{name: getattr(s, name) for name in input_rule_names()},
             "identical_ids_dropped": self.identical_ids_dropped,
             "costs": None if s.costs is None else {"path": s.costs.path,
                                                    "documents": len(s.costs.doc_ids)},
@@ -301,92 +291,6 @@ class ResultsByRun(dict):
 
     def to_latex(self, per_query: bool = False, **options: Any) -> str:
         return view("latex")(list(self.values()), per_query=per_query, **options)
-
-
-# ---- evaluate: input -> engine -> Results -------------------------------------------------
-
-ENGINES = ("native", "pytrec_eval")
-
-
-def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
-             missing: str | None = None, relevance_level: int = 1, depth: int | None = None,
-             judged_only: bool = False, engine: str = "native", compat: int = 9,
-             ties: str = "trec_eval", num_docs: int = 0,
-             names: list[str] | None = None, costs: Any = None, like: str | None = None,
-             ignore_identical_ids: bool | None = None,
-             allow_empty: bool = False) -> Results | ResultsByRun:
-    """Evaluate a run against qrels; returns the Results every output format renders.
-
-    ``run``: one run (a path, a Run, a DataFrame, a {query_id: {doc_id: score}} dict, or
-    ir_measures' ScoredDoc tuples), or several: a list of runs, or a {name: run} dict,
-    for which a ``ResultsByRun`` ({label: Results}) comes back, the qrels read once.
-    ``names``: the labels of the runs of a list, in order (else file names or tags).
-
-    ``measures`` are names in trec_eval's or ir_measures' syntax (default: trec_eval's
-    ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
-    documents them). ``missing="zero"`` averages over every qrels query (trec_eval -c);
-    ``"skip"`` only over queries in both. ``ties``: how documents with equal scores are
-    ordered (``settings.TIE_POLICIES``). ``num_docs``: the documents in the collection
-    (trec_eval -N), which only ``utility``'s fourth coefficient reads. ``costs``: what
-    reading each document costs, for the C/W/L measures: a cost file's path (``doc_id cost``
-    lines, ``--costs``) or a ``{doc_id: cost}`` mapping; unlisted documents cost 1.
-    ``like``: one of ``engine.presets.TOOLS``, that tool's defaults (its query policy
-    unless ``missing`` is given, its measure names, BEIR's identical-id rule), named in a
-    note. ``ignore_identical_ids``: drop retrieved documents whose id is their query's
-    (BEIR's default; ``None``: the preset's, else off). ``allow_empty``: score a run with
-    no ranked line, or with no query of the qrels, 0 with a note, where it is otherwise
-    refused (UsageError; ``engine.empty_runs``).
-    """
-    with large_arrays_reuse_memory(input_rows(qrels) + _run_rows(run)):
-        chosen, parsed, notes = configured(
-            qrels, measures, like, missing=missing, ignore_identical_ids=ignore_identical_ids,
-            compat=compat, relevance_level=relevance_level, depth=depth,
-            judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs,
-            allow_empty=allow_empty)
-        settings = chosen.settings
-        judged = as_qrels(rows_as_frame(qrels, "relevance"))
-        if not is_several(run):
-            if names is not None and len(names) != 1:
-                raise UsageError(f"names: one run, {len(names)} names")
-            ranked = prepared(chosen, judged,
-                              as_run(rows_as_frame(run, "score"), ranks=ties == "rank"))
-            results = _evaluate_one(judged, ranked, parsed, settings, engine, notes)
-            results.count_dropped(ranked)
-            if names:
-                results.run = str(names[0])
-            return results
-        sources, given = named_runs(run, names)
-        read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"),
-                                                name or f"run{i + 1}", ranks=ties == "rank"))
-                for i, (source, name) in enumerate(zip(sources, given))]
-        by_run = ResultsByRun()
-        for ranked, label in zip(read, labels_of(read, given)):
-            results = _evaluate_one(judged, ranked, parsed, settings, engine, list(notes))
-            results.count_dropped(ranked)
-            results.run = label
-            by_run[label] = results
-        return by_run
-
-
-def _run_rows(run: Any) -> int:
-    """``input_rows`` of one run or of the largest of several."""
-    if not is_several(run):
-        return input_rows(run)
-    return max(map(input_rows, run.values() if isinstance(run, dict) else run), default=0)
-
-
-def _evaluate_one(judged: Any, ranked: Any, parsed: list[Measure], settings: Settings,
-                  engine: str, notes: list[str]) -> Results:
-    if engine == "native":
-        from .engine import native
-        results = Results.of(native.evaluate(judged, ranked, parsed, settings))
-    elif engine == "pytrec_eval":
-        from .engine import pytrec
-        results = Results.of(pytrec.evaluate(judged, ranked, parsed, settings))
-    else:
-        raise UsageError(f"unknown engine {quoted(engine)}: choose {' or '.join(ENGINES)}")
-    results.notes[:0] = notes
-    return results
 
 
 def _listed(names: list[str], shown: int = 10) -> str:

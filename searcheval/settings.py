@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -52,6 +52,31 @@ class DocumentCosts:
 
 
 @dataclass(frozen=True)
+class InputRule:
+    """How the outputs name a setting that changes what is evaluated (each changes a number,
+    so each output that states the settings names it), held by the setting's field: under
+    a table (``block``), in csv's stderr line (``line``), and why ``--format trec``'s numbers
+    are not trec_eval's (``trec_eval``). ``{count}`` is where the documents it dropped go
+    (``Results.identical_ids_dropped``) when ``counted``."""
+
+    block: str
+    line: str
+    trec_eval: str
+    counted: bool = False
+
+
+def input_rules(settings: Settings) -> list[tuple[str, InputRule]]:
+    """(field name, rule) of every input rule ``settings`` switch on, in field order."""
+    return [(f.name, f.metadata["rule"]) for f in fields(settings)
+            if "rule" in f.metadata and getattr(settings, f.name)]
+
+
+def input_rule_names() -> list[str]:
+    """The fields that are input rules (``InputRule``), on or off."""
+    return [f.name for f in fields(Settings) if "rule" in f.metadata]
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every option that changes a number."""
 
@@ -69,7 +94,13 @@ class Settings:
     run_queries_count: bool = False
     # --ignore-identical-ids (BEIR's rule, --like beir's default): a retrieved document whose
     # id is its query's id is dropped before evaluating (engine.presets.prepared)
-    ignore_identical_ids: bool = False
+    ignore_identical_ids: bool = field(default=False, metadata={"rule": InputRule(
+        block="identical ids: a retrieved document whose id is its query's id is dropped "
+              "(BEIR's rule, --ignore-identical-ids){count}",
+        line="identical ids dropped (--ignore-identical-ids){count}",
+        trec_eval="documents whose id is their query's id dropped (--ignore-identical-ids)"
+                  "{count}; trec_eval keeps them",
+        counted=True)})
     # --like beir: BEIR's own measures (custom_metrics.py: MRR@k, R_cap@k, Hole@k,
     # Accuracy@k) sum over the run's queries and divide by the qrels queries, so a query the
     # run lacks counts 0 there, while its pytrec_eval measures average the queries in both
@@ -104,19 +135,10 @@ class Settings:
             # trec_eval's default is 0 too, and it holds -N in a C long
             raise UsageError(f"the number of documents in the collection (-N) must be an "
                              f"integer from 0 to 9223372036854775807, found {quoted(self.num_docs)}")
-        if not isinstance(self.judged_only, (bool, np.bool_)):
-            raise UsageError(f"judged_only must be True or False, found {quoted(self.judged_only)}")
-        if not isinstance(self.run_queries_count, (bool, np.bool_)):
-            raise UsageError(f"run_queries_count must be True or False, found "
-                             f"{quoted(self.run_queries_count)}")
-        if not isinstance(self.ignore_identical_ids, (bool, np.bool_)):
-            raise UsageError(f"ignore_identical_ids must be True or False, found "
-                             f"{quoted(self.ignore_identical_ids)}")
-        if not isinstance(self.beir_custom_means, (bool, np.bool_)):
-            raise UsageError(f"beir_custom_means must be True or False, found "
-                             f"{quoted(self.beir_custom_means)}")
-        if not isinstance(self.allow_empty, (bool, np.bool_)):
-            raise UsageError(f"allow_empty must be True or False, found {quoted(self.allow_empty)}")
+        for name in (f.name for f in fields(self) if f.type in (bool, "bool")):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise UsageError(f"{name} must be True or False, found "
+                                 f"{quoted(getattr(self, name))}")
         if self.costs is not None and not isinstance(self.costs, DocumentCosts):
             raise UsageError(f"costs must be DocumentCosts (read_costs), found "
                              f"{type(self.costs).__name__}")

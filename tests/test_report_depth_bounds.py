@@ -1,6 +1,6 @@
-"""report --depth near and past 2^63: the rankings shown are sliced with Python ints (a
+"""report --shown near and past 2^63: the rankings shown are sliced with Python ints (a
 numpy start plus 2^63 - 1 wrapped around and showed every query but the first empty), and
-the CLI refuses a --depth past 2^53, which the page's script cannot print exactly."""
+the CLI refuses a --shown past 2^53, which the page's script cannot print exactly."""
 
 from __future__ import annotations
 
@@ -34,10 +34,10 @@ def test_any_depth_past_the_rankings_shows_them_whole(depth):
 def test_report_refuses_a_depth_past_2_53_with_one_line(tmp_path, depth):
     out = tmp_path / "r.html"
     result = cli("report", SEEDS / "library.qrels", SEEDS / "library.run", "-o", out,
-                 "--depth", depth)
+                 "--shown", depth)
     assert result.exit_code == 2 and not out.exists()
     [line] = result.stderr.splitlines()  # the program's name, then click's words
-    assert line.endswith(f" report: error: Invalid value for '--depth': {depth} is not in the "
+    assert line.endswith(f" report: error: Invalid value for '--shown': {depth} is not in the "
                          "range 1<=x<=9007199254740992.")
 
 

@@ -311,7 +311,7 @@ def test_the_output_may_not_be_an_input(hostile):
 def test_the_shown_depth(hostile, tmp_path):
     qrels, run, _, _ = hostile
     out = tmp_path / "r.html"
-    result = cli("report", qrels, run, "--depth", "2", "-o", out)
+    result = cli("report", qrels, run, "--shown", "2", "-o", out)
     assert result.output == (f"wrote {out}: {out.stat().st_size:,} bytes, 1 run, 1 query, "
                              "5 measures\n")
     data = blob(out.read_text(encoding="utf-8"))

@@ -18,11 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.presets import Chosen, choose, prepared
+from ..engine.configure import Configuration, configure
 from ..io.inputs import as_qrels, as_run
 from ..io.run_sources import labels_of, named_runs, rows_as_frame
-from ..results import document_costs, resolve_measures
-from ..settings import Settings
+from ..pipeline import evaluated, prepared
 from ..errors import UsageError, quoted
 from ..measures import Measure
 from ..results import Results, undefined_note
@@ -36,37 +35,28 @@ DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,
             baseline: Any = None, test: str = "t", correction: str | None = None,
             alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
-            missing: str | None = None, relevance_level: int = 1, depth: int | None = None,
-            judged_only: bool = False, compat: int = 9, ties: str = "trec_eval",
-            num_docs: int = 0, names: list[str | None] | None = None,
-            groups: dict[str, list[str]] | None = None, like: str | None = None,
-            ignore_identical_ids: bool | None = None, costs: Any = None,
-            allow_empty: bool = False) -> Comparison:
+            names: list[str | None] | None = None,
+            groups: dict[str, list[str]] | None = None, **options: Any) -> Comparison:
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in
     a list, or in a ``{name: run}`` dict that names each run in every output.
     ``names``: a name for each run of a list (None: its file name or tag), as the dict's keys.
     ``baseline``: one of ``runs`` (the same object or path, or a run's name, or its key in
-    the dict) or another run, put first. Query options (and ``like``,
-    ``ignore_identical_ids``) mirror :func:`searcheval.evaluate`.
+    the dict) or another run, put first. ``options`` (the settings, ``like``, ``costs``)
+    are :func:`searcheval.evaluate`'s, by name.
     ``correction``: over every comparison made; by default holm, and for Tukey's tests
     (already adjusted over the pairs of runs of each measure) none.
     ``groups`` (group -> query ids, ``io.groups.read_groups``): every comparison is made
     again on each group's paired queries, and the correction is taken over all of them.
-    ``costs``: what each document costs, for the C/W/L measures, as for ``evaluate``.
-    ``allow_empty``: a run that ranks nothing the qrels judge scores 0, as for ``evaluate``.
     """
     from . import pair_tests, stats  # scipy: only when comparing
     correction = _checked_test(test, correction, alpha, resamples, stats)
-    chosen = _chosen(like, missing, ignore_identical_ids, costs, compat=compat,
-                     relevance_level=relevance_level, depth=depth, judged_only=judged_only,
-                     ties=ties, num_docs=num_docs, allow_empty=allow_empty)
-    asked = resolve_measures(measures or list(DEFAULT_MEASURES), compat, like)
-    parsed, notes = _paired_measures(asked)
-    notes += [chosen.note] if chosen.note else []
+    config = configure(None, measures or None, default_measures=DEFAULT_MEASURES, **options)
+    parsed, notes = _paired_measures(list(config.measures))
+    notes += list(config.notes)
     sources, names, base_index = _with_baseline(*named_runs(runs, names), baseline)
-    whole, query_ids, left_out = _paired(_evaluated(qrels, sources, names, chosen, asked, ties))
+    whole, query_ids, left_out = _paired(_evaluated(qrels, sources, names, config))
     results = [_only(r, parsed) for r in whole]
     pairs = ([(base_index, j) for j in range(len(results)) if j != base_index]
              if base_index is not None else
@@ -103,28 +93,17 @@ def _checked_test(test: str, correction: str | None, alpha: float, resamples: in
     return correction
 
 
-def _chosen(like: str | None, missing: str | None, ignore_identical_ids: bool | None,
-            costs: Any, **settings: Any) -> Chosen:
-    """The settings asked for, with the preset of ``like`` (--like TOOL) applied."""
-    given = Settings(missing=missing or "zero", costs=document_costs(costs), **settings)
-    return choose(like, given, missing_given=missing is not None,
-                  ignore_identical_ids=ignore_identical_ids)
-
-
-def _evaluated(qrels: Any, sources: list[Any], names: list[str | None], chosen: Chosen,
-               measures: list[Measure], ties: str) -> list[Results]:
+def _evaluated(qrels: Any, sources: list[Any], names: list[str | None],
+               config: Configuration) -> list[Results]:
     """Each run read, prepared and evaluated on its own, labelled as every output names it."""
     judged = as_qrels(rows_as_frame(qrels, "relevance"))
-    read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"), name or f"run{i + 1}",
-                                            ranks=ties == "rank"))
+    ranks = config.settings.ties == "rank"
+    read = [prepared(config, judged, as_run(rows_as_frame(source, "score"),
+                                            name or f"run{i + 1}", ranks=ranks))
             for i, (source, name) in enumerate(zip(sources, names))]
     refuse_repeated_runs(read)  # a run against itself compares nothing
-    from ..engine import native
-    full = [Results.of(native.evaluate(judged, run, measures, chosen.settings)) for run in read]
-    for results, label, run in zip(full, labels_of(read, names), read):  # exp1/run.txt, ...
-        results.run = label
-        results.count_dropped(run)
-    return full
+    return [evaluated(config, judged, run, label, is_prepared=True)  # exp1/run.txt, ...
+            for run, label in zip(read, labels_of(read, names))]
 
 
 def _test_notes(query_ids: list[str], rows: list[Row], floor: Any, left_out: list[str],

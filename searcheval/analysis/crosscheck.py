@@ -9,11 +9,13 @@ changes in the native engine are the recall cut-off rounding and the score width
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine import cwl_eval, native, ndeval, pytrec
+from ..engine import cwl_eval, ndeval, pytrec
+from ..engine.configure import Configuration
+from ..pipeline import computed
 from ..settings import Settings
 from ..model import Qrels, Run
 from ..model.words import counted
@@ -117,9 +119,10 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     A crash of pytrec_eval is recorded in ``reference_crashed``; pytrec_eval not being
     installed raises ReferenceEngineError (nothing could be checked).
     """
-    results = Results.of(native.evaluate(qrels, run, measures, settings))
-    as_9 = results if settings.compat == 9 else Results.of(native.evaluate(
-        qrels, run, measures, replace(settings, compat=9)))
+    config = Configuration(settings, tuple(measures))
+    results = computed(config, qrels, run)
+    as_9 = results if settings.compat == 9 else computed(config.with_settings(compat=9),
+                                                         qrels, run)
     reasons = [_unsupported(m, settings) for m in measures]
     not_checked = [NotChecked(str(m), r) for m, r in zip(measures, reasons) if r is not None]
     by_design = _design_differences(as_9, results, tolerance) if as_9 is not results else []

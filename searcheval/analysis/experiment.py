@@ -27,7 +27,8 @@ import numpy as np
 
 from ..errors import UsageError, quoted
 from ..io.run_sources import named_runs
-from ..results import Results, ResultsByRun, evaluate
+from ..pipeline import evaluate
+from ..results import Results, ResultsByRun
 from ..settings import TIE_POLICIES
 from .compare import Comparison, baseline_index, compare
 from .corrections import correction_method

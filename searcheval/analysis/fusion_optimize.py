@@ -26,7 +26,7 @@ from ..errors import UsageError
 from ..io.inputs import as_qrels, as_run
 from ..model import natural_key
 from ..model.words import counted
-from ..results import evaluate
+from ..pipeline import evaluate
 from .fusion import describe, fused_run, method_named, norm_named, prepare
 
 

@@ -44,7 +44,7 @@ def find_misses(qrels, run, k: int, queries: dict[str, str] | None = None,
     ``name``: what the output calls the run (default: its file name or tag); ``compat``:
     ranked as evaluate --compat ranks it."""
     from ..io.inputs import as_qrels, as_run
-    from ..results import evaluate
+    from ..pipeline import evaluate
     judged, ranked = as_qrels(qrels), as_run(run)
     # A run that ranks nothing the qrels judge misses every query: that is this report's
     # answer, said query by query, not a mean that would rank the run last unseen

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 import click
 
 from .completion import files, folders
-from .options import (ci_options, costs_option, interval_asked, measures_from_option, peer_options,
-                      plot_options, query_and_ranking_options, table_options, trec_eval_options)
+from .options import (ci_options, evaluation_options, interval_asked, measures_from_option,
+                      plot_options, table_options)
 from .run_args import RunsCommand, name_option
 from .closed_pipe import checked_stdout, closed_stdout_is_done
 from .examples import with_examples
@@ -213,14 +213,11 @@ def _fail(message: str, code: int = 2) -> None:
 @click.option("--cross-check", is_flag=True,
               help="Compute with both engines and compare every (query, measure); exit 1 on "
                    "any difference above 1e-9.")
-@query_and_ranking_options
-@trec_eval_options
-@peer_options
+@evaluation_options
 @click.option("-Z", "--zscores", "zscores", shell_complete=files, default=None, metavar="FILE",
               help="Print z-scores, (value - mean) / stddev, the mean and stddev of each "
                    "(query, measure) from FILE, lines 'query_id measure mean stddev' with "
                    "trec_eval's measure names (trec_eval -Z); -1000000 where FILE has none.")
-@costs_option
 @click.option("-n", "--no-summary", is_flag=True,
               help="No summary: leave out the `all` values (trec_eval -n); for -f trec, "
                    "csv, wide-csv and json.")
@@ -237,37 +234,26 @@ def _fail(message: str, code: int = 2) -> None:
                    "query may be in several groups).")
 @ci_options()
 @table_options
-def evaluate(qrels, runs, measures, per_query, missing, complete, relevance_level, depth,
-             judged_only, ties, compat, allow_empty, engine, cross_check, num_docs,
-             results_format,
-             qrels_format, like, ignore_identical_ids, zscores, costs, no_summary, fmt,
-             output, plot_dir, plot_measures, plot_size, dpi, groups_path, ci, ci_method,
-             ci_level, seed, resamples, table) -> None:
+def evaluate(qrels, runs, measures, per_query, engine, cross_check, evaluation, zscores,
+             no_summary, fmt, output, plot_dir, plot_measures, plot_size, dpi, groups_path, ci,
+             ci_method, ci_level, seed, resamples, table) -> None:
     """Evaluate RUN(s) against QRELS (TREC files; '-' reads stdin; .gz works).
 
     QRELS may also be irds:DATASET_ID, an ir_datasets dataset on local files (no download).
     """
-    if complete and missing == "skip":
-        _fail("searcheval: -c and --missing skip contradict each other")
-    policy_given = bool(complete) or missing is not None  # trec_eval's -c is its own flag
-    missing = missing or ("zero" if complete or like is None else None)  # None: --like's
     try:
         from .commands import run_evaluate
-        interval = interval_asked(ci, ci_method, ci_level, seed, resamples, like)
+        interval = interval_asked(ci, ci_method, ci_level, seed, resamples,
+                                  evaluation.options["like"])
         from .run_args import paths_and_names
         paths, names = paths_and_names(runs)
-        code = run_evaluate(qrels, paths, list(measures), run_names=names, per_query=per_query,
-                            missing=missing, relevance_level=relevance_level, depth=depth,
-                            judged_only=judged_only, ties=ties, engine=engine,
-                            cross_check=cross_check, num_docs=num_docs, zscores=zscores,
-                            costs=costs, summary=not no_summary, qrels_format=qrels_format,
-                            like=like, ignore_identical_ids=ignore_identical_ids,
-                            compat=int(compat), fmt=fmt, output=output, plot_dir=plot_dir,
-                            groups_path=groups_path, plot_how=(plot_measures, plot_size, dpi),
-                            looks=table,
+        code = run_evaluate(qrels, paths, list(measures), evaluation, run_names=names,
+                            per_query=per_query, engine=engine, cross_check=cross_check,
+                            zscores=zscores, summary=not no_summary, fmt=fmt, output=output,
+                            plot_dir=plot_dir, groups_path=groups_path,
+                            plot_how=(plot_measures, plot_size, dpi), looks=table,
                             runid=not measures or any(m in NICKNAME_NAMES for m in measures),
-                            interval=interval, policy_given=policy_given,
-                            allow_empty=allow_empty)
+                            interval=interval)
     except ReferenceEngineCrash as exc:  # done, but look: exit 1
         _fail(str(exc), 1)
     except SearchevalError as exc:

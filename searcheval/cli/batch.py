@@ -20,12 +20,12 @@ from ..scale.fingerprints import file_sha256, qrels_content_sha256
 from ..scale.leaderboard import leaderboard, order_words
 from ..scale.worker_qrels import load_qrels
 from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabelled
+from ..engine.configure import Configuration
 from ..settings import Settings
 from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost, quoted
 from ..io.irds import is_irds
 from .completion import files, folders
-from .options import (ci_options, costs_option, interval_asked, measures_from_option,
-                      peer_options, query_and_ranking_options, trec_eval_options)
+from .options import ci_options, evaluation_options, interval_asked, measures_from_option
 from .run_args import RunsCommand, name_option
 from .output import write_text
 from ..io.run_labels import path_labels
@@ -190,9 +190,7 @@ def _human(number: float) -> str:
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s), as for evaluate. Default: trec_eval's 'official'.")
 @measures_from_option
-@query_and_ranking_options
-@trec_eval_options
-@peer_options
+@evaluation_options
 @click.option("--sort", "sort_by", default=None, metavar="MEASURE",
               help="Leaderboard order, best first (default: the first measure that grades "
                    "the ranking, not a count such as NumQ).")
@@ -212,36 +210,22 @@ def _human(number: float) -> str:
               default=None, help="Also print the leaderboard on stdout: table for people, "
               "csv and json as OUTDIR's summary.csv and summary.json (default: not printed).")
 @ci_options()
-@costs_option
-def batch_command(qrels, runs, outdir, measures, missing, complete, relevance_level, depth,
-                  judged_only, ties, compat, allow_empty, num_docs, results_format,
-                  qrels_format, like,
-                  ignore_identical_ids, sort_by, jobs, stream,
+def batch_command(qrels, runs, outdir, measures, evaluation, sort_by, jobs, stream,
                   chunk_queries, block_size, dask, fmt, ci, ci_method, ci_level, seed,
-                  resamples, costs) -> None:
+                  resamples) -> None:
     """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
 
     A rerun skips the runs whose outputs are complete and were made from the same run,
     qrels and options; a bad run is reported and skipped (exit status 1)."""
-    if complete and missing == "skip":
-        _fail("searcheval: -c and --missing skip contradict each other")
     if stream is False and chunk_queries is not None:
         _fail("searcheval: --chunk-queries streams, so it cannot go with --no-stream")
     try:
-        from ..engine.presets import choose
-        from .commands import document_costs
-        chosen = choose(like, Settings(
-            compat=int(compat), missing=missing or "zero", relevance_level=relevance_level,
-            depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
-            costs=document_costs(costs), allow_empty=allow_empty),
-            missing_given=bool(missing or complete), ignore_identical_ids=ignore_identical_ids)
-        job, sort = batch_job(qrels, list(measures), chosen.settings, sort_by, stream,
-                              chunk_queries, parse_size(block_size), like)
-        job = replace(job, qrels_form=qrels_format, like=like,
-                      ignore_identical_ids=chosen.settings.ignore_identical_ids,
-                      equal_queries=chosen.equal_queries,
-                      interval=interval_asked(ci, ci_method, ci_level, seed,
-                                                              resamples, like))
+        like = evaluation.options["like"]
+        config = evaluation.configure(None, [])  # the measures: batch_job's
+        job, sort = batch_job(qrels, list(measures), config, sort_by, stream,
+                              chunk_queries, parse_size(block_size))
+        job = replace(job, qrels_form=evaluation.qrels_format,
+                      interval=interval_asked(ci, ci_method, ci_level, seed, resamples, like))
         with _terminated_as_interrupted():
             outcomes = _with_progress(qrels, list(runs), outdir, job, sort, jobs, dask)
     except WorkersLost as exc:
@@ -309,13 +293,18 @@ def _cell(value: str) -> str:
     return value if value.isdigit() else f"{number:.4f}"
 
 
-def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str | None = None,
-              stream: bool | None = None, chunk_queries: int | None = None,
-              block_bytes: int = 32 << 20, like: str | None = None) -> tuple[Job, str]:
-    """The Job of a batch (measures in canonical names, the qrels' hash) and its sort measure;
-    ``like``: the measure names are that tool's (--like)."""
-    from ..results import dataset_measures, resolve_measures
+def batch_job(qrels: str, measures: list[str], config: Configuration | Settings,
+              sort_by: str | None = None, stream: bool | None = None,
+              chunk_queries: int | None = None, block_bytes: int = 32 << 20
+              ) -> tuple[Job, str]:
+    """The Job of a batch (measures in canonical names, the qrels' hash) and its sort
+    measure; ``config``: the settings, --like's preset applied (the measure names are that
+    tool's), or the Settings alone."""
+    from ..engine.configure import dataset_measures, resolve_measures
     from .commands import without_runid
+    if isinstance(config, Settings):
+        config = Configuration(config)
+    settings, like = config.settings, config.like
     measures, runid = without_runid(measures)
     if runid and not measures:
         raise UsageError("-m runid alone: the leaderboard ranks the runs by a measure; give one "
@@ -333,7 +322,8 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
     # irds: the content's hash is made by run_batch, which reads the judgments anyway
     digest = "" if is_irds(qrels) or qrels == "-" else _qrels_sha256(qrels)
     return Job(qrels, digest, tuple(parsed), settings, stream, chunk_queries, block_bytes,
-               runid=runid, trec_labels=tuple(m.trec_label for m in measures_parsed)), sort
+               runid=runid, trec_labels=tuple(m.trec_label for m in measures_parsed),
+               like=like, equal_queries=config.equal_queries, notes=config.notes), sort
 
 
 def default_sort(measures: list) -> str:

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from ..errors import MOST_PROBLEMS, UsageError, cut
 from ..report import render
 from ..io.inputs import as_qrels, as_run
 from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
-from ..results import dataset_measures, resolve_measures
-from ..settings import Settings
 from ..measures import NICKNAMES, Measure, parse_measure
 from ..measures.grammar import split_names
+from .options import Evaluation
 from .output import write_with_plots
 from ..results import Results
+from ..engine.configure import Configuration
 from ..engine.qrels_forms import form_warnings, read_for, refuse_unfit
-from ..engine.presets import choose, prepared
+from ..pipeline import evaluated, labelled, prepared
 from ..io.run_labels import refuse_repeated_paths, run_labels
 from ..model import Qrels, Run
 from ..model.words import counted
@@ -23,77 +25,56 @@ from ..model.words import counted
 NOTELESS = ("csv", "wide-csv", "trec")  # formats with no place for notes: those go to stderr
 
 
-def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str], *,
-                 per_query: bool, missing: str, relevance_level: int, depth: int | None,
-                 judged_only: bool, ties: str, engine: str, cross_check: bool, compat: int,
-                 fmt: str,
-                 output: str | None, runid: bool, plot_dir: str | None = None,
-                 num_docs: int = 0, zscores: str | None = None, summary: bool = True,
-                 qrels_format: str = "trec", run_names: list[str | None] | None = None,
-                 groups_path: str | None = None, plot_how: tuple = ((), None, None),
-                 interval=None, costs: str | None = None, looks=None, like: str | None = None,
-                 ignore_identical_ids: bool | None = None, policy_given: bool = True,
-                 allow_empty: bool = False) -> int:
+def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str],
+                 evaluation: Evaluation, *, per_query: bool, engine: str, cross_check: bool,
+                 fmt: str, output: str | None, runid: bool, plot_dir: str | None = None,
+                 zscores: str | None = None, summary: bool = True,
+                 run_names: list[str | None] | None = None, groups_path: str | None = None,
+                 plot_how: tuple = ((), None, None), interval=None, looks=None) -> int:
+    costs = evaluation.options.get("costs")
     refuse_inputs_as_outputs([output], [costs] if costs else [])
-    settings = Settings(compat=compat, missing=missing or "zero", relevance_level=relevance_level,
-                        depth=depth, judged_only=judged_only, ties=ties, num_docs=num_docs,
-                        costs=document_costs(costs), allow_empty=allow_empty)
-    chosen = choose(like, settings, missing_given=missing is not None,
-                    ignore_identical_ids=ignore_identical_ids)  # --like TOOL
-    settings = chosen.settings
-    names, notes, measures, runid_asked = _asked_measures(qrels_path, measure_names, compat,
-                                                          like, fmt)
+    names, runid_asked = without_runid(measure_names)
+    if runid_asked and not names:  # `-m runid` alone: trec_eval prints that line only
+        refuse_runid_alone(fmt)
+    config = evaluation.configure(None if runid_asked and not names else qrels_path,
+                                  names or ([] if runid_asked else None), engine=engine)
     runid = runid or runid_asked
     refuse_repeated_paths(run_paths)
     refuse_inputs_as_outputs([output], [qrels_path, *run_paths, zscores, groups_path])
     refuse_stdin_twice([qrels_path, *run_paths])
     groups = _groups(groups_path, fmt)
     measures, first_notes = first_parameters_only(
-        names or ([] if runid_asked else ["official"]), measures, compat, fmt == "trec")
-    notes = notes + first_notes + ([chosen.note] if chosen.note else [])
-    qrels = read_for(measures, lambda: as_qrels(qrels_path, qrels_format))  # a -R hint
+        names or ([] if runid_asked else ["official"]), list(config.measures),
+        config.settings.compat, fmt == "trec")
+    config = replace(config, measures=tuple(measures), notes=config.notes + tuple(first_notes))
+    qrels = read_for(measures, lambda: as_qrels(qrels_path, evaluation.qrels_format))  # a -R hint
     refuse_unfit(qrels, measures)  # before reading the runs
     for warning in form_warnings(qrels):
         click.echo(f"searcheval: warning: {warning}", err=True)
-    runs = [prepared(chosen, qrels, as_run(path, ranks=ties == "rank"))  # all read before
-            for path in run_paths]  # writing; --like ranx checks the queries, beir drops ids
+    ranks = config.settings.ties == "rank"
+    runs = [prepared(config, qrels, as_run(path, ranks=ranks))  # all read before writing;
+            for path in run_paths]  # --like ranx checks the queries, beir drops ids
     table = _zscore_table(zscores)
     labels = run_labels(runs, run_names)  # NAME=PATH; exp1/run.txt and exp2/run.txt, not run.txt twice
     results_list: list[Results] = []
     code = 0
     for run, label in zip(runs, labels):
         which = f"{label}: " if len(runs) > 1 else ""  # which run's values differ
-        results, agreed = _one_run(qrels, run, measures, settings, engine, cross_check, fmt,
-                                   which)
+        results, agreed = _one_run(config, qrels, run, label, cross_check, fmt, which)
         code = code if agreed else 1
         results = _shown(results, table, interval)
-        results.run = label
-        results.count_dropped(run)  # BEIR's identical-id rule: how many it dropped
-        results.notes[:0] = notes
         _warn(results, show_notes=fmt in NOTELESS, labelled=len(runs) > 1)
         results_list.append(results)
     text = render.render_results(results_list, fmt, per_query, runid, summary, groups=groups,
                                  **({"options": looks} if looks is not None else {}))
     for results in results_list:  # once the output can be made: not before a refusal
-        _warn_settings(results, fmt, policy_given, labelled=len(runs) > 1)
-    files = (_plots(qrels, dict(zip(labels, runs)), results_list, settings, plot_how)
+        _warn_settings(results, fmt, evaluation.policy_given, labelled=len(runs) > 1)
+    files = (_plots(qrels, dict(zip(labels, runs)), results_list, config, plot_how)
              if plot_dir else {})
     write_with_plots(output, text, plot_dir, files)  # all or none
     if files:
         click.echo(f"searcheval: wrote {len(files)} plot files (PNG and SVG) into {plot_dir}", err=True)
     return code
-
-
-def _asked_measures(qrels_path: str, measure_names: list[str], compat: int, like: str | None,
-                    fmt: str) -> tuple[list[str], list[str], list[Measure], bool]:
-    """(the names asked, the notes they bring, the measures parsed, whether -m runid was
-    asked): an irds: dataset's official measures when none are asked."""
-    measure_names, runid_asked = without_runid(measure_names)
-    if runid_asked and not measure_names:  # `-m runid` alone: trec_eval prints that line only
-        refuse_runid_alone(fmt)
-        return [], [], [], runid_asked
-    names, notes = dataset_measures(qrels_path, measure_names or None)  # irds: official
-    return names, notes, resolve_measures(names, compat, like), runid_asked
 
 
 def _zscore_table(path: str | None):
@@ -104,15 +85,15 @@ def _zscore_table(path: str | None):
     return read_zscores(path)
 
 
-def _one_run(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings, engine: str,
-             cross_check: bool, fmt: str, which: str) -> tuple[Results, bool]:
+def _one_run(config: Configuration, qrels: Qrels, run: Run, label: str, cross_check: bool,
+             fmt: str, which: str) -> tuple[Results, bool]:
     """One run's Results, and False when --cross-check found the engines to differ (said
     on stderr, ``which`` run first, where the format has no place for notes)."""
     if not cross_check:
-        return Results.of(_engine(engine).evaluate(qrels, run, measures, settings)), True
+        return evaluated(config, qrels, run, label, is_prepared=True), True
     from ..analysis.crosscheck import crosscheck
-    check = crosscheck(qrels, run, measures, settings)
-    results = check.results
+    check = crosscheck(qrels, run, list(config.measures), config.settings)
+    results = labelled(config, check.results, run, label)
     results.notes.extend(check.report_lines())
     agreed = check.ok()
     if not agreed:
@@ -144,14 +125,6 @@ def _groups(path: str | None, fmt: str) -> dict[str, list[str]] | None:
 
 
 RUNID = "runid"  # trec_eval's line naming the run's tag: a -m name, but not a number
-
-
-def document_costs(path: str | None):
-    """The --costs file's costs (the C/W/L measures'), or None."""
-    if path is None:
-        return None
-    from ..io.costs import read_costs
-    return read_costs(path)
 
 
 def without_runid(names: list[str]) -> tuple[list[str], bool]:
@@ -196,22 +169,14 @@ def refuse_runid_alone(fmt: str) -> None:
                          "(trec_eval's runid): use --format trec, json or table")
 
 
-def _plots(qrels, runs: dict, results_list: list[Results], settings: Settings, how: tuple
+def _plots(qrels, runs: dict, results_list: list[Results], config: Configuration, how: tuple
            ) -> dict[str, bytes]:
     """PR curves and distributions, drawn before anything is written (matplotlib: only here)."""
     from ..report import plots
     from .options import plot_settings
     options = plot_settings(*how)
-    curves = plots.iprec_curves(qrels, runs, settings)
+    curves = plots.iprec_curves(qrels, runs, config)
     return plots.encode(plots.results_figures(results_list, curves, options))
-
-
-def _engine(name: str):
-    if name == "pytrec_eval":
-        from ..engine import pytrec
-        return pytrec
-    from ..engine import native
-    return native
 
 
 def _warn(results: Results, show_notes: bool, labelled: bool = False) -> None:

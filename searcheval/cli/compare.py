@@ -11,8 +11,8 @@ import sys
 import click
 
 from .completion import files, folders
-from .options import (CORRECTION, ci_options, costs_option, interval_asked, measures_from_option, peer_options,
-                      plot_options, query_and_ranking_options, table_options, trec_eval_options)
+from .options import (CORRECTION, ci_options, evaluation_options, interval_asked,
+                      measures_from_option, plot_options, table_options)
 from .run_args import RunsCommand, name_option
 
 from ..report.render import FORMATS
@@ -50,9 +50,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Seed of the randomization and bootstrap tests.")
 @click.option("--resamples", type=click.IntRange(min=1), default=10000, show_default=True,
               help="Sign flips (randomization) or resamples (bootstrap: at most 10000000).")
-@query_and_ranking_options
-@trec_eval_options
-@peer_options
+@evaluation_options
 @click.option("-f", "--format", "fmt", type=click.Choice(list(FORMATS)), default="table",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
@@ -69,13 +67,10 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="A regression gate for CI: exit 3 when a run is significantly worse than "
                    "--baseline on one of the measures (a lower mean and a corrected p below "
                    "--alpha), naming the run, measure and p on stderr.")
-@costs_option
 @table_options
 def compare_command(qrels, runs, measures, baseline, test, correction, alpha, seed, resamples,
-                    missing, complete, relevance_level, depth, judged_only, ties, compat,
-                    allow_empty, num_docs, results_format, qrels_format, like, ignore_identical_ids, fmt,
-                    output, groups_path, plot_dir, plot_measures, plot_size, dpi, ci, ci_method,
-                    ci_level, fail_if_worse, costs, table) -> None:
+                    evaluation, fmt, output, groups_path, plot_dir, plot_measures, plot_size,
+                    dpi, ci, ci_method, ci_level, fail_if_worse, table) -> None:
     """Compare runs on the same queries, with paired significance tests.
 
     With --baseline every run is compared with the baseline; without, every pair. Per
@@ -84,8 +79,7 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
     """
     from . import _fail
     from ..errors import INTERRUPTED, INTERRUPTED_CODE, SearchevalError
-    if complete and missing == "skip":
-        _fail("searcheval: -c and --missing skip contradict each other")
+    options = evaluation.options
     try:
         from ..analysis.compare import compare
         from ..report.compare import render_comparison
@@ -98,30 +92,26 @@ def compare_command(qrels, runs, measures, baseline, test, correction, alpha, se
         if baseline is not None and baseline in names:  # --baseline NAME: the run given that name
             baseline = runs[names.index(baseline)]
         _refuse_gate_without_baseline(fail_if_worse, baseline)  # before reading anything
-        interval = interval_asked(ci, ci_method, ci_level, seed, resamples, like)
+        interval = interval_asked(ci, ci_method, ci_level, seed, resamples, options["like"])
         _refuse_too_many_resamples(test, resamples)
         refuse_repeated_paths(list(runs))  # a run against itself compares nothing
-        refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path, costs])
+        refuse_inputs_as_outputs([output], [qrels, *runs, baseline, groups_path,
+                                            options["costs"]])
         groups = _groups(groups_path, fmt)
         refuse_stdin_twice([qrels, *runs, baseline if baseline not in runs else None])
-        judged, baseline, read = _read_inputs(qrels, qrels_format, list(runs), baseline,
-                                              measures, int(compat), like, ties)
-        measures, first_notes = _trec_printed(measures, int(compat), fmt)
+        judged, baseline, read = _read_inputs(qrels, evaluation, list(runs), baseline,
+                                              measures)
+        measures, first_notes = _trec_printed(measures, options["compat"], fmt)
         comparison = compare(judged, [read[p] for p in runs], measures or None,
                              baseline=read[baseline] if baseline else None, test=test,
                              correction=correction, alpha=alpha, seed=seed, resamples=resamples,
-                             missing=missing or ("zero" if complete or like is None else None),
-                             like=like, ignore_identical_ids=ignore_identical_ids,
-                             relevance_level=relevance_level, depth=depth,
-                             judged_only=judged_only, compat=int(compat), ties=ties,
-                             num_docs=num_docs, names=names, groups=groups, costs=costs,
-                             allow_empty=allow_empty)
+                             names=names, groups=groups, **options)
         _add_spread(comparison, interval)
         text = render_comparison(comparison, fmt, runid=runid, options=table)
         order, named = _given_order(read, list(runs), names, baseline)
         files = (_plots(judged, comparison, order, named, (plot_measures, plot_size, dpi))
                  if plot_dir else {})
-        _say_notes(comparison, fmt, first_notes, complete or missing is not None)
+        _say_notes(comparison, fmt, first_notes, evaluation.policy_given)
         write_with_plots(output, text, plot_dir, files)  # all or none
         if files:
             click.echo(f"searcheval: wrote {len(files)} plot files (PNG and SVG) into {plot_dir}", err=True)
@@ -157,14 +147,14 @@ def _groups(path: str | None, fmt: str) -> dict[str, list[str]] | None:
     return read_groups(path)
 
 
-def _read_inputs(qrels: str, qrels_format: str, runs: list[str], baseline: str | None,
-                 measures: list[str], compat: int, like: str | None, ties: str) -> tuple:
+def _read_inputs(qrels: str, evaluation, runs: list[str], baseline: str | None,
+                 measures: list[str]) -> tuple:
     """(the qrels, the baseline's path, each run read by path): all read before writing."""
     from ..engine.qrels_forms import form_warnings, read_for
     from ..io.inputs import as_qrels, as_run
-    from ..results import resolve_measures
-    asked = resolve_measures(list(measures), compat, like) if measures else []
-    judged = read_for(asked, lambda: as_qrels(qrels, qrels_format))  # a -R hint
+    asked = list(evaluation.configure(None, measures, costs=None).measures) if measures else []
+    ties = evaluation.options["ties"]
+    judged = read_for(asked, lambda: as_qrels(qrels, evaluation.qrels_format))  # a -R hint
     for warning in form_warnings(judged):
         click.echo(f"searcheval: warning: {warning}", err=True)
     baseline = _baseline_path(baseline, runs)

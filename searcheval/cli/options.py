@@ -1,9 +1,11 @@
-"""Options shared by the commands that evaluate (evaluate, compare): one definition each."""
+"""Options shared by the commands that evaluate (evaluate, compare, batch, report): one
+definition each, and one value (``Evaluation``) the command hands to ``engine.configure``."""
 
 from __future__ import annotations
 
 import functools
-from typing import Callable
+import sys
+from typing import Any, Callable, NamedTuple
 
 import click
 
@@ -285,10 +287,58 @@ def table_options(command: Callable) -> Callable:
     return with_table
 
 
-def costs_option(command: Callable) -> Callable:
-    """--costs FILE: per-document costs of the C/W/L measures (evaluate, compare, batch)."""
-    return click.option(
-        "--costs", "costs", default=None, metavar="FILE", shell_complete=files,
-        help="What reading each document costs, for the C/W/L measures (INST, BPM, TBG, U, "
-             "their ETC...): lines 'doc_id cost'; unlisted documents cost 1 (cwl_eval's -c, "
-             "keyed by document).")(command)
+COSTS_OPTION = click.option(
+    "--costs", "costs", default=None, metavar="FILE", shell_complete=files,
+    help="What reading each document costs, for the C/W/L measures (INST, BPM, TBG, U, "
+         "their ETC...): lines 'doc_id cost'; unlisted documents cost 1 (cwl_eval's -c, "
+         "keyed by document).")
+
+
+class Evaluation(NamedTuple):
+    """A command's evaluation options as one value: ``options`` are ``engine.configure``'s
+    keywords (each setting given, None where not given, so that --like's preset decides
+    it), and what the command reads otherwise (-R, and whether -c or --missing was given:
+    trec_eval's -c is its own flag)."""
+
+    options: dict[str, Any]
+    qrels_format: str = "trec"
+    policy_given: bool = False
+
+    def configure(self, qrels: Any, measures: Any, **more: Any):
+        from ..engine.configure import configure
+        return configure(qrels, measures, **{**self.options, **more})
+
+
+# Every command that evaluates runs takes these, and gets them as one ``evaluation``.
+EVALUATION_OPTIONS = QUERY_AND_RANKING_OPTIONS + TREC_EVAL_OPTIONS + PEER_OPTIONS + [COSTS_OPTION]
+# Read by the command, not settings of an evaluation: the query policy (-c and --missing
+# make one), -T (trec_eval's only run format: accepted, nothing to do) and -R.
+_NOT_SETTINGS = {"missing", "complete", "compat", "results_format", "qrels_format"}
+
+
+def _parameter(option: Callable) -> str:
+    """The name of the parameter a click option decorator adds."""
+    return option(lambda: None).__click_params__[-1].name
+
+
+def evaluation_options(command: Callable) -> Callable:
+    """The EVALUATION_OPTIONS, handed to the command as one ``evaluation`` (an Evaluation);
+    -c with --missing skip is refused here, once for every command."""
+    names = [_parameter(option) for option in EVALUATION_OPTIONS]
+    settings = [name for name in names if name not in _NOT_SETTINGS]
+
+    @functools.wraps(command)
+    def with_evaluation(*args, **kwargs):
+        given = {name: kwargs.pop(name) for name in names}
+        if given["complete"] and given["missing"] == "skip":
+            click.echo("searcheval: -c and --missing skip contradict each other", err=True)
+            sys.exit(2)
+        options = {name: given[name] for name in settings}
+        options["missing"] = "zero" if given["complete"] else given["missing"]
+        options["compat"] = int(given["compat"])
+        evaluation = Evaluation(options, given["qrels_format"],
+                                policy_given=bool(given["complete"]) or given["missing"] is not None)
+        return command(*args, evaluation=evaluation, **kwargs)
+    for option in reversed(EVALUATION_OPTIONS):
+        with_evaluation = option(with_evaluation)
+    return with_evaluation

@@ -7,36 +7,34 @@ reading of qrels, runs and measures this command shares.
 
 from __future__ import annotations
 
-from typing import Callable
-
 import click
 
 from ..model.words import counted
 from .completion import files
-from .options import CORRECTION, QUERY_AND_RANKING_OPTIONS, measures_from_option
+from .options import CORRECTION, evaluation_options, measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@100")
-EVALUATION_DEPTH = "depth"  # -M/--depth of evaluate: here --depth is the rankings shown
 
 
-def ranking_options(command: Callable) -> Callable:
-    """evaluate's --missing, -c, -l, -J, --ties and --compat. Its -M/--depth (documents
-    evaluated) is left out: a report evaluates whole runs, and --depth says how many
-    documents of each ranking it shows."""
-    for option in reversed(QUERY_AND_RANKING_OPTIONS):
-        probe = option(lambda: None)  # which option this decorator adds
-        if probe.__click_params__[-1].name != EVALUATION_DEPTH:
-            command = option(command)
-    return command
+class ReportCommand(RunsCommand):
+    """report's command: ``--depth`` meant the documents shown before it took evaluate's
+    meaning (-M, the documents evaluated), so giving it says so on stderr."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing and any(arg == "--depth" or arg.startswith("--depth=")
+                                             for arg in args):
+            click.echo("searcheval: report --depth is evaluate's -M (the documents "
+                       "evaluated); --shown N is how many documents are shown", err=True)
+        return super().parse_args(ctx, args)
 
 
-# The page's script prints --depth: past 2^53 a browser's number is no longer the one given
+# The page's script prints --shown: past 2^53 a browser's number is no longer the one given
 MAX_SHOWN = 2 ** 53
 
 
-@click.command("report", cls=RunsCommand, context_settings=CONTEXT)
+@click.command("report", cls=ReportCommand, context_settings=CONTEXT)
 @click.argument("qrels", shell_complete=files)
 @click.argument("runs", nargs=-1, required=True, metavar="RUN...", shell_complete=files)
 @name_option
@@ -52,9 +50,10 @@ MAX_SHOWN = 2 ** 53
                    "JSON Lines or irds:DATASET_ID (as for pool).")
 @click.option("--queries", shell_complete=files, default=None, metavar="QUERIES",
               help="Query texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
-@click.option("--depth", "shown", type=click.IntRange(min=1, max=MAX_SHOWN), default=20,
+@click.option("--shown", "shown", type=click.IntRange(min=1, max=MAX_SHOWN), default=20,
               show_default=True,
-              help="Documents of each ranking shown per query (every document is evaluated).")
+              help="Documents of each ranking shown per query (-M/--depth says how many are "
+                   "evaluated: by default every one).")
 @click.option("--max-chars", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Document text kept, in characters (0: all of it).")
 @click.option("--title", default="searcheval report", show_default=True, help="The page's title.")
@@ -65,10 +64,9 @@ MAX_SHOWN = 2 ** 53
               help="Multiple-testing correction over all the comparisons made.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="Significance level (corrected p < alpha).")
-@ranking_options
+@evaluation_options
 def report_command(qrels, runs, output, measures, baseline, docs, queries, shown, max_chars,
-                   title, test, correction, alpha, missing, complete, relevance_level,
-                   judged_only, ties, compat, allow_empty) -> None:
+                   title, test, correction, alpha, evaluation) -> None:
     """Write one HTML file (no network needed to open it) reporting RUN(s) against QRELS.
 
     The leaderboard (means, 95% confidence intervals, significance against --baseline),
@@ -76,26 +74,22 @@ def report_command(qrels, runs, output, measures, baseline, docs, queries, shown
     each query's rankings side by side with their judgments (and texts, with --docs and
     --queries), precision-recall curves, and the settings and measures' definitions.
     """
-    from . import _fail, run_reporting
-    if complete and missing == "skip":
-        _fail("searcheval: -c and --missing skip contradict each other")
-    from ..settings import Settings
-    settings = Settings(compat=int(compat), missing=missing or "zero",
-                        relevance_level=relevance_level, judged_only=judged_only, ties=ties,
-                        allow_empty=allow_empty)
+    from . import run_reporting
     run_reporting(lambda: run_report(
         qrels, list(runs), output, list(measures), baseline=baseline, docs=docs,
         queries=queries, shown=shown, max_chars=max_chars, title=title,
         significance={"test": test, "correction": correction, "alpha": alpha},
-        settings=settings), output)
+        evaluation=evaluation), output)
 
 
 def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names: list[str], *,
                baseline: str | None, docs: str | None, queries: str | None, shown: int,
-               max_chars: int, title: str, significance: dict, settings) -> list[str]:
+               max_chars: int, title: str, significance: dict, evaluation) -> list[str]:
     """Read, evaluate, compare, write the page; returns the lines said about it."""
+    from dataclasses import replace
     from ..io.inputs import as_qrels, as_run
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
+    from ..pipeline import prepared
     from ..io.run_labels import refuse_repeated_paths, run_labels
     from ..engine.qrels_forms import read_for, refuse_unfit
     from ..report.html import page
@@ -106,19 +100,26 @@ def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names
     if baseline is not None and baseline in names:  # --baseline NAME: the run given that name
         baseline = run_paths[names.index(baseline)]
     refuse_repeated_paths(run_paths)
-    refuse_inputs_as_outputs([output], [qrels_path, *run_paths, baseline, docs, queries])
+    refuse_inputs_as_outputs([output], [qrels_path, *run_paths, baseline, docs, queries,
+                                        evaluation.options["costs"]])
     paths, base = _with_baseline(run_paths, baseline)
     names = names if len(paths) == len(run_paths) else [None] + names  # a baseline from outside
     refuse_stdin_twice([qrels_path, *paths, docs, queries])
-    measures, notes = _measures(measure_names, settings.compat)
-    qrels = read_for(measures, lambda: as_qrels(qrels_path), "report")  # the -R hint
+    config = evaluation.configure(qrels_path, measure_names or None,
+                                  default_measures=DEFAULT_MEASURES)
+    measures, notes = _measures(list(config.measures))
+    config = replace(config, measures=tuple(measures))
+    qrels = read_for(measures, lambda: as_qrels(qrels_path, evaluation.qrels_format),
+                     "report")  # the -R hint
     refuse_unfit(qrels, measures, "report")  # before reading the runs
-    read = [as_run(path, ranks=settings.ties == "rank") for path in paths]
+    read = [prepared(config, qrels, as_run(path, ranks=config.settings.ties == "rank"))
+            for path in paths]
     runs = dict(zip(run_labels(read, names), read))
-    results, curves = _evaluated(qrels, runs, measures, settings, notes)
+    results, curves = _evaluated(qrels, runs, config, notes)
     comparison = None
     if base is not None:
-        comparison = _compared(qrels, runs, measures, list(runs)[base], significance, settings)
+        comparison = _compared(qrels, runs, measures, list(runs)[base], significance,
+                               evaluation)
     inputs = Inputs(qrels, runs, results, measures, curves, comparison, depth=shown,
                     title=title)
     _texts(inputs, docs, queries, max_chars, notes)
@@ -146,47 +147,41 @@ def _with_baseline(run_paths: list[str], baseline: str | None) -> tuple[list[str
     return paths, index
 
 
-def _measures(names: list[str], compat: int) -> tuple[list, list[str]]:
+def _measures(measures: list) -> tuple[list, list[str]]:
     """The measures shown; a string per query (relstring) has no place in a table of numbers."""
-    from ..results import resolve_measures
-    measures = resolve_measures(names or list(DEFAULT_MEASURES), compat)
     strings = [str(m) for m in measures if m.spec.text]
     notes = [f"left out (a string per query, not a number): {', '.join(strings)}"] if strings else []
     return [m for m in measures if not m.spec.text], notes
 
 
-def _evaluated(qrels, runs: dict, measures: list, settings, notes: list[str]
-               ) -> tuple[list, list]:
+def _evaluated(qrels, runs: dict, config, notes: list[str]) -> tuple[list, list]:
     """Each run's Results with the shown measures, and with the 11 IPrec of the P-R curves
     (under trec_eval's tie order when --ties average: it has no expected IPrec)."""
     from dataclasses import replace
-    from ..engine import native
     from ..measures import parse_measures
+    from ..pipeline import computed, evaluated
     from ..report.html_data import IPREC_NAMES
-    from ..results import Results
     from .commands import _warn
-    curves = parse_measures(list(IPREC_NAMES), settings.compat)
-    curve_settings = settings
-    if settings.ties == "average":
-        curve_settings = replace(settings, ties="trec_eval")
+    curves = replace(config, measures=tuple(parse_measures(list(IPREC_NAMES),
+                                                           config.settings.compat)))
+    if config.settings.ties == "average":
+        curves = curves.with_settings(ties="trec_eval")
         notes.append("P-R curves under trec_eval's tie order: --ties average has no expected "
                      "interpolated precision")
-    evaluated, curved = [], []
+    shown, curved = [], []
     for label, run in runs.items():
-        results = Results.of(native.evaluate(qrels, run, measures, settings))
-        results.run = label
+        results = evaluated(config, qrels, run, label, is_prepared=True)
         _warn(results, show_notes=False, labelled=True)  # queries only in the run
-        evaluated.append(results)
-        curved.append(Results.of(native.evaluate(qrels, run, curves, curve_settings)))
-    return evaluated, curved
+        shown.append(results)
+        curved.append(computed(curves, qrels, run))
+    return shown, curved
 
 
-def _compared(qrels, runs: dict, measures: list, baseline: str, significance: dict, settings):
+def _compared(qrels, runs: dict, measures: list, baseline: str, significance: dict,
+              evaluation):
     from ..analysis.compare import compare
     return compare(qrels, runs, [str(m) for m in measures], baseline=baseline,
-                   missing=settings.missing, relevance_level=settings.relevance_level,
-                   judged_only=settings.judged_only, compat=settings.compat,
-                   ties=settings.ties, allow_empty=settings.allow_empty, **significance)
+                   **evaluation.options, **significance)
 
 
 def _texts(inputs, docs: str | None, queries: str | None, max_chars: int,

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import click
 
 from ..errors import UsageError, quoted
+from ..settings import input_rule_names
 from ..io.irds import is_irds
 from .vocabulary import VocabularyCommand
 
@@ -39,7 +40,7 @@ class RunArgument(NamedTuple):
 GROUPED_HELP = ("evaluate", "compare", "batch", "report")
 OPTION_GROUPS = [
     ("Inputs", ["run_name", "qrels_format", "results_format", "zscores", "costs", "groups_path",
-                "docs", "queries", "allow_empty", "ignore_identical_ids"]),
+                "docs", "queries", "allow_empty", *input_rule_names()]),
     ("Measures", ["measures", "measures_from", "like"]),
     ("What is averaged and how documents are ranked",
      ["missing", "complete", "relevance_level", "depth", "judged_only", "ties", "compat",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import UsageError, quoted
+from ..settings import Settings
 from .presets import TOOLS
 
 
@@ -21,6 +22,29 @@ class Preset:
     equal_queries: bool = False  # ranx: the run and the qrels must have the same queries
     run_queries_count: bool = False  # trectools: a mean divides by the run's queries
     beir_custom_means: bool = False  # BEIR: its own measures divide by the qrels queries
+
+    def settings(self) -> dict:
+        """The Settings' fields this tool's defaults decide (an option given wins)."""
+        return {"missing": self.missing, "run_queries_count": self.run_queries_count,
+                "beir_custom_means": self.beir_custom_means,
+                "ignore_identical_ids": self.ignore_identical_ids}
+
+    def note(self, settings: Settings, missing_given: bool) -> str:
+        """The note naming the settings chosen, said in every output."""
+        policy = ("every qrels query (missing=zero)" if settings.missing == "zero"
+                  else "the queries in both (missing=skip)")
+        if settings.run_queries_count:
+            policy += ", and the run's queries the qrels lack, scoring 0"
+        if settings.beir_custom_means:
+            policy += (" in pytrec_eval's measures; BEIR's own (MRR@k, R_cap@k, Hole@k, "
+                       "Accuracy@k) sum over the run's queries and divide by every qrels query")
+        ids = ("; documents whose id is their query's id dropped"
+               if settings.ignore_identical_ids else "")
+        rule = (f"; {self.tool}'s own rule (the same queries in the qrels and the run, else "
+                "refused) overridden by the query policy given (-c or --missing)"
+                if self.equal_queries and missing_given else "")
+        return (f"--like {self.tool}: averaged over {policy}; ties: {settings.ties}; measure "
+                f"names: {self.names}{ids}{rule}")
 
 
 _BOTH = "the queries in both the run and the qrels"

@@ -7,7 +7,7 @@ beir/datasets/data_loader.py) are tab separated with a header line::
     PLAIN-1<TAB>MED-2427<TAB>2
 
 ``score`` is the grade (an integer). ``EvaluateRetrieval.evaluate`` (beir/retrieval/
-evaluation.py) drops, by default (``ignore_identical_ids=True``), every retrieved document
+evaluation.py) drops, by default, every retrieved document
 whose id equals its query's id: in ArguAna and Quora the queries are documents of the
 corpus, and a search finds each query itself first.
 """
@@ -70,8 +70,8 @@ def _text(path: str, data: bytes) -> str:
 
 
 def without_identical_ids(run: Run) -> Run:
-    """The run without the documents whose id is their query's id (BEIR's
-    ``ignore_identical_ids``). A query left with no document stays in the run with an
+    """The run without the documents whose id is their query's id (BEIR's identical-id
+    rule). A query left with no document stays in the run with an
     empty ranking, as BEIR leaves ``results[qid] = {}`` for pytrec_eval (which scores it 0)."""
     import pyarrow.compute as pc  # not at import: small TREC evaluations never need it
 

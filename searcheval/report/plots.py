@@ -149,18 +149,23 @@ def distribution(measure: str, values: dict[str, np.ndarray],
     return figure
 
 
-def iprec_curves(qrels, runs: dict, settings, query_ids: list[str] | None = None
+def iprec_curves(qrels, runs: dict, config, query_ids: list[str] | None = None
                  ) -> dict[str, list[float]]:
     """Each run's mean interpolated precision at the 11 recall levels (native engine), over
     ``query_ids`` when given (the paired queries of a comparison), else as evaluated.
-    ``runs``: label -> Run (labels, not file names: two runs may share a file name)."""
-    from ..engine import native
+    ``runs``: label -> Run as prepared (labels, not file names: two runs may share a file
+    name); ``config``: the evaluation's Configuration (or its Settings alone)."""
+    from dataclasses import replace
+    from ..engine.configure import Configuration
     from ..measures import parse_measures
-    from ..results import Results
-    measures = parse_measures(list(IPREC_MEASURES), settings.compat)
+    from ..pipeline import computed
+    if not isinstance(config, Configuration):
+        config = Configuration(config)
+    measures = parse_measures(list(IPREC_MEASURES), config.settings.compat)
+    curve_config = replace(config, measures=tuple(measures), engine="native")
     curves = {}
     for label, run in runs.items():
-        results = Results.of(native.evaluate(qrels, run, measures, settings))
+        results = computed(curve_config, qrels, run)
         queries = query_ids if query_ids is not None else results.query_ids
         curves[label] = [float(np.mean([results.value(m, q) for q in queries]))
                                if queries else 0.0 for m in measures]

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ..model.words import counted, listed
 from ..results import Results
 from ..settings import TIE_POLICIES, Settings
+from ..settings import input_rules as input_rules_of
 
 
 class PolicyWords(NamedTuple):
@@ -91,11 +92,9 @@ def input_rules(results: Results) -> list[str]:
     """The options that change what is evaluated (each changes a number, so each output
     that states the settings names it): BEIR's identical-id rule, the --costs file."""
     lines = []
-    if results.settings.ignore_identical_ids:
-        count = dropped_count(results)
-        lines.append("identical ids: a retrieved document whose id is its query's id is "
-                     "dropped (BEIR's rule, --ignore-identical-ids)"
-                     + (f"{count} dropped" if count else ""))
+    for _, rule in input_rules_of(results.settings):
+        count = dropped_count(results) if rule.counted else ""
+        lines.append(rule.block.format(count=f"{count} dropped" if count else ""))
     costs = results.settings.costs
     if costs is not None:
         lines.append(f"costs: {costs.path} ({counted(len(costs.doc_ids), 'document')}; the "
@@ -127,8 +126,8 @@ def one_line(results: Results) -> str:
     # a number: how a missing query scores, utility's 4th coefficient)
     parts += [f"semantics: {s.semantics} (--compat {s.compat})"] if s.compat != 9 else []
     parts += [f"collection: {s.num_docs} documents (-N)"] if s.num_docs else []
-    if s.ignore_identical_ids:
-        parts.append(f"identical ids dropped (--ignore-identical-ids){dropped_count(results)}")
+    for _, rule in input_rules_of(s):
+        parts.append(rule.line.format(count=dropped_count(results) if rule.counted else ""))
     parts += [f"costs: {s.costs.path} (--costs)"] if s.costs is not None else []
     return "settings: " + "; ".join(parts)
 

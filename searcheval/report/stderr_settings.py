@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..results import Results
-from ..settings import TIE_POLICIES
+from ..settings import TIE_POLICIES, input_rules
 from ..model.words import counted, listed
 from .settings_words import dropped_count, one_line
 
@@ -26,9 +26,8 @@ def trec_eval_difference(results: Results, policy_given: bool) -> str | None:
     if s.ties != "trec_eval":
         parts.append(f"ties: {s.ties} ({TIE_POLICIES[s.ties]}), not trec_eval's doc id order"
                      + (f"; {results.tied}" if results.tied else ""))
-    if s.ignore_identical_ids:
-        parts.append("documents whose id is their query's id dropped (--ignore-identical-ids)"
-                     f"{dropped_count(results)}; trec_eval keeps them")
+    for _, rule in input_rules(s):
+        parts.append(rule.trec_eval.format(count=dropped_count(results) if rule.counted else ""))
     if not parts:
         return None
     return "not trec_eval's numbers with the same flags: " + "; ".join(parts)

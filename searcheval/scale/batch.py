@@ -30,7 +30,8 @@ from ..errors import SearchevalError, UsageError
 from ..model import Qrels
 from ..measures import Measure, parse_measures
 from ..io.output import write_file
-from ..engine.presets import choose, prepared
+from ..engine.configure import Configuration
+from ..pipeline import evaluated, reads_runs_whole
 from ..results import Results
 from ..model import natural_key
 from ..io.run_labels import same_file_key
@@ -56,8 +57,8 @@ class Job:
     interval: Any = None  # --ci: analysis.mean_spread.Interval (batch_spread)
     runid: bool = False  # -m runid: the leaderboard names each run's tag (trec_eval's runid)
     like: str | None = None  # --like TOOL (engine.presets): the settings above are its
-    ignore_identical_ids: bool = False  # BEIR's rule: drop documents with the query's id
     equal_queries: bool = False  # --like ranx without -c/--missing: unequal queries refused
+    notes: tuple[str, ...] = ()  # the configuration's (--like's note)
     # Each measure's parameter text as typed (Measure.trec_label), which its canonical name
     # drops: trec_eval 10.0 zeroes a missing query's ``utility`` but keeps the placeholder's
     # value for ``utility.1,-1,0,0`` (engine.missing), so the measures must keep it.
@@ -66,6 +67,11 @@ class Job:
     def parsed_measures(self) -> list[Measure]:
         """The measures exactly as the command line gave them (``evaluate``'s)."""
         return list(_parsed(tuple(self.measures), self.settings.compat, self.trec_labels))
+
+    def configuration(self) -> Configuration:
+        """What each run is evaluated with, as ``evaluate`` has it."""
+        return Configuration(self.settings, tuple(self.parsed_measures()), self.notes,
+                             self.like, self.equal_queries)
 
     def key(self, run_sha256: str) -> str:
         """Hash of everything a number depends on (how a run is read changes none)."""
@@ -76,8 +82,8 @@ class Job:
         if self.qrels_form != "trec":  # the same file read as another form: other numbers
             facts["qrels_form"] = self.qrels_form
         facts.update(batch_spread.key_facts(self))
-        if self.ignore_identical_ids or self.like == "ranx":  # other rows, or a refusal
-            facts["peer"] = [self.like, self.ignore_identical_ids]
+        if self.like is not None:  # ranx's query check: a refusal where others evaluate
+            facts["peer"] = [self.like, self.equal_queries]
         if any(self.trec_labels):  # utility vs utility.1,-1,0,0: other numbers under -C 10
             facts["trec_labels"] = list(self.trec_labels)
         return sha256_text(json.dumps(facts, sort_keys=True))
@@ -301,13 +307,8 @@ def stamp_for(job: Job, path: str, run_sha256: str, results: Results, lines: int
 
 def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
     """(Results, records read) of one run, streamed or in memory."""
-    measures = job.parsed_measures()
-    chosen = choose(job.like, job.settings, missing_given=True,  # chosen already
-                    ignore_identical_ids=job.ignore_identical_ids
-                    )._replace(equal_queries=job.equal_queries)
-    # BEIR's Hole@k mean adds the run's queries the qrels lack, which blocks leave out
-    whole = (chosen.settings.ignore_identical_ids or chosen.equal_queries
-             or chosen.settings.beir_custom_means)
+    config = job.configuration()
+    whole = reads_runs_whole(config)
     asked = job.stream or job.chunk_queries is not None  # not the automatic choice
     streams = job.streams(path)
     if streams and (asked or not whole):
@@ -315,18 +316,14 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
             raise UsageError(f"{path}: --ignore-identical-ids, --like ranx and --like beir read "
                              "a run whole: not with --stream or --chunk-queries")
         from .stream import stream_evaluate
-        results, records = stream_evaluate(qrels, path, measures, job.settings,
+        results, records = stream_evaluate(qrels, path, list(config.measures), job.settings,
                                            job.chunk_queries, job.block_bytes)
-        results.notes.extend([chosen.note] if chosen.note else [])
+        results.notes.extend(config.notes)
         return results, records
-    from ..engine import native
     from ..io.inputs import as_run
     run = as_run(path, ranks=job.settings.ties == "rank")  # every format evaluate reads
     records = len(run.scores)
-    run = prepared(chosen, qrels, run)
-    results = Results.of(native.evaluate(qrels, run, measures, job.settings))
-    results.count_dropped(run)
-    results.notes.extend([chosen.note] if chosen.note else [])
+    results = evaluated(config, qrels, run)
     if streams:  # the automatic choice, given up for an option that needs the whole run
         results.notes.append(f"read whole, not streamed although larger than "
                              f"{STREAM_ABOVE >> 30} GiB: --ignore-identical-ids, --like "

@@ -21,8 +21,9 @@ def refuse_what_every_run_would_fail(qrels: Qrels, job: Job) -> None:
     engine, under every setting (all queries are in this run, so ``--missing skip`` keeps
     them all): a grade no run's query retrieves still stops the batch, as gdeval.pl stops
     on its qrels file."""
-    from ..engine import native
+    from ..engine.configure import Configuration
     from ..io.inputs import as_run
+    from ..pipeline import outcome
     queries = qrels.query.vocabulary.to_pylist()
     if MEAN_ROW in queries:
         raise UsageError(f"{job.qrels}: a query has the id {MEAN_ROW!r}, the name of the mean "
@@ -34,7 +35,7 @@ def refuse_what_every_run_would_fail(qrels: Qrels, job: Job) -> None:
     if settings.ties == "rank":  # empty rankings have no rank column to order by
         settings = replace(settings, ties="trec_eval")
     try:
-        native.evaluate(qrels, empty_rankings, job.parsed_measures(), settings)
+        outcome(Configuration(settings, tuple(job.parsed_measures())), qrels, empty_rankings)
     except SearchevalError as exc:
         raise UsageError(f"{exc} (every run would fail with {job.qrels}; nothing was "
                          "evaluated)") from None

@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..engine import native
+from ..engine.configure import Configuration
 from ..engine.empty_runs import verdict
 from ..engine.outcome import refusal_notes
 from ..settings import Settings
@@ -27,6 +27,7 @@ from ..model.columns import Encoded, encode
 from ..model import Qrels, Run
 from ..io.trec import make_run
 from ..measures import Measure
+from ..pipeline import outcome
 from ..results import Results
 
 @dataclass
@@ -117,8 +118,9 @@ def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Pa
     if not pc.any(judged).as_py():
         return Part([], np.zeros((len(plan.computed), 0)),
                     sorted(names.to_pylist(), key=str.encode))
-    results = native.evaluate(qrels_for(qrels, names.filter(judged)), run, plan.computed,
-                              replace(settings, missing="skip", allow_empty=True))
+    results = outcome(Configuration(replace(settings, missing="skip", allow_empty=True),
+                                    tuple(plan.computed)),
+                      qrels_for(qrels, names.filter(judged)), run)
     return Part(list(results.query_ids), results.values, list(results.ignored),
                 results.tie_counts or (0, 0), undefined=results.undefined, texts=results.texts)
 
@@ -145,8 +147,8 @@ def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
     absent = sorted(unseen.to_pylist(), key=str.encode)
     if settings.missing == "zero" and absent:
         # trec_eval -c: a qrels query the run never retrieved for is an empty ranking
-        empty = native.evaluate(qrels_for(qrels, unseen), empty_run(run_path, run_tag),
-                                plan.computed, replace(settings, allow_empty=True))
+        empty = outcome(Configuration(replace(settings, allow_empty=True), tuple(plan.computed)),
+                        qrels_for(qrels, unseen), empty_run(run_path, run_tag))
         seen += list(empty.query_ids)
         in_run += [False] * len(empty.query_ids)
         values.append(empty.values)
