@@ -18,9 +18,10 @@ from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
 from .io.run_sources import is_several, labels_of, named_runs, rows_as_frame
 from .model import Qrels, Run
+from .model.words import counted
 from .results import Results, ResultsByRun
 
-__all__ = ["ENGINES", "computed", "evaluate", "evaluated", "labelled", "outcome", "prepared",
+__all__ = ["ENGINES", "computed", "evaluate", "evaluated", "labelled", "outcome", "prepared", "subset_of",
            "reads_runs_whole"]
 
 
@@ -84,15 +85,16 @@ def evaluated(config: Configuration, qrels: Qrels, run: Run, label: str | None =
               is_prepared: bool = False) -> Results:
     """One run's Results: prepared (unless it was), computed, and ``labelled``."""
     ranked = run if is_prepared else prepared(config, qrels, run)
+    _refuse_a_subset_outside(config, qrels)
     return labelled(config, computed(config, qrels, ranked), ranked, label)
 
 
-def labelled(config: Configuration, results: Results, run: Run,
+def labelled(config: Configuration, results: Results, run: Run | None,
              label: str | None = None) -> Results:
     """``results`` of the prepared ``run`` as every output shows them: the configuration's
     notes first, how many documents the identical-id rule dropped (the settings name the
-    count), and ``label`` as the run's name."""
-    results.notes[:0] = config.notes
+    count; a streamed run, None here, is never cut by it), and ``label`` as the run's name."""
+    results.notes[:0] = list(config.notes) + _subset_note(config, results)
     if config.settings.ignore_identical_ids:
         results.identical_ids_dropped = run.identical_ids_dropped or 0
     if label is not None:
@@ -107,12 +109,44 @@ def computed(config: Configuration, qrels: Qrels, run: Run) -> Results:
 
 def outcome(config: Configuration, qrels: Qrels, run: Run) -> Outcome:
     """The one call of an engine: per-query values, no aggregate (a block of a streamed
-    run is aggregated with the others, ``scale.blocks``)."""
+    run is aggregated with the others, ``scale.blocks``), on the query subset if any."""
+    qrels, run = subset_of(config, qrels, run)
     if config.engine == "pytrec_eval":
         from .engine import pytrec as engine
     else:
         from .engine import native as engine
     return engine.evaluate(qrels, run, list(config.measures), config.settings)
+
+
+def subset_of(config: Configuration, qrels: Qrels, run: Run) -> tuple[Qrels, Run]:
+    """The qrels and the run cut to the configuration's query subset (``--queries-from``),
+    as if their files held no other query; as they are without one."""
+    subset = config.settings.query_ids
+    if subset is None:
+        return qrels, run
+    from .io.query_subset import only_queries
+    return only_queries(qrels, subset), only_queries(run, subset)
+
+
+def _refuse_a_subset_outside(config: Configuration, qrels: Qrels) -> None:
+    subset = config.settings.query_ids
+    if subset is not None and not set(subset.ids) & set(qrels.query.vocabulary.to_pylist()):
+        raise UsageError(f"--queries-from {subset.source}: none of its "
+                         f"{counted(len(subset.ids), 'query id')} is in the qrels ({qrels.path})")
+
+
+def _subset_note(config: Configuration, results: Results) -> list[str]:
+    """Which of the subset's queries were not evaluated, and why."""
+    subset = config.settings.query_ids
+    if subset is None:
+        return []
+    seen = set(results.query_ids) | set(results.skipped)
+    absent = [q for q in subset.ids if q not in seen]
+    if not absent:
+        return []
+    shown = ", ".join(absent[:10]) + (f" and {len(absent) - 10:,} more" if len(absent) > 10 else "")
+    return [f"--queries-from {subset.source}: {len(absent):,} of its {len(subset.ids):,} query "
+            f"ids not evaluated, not in the qrels: {shown}"]
 
 
 def reads_runs_whole(config: Configuration) -> bool:

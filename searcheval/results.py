@@ -177,7 +177,7 @@ class Results(Outcome):
             "queries_skipped": len(self.skipped), "queries_ignored": len(self.ignored),
             "zero_filled": self.zero_filled, "skipped": self.skipped, "ignored": self.ignored,
             "relevance_level_not_read_by": self.level_ignored_by(),
-            **{name: getattr(s, name) for name in input_rule_names()},
+            **{name: _plain(getattr(s, name)) for name in input_rule_names()},
             "identical_ids_dropped": self.identical_ids_dropped,
             "costs": None if s.costs is None else {"path": s.costs.path,
                                                    "documents": len(s.costs.doc_ids)},
@@ -291,6 +291,12 @@ class ResultsByRun(dict):
 
     def to_latex(self, per_query: bool = False, **options: Any) -> str:
         return view("latex")(list(self.values()), per_query=per_query, **options)
+
+
+def _plain(value: Any) -> Any:
+    """A setting's value as JSON holds it (a dataclass as its fields)."""
+    from dataclasses import asdict, is_dataclass
+    return asdict(value) if is_dataclass(value) else value
 
 
 def _listed(names: list[str], shown: int = 10) -> str:

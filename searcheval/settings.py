@@ -52,12 +52,35 @@ class DocumentCosts:
 
 
 @dataclass(frozen=True)
+class QuerySubset:
+    """The queries to evaluate (``--queries-from FILE``, ``query_ids=``): every input is
+    cut to them before evaluating, as if the qrels and the runs held no other query, so
+    every mean is over them alone (``io.query_subset``)."""
+
+    source: str  # the file's path, or "<list>"
+    ids: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.ids:
+            raise UsageError(f"{self.source}: the query subset names no query")
+        bad = [q for q in self.ids if not isinstance(q, str) or not q]
+        if bad:
+            raise UsageError(f"{self.source}: a query id is a non-empty string, found "
+                             f"{quoted(bad[0])}")
+
+    def __str__(self) -> str:
+        ids = "query id" if len(self.ids) == 1 else "query ids"
+        return f"{len(self.ids):,} {ids} of {self.source}"
+
+
+@dataclass(frozen=True)
 class InputRule:
     """How the outputs name a setting that changes what is evaluated (each changes a number,
     so each output that states the settings names it), held by the setting's field: under
     a table (``block``), in csv's stderr line (``line``), and why ``--format trec``'s numbers
-    are not trec_eval's (``trec_eval``). ``{count}`` is where the documents it dropped go
-    (``Results.identical_ids_dropped``) when ``counted``."""
+    are not trec_eval's (``trec_eval``). ``{value}`` is where the setting's value goes, and
+    ``{count}`` the documents it dropped (``Results.identical_ids_dropped``) when
+    ``counted``."""
 
     block: str
     line: str
@@ -106,6 +129,12 @@ class Settings:
     # run lacks counts 0 there, while its pytrec_eval measures average the queries in both
     # (engine.beir_means)
     beir_custom_means: bool = False
+    # --queries-from FILE: only these queries are evaluated and averaged (io.query_subset)
+    query_ids: QuerySubset | None = field(default=None, metadata={"rule": InputRule(
+        block="queries: only the {value} (--queries-from)",
+        line="only the {value} (--queries-from)",
+        trec_eval="only the {value} (--queries-from): trec_eval evaluates every query of "
+                  "its files")})
     # --allow-empty: a run with no ranked line, or with no query of the qrels, scores 0 (with
     # a note) instead of being refused (engine.empty_runs): such a run is most often a
     # failed retrieval or ids spelled otherwise, and a silent 0 would rank it last unseen
@@ -139,6 +168,9 @@ class Settings:
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise UsageError(f"{name} must be True or False, found "
                                  f"{quoted(getattr(self, name))}")
+        if self.query_ids is not None and not isinstance(self.query_ids, QuerySubset):
+            raise UsageError(f"query_ids must be a QuerySubset (a list of ids or a file, "
+                             f"given to evaluate), found {type(self.query_ids).__name__}")
         if self.costs is not None and not isinstance(self.costs, DocumentCosts):
             raise UsageError(f"costs must be DocumentCosts (read_costs), found "
                              f"{type(self.costs).__name__}")

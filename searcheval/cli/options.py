@@ -309,8 +309,14 @@ class Evaluation(NamedTuple):
         return configure(qrels, measures, **{**self.options, **more})
 
 
+QUERIES_FROM_OPTION = click.option(
+    "--queries-from", "query_ids", default=None, metavar="FILE", shell_complete=files,
+    help="Evaluate and average only the queries whose ids FILE lists, one a line (its first "
+         "field: qrels or a topics TSV work too), as if the qrels and runs held no other.")
+
 # Every command that evaluates runs takes these, and gets them as one ``evaluation``.
-EVALUATION_OPTIONS = QUERY_AND_RANKING_OPTIONS + TREC_EVAL_OPTIONS + PEER_OPTIONS + [COSTS_OPTION]
+EVALUATION_OPTIONS = (QUERY_AND_RANKING_OPTIONS + TREC_EVAL_OPTIONS + PEER_OPTIONS
+                      + [COSTS_OPTION, QUERIES_FROM_OPTION])
 # Read by the command, not settings of an evaluation: the query policy (-c and --missing
 # make one), -T (trec_eval's only run format: accepted, nothing to do) and -R.
 _NOT_SETTINGS = {"missing", "complete", "compat", "results_format", "qrels_format"}

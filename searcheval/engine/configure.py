@@ -60,6 +60,9 @@ def configure(qrels: Any = None, measures: Any = None, *, like: str | None = Non
     if unknown:
         raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
     given = {name: value for name, value in options.items() if value is not None}
+    if "query_ids" in given:  # a file of ids or a list of them, read as --costs is
+        from ..io.query_subset import as_query_subset
+        given["query_ids"] = as_query_subset(given["query_ids"])
     preset = None
     if like is not None:
         from .peer_presets import preset as preset_of  # the table: only for --like

@@ -115,6 +115,15 @@ def _encoded_in_python(size: int) -> bool:
     return size < _FEW or size < _SMALL and "pyarrow.compute" not in sys.modules
 
 
+def compact(codes: np.ndarray, vocabulary: pa.Array) -> Encoded:
+    """A column of ``codes`` into ``vocabulary`` over only the vocabulary it uses (codes
+    keep their order): some rows of a column, as a column of their own."""
+    used = np.flatnonzero(np.bincount(codes, minlength=len(vocabulary)))
+    local = np.empty(len(vocabulary), dtype=np.int64)
+    local[used] = np.arange(len(used))
+    return Encoded(local[codes], vocabulary.take(pa.array(used)))
+
+
 def encode(column, ordered: bool = False) -> Encoded:
     """Encode a string column (Arrow array, chunked array or sequence of str); codes
     follow first appearance, or the ids' byte order when ``ordered``.

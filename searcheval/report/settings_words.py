@@ -92,9 +92,10 @@ def input_rules(results: Results) -> list[str]:
     """The options that change what is evaluated (each changes a number, so each output
     that states the settings names it): BEIR's identical-id rule, the --costs file."""
     lines = []
-    for _, rule in input_rules_of(results.settings):
+    for name, rule in input_rules_of(results.settings):
         count = dropped_count(results) if rule.counted else ""
-        lines.append(rule.block.format(count=f"{count} dropped" if count else ""))
+        lines.append(rule.block.format(count=f"{count} dropped" if count else "",
+                                       value=getattr(results.settings, name)))
     costs = results.settings.costs
     if costs is not None:
         lines.append(f"costs: {costs.path} ({counted(len(costs.doc_ids), 'document')}; the "
@@ -126,8 +127,9 @@ def one_line(results: Results) -> str:
     # a number: how a missing query scores, utility's 4th coefficient)
     parts += [f"semantics: {s.semantics} (--compat {s.compat})"] if s.compat != 9 else []
     parts += [f"collection: {s.num_docs} documents (-N)"] if s.num_docs else []
-    for _, rule in input_rules_of(s):
-        parts.append(rule.line.format(count=dropped_count(results) if rule.counted else ""))
+    for name, rule in input_rules_of(s):
+        parts.append(rule.line.format(count=dropped_count(results) if rule.counted else "",
+                                      value=getattr(s, name)))
     parts += [f"costs: {s.costs.path} (--costs)"] if s.costs is not None else []
     return "settings: " + "; ".join(parts)
 

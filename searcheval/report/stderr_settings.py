@@ -26,8 +26,9 @@ def trec_eval_difference(results: Results, policy_given: bool) -> str | None:
     if s.ties != "trec_eval":
         parts.append(f"ties: {s.ties} ({TIE_POLICIES[s.ties]}), not trec_eval's doc id order"
                      + (f"; {results.tied}" if results.tied else ""))
-    for _, rule in input_rules(s):
-        parts.append(rule.trec_eval.format(count=dropped_count(results) if rule.counted else ""))
+    for name, rule in input_rules(s):
+        parts.append(rule.trec_eval.format(count=dropped_count(results) if rule.counted else "",
+                                           value=getattr(s, name)))
     if not parts:
         return None
     return "not trec_eval's numbers with the same flags: " + "; ".join(parts)

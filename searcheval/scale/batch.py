@@ -31,7 +31,7 @@ from ..model import Qrels
 from ..measures import Measure, parse_measures
 from ..io.output import write_file
 from ..engine.configure import Configuration
-from ..pipeline import evaluated, reads_runs_whole
+from ..pipeline import evaluated, labelled, reads_runs_whole
 from ..results import Results
 from ..model import natural_key
 from ..io.run_labels import same_file_key
@@ -318,8 +318,7 @@ def evaluate_run(qrels: Qrels, path: str, job: Job) -> tuple[Results, int]:
         from .stream import stream_evaluate
         results, records = stream_evaluate(qrels, path, list(config.measures), job.settings,
                                            job.chunk_queries, job.block_bytes)
-        results.notes.extend(config.notes)
-        return results, records
+        return labelled(config, results, None), records
     from ..io.inputs import as_run
     run = as_run(path, ranks=job.settings.ties == "rank")  # every format evaluate reads
     records = len(run.scores)

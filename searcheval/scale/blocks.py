@@ -23,7 +23,7 @@ from ..engine.empty_runs import verdict
 from ..engine.outcome import refusal_notes
 from ..settings import Settings
 from ..errors import UsageError
-from ..model.columns import Encoded, encode
+from ..model.columns import Encoded, compact, encode
 from ..model import Qrels, Run
 from ..io.trec import make_run
 from ..measures import Measure
@@ -74,14 +74,6 @@ class Part:
     texts: dict[str, list[str]] = field(default_factory=dict)  # ``Results.texts`` (relstring)
 
 
-def compact(codes: np.ndarray, vocabulary: pa.Array) -> Encoded:
-    """The same column over only the vocabulary it uses (codes keep their order)."""
-    used = np.flatnonzero(np.bincount(codes, minlength=len(vocabulary)))
-    local = np.empty(len(vocabulary), dtype=np.int64)
-    local[used] = np.arange(len(used))
-    return Encoded(local[codes], vocabulary.take(pa.array(used)))
-
-
 def run_rows(run: Run, start: int, stop: int) -> Run:
     """Rows ``start:stop`` of a run, as a Run of their own."""
     rows = slice(start, stop)
@@ -112,7 +104,8 @@ def qrels_for(qrels: Qrels, query_ids: pa.Array) -> Qrels:
 
 def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Part:
     """Per-query values (``plan.computed``) of the judged queries of ``run``, a block of
-    whole queries."""
+    whole queries (of the query subset only, ``--queries-from``)."""
+    qrels, run = _subset(qrels, run, settings)
     names = run.query.vocabulary.take(pa.array(np.unique(run.query.codes)))
     judged = pc.is_in(names, value_set=qrels.query.vocabulary)
     if not pc.any(judged).as_py():
@@ -129,9 +122,20 @@ def empty_run(path: str, tag: str) -> Run:
     return make_run(encode([]), encode([]), np.zeros(0), np.zeros(0, dtype=np.int64), path, tag)
 
 
+def _subset(qrels: Qrels, run: Run | None, settings: Settings) -> tuple[Qrels, Run | None]:
+    """The block's qrels and run cut to the query subset (``--queries-from``), as the
+    pipeline cuts a whole run: the queries outside it are neither evaluated nor ignored."""
+    if settings.query_ids is None:
+        return qrels, run
+    from ..io.query_subset import only_queries
+    return (only_queries(qrels, settings.query_ids),
+            None if run is None else only_queries(run, settings.query_ids))
+
+
 def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
             run_name: str, run_tag: str, run_path: str) -> Results:
     """One Results from the parts of a run, as if the run had been evaluated at once."""
+    qrels, _ = _subset(qrels, None, settings)
     seen = [q for part in parts for q in part.query_ids]
     in_run = [True] * len(seen)
     in_both = len(seen)  # before the zero-filled queries join them
