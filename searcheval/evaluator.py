@@ -14,7 +14,7 @@ validation step in a training loop or a parameter sweep calls it thousands of ti
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 from .engine.configure import configure
 from .fast.join import prepared as with_lookup_table
@@ -23,6 +23,7 @@ from .io.inputs import as_qrels, as_run
 from .io.run_sources import rows_as_frame
 from .pipeline import evaluated
 from .results import Results
+from .settings import Options
 
 
 class Evaluator:
@@ -35,7 +36,7 @@ class Evaluator:
     ``costs``, ``like``)."""
 
     def __init__(self, qrels: Any, measures: list[str] | str | None = None,
-                 **options: Any) -> None:
+                 **options: Unpack[Options]) -> None:
         self.configuration = configure(qrels, measures, **options)
         self.measures = list(self.configuration.measures)
         self.settings = self.configuration.settings

@@ -9,7 +9,7 @@ handed back as ``Results`` with the configuration's notes (``evaluated``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 from .engine.configure import ENGINES, Configuration, configure
 from .engine.outcome import Outcome
@@ -20,13 +20,15 @@ from .io.run_sources import is_several, labels_of, named_runs, rows_as_frame
 from .model import Qrels, Run
 from .model.words import counted
 from .results import Results, ResultsByRun
+from .settings import Options
 
 __all__ = ["ENGINES", "computed", "evaluate", "evaluated", "labelled", "outcome", "prepared", "subset_of",
            "reads_runs_whole"]
 
 
 def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
-             names: list[str] | None = None, **options: Any) -> Results | ResultsByRun:
+             names: list[str] | None = None, **options: Unpack[Options]
+             ) -> Results | ResultsByRun:
     """Evaluate a run against qrels; returns the Results every output format renders.
 
     ``run``: one run (a path, a Run, a DataFrame, a {query_id: {doc_id: score}} dict, or
@@ -38,9 +40,10 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     ``official`` set; for ``irds:`` qrels, the dataset's official measures where ir_datasets
     documents them).
 
-    ``options``, each by name (the same on the command line, in an ``Evaluator``, in
-    ``compare``, ``experiment`` and ``batch``; one left out or None takes its default):
-    the fields of :class:`searcheval.settings.Settings` (``missing="zero"`` averages over
+    ``options`` (:class:`searcheval.settings.Options`), each by name, the same in an
+    ``Evaluator``, ``compare`` and ``experiment`` and as the command line's flags (one left
+    out or None takes its default): the fields of :class:`searcheval.settings.Settings`
+    (``missing="zero"`` averages over
     every qrels query, trec_eval -c, ``"skip"`` only over queries in both;
     ``relevance_level``, ``depth`` (-M), ``judged_only`` (-J), ``ties``
     (``settings.TIE_POLICIES``), ``compat`` (9 or 10), ``num_docs`` (-N), ``allow_empty``,

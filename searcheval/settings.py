@@ -8,6 +8,8 @@ from __future__ import annotations
 import functools
 
 from dataclasses import dataclass, field, fields
+from os import PathLike
+from typing import Iterable, TypedDict
 
 import numpy as np
 
@@ -185,3 +187,29 @@ class Settings:
 def _whole(value: object) -> bool:
     """An integer, and not a bool (True is 1 to Python, not a depth or a level)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+class Options(TypedDict, total=False):
+    """The options every entry point takes by name (``evaluate``, ``Evaluator``,
+    ``compare``, ``experiment``), each meaning what its command-line flag means; one left
+    out or None takes its default (``like``'s preset's, where it sets one). The fields of
+    ``Settings`` a user sets, and how the numbers are computed: ``engine``, ``like``,
+    ``costs`` (tests/test_one_pipeline.py holds this list to ``Settings``)."""
+
+    missing: str | None  # "zero" (trec_eval -c, the default) or "skip"
+    relevance_level: int  # -l
+    depth: int | None  # -M
+    judged_only: bool  # -J
+    ties: str  # TIE_POLICIES
+    compat: int  # 9 or 10
+    num_docs: int  # -N
+    ignore_identical_ids: bool | None  # BEIR's rule; None: --like's preset's, else off
+    query_ids: Iterable[str] | str | PathLike | None  # --queries-from: a list or a file
+    allow_empty: bool  # --allow-empty
+    costs: str | PathLike | dict[str, float] | DocumentCosts | None  # --costs
+    like: str | None  # --like: engine.presets.TOOLS
+    engine: str  # "native" or "pytrec_eval"
+
+
+# Settings a preset sets (--like), not options of their own
+PRESET_ONLY = ("run_queries_count", "beir_custom_means")

@@ -192,3 +192,18 @@ def test_report_says_its_old_depth_meaning_moved(tmp_path):
     assert result.exit_code == 0
     assert ("report --depth is evaluate's -M (the documents evaluated); --shown N is how "
             "many documents are shown") in result.stderr
+
+
+def test_the_options_every_entry_point_takes_are_the_settings_a_user_sets():
+    """``settings.Options`` (what an IDE completes in ``evaluate(...)``) lists every field
+    of Settings but the presets' own, and how the numbers are computed."""
+    from dataclasses import fields
+
+    from searcheval.settings import PRESET_ONLY, Options, Settings
+    own = {f.name for f in fields(Settings)} - set(PRESET_ONLY)
+    assert set(Options.__annotations__) == own | {"engine", "like"}
+
+
+def test_an_unknown_option_is_a_type_error_as_a_keyword_python_does_not_know():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'depht'"):
+        searcheval.evaluate(QRELS, RUNS[0], ["AP"], depht=3)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from ..engine.configure import Configuration, configure
 from ..io.inputs import as_qrels, as_run
 from ..io.run_sources import labels_of, named_runs, rows_as_frame
 from ..pipeline import evaluated, prepared
+from ..settings import Options
 from ..errors import UsageError, quoted
 from ..measures import Measure
 from ..results import Results, undefined_note
@@ -36,7 +37,8 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
             baseline: Any = None, test: str = "t", correction: str | None = None,
             alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
             names: list[str | None] | None = None,
-            groups: dict[str, list[str]] | None = None, **options: Any) -> Comparison:
+            groups: dict[str, list[str]] | None = None, **options: Unpack[Options]
+            ) -> Comparison:
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Unpack
 
 import numpy as np
 
 from ..errors import UsageError, quoted
 from ..io.run_sources import named_runs
 from ..pipeline import evaluate
+from ..settings import Options
 from ..results import Results, ResultsByRun
 from ..settings import TIE_POLICIES
 from .compare import Comparison, baseline_index, compare
@@ -49,7 +50,7 @@ def experiment(qrels: Any, runs: Any, measures: list[Any] | str | None = None, *
                baseline: int | str | None = None, correction: str | None = "holm",
                per_query: bool | str = False, round: int | None = None,
                names: list[str] | None = None, test: str = "t", alpha: float = 0.05,
-               **settings: Any):
+               **settings: Unpack[Options]):
     """One DataFrame as ``pt.Experiment`` returns it: ``name`` and a column per measure, a
     row per run; with ``baseline`` (an index into ``runs``, or a run's name), per measure
     ``+``, ``-``, ``p-value``, and with a ``correction`` (``compare``'s names or
