@@ -11,7 +11,7 @@ from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
 from ..results import dataset_measures, resolve_measures
 from ..settings import Settings
 from ..measures import NICKNAMES, Measure, parse_measure
-from ..measures.grammar import split_names
+from ..measures.names import split_names
 from .output import write_with_plots
 from ..results import Results
 from ..engine.qrels_forms import form_warnings, read_for, refuse_unfit

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..io.irds import is_irds  # the module imports ir_datasets only when used
 from ..measures import Measure, parse_measures
-from ..measures.spellings import is_ir_measures_measure
+from ..measures.name_rules import is_ir_measures_measure
 from ..settings import DocumentCosts, Settings
 from .presets import Chosen, choose
 
