@@ -25,12 +25,13 @@ from ..results import document_costs, resolve_measures
 from ..settings import Settings
 from ..errors import UsageError, quoted
 from ..measures import Measure
+from ..measures.defaults import DEFAULTS
 from ..results import Results, undefined_note
 from ..model import natural_key
 from ..io.run_labels import path_labels, refuse_repeated_runs, same_file_key
 from .comparison import Comparison, Row
 
-DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
+DEFAULT_MEASURES = DEFAULTS["compare"].measures
 
 
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,

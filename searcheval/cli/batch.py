@@ -23,6 +23,7 @@ from ..scale.batch_checks import refuse_what_every_run_would_fail, remove_relabe
 from ..settings import Settings
 from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost, quoted
 from ..io.irds import is_irds
+from ..measures.defaults import default_measures, stated
 from .completion import files, folders
 from .options import (ci_options, costs_option, interval_asked, measures_from_option,
                       peer_options, query_and_ranking_options, trec_eval_options)
@@ -188,7 +189,7 @@ def _human(number: float) -> str:
 @click.option("-o", "--output", "outdir", shell_complete=folders, required=True, metavar="OUTDIR",
               help="Folder for runs/NAME.csv, runs/NAME.json and summary.csv/.json.")
 @click.option("-m", "--measure", "measures", multiple=True,
-              help="Measure(s), as for evaluate. Default: trec_eval's 'official'.")
+              help=f"Measure(s), as for evaluate. Default: {stated('batch')}.")
 @measures_from_option
 @query_and_ranking_options
 @trec_eval_options
@@ -321,7 +322,7 @@ def batch_job(qrels: str, measures: list[str], settings: Settings, sort_by: str 
         raise UsageError("-m runid alone: the leaderboard ranks the runs by a measure; give one "
                          "too (-m runid -m map): the runs' tags are then its runid column")
     names, _ = dataset_measures(qrels, measures or None)
-    measures_parsed = resolve_measures(names, settings.compat, like)
+    measures_parsed = resolve_measures(names or default_measures("batch"), settings.compat, like)
     parsed = [str(m) for m in measures_parsed]
     sort = default_sort(measures_parsed)
     if sort_by is not None:

@@ -11,6 +11,7 @@ from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
 from ..results import dataset_measures, resolve_measures
 from ..settings import Settings
 from ..measures import NICKNAMES, Measure, parse_measure
+from ..measures.defaults import default_measures
 from ..measures.names import split_names
 from .output import write_with_plots
 from ..results import Results
@@ -49,7 +50,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     refuse_stdin_twice([qrels_path, *run_paths])
     groups = _groups(groups_path, fmt)
     measures, first_notes = first_parameters_only(
-        names or ([] if runid_asked else ["official"]), measures, compat, fmt == "trec")
+        names or ([] if runid_asked else default_measures("evaluate")), measures, compat, fmt == "trec")
     notes = notes + first_notes + ([chosen.note] if chosen.note else [])
     qrels = read_for(measures, lambda: as_qrels(qrels_path, qrels_format))  # a -R hint
     refuse_unfit(qrels, measures)  # before reading the runs

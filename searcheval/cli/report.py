@@ -12,12 +12,13 @@ from typing import Callable
 import click
 
 from ..model.words import counted
+from ..measures.defaults import DEFAULTS
 from .completion import files
 from .options import CORRECTION, QUERY_AND_RANKING_OPTIONS, measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
-DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@100")
+DEFAULT_MEASURES = DEFAULTS["report"].measures
 EVALUATION_DEPTH = "depth"  # -M/--depth of evaluate: here --depth is the rankings shown
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..io.irds import is_irds  # the module imports ir_datasets only when used
 from ..measures import Measure, parse_measures
+from ..measures.defaults import default_measures
 from ..measures.name_rules import is_ir_measures_measure
 from ..settings import DocumentCosts, Settings
 from .presets import Chosen, choose
@@ -50,7 +51,7 @@ def dataset_measures(qrels: Any, measures: list[str] | str | None
 def resolve_measures(measures: list[str] | str | None, compat: int = 9,
                      like: str | None = None) -> list[Measure]:
     if measures is None:
-        measures = ["official"]
+        measures = default_measures("api")
     if isinstance(measures, (str, Measure)) or is_ir_measures_measure(measures):
         measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
     return parse_measures(list(measures), compat, like)
