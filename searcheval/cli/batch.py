@@ -29,6 +29,7 @@ from .options import (ci_options, costs_option, interval_asked, measures_from_op
                       peer_options, query_and_ranking_options, trec_eval_options)
 from .run_args import RunsCommand, name_option
 from .output import write_text
+from ..io.output import remove_leftovers
 from ..io.run_labels import path_labels
 from ..model.words import counted
 
@@ -102,8 +103,7 @@ def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
     except OSError as exc:  # OUTDIR is a file, or a folder on the way cannot be made
         raise UsageError(f"{outdir}: cannot make the output folder {runs}: "
                          f"{exc.strerror or exc}") from None
-    for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
-        leftover.unlink(missing_ok=True)
+    remove_leftovers(runs)  # from a batch killed while writing
     first, stdin = None, None
     if spool is not None:  # its name is its tag: read (once) and evaluated before the others
         named = names[paths.index(spool)] is not None  # NAME=-
