@@ -25,12 +25,13 @@ from ..pipeline import evaluated, prepared
 from ..settings import Options
 from ..errors import UsageError, quoted
 from ..measures import Measure
+from ..measures.defaults import DEFAULTS
 from ..results import Results, undefined_note
 from ..model import natural_key
 from ..io.run_labels import path_labels, refuse_repeated_runs, same_file_key
 from .comparison import Comparison, Row
 
-DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR")
+DEFAULT_MEASURES = DEFAULTS["compare"].measures
 
 
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,
@@ -54,7 +55,7 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     """
     from . import pair_tests, stats  # scipy: only when comparing
     correction = _checked_test(test, correction, alpha, resamples, stats)
-    config = configure(None, measures or None, default_measures=DEFAULT_MEASURES, **options)
+    config = configure(None, measures or None, command="compare", **options)
     parsed, notes = _paired_measures(list(config.measures))
     notes += list(config.notes)
     sources, names, base_index = _with_baseline(*named_runs(runs, names), baseline)

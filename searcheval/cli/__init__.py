@@ -24,6 +24,7 @@ from .examples import with_examples
 from .interrupts import interrupts_in_one_line, send_dropped_interrupts_again
 
 from ..settings import __version__
+from ..measures.defaults import stated
 from ..io.heap import reuse_freed_memory
 from ..errors import INTERRUPTED, INTERRUPTED_CODE, ReferenceEngineCrash, SearchevalError
 
@@ -205,7 +206,8 @@ def _fail(message: str, code: int = 2) -> None:
 @name_option
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec) or "
-                   "ir_measures names (AP, P@5, nDCG@10, RR). Default: trec_eval's 'official'.")
+                   "ir_measures names (AP, P@5, nDCG@10, RR). "
+                   f"Default: {stated('evaluate')}.")
 @measures_from_option
 @click.option("-q", "--per-query", is_flag=True, help="Also show each query's values.")
 @click.option("--engine", type=click.Choice(["native", "pytrec_eval"]), default="native",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..measures.defaults import default_measures, stated
 from .completion import files
 from .options import ALLOW_EMPTY_OPTION, CORRECTION, measures_from_option
 from .run_args import RunsCommand, name_option
@@ -17,7 +18,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.argument("runs", shell_complete=files, nargs=-1)
 @name_option
 @click.option("-m", "--measure", "measures", multiple=True,
-              help="Measure(s) of the leaderboards, as for evaluate. Default: AP, nDCG@10.")
+              help=f"Measure(s) of the leaderboards, as for evaluate. Default: {stated('agree')}.")
 @measures_from_option
 @click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap"]),
               default="t", show_default=True, help="Test of each swapped pair, as for compare.")
@@ -59,7 +60,7 @@ def _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, outpu
     if len(runs) == 1:
         raise UsageError("agree compares leaderboards: give two runs or more (or none, "
                          "for the judgments alone)")
-    measures = list(measures or ("AP", "nDCG@10"))
+    measures = list(measures or default_measures("agree"))
     parsed = resolve_measures(measures) if runs else []  # before the qrels: the -R hint
     first, second = (read_for(parsed, lambda: as_qrels(path), "agree")
                      for path in (qrels_a, qrels_b))

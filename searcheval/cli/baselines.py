@@ -35,8 +35,9 @@ from searcheval.cli.closed_pipe import StdoutFailed, discard_stdout, write_check
 from searcheval.report.render import to_csv
 from searcheval.build.searchers import METHODS, run_text, search
 from searcheval.io.texts import read_texts
+from searcheval.measures.defaults import default_measures
 
-MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000", "Found@10", "FirstRel"]
+MEASURES = default_measures("baselines")
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:

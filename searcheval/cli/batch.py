@@ -24,10 +24,12 @@ from ..engine.configure import Configuration
 from ..settings import Settings
 from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost, quoted
 from ..io.irds import is_irds
+from ..measures.defaults import default_measures, stated
 from .completion import files, folders
 from .options import ci_options, evaluation_options, interval_asked, measures_from_option
 from .run_args import RunsCommand, name_option
 from .output import write_text
+from ..io.output import remove_leftovers
 from ..io.run_labels import path_labels
 from ..model.words import counted
 
@@ -101,8 +103,7 @@ def _run_paths(qrels_source: str, paths: list[str], names: list[str | None],
     except OSError as exc:  # OUTDIR is a file, or a folder on the way cannot be made
         raise UsageError(f"{outdir}: cannot make the output folder {runs}: "
                          f"{exc.strerror or exc}") from None
-    for leftover in runs.glob(".*.tmp"):  # from a batch killed while writing
-        leftover.unlink(missing_ok=True)
+    remove_leftovers(runs)  # from a batch killed while writing
     first, stdin = None, None
     if spool is not None:  # its name is its tag: read (once) and evaluated before the others
         named = names[paths.index(spool)] is not None  # NAME=-
@@ -188,7 +189,7 @@ def _human(number: float) -> str:
 @click.option("-o", "--output", "outdir", shell_complete=folders, required=True, metavar="OUTDIR",
               help="Folder for runs/NAME.csv, runs/NAME.json and summary.csv/.json.")
 @click.option("-m", "--measure", "measures", multiple=True,
-              help="Measure(s), as for evaluate. Default: trec_eval's 'official'.")
+              help=f"Measure(s), as for evaluate. Default: {stated('batch')}.")
 @measures_from_option
 @evaluation_options
 @click.option("--sort", "sort_by", default=None, metavar="MEASURE",
@@ -310,7 +311,7 @@ def batch_job(qrels: str, measures: list[str], config: Configuration | Settings,
         raise UsageError("-m runid alone: the leaderboard ranks the runs by a measure; give one "
                          "too (-m runid -m map): the runs' tags are then its runid column")
     names, _ = dataset_measures(qrels, measures or None)
-    measures_parsed = resolve_measures(names, settings.compat, like)
+    measures_parsed = resolve_measures(names or default_measures("batch"), settings.compat, like)
     parsed = [str(m) for m in measures_parsed]
     sort = default_sort(measures_parsed)
     if sort_by is not None:

@@ -11,7 +11,8 @@ from ..report import render
 from ..io.inputs import as_qrels, as_run
 from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
 from ..measures import NICKNAMES, Measure, parse_measure
-from ..measures.grammar import split_names
+from ..measures.defaults import default_measures
+from ..measures.names import split_names
 from .options import Evaluation
 from .output import write_with_plots
 from ..results import Results
@@ -44,7 +45,7 @@ def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str]
     refuse_stdin_twice([qrels_path, *run_paths])
     groups = _groups(groups_path, fmt)
     measures, first_notes = first_parameters_only(
-        names or ([] if runid_asked else ["official"]), list(config.measures),
+        names or ([] if runid_asked else default_measures("evaluate")), list(config.measures),
         config.settings.compat, fmt == "trec")
     config = replace(config, measures=tuple(measures), notes=config.notes + tuple(first_notes))
     qrels = read_for(measures, lambda: as_qrels(qrels_path, evaluation.qrels_format))  # a -R hint

@@ -16,6 +16,7 @@ from .options import (CORRECTION, ci_options, evaluation_options, interval_asked
 from .run_args import RunsCommand, name_option
 
 from ..report.render import FORMATS
+from ..measures.defaults import stated
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -26,7 +27,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
                 shell_complete=files)
 @name_option
 @click.option("-m", "--measure", "measures", multiple=True,
-              help="Measure(s), as for evaluate. Default: AP, nDCG@10, P@10, RR.")
+              help=f"Measure(s), as for evaluate. Default: {stated('compare')}.")
 @measures_from_option
 @click.option("--baseline", shell_complete=files, default=None, metavar="RUN",
               help="Compare every run with this one (one of the RUNs, or another run file). "

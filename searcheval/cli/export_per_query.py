@@ -31,6 +31,7 @@ from pathlib import Path
 
 import searcheval
 from searcheval.model import natural_key
+from searcheval.measures.defaults import default_measures, stated
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -40,7 +41,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("run_dir", help="directory holding the runs")
     parser.add_argument("-o", "--output", required=True, help="directory to write into")
     parser.add_argument("-m", "--measure", dest="measures", action="append",
-                        help="measure (repeatable); default trec_eval's official set")
+                        help=f"measure (repeatable); default {stated('export_per_query')}")
     parser.add_argument("--pattern", default="*", help="which files of RUN_DIR are runs")
     parser.add_argument("--missing", choices=["zero", "skip"], default="zero")
     parser.add_argument("-l", "--relevance-level", type=int, default=1)
@@ -67,7 +68,8 @@ def evaluate_all(args: argparse.Namespace, runs: list[Path]) -> list[searcheval.
     """One Results per run, with a progress bar on a terminal."""
     from tqdm import tqdm
     qrels = searcheval.read_qrels(args.qrels)
-    return [searcheval.evaluate(qrels, str(path), args.measures, missing=args.missing,
+    measures = args.measures or default_measures("export_per_query")
+    return [searcheval.evaluate(qrels, str(path), measures, missing=args.missing,
                                 relevance_level=args.relevance_level, depth=args.depth,
                                 judged_only=args.judged_only, compat=args.compat,
                                 allow_empty=args.allow_empty)

@@ -10,12 +10,13 @@ from __future__ import annotations
 import click
 
 from ..model.words import counted
+from ..measures.defaults import DEFAULTS
 from .completion import files
 from .options import CORRECTION, evaluation_options, measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
-DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "RR", "R@100")
+DEFAULT_MEASURES = DEFAULTS["report"].measures
 
 
 class ReportCommand(RunsCommand):
@@ -105,8 +106,7 @@ def run_report(qrels_path: str, run_paths: list[str], output: str, measure_names
     paths, base = _with_baseline(run_paths, baseline)
     names = names if len(paths) == len(run_paths) else [None] + names  # a baseline from outside
     refuse_stdin_twice([qrels_path, *paths, docs, queries])
-    config = evaluation.configure(qrels_path, measure_names or None,
-                                  default_measures=DEFAULT_MEASURES)
+    config = evaluation.configure(qrels_path, measure_names or None, command="report")
     measures, notes = _measures(list(config.measures))
     config = replace(config, measures=tuple(measures))
     qrels = read_for(measures, lambda: as_qrels(qrels_path, evaluation.qrels_format),

@@ -17,7 +17,8 @@ from typing import Any
 from ..errors import UsageError, quoted
 from ..io.irds import is_irds  # the module imports ir_datasets only when used
 from ..measures import Measure, parse_measures
-from ..measures.spellings import is_ir_measures_measure
+from ..measures.defaults import default_measures
+from ..measures.name_rules import is_ir_measures_measure
 from ..settings import DocumentCosts, Settings
 
 ENGINES = ("native", "pytrec_eval")
@@ -46,13 +47,13 @@ class Configuration:
 
 def configure(qrels: Any = None, measures: Any = None, *, like: str | None = None,
               engine: str = "native", costs: Any = None,
-              default_measures: tuple[str, ...] = ("official",),
+              command: str = "api",
               **options: Any) -> Configuration:
     """The Configuration of these options. ``options`` are fields of ``Settings``; one
     given as None is not given (the preset of ``like`` decides it, else the field's
     default), so an explicit option always wins over a preset. ``measures``: names in
-    any syntax (an ``irds:`` dataset's official ones when none are asked for, else
-    ``default_measures``); ``costs``: a cost file's path, a ``{doc_id: cost}`` mapping or
+    any syntax (an ``irds:`` dataset's official ones when none are asked for, else the
+    ``command``'s defaults, ``measures.defaults``); ``costs``: a cost file's path, a ``{doc_id: cost}`` mapping or
     DocumentCosts."""
     if engine not in ENGINES:
         raise UsageError(f"unknown engine {quoted(engine)}: choose {' or '.join(ENGINES)}")
@@ -71,7 +72,7 @@ def configure(qrels: Any = None, measures: Any = None, *, like: str | None = Non
     settings = Settings(**chosen, costs=document_costs(costs))
     notes = [preset.note(settings, missing_given="missing" in given)] if preset else []
     names, irds_notes = dataset_measures(qrels, measures)
-    parsed = resolve_measures(list(default_measures) if names is None else names,
+    parsed = resolve_measures(default_measures(command) if names is None else names,
                              settings.compat, like)
     return Configuration(settings, tuple(parsed), tuple(irds_notes + notes), like,
                          equal_queries=bool(preset and preset.equal_queries
@@ -102,7 +103,7 @@ def dataset_measures(qrels: Any, measures: list[str] | str | None
 def resolve_measures(measures: list[str] | str | None, compat: int = 9,
                      like: str | None = None) -> list[Measure]:
     if measures is None:
-        measures = ["official"]
+        measures = default_measures("api")
     if isinstance(measures, (str, Measure)) or is_ir_measures_measure(measures):
         measures = [measures]  # one ir_measures measure (it defines __getitem__: not a list)
     return parse_measures(list(measures), compat, like)

@@ -1,4 +1,6 @@
-"""Write output atomically: to a temporary name beside the target, then rename.
+"""The one writer of every output, atomically: to a temporary name beside the target, then
+rename. Whole files (``write_file``; several, all or none: ``write_files``) or one written
+a piece at a time (``atomic_file``) are staged by the same steps.
 
 A rename keeps the temporary file's mode, and ``tempfile.mkstemp`` creates its file with
 mode 0600: every output used to be 0600 whatever the umask. So the temporary file is
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -75,7 +78,8 @@ def write_files(outputs: list[tuple[str | Path, str | bytes]], between=None) -> 
                 staged.append(_staged(target, data))
         for (target, data), stream in zip(outputs, streams):
             if stream:  # a pipe or device: nothing to replace, written into
-                _write_into(target, data)
+                with _into_stream(target) as handle:
+                    handle.write(_as_bytes(data))
         if between is not None:
             between()
         while staged:
@@ -107,8 +111,12 @@ def _same_path(first: str | None, second: str | None) -> bool:
 def _staged(target: str | Path, data: str | bytes) -> tuple[str | Path, Path, Path]:
     """(target, the path it resolves to, its temporary file written in full)."""
     with _staging(target) as (handle, path, temporary):
-        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        handle.write(_as_bytes(data))
     return target, path, temporary
+
+
+def _as_bytes(data: str | bytes) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data
 
 
 @contextmanager
@@ -118,11 +126,8 @@ def atomic_file(target: str | Path) -> Iterator[BinaryIO]:
     holding it whole. An OSError while it is written (a full disk) is a UsageError naming
     ``target``, and the temporary file is removed; so is it on any other error."""
     if _is_stream(target):  # a pipe or device (/dev/null, /dev/stdout): nothing to replace
-        try:
-            with os.fdopen(os.open(target, os.O_WRONLY | os.O_TRUNC), "wb") as handle:
-                yield handle
-        except OSError as exc:
-            raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        with _into_stream(target) as handle:
+            yield handle
         return
     with _staging(target) as (handle, path, temporary):
         yield handle
@@ -180,12 +185,19 @@ def _is_stream(target: str | Path) -> bool:
             or folder == "/dev" or folder.startswith("/proc/"))  # not /dev/shm's files
 
 
-def _write_into(target: str | Path, data: str | bytes) -> None:
+@contextmanager
+def _into_stream(target: str | Path) -> Iterator[BinaryIO]:
+    """``target`` (a pipe, a device) opened to be written into as ``open()`` writes: its
+    OSError a UsageError naming it."""
     try:
-        with _handle(os.open(target, os.O_WRONLY | os.O_TRUNC), data) as handle:
-            handle.write(data)
+        with os.fdopen(os.open(target, os.O_WRONLY | os.O_TRUNC), "wb") as handle:
+            yield handle
     except OSError as exc:
         raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
+
+
+# A temporary file's name: hidden, its target's name, 48 random bits in hex, ".tmp".
+_TEMPORARY = re.compile(r"\..+\.[0-9a-f]{12}\.tmp")
 
 
 def _create_beside(path: Path) -> tuple[int, Path]:
@@ -200,10 +212,12 @@ def _create_beside(path: Path) -> tuple[int, Path]:
     raise FileExistsError(f"no free temporary name beside {path.name}")
 
 
-def _handle(fd: int, data: str | bytes):
-    if isinstance(data, str):
-        return os.fdopen(fd, "w", encoding="utf-8", newline="")
-    return os.fdopen(fd, "wb")
+def remove_leftovers(folder: Path) -> None:
+    """Remove the temporary files this writer left in ``folder`` when its process was
+    killed while writing (no ``finally`` ran): only names it makes, never a user's file."""
+    for leftover in folder.glob(".*.tmp"):
+        if _TEMPORARY.fullmatch(leftover.name):
+            leftover.unlink(missing_ok=True)
 
 
 def _keep_owner_and_attributes(path: Path, temporary: Path) -> None:

@@ -1,10 +1,10 @@
 """Measures: what they are (specs, registered with ``register``), one measure (Measure),
-their names (grammar), and the measures people define (``define``)."""
+their names (``names``, the parser), and the measures people define (``define``)."""
 
 from .builtins import NICKNAMES, SPECS
 from . import judgment_groups as _judgment_groups  # noqa: F401  (registers them)
 from . import preferences as _preferences  # noqa: F401  (registers them)
-from .grammar import parse_measure, parse_measures
+from .names import parse_measure, parse_measures
 from .measure import Measure
 from .registry import BY_TREC, TREC_ORDER, register, registered, unregister
 from .specs import REFUSED, SAME_KERNEL, Kind, Spec
