@@ -150,9 +150,9 @@ def _measures(names: list[str], compat: int) -> tuple[list, list[str]]:
     """The measures shown; a string per query (relstring) has no place in a table of numbers."""
     from ..results import resolve_measures
     measures = resolve_measures(names or list(DEFAULT_MEASURES), compat)
-    strings = [str(m) for m in measures if m.spec.text]
+    strings = [str(m) for m in measures if m.spec.aggregation.text]
     notes = [f"left out (a string per query, not a number): {', '.join(strings)}"] if strings else []
-    return [m for m in measures if not m.spec.text], notes
+    return [m for m in measures if not m.spec.aggregation.text], notes
 
 
 def _evaluated(qrels, runs: dict, measures: list, settings, notes: list[str]

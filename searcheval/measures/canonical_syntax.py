@@ -154,9 +154,9 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
             raise _Problem(cutoff_tok[2], f"cutoff must be a positive integer, found {quoted(cutoff_tok[1])}")
         check_cutoff(family, cutoff, cutoff_tok[2])
     rel, params, options, keyed = None, (), [], {}
-    words = spec.word_options()
+    words, facts = spec.word_options(), spec.parameters
     for key, (value, key_pos) in args.items():
-        if key == "rel" and (spec.uses_rel or spec.binary_at_rel):
+        if key == "rel" and (facts.uses_rel or facts.binary_at_rel):
             if not (isinstance(value, float) and value.is_integer()):
                 raise _Problem(key_pos, f"rel must be a whole number, found {quoted(value)}")
             if value < 0:  # as -l: a negative grade is "not judged", never relevant
@@ -165,16 +165,16 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
         elif key in words and value in words[key]:
             if value != words[key][0]:
                 options.append((key, value))
-        elif key == spec.param:
+        elif key == facts.param:
             params = _family_params(family, value, key_pos)
-        elif key in spec.param_keys:
-            keyed[key] = _keyed_param(key, value, key_pos, spec.param_check is None)
+        elif key in facts.param_keys:
+            keyed[key] = _keyed_param(key, value, key_pos, facts.param_check is None)
         else:
             raise _Problem(key_pos, f"{name} has no parameter {quoted(key)} with that value")
     if keyed:
         params = tuple(keyed.get(key, default)
-                       for key, default in zip(spec.param_keys, spec.parameter_default()))
-        problem = spec.param_check and spec.param_check(dict(zip(spec.param_keys, params)))
+                       for key, default in zip(facts.param_keys, spec.parameter_default()))
+        problem = facts.param_check and facts.param_check(dict(zip(facts.param_keys, params)))
         if problem:  # a family's own limits (C/W/L measures: min_rel below max_rel)
             raise _Problem(pos, f"{name}: {problem}")
         params = () if params == spec.parameter_default() else params
@@ -184,7 +184,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
                                       "which reads 1000 ranks: it takes no cutoff")
     if options and params and spec.takes_gains:  # words of other families combine
         raise _Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
-    if spec.spelling_defaults and spec.param not in args:
+    if facts.spelling_defaults and facts.param not in args:
         params = _spelling_default(spec, name)  # RBP is ir_measures': its default persistence
     return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options),
                    judged_only=only_judged)
@@ -192,7 +192,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
 
 def _cutoff_example(name: str, family: str) -> str:
     if BY_TREC[family].kind is Kind.FRACTION:  # IPrec@0.1: a recall level, not a rank
-        return f"needs a recall level, e.g. {name}@{BY_TREC[family].default[1]!r}"
+        return f"needs a recall level, e.g. {name}@{BY_TREC[family].parameters.default[1]!r}"
     return f"needs a cutoff, e.g. {name}@10"
 
 
@@ -206,11 +206,11 @@ def _family_params(family: str, value: object, pos: int) -> tuple:
         raise _Problem(pos, "gains are written {level:gain,...}")
     values = value if isinstance(value, tuple) else (value,)
     if any(not isinstance(v, float) for v in values):  # a word, a quoted text, {level:gain}
-        raise _Problem(pos, f"{spec.param} takes numbers, found {written(value)}")
+        raise _Problem(pos, f"{spec.parameters.param} takes numbers, found {written(value)}")
     check_coeff_count(family, values, pos)
     check_persistence(family, values, pos)
     check_coefficients(family, values, pos)
-    if spec.param == "alpha":  # alpha-DCG's alpha: a gain decays by 1 - alpha
+    if spec.parameters.param == "alpha":  # alpha-DCG's alpha: a gain decays by 1 - alpha
         check_unit_interval("alpha", values[0], pos)
     if family == "ERR" and not (values[0].is_integer() and values[0] > 0):
         # gdeval.pl's largest grade: R = (2^grade - 1)/2^max_grade is negative below 1.
@@ -236,5 +236,5 @@ def _spelling_default(spec, name: str) -> tuple:
     without case (``RBP``, ``Rbp``: ir_measures'); () is the family's default."""
     if name == spec.trec:
         return ()
-    by_spelling = {key.lower(): value for key, value in spec.spelling_defaults}
+    by_spelling = {key.lower(): value for key, value in spec.parameters.spelling_defaults}
     return by_spelling.get(name.lower(), ())

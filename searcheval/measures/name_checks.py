@@ -62,7 +62,7 @@ def finite(text: str, pos: int, parameter: str | None = None) -> float:
 
 
 def check_coeff_count(family: str, values: tuple, offset: int) -> None:
-    expected = BY_TREC[family].coeff_count
+    expected = BY_TREC[family].parameters.coeff_count
     if expected is not None and len(values) != expected:
         raise _Problem(offset, f"{family} takes {expected} parameter(s), found {len(values)}")
     if not values:

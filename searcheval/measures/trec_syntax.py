@@ -33,7 +33,7 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
         return [Measure(family)]
     if spec.kind in (Kind.CUTOFF, Kind.FRACTION):
         if not params:
-            return [Measure(family, cutoff=c) for c in spec.default]
+            return [Measure(family, cutoff=c) for c in spec.parameters.default]
         values = [_trec_cutoff(v, spec.kind, offset) for v in params.split(",")]
         for value in values:
             check_cutoff(family, value, offset)
@@ -53,13 +53,13 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
                                        f"{shown_number(level)}")
             pairs.append((int(level), finite(gain, offset, f"the gain of level {level}")))
         return [Measure(family, params=tuple(pairs), trec_label=params)]
-    if spec.trec_prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
-        if not params.startswith(spec.trec_prefix):
-            raise _Problem(offset, f"{family} takes {spec.trec_prefix}<{spec.param}>, "
-                                   f"found {quoted(params)}")
-        values = (number(params[len(spec.trec_prefix):], offset, spec.param),)
+    prefix, key = spec.parameters.trec_prefix, spec.parameters.param
+    if prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
+        if not params.startswith(prefix):
+            raise _Problem(offset, f"{family} takes {prefix}<{key}>, found {quoted(params)}")
+        values = (number(params[len(prefix):], offset, key),)
     else:
-        values = tuple(number(v, offset, spec.param) for v in params.split(","))
+        values = tuple(number(v, offset, key) for v in params.split(","))
     check_coeff_count(family, values, offset)
     check_persistence(family, values, offset)
     check_coefficients(family, values, offset)
