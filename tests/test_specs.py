@@ -10,6 +10,7 @@ is imported, never when the family is first evaluated.
 from __future__ import annotations
 
 import inspect
+import re
 import subprocess
 import sys
 from dataclasses import fields, replace
@@ -153,3 +154,19 @@ def test_the_engine_looks_kernels_up_by_no_name() -> None:
     engine = sorted((PACKAGE / "engine").glob("*.py"))
     for path in engine + [PACKAGE / "measures" / "registry.py"]:
         assert "named_kernel" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_contributing_example_registers_a_family_that_evaluates() -> None:
+    """The ``py`` block of docs/contributing/adding.md, run as written: RelAt@k is k P@k."""
+    import searcheval
+
+    page = (PACKAGE.parent / "docs" / "contributing" / "adding.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"^```py\n(.*?)^```", page, re.S | re.M)
+    exec(compile(block, "adding.md", "exec"), {})
+    fixtures = PACKAGE.parent / "fixtures" / "trec_eval"
+    try:
+        results = searcheval.evaluate(fixtures / "qrels.test", fixtures / "results.test",
+                                      ["RelAt@5", "P@5"])
+    finally:
+        unregister("RelAt")
+    assert list(results.values[0]) == [5 * p for p in results.values[1]]
