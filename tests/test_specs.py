@@ -78,24 +78,27 @@ def test_the_engine_imported_alone_attaches_every_kernel() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def _error(code: str) -> str:
+    """The last line of the traceback ``code`` ends with in a fresh interpreter."""
+    out = _run(code)
+    assert out.returncode == 1, out.stdout
+    return out.stderr.strip().splitlines()[-1]
+
+
 def test_a_kernel_for_a_family_nobody_declared_fails_at_import() -> None:
-    out = _run("from searcheval.measures import kernel_for\n"
-               "@kernel_for('NoSuchFamily')\n"
-               "def kernel(ranked, measure):\n"
-               "    return None\n")
-    assert out.returncode == 1
-    assert out.stderr.strip().splitlines()[-1] == (
+    assert _error("from searcheval.measures import kernel_for\n"
+                  "@kernel_for('NoSuchFamily')\n"
+                  "def kernel(ranked, measure):\n"
+                  "    return None\n") == (
         "searcheval.errors.SpecError: kernel 'kernel': no measure family 'NoSuchFamily' is "
         "declared")
 
 
 def test_a_declared_family_without_a_kernel_fails_when_the_engine_is_imported() -> None:
-    out = _run("from searcheval.measures import Kind, Names, Spec\n"
-               "from searcheval.measures.registry import declare\n"
-               "declare(Spec(Names('Orphan', 'Orphan'), Kind.SCALAR))\n"
-               "import searcheval.engine.native\n")
-    assert out.returncode == 1
-    assert out.stderr.strip().splitlines()[-1].startswith(
+    assert _error("from searcheval.measures import Kind, Names, Spec\n"
+                  "from searcheval.measures.registry import declare\n"
+                  "declare(Spec(Names('Orphan', 'Orphan'), Kind.SCALAR))\n"
+                  "import searcheval.engine.native\n").startswith(
         "searcheval.errors.SpecError: measure 'Orphan': no kernel in the engine for the "
         "family 'Orphan' (none of searcheval.engine.kernels, ")
 

@@ -18,11 +18,19 @@ from . import compat, cwl_kernels, diversity, expected, gain_kernels, kernels, p
 KERNEL_MODULES = (kernels, gain_kernels, diversity, peer_kernels, texts, cwl_kernels, compat,
                   expected)
 
-_missing = without_kernel()
-if _missing:
-    raise SpecError(f"measure {_missing[0].name!r}: no kernel in the engine for the family "
-                    f"{_missing[0].trec!r} (none of {', '.join(m.__name__ for m in KERNEL_MODULES)} "
-                    "attaches one with kernel_for)")
+
+
+def _refuse_families_without_kernels() -> None:
+    missing = without_kernel()
+    if missing:
+        spec = missing[0]
+        what = "kernel" if spec.computing.kernel is None else "--ties average kernel"
+        modules = ", ".join(module.__name__ for module in KERNEL_MODULES)
+        raise SpecError(f"measure {spec.name!r}: no {what} in the engine for the family "
+                        f"{spec.trec!r} (none of {modules} attaches one with kernel_for)")
+
+
+_refuse_families_without_kernels()
 
 
 def kernel(measure: Measure, ties: str) -> Kernel:
