@@ -23,7 +23,10 @@ TREC_FAMILIES: list[str] = []  # trec_eval's families, longest first (P_5 is not
 
 
 def registered() -> tuple[Spec, ...]:
-    """Every registered spec, in registration order."""
+    """Every registered spec, in registration order. A built-in family's
+    ``computing.kernel`` is its function once the engine is imported (``engine.families``,
+    which every evaluation imports); before, this layer alone knows it is still to come
+    (None)."""
     return tuple(BY_TREC.values())
 
 
