@@ -22,7 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from searcheval.engine import native
+from searcheval.engine import families, native
 from searcheval.engine.context import prepare
 from searcheval.fast import cores, hashing, join, segments
 from searcheval.fast.cores import PIECE_ROWS
@@ -82,7 +82,7 @@ def kernels_table(qrels_path, run_path, repeat: int) -> list[tuple]:
     ranked = prepare(qrels, run, Settings())
     for names in (FIVE, ["all_trec"]):
         measures = parse_measures(names)
-        kernels = [native._kernel(m, "trec_eval") for m in measures]
+        kernels = [families.kernel(m, "trec_eval") for m in measures]
         measure(f"{len(measures)} measures on two threads (the variant removed)",
                 "one after the other (engine.native._compute)",
                 lambda: _on_two_cores(_fresh(ranked), measures, kernels),

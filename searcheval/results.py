@@ -40,7 +40,7 @@ class Results(Outcome):
     """Per-query values of one run (rows: measures, columns: queries in trec_eval order),
     with their aggregates (``means``), as every output format renders them.
 
-    A text measure (``Spec.text``: relstring) has a string per query (``texts``), a NaN
+    A text measure (``Aggregation.text``: relstring) has a string per query (``texts``), a NaN
     row in ``values`` and no aggregate (a NaN mean, left out of ``summary``).
     ``zscores``: the file of means and standard deviations the values were converted with
     (trec_eval -Z, ``analysis.zscores``), else None.
@@ -103,7 +103,8 @@ class Results(Outcome):
     def summary(self) -> dict[str, float]:
         """Canonical measure name -> aggregate over the evaluated queries (a text measure
         has none)."""
-        return {str(m): float(v) for m, v in zip(self.measures, self.means) if not m.spec.text}
+        return {str(m): float(v) for m, v in zip(self.measures, self.means)
+                if not m.spec.aggregation.text}
 
     def spread(self, measure: str | Measure):
         """The standard deviation and confidence interval of a measure's mean (a Spread:
@@ -160,12 +161,12 @@ class Results(Outcome):
 
     def level_ignored_by(self) -> list[str]:
         """The measures asked for that -l (a level other than 1) does not change: the
-        families that read no relevance level (``Spec.uses_rel`` False: nDCG's graded gains,
+        families that read no relevance level (``Parameters.uses_rel`` False: nDCG's graded gains,
         graded RBP, ERR, the counts of retrieved documents, ...) without a level of their
         own (``rel=``). trec_eval ignores -l in them too; the outputs say so."""
         if self.settings.relevance_level == 1:
             return []
-        return [str(m) for m in self.measures if not m.spec.uses_rel and m.rel is None]
+        return [str(m) for m in self.measures if not m.spec.parameters.uses_rel and m.rel is None]
 
     def settings_dict(self) -> dict:
         s = self.settings
@@ -255,7 +256,7 @@ def long_rows(results: Results) -> list[tuple]:
             for query_id in results.natural_query_order() for j in (column[query_id],)
             for name, row in zip(names, values)]
     for i, measure in enumerate(results.measures):
-        if not measure.spec.text:  # a string per query has no `all`
+        if not measure.spec.aggregation.text:  # a string per query has no `all`
             rows.append((run, "all", names[i], plain_value(measure, results.means[i])))
     return rows
 

@@ -112,7 +112,8 @@ def test_native_agrees_with_pytrec_eval(case):
     for i, measure in enumerate(results.measures):
         for j, query in enumerate(results.query_ids):
             want = expected[query][measure.trec_name]
-            if measure.spec.geometric:  # pytrec_eval returns log(max(x, 1e-5)) per query
+            # pytrec_eval returns log(max(x, 1e-5)) per query
+            if measure.spec.aggregation.geometric:
                 want = math.exp(want)
                 got = max(results.values[i, j], 1e-5)
             else:
@@ -150,7 +151,8 @@ def check_files_against_pytrec_eval(tmp_path, queries: int, depth: int, above: i
         for j, query in enumerate(results.query_ids):
             want = expected[query][measure.trec_name]
             got = results.values[i, j]
-            if measure.spec.geometric:  # pytrec_eval returns log(max(x, 1e-5)) per query
+            # pytrec_eval returns log(max(x, 1e-5)) per query
+            if measure.spec.aggregation.geometric:
                 want, got = math.exp(want), max(got, 1e-5)
             if math.isnan(want):  # pytrec_eval: NaN where trec_eval prints 0 (empty ranking)
                 want = 0.0

@@ -35,7 +35,7 @@ def test_ir_measures_spelling_means_its_parameters_with_its_defaults(name: str) 
     wanted = {**defaults, **theirs.params}
     (mine,) = parse_measures([name])
     assert mine.family == theirs.NAME
-    params = dict(zip(mine.spec.param_keys, mine.coefficients()))
+    params = dict(zip(mine.spec.parameters.param_keys, mine.coefficients()))
     for key, value in wanted.items():
         if key == "cutoff":
             assert mine.cutoff == value

@@ -34,7 +34,7 @@ def _expected_per_query(results) -> dict:
     for q in results.natural_query_order():
         row = {}
         for m in results.measures:
-            value = results.value(m, q) if not m.spec.text else results.texts[str(m)][
+            value = results.value(m, q) if not m.spec.aggregation.text else results.texts[str(m)][
                 results.query_ids.index(q)]
             if isinstance(value, float) and math.isnan(value):
                 value = None

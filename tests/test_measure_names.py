@@ -100,14 +100,15 @@ def test_canonical_name_parses_back(measure):
 
 @settings(derandomize=True, deadline=None, max_examples=200)
 @given(st.sampled_from([s.trec for s in SPECS  # trec_eval syntax: trec_eval families
-                        if s.since != 0 and s.default and isinstance(s.default[0], int)]),
+                        if s.names.since != 0 and s.parameters.default
+                        and isinstance(s.parameters.default[0], int)]),
        st.lists(st.integers(1, 5000), min_size=1, max_size=4, unique=True),
        st.one_of(st.none(), st.integers(0, 4)))
 def test_any_cutoff_measure_round_trips(family, cutoffs, rel):
     measures = parse_measures([f"{family}.{','.join(map(str, cutoffs))}"])
     assert sorted(m.cutoff for m in measures) == sorted(cutoffs)
     for m in measures:
-        if rel is not None and m.spec.uses_rel:
+        if rel is not None and m.spec.parameters.uses_rel:
             m = type(m)(m.family, cutoff=m.cutoff, rel=rel)
         assert parse_measures([str(m)]) == [m]
 

@@ -197,7 +197,7 @@ def test_not_importable_in_the_child(monkeypatch: pytest.MonkeyPatch, tmp_path: 
 
 def test_routes_name_measures_pytrec_eval_has() -> None:
     import pytrec_eval_ext
-    assert {s.pytrec for s in SPECS if s.in_pytrec} <= pytrec_eval_ext.supported_measures
+    assert {s.names.pytrec for s in SPECS if s.in_pytrec} <= pytrec_eval_ext.supported_measures
     # the specs' pytrec requests agree with the library; relstring is in its table, but
     # returns 0.0 there (it is a string), so it is not asked for
     assert {s.trec for s in SPECS if not s.in_pytrec} & pytrec_eval_ext.supported_measures \

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import searcheval
-from searcheval.measures import Kind, Spec, register, unregister
+from searcheval.measures import Computing, Kind, Names, Spec, register, unregister
 
 from cli_runner import cli
 
@@ -144,7 +144,8 @@ def _covered(ranked, measure):
 
 @pytest.fixture()
 def toy_subtopic_measure():
-    spec = register(Spec("Covered", Kind.SCALAR, "Covered", _covered, subtopics=True))
+    spec = register(Spec(Names("Covered", "Covered"), Kind.SCALAR,
+                         Computing(_covered, subtopics=True)))
     yield spec
     unregister(spec.trec)
 

@@ -25,8 +25,8 @@ from searcheval.cli import main
 from searcheval.engine import expected
 from searcheval.engine.kernels import kernel_of
 from searcheval.errors import SpecError, UsageError
-from searcheval.measures import (REFUSED, Kind, Measure, Spec, parse_measures, register,
-                                 registered, unregister)
+from searcheval.measures import (REFUSED, Computing, Kind, Measure, Names, Spec,
+                                 parse_measures, register, registered, unregister)
 from searcheval.measures.listing import markdown_table
 
 QRELS = """q1 0 d1 1
@@ -55,9 +55,9 @@ def top_rel(ranked, measure) -> np.ndarray:
     return np.bincount(ranked.q[hit], minlength=ranked.num_queries).astype(np.float64)
 
 
-TOY = Spec("TopRel", Kind.CUTOFF, "TopRel", top_rel,
-           "relevant documents among the first k (a toy registered by a test)",
-           aliases=("RelTop",))
+TOY = Spec(Names("TopRel", "TopRel",
+                 "relevant documents among the first k (a toy registered by a test)",
+                 aliases=("RelTop",)), Kind.CUTOFF, Computing(top_rel))
 
 
 def by_hand(qrels: str, run: str, k: int, level: int = 1) -> dict[str, float]:
@@ -166,7 +166,7 @@ def test_the_measures_command_lists_the_toy(toy) -> None:
 
 
 def test_the_cross_check_says_it_leaves_the_toy_out(toy, files) -> None:
-    # pytrec_eval has no TopRel (Spec.pytrec is None): P@2's values are compared, not its
+    # pytrec_eval has no TopRel (Names.pytrec is None): P@2's values are compared, not its
     result = _cli("evaluate", *files, "-m", "TopRel@2", "-m", "P@2", "--cross-check")
     assert result.exit_code == 0
     assert "4 values compared, 0 differ" in result.stdout  # P@2: 3 queries and all
@@ -180,7 +180,8 @@ def test_ties_average_refuses_the_toy_as_its_spec_says(toy, files) -> None:
 
 def _one_of(spec: Spec) -> str:
     """A name of one measure of the family (its first default cutoff, or 1)."""
-    cutoff = (spec.default[0] if spec.default else 1) if spec.takes_cutoff else None
+    default = spec.parameters.default
+    cutoff = (default[0] if default else 1) if spec.takes_cutoff else None
     return str(Measure(spec.trec, cutoff=cutoff))
 
 
@@ -191,16 +192,17 @@ def test_every_registered_spec_has_a_kernel(files) -> None:
     for spec in registered():
         name = _one_of(spec)
         # a family of another form of judgments reads the same file as that form
-        form = ("qrels_jg" if spec.groups else "diversity" if spec.subtopics
-                else "qrels_prefs" if spec.preferences else "trec")
+        reads = spec.computing
+        form = ("qrels_jg" if reads.groups else "diversity" if reads.subtopics
+                else "qrels_prefs" if reads.preferences else "trec")
         qrels = searcheval.read_qrels(files[0], form=form)
         results = searcheval.evaluate(qrels, files[1], [name])
         assert len(results.values[0]) == 3, name
         assert callable(kernel_of(spec)), name
         measure = parse_measures([name])[0]
-        if spec.average == REFUSED:  # refused, with the error naming the measure
+        if spec.computing.average == REFUSED:  # refused, with the error naming the measure
             refusal = ("--ties average: the preference measures order tied scores as "
-                       "trec_eval's form_prefs_counts.c does" if spec.preferences else
+                       "trec_eval's form_prefs_counts.c does" if reads.preferences else
                        f"--ties average is not defined for {measure}: it is for ")
             with pytest.raises(UsageError, match=re.escape(refusal)):
                 searcheval.evaluate(qrels, files[1], [name], ties="average")
@@ -209,30 +211,30 @@ def test_every_registered_spec_has_a_kernel(files) -> None:
             searcheval.evaluate(qrels, files[1], [name], ties="average")
 
 
-def test_a_kernel_name_the_engine_lacks_is_an_error(files) -> None:
-    register(Spec("Nope", Kind.SCALAR, "Nope", "no_such_kernel"))
-    try:
-        with pytest.raises(SpecError) as error:
-            searcheval.evaluate(*files, ["Nope"])
-    finally:
-        unregister("Nope")
-    assert str(error.value) == "measure 'Nope': no kernel named 'no_such_kernel' in the engine"
+def test_a_kernel_given_by_name_is_refused_when_registered() -> None:
+    """A kernel is the function itself: a name is refused at once, not when the family is
+    first evaluated."""
+    with pytest.raises(SpecError) as error:
+        register(Spec(Names("Nope", "Nope"), Kind.SCALAR, Computing("no_such_kernel")))
+    assert str(error.value) == ("measure 'Nope': a spec needs a kernel (a function of the "
+                                "ranked arrays and the measure), found 'no_such_kernel'")
+    assert "Nope" not in {s.trec for s in registered()}
 
 
 def test_a_spec_without_a_kernel_is_refused() -> None:
     with pytest.raises(SpecError) as error:
-        register(Spec("Nothing", Kind.SCALAR, "Nothing"))
+        register(Spec(Names("Nothing", "Nothing"), Kind.SCALAR))
     assert str(error.value) == ("measure 'Nothing': a spec needs a kernel (a function of the "
                                 "ranked arrays and the measure), found None")
     assert "Nothing" not in {s.trec for s in registered()}
 
 
 @pytest.mark.parametrize("spec,message", [
-    (Spec("P", Kind.CUTOFF, "Precision", top_rel),
+    (Spec(Names("P", "Precision"), Kind.CUTOFF, Computing(top_rel)),
      "measure 'Precision': the family 'P' is already registered"),
-    (Spec("MyAP", Kind.SCALAR, "AP", top_rel),
+    (Spec(Names("MyAP", "AP"), Kind.SCALAR, Computing(top_rel)),
      "measure 'AP': the name 'AP' without a cutoff already means AP (family 'map')"),
-    (Spec("Top", Kind.CUTOFF, "Top", top_rel, aliases=("ndcg",)),
+    (Spec(Names("Top", "Top", aliases=("ndcg",)), Kind.CUTOFF, Computing(top_rel)),
      "measure 'Top': the name 'ndcg' with a cutoff already means nDCG (family 'ndcg_cut')"),
 ])
 def test_a_name_already_taken_is_refused(spec: Spec, message: str) -> None:
@@ -264,8 +266,8 @@ def rank_of_d8(ranked, measure) -> np.ndarray:
 def test_a_measure_reading_doc_ids_gets_trec_evals_order_of_every_tie(tmp_path: Path) -> None:
     (tmp_path / "qrels").write_text(TIED_QRELS)
     (tmp_path / "run").write_text(TIED_RUN)
-    spec = register(Spec("RankD8", Kind.SCALAR, "RankD8", rank_of_d8, "rank of d8 (a toy)",
-                         grades_only=False))
+    spec = register(Spec(Names("RankD8", "RankD8", "rank of d8 (a toy)"), Kind.SCALAR,
+                         Computing(rank_of_d8, grades_only=False)))
     try:
         results = searcheval.evaluate(tmp_path / "qrels", tmp_path / "run", ["RankD8", "P@1"],
                                       compat=10)

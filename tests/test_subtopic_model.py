@@ -21,7 +21,7 @@ from searcheval.errors import UsageError
 from searcheval.io.trec import parse_qrels
 from searcheval.model.arrow import byte_ranks, strings, take_strings
 from searcheval.model.forms import _pairs_by_sort, _pairs_by_table
-from searcheval.measures import Kind, Spec, register, unregister
+from searcheval.measures import Computing, Kind, Names, Spec, register, unregister
 
 # q1: d1 is relevant to subtopics 1 and 3, judged non-relevant for 2; subtopic 4 has no
 # relevant document. q2: d5 is relevant to both subtopics, d6 to subtopic 1 only. q3 is
@@ -76,9 +76,9 @@ def subtopic_recall(ranked, measure) -> np.ndarray:
     return np.where(wanted > 0, covered / np.maximum(wanted, 1), 0.0)
 
 
-TOY = Spec("SubRecall", Kind.CUTOFF, "SubRecall", subtopic_recall,
-           "fraction of the subtopics covered in the first k (a toy registered by a test)",
-           subtopics=True)
+TOY = Spec(Names("SubRecall", "SubRecall",
+                 "fraction of the subtopics covered in the first k (a toy registered by a test)"),
+           Kind.CUTOFF, Computing(subtopic_recall, subtopics=True))
 
 
 @pytest.fixture()
@@ -130,7 +130,7 @@ def test_the_grade_vectors_of_the_ranked_documents(files) -> None:
         captured["subtopics"] = view.num_subtopics.tolist()
         return np.zeros(ranked.num_queries)
 
-    register(Spec("Vectors", Kind.SCALAR, "Vectors", capture, subtopics=True))
+    register(Spec(Names("Vectors", "Vectors"), Kind.SCALAR, Computing(capture, subtopics=True)))
     try:
         searcheval.evaluate(qrels, files[1], ["Vectors"])
     finally:

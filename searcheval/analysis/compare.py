@@ -148,12 +148,13 @@ def _rebuilt(results: Results, **changes: Any) -> Results:
 def _paired_measures(measures: list[Measure]) -> tuple[list[Measure], list[str]]:
     """Measures with per-query values; the others (NumQ, GMAP) have nothing to pair, nor
     has a string per query (relstring)."""
-    kept = [m for m in measures if m.spec.per_query and not m.spec.text and not m.spec.found_only]
-    dropped = [str(m) for m in measures if not m.spec.per_query]
-    strings = [str(m) for m in measures if m.spec.text]
+    how = {m: m.spec.aggregation for m in measures}
+    kept = [m for m in measures if how[m].per_query and not how[m].text and not how[m].found_only]
+    dropped = [str(m) for m in measures if not how[m].per_query]
+    strings = [str(m) for m in measures if how[m].text]
     # FirstRel: a rank, averaged where a relevant document was found; a query with none is
     # 0, which a paired test, d and wins would count as better than rank 1
-    ranks = [str(m) for m in measures if m.spec.per_query and m.spec.found_only]
+    ranks = [str(m) for m in measures if how[m].per_query and how[m].found_only]
     if not kept:
         raise UsageError(f"no measure to compare: {', '.join(dropped + strings + ranks)} "
                          + ("has no per-query values (trec_eval prints it only for 'all')"

@@ -31,7 +31,7 @@ def group_means(results: Results, groups: dict[str, list[str]]) -> list[GroupMea
         kept = [q for q in members if q in column]
         columns = np.array([column[q] for q in kept], dtype=np.int64)
         means = {str(m): aggregate(m, results.values[i, columns])
-                 for i, m in enumerate(results.measures) if not m.spec.text}
+                 for i, m in enumerate(results.measures) if not m.spec.aggregation.text}
         out.append(GroupMeans(name, kept, means, len(members) - len(kept)))
     return out
 

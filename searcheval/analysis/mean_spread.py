@@ -4,7 +4,7 @@ Which values the spread is of follows how the mean is taken (``results.aggregate
 a mean over the averaged queries has the spread of those values; a geometric mean
 (GMAP, gm_bpref) is a mean on the log scale, so its spread is of the logged values
 (``log_scale``, floored at trec_eval's MIN_GEO_MEAN) and its interval transformed back;
-a mean over the queries where the value is not 0 (``Spec.found_only``) has the spread of
+a mean over the queries where the value is not 0 (``Aggregation.found_only``) has the spread of
 those. Sums (NumQ, NumRet, NumRel, NumRelRet: ``Kind.COUNT``) and text measures
 (relstring) are not means and get none, nor do z-scores (-Z: already standardised).
 """
@@ -58,7 +58,7 @@ class Interval:
 
 def has_spread(measure: Measure) -> bool:
     """Is the measure's `all` value a mean (of some values) with a spread to show?"""
-    return measure.spec.kind is not Kind.COUNT and not measure.spec.text
+    return measure.spec.kind is not Kind.COUNT and not measure.spec.aggregation.text
 
 
 def measure_spread(measure: Measure, values: np.ndarray, interval: Interval) -> Spread | None:
@@ -66,10 +66,10 @@ def measure_spread(measure: Measure, values: np.ndarray, interval: Interval) -> 
     if not has_spread(measure):
         return None
     values = np.asarray(values, dtype=np.float64)
-    if measure.spec.found_only:
+    if measure.spec.aggregation.found_only:
         values = values[values != 0]
     return spread(values, interval.level, interval.method, seed=interval.seed,
-                  resamples=interval.resamples, log_scale=measure.spec.geometric,
+                  resamples=interval.resamples, log_scale=measure.spec.aggregation.geometric,
                   floor=MIN_GEO_MEAN, ddof=interval.ddof)
 
 

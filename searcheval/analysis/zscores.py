@@ -41,7 +41,7 @@ def zscored(results: Results, zscores: ZScores) -> Results:
     means = results.means.copy()
     missing = 0
     for i, measure in enumerate(results.measures):
-        if measure.spec.text:
+        if measure.spec.aggregation.text:
             continue
         row, misses = _converted_row(results, i, zscores, counted)
         values[i], missing = row, missing + misses
@@ -82,7 +82,7 @@ def _converted_row(results: Results, i: int, zscores: ZScores, counted: np.ndarr
         if not counted[j]:
             continue  # never evaluated, never converted: adds 0
         value = float(results.values[i, j])
-        if measure.spec.geometric:
+        if measure.spec.aggregation.geometric:
             value = math.log(max(value, MIN_GEO_MEAN))
         row[j] = convert(value, zscores.get(query_id, measure.trec_name))
         misses += row[j] == MISSING_ZSCORE
@@ -107,7 +107,7 @@ def _aggregate(results: Results, i: int, row: np.ndarray, counted: np.ndarray) -
         return float(results.means[i])  # not an average of what was accumulated
     if len(row) == 0:
         return 0.0
-    if measure.spec.geometric:
+    if measure.spec.aggregation.geometric:
         total = float(np.cumsum(row[counted])[-1]) if counted.any() else 0.0
         total += int(np.count_nonzero(~counted)) * math.log(MIN_GEO_MEAN)
         return math.exp(total / len(row))

@@ -318,7 +318,7 @@ def batch_job(qrels: str, measures: list[str], config: Configuration | Settings,
         sort = str(resolve_measures([sort_by], settings.compat)[0])
         if sort not in parsed:
             raise UsageError(f"--sort {sort_by}: not among the measures ({', '.join(parsed)})")
-        if resolve_measures([sort_by], settings.compat)[0].spec.text:
+        if resolve_measures([sort_by], settings.compat)[0].spec.aggregation.text:
             raise UsageError(f"--sort {sort_by}: a string per query, with no mean to sort by")
     # irds: the content's hash is made by run_batch, which reads the judgments anyway
     digest = "" if is_irds(qrels) or qrels == "-" else _qrels_sha256(qrels)
@@ -330,7 +330,7 @@ def batch_job(qrels: str, measures: list[str], config: Configuration | Settings,
 def default_sort(measures: list) -> str:
     """The first measure that grades the ranking (official's first ones are counts: NumQ
     is the same for every run); the first measure when none does."""
-    return str(next((m for m in measures if m.spec.ranks_quality), measures[0]))
+    return str(next((m for m in measures if m.spec.aggregation.ranks_quality), measures[0]))
 
 
 def _qrels_sha256(path: str) -> str:

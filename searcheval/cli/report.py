@@ -149,9 +149,9 @@ def _with_baseline(run_paths: list[str], baseline: str | None) -> tuple[list[str
 
 def _measures(measures: list) -> tuple[list, list[str]]:
     """The measures shown; a string per query (relstring) has no place in a table of numbers."""
-    strings = [str(m) for m in measures if m.spec.text]
+    strings = [str(m) for m in measures if m.spec.aggregation.text]
     notes = [f"left out (a string per query, not a number): {', '.join(strings)}"] if strings else []
-    return [m for m in measures if not m.spec.text], notes
+    return [m for m in measures if not m.spec.aggregation.text], notes
 
 
 def _evaluated(qrels, runs: dict, config, notes: list[str]) -> tuple[list, list]:

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..measures import Measure
+from ..measures import Measure, kernel_for
 from .context import Ranked
 from ..fast.segments import segment_sum
 
 
+@kernel_for("Compat")
 def compatibility(r: Ranked, m: Measure) -> np.ndarray:
     (p,) = m.coefficients()
     relevant = r.judged_grade > 0

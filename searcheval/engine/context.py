@@ -53,11 +53,11 @@ class Ranked:
     # (``Settings.run_queries_count``: --like trectools); then none is ``ignored``
     run_only: list[str] = field(default_factory=list)
     # per row: its doc id (Arrow strings), only for measures that read more than the
-    # grades (``Spec.grades_only`` False; ``prepare(grades_only=False)``), else None
+    # grades (``Computing.grades_only`` False; ``prepare(grades_only=False)``), else None
     doc_ids: object = None
     # With doc_ids: per row its score as the run gives it (float64, not the float32 9.0.8
     # ranks by), and the evaluated judgments' doc ids (Arrow strings, as judged_q), which
-    # the measures people define read (``engine.user_measures``).
+    # the measures people define read (``measures.user_kernel``).
     scores: np.ndarray | None = None
     judged_docs: object = None
     # With doc_ids, when the run has them (``Run.row_costs``): per row its C/W/L cost, read
@@ -138,7 +138,7 @@ class Subtopics:
 
 def prepare(qrels: Qrels, run: Run, settings: Settings, grades_only: bool = True) -> Ranked:
     """The ranked, judged rows. ``grades_only``: every measure to compute depends on
-    nothing but the sequence of grades (``Spec.grades_only``), so a group of tied rows of
+    nothing but the sequence of grades (``Computing.grades_only``), so a group of tied rows of
     one grade may stay in any order; False orders every tie by doc id.
 
     Subtopic (diversity) qrels are judged by document (``Qrels.by_document``: each

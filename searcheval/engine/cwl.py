@@ -50,7 +50,7 @@ def cwl_value(r: Ranked, m: Measure, row_gains: np.ndarray, c_vector: CVector | 
     column = m.option("value")
     residual = column.startswith("Res")
     name = column[3:] if residual else column
-    keys = m.spec.param_keys or (m.spec.param,)  # RBP's one parameter is p
+    keys = m.spec.parameters.param_keys or (m.spec.parameters.param,)  # RBP's one parameter is p
     params = dict(zip(keys, m.coefficients()))
     params["cutoff"] = m.cutoff
     out = np.zeros(r.num_queries)
@@ -69,7 +69,7 @@ def graded_gains(r: Ranked, m: Measure) -> np.ndarray:
     """Per row, its gain as ir_measures gives cwl_eval the grades: a negative grade counts
     as 0, then (clip(grade, min_rel, max_rel) - min_rel) / (max_rel - min_rel); NaN for a
     document not in the qrels (cwl_eval's unjudged)."""
-    params = dict(zip(m.spec.param_keys, m.coefficients()))
+    params = dict(zip(m.spec.parameters.param_keys, m.coefficients()))
     low, high = params["min_rel"], params["max_rel"]
     grade = np.maximum(r.rel, 0).astype(np.float64)  # UNJUDGED (a negative grade): 0
     gains = (np.clip(grade, low, high) - low) / (high - low)

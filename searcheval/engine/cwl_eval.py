@@ -81,7 +81,7 @@ def _job(measure: Measure, judged_only: bool) -> tuple:
     """(gains, cwl_eval's class, its arguments, judged only, depth) for the worker: RBP@k
     is cwl_eval's RBP of the ranking cut at k (the ranks below score gain 0 in both)."""
     spec = measure.spec
-    keys = spec.param_keys or (spec.param,)
+    keys = spec.parameters.param_keys or (spec.parameters.param,)
     params = dict(zip(keys, measure.coefficients()))
     name, args = CLASSES[measure.family]
     gains = (("binary", measure.rel) if measure.family == "rbp"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..measures import Measure
+from ..measures import Measure, kernel_for
 from .context import Ranked
 from .cwl import HORIZON, cwl_value, graded_gains, rbp_gains, scaled_rbp_gains
 
@@ -110,17 +110,17 @@ def _graded(c_vector=None, w_vector=None):
     return kernel
 
 
-cwl_inst = _graded(_inst_c)
-cwl_insq = _graded(_insq_c)
-cwl_bpm = _graded(_bpm_c)
-cwl_bpm_dynamic = _graded(_bpm_dynamic_c)
-cwl_tbg = _graded(w_vector=_tbg_w)
-cwl_umeasure = _graded(w_vector=_umeasure_w)
-cwl_nerr8 = _graded(_nerr8_c)
-cwl_nerr9 = _graded(_nerr9_c)
-cwl_nerr10 = _graded(_nerr10_c)
-cwl_nerr11 = _graded(_nerr11_c)
-cwl_sdcg = _graded(_sdcg_c)
+cwl_inst = kernel_for("INST")(_graded(_inst_c))
+cwl_insq = kernel_for("INSQ")(_graded(_insq_c))
+cwl_bpm = kernel_for("BPM")(_graded(_bpm_c))
+cwl_bpm_dynamic = kernel_for("BPMD")(_graded(_bpm_dynamic_c))
+cwl_tbg = kernel_for("TBG")(_graded(w_vector=_tbg_w))
+cwl_umeasure = kernel_for("U")(_graded(w_vector=_umeasure_w))
+cwl_nerr8 = kernel_for("NERR8")(_graded(_nerr8_c))
+cwl_nerr9 = kernel_for("NERR9")(_graded(_nerr9_c))
+cwl_nerr10 = kernel_for("NERR10")(_graded(_nerr10_c))
+cwl_nerr11 = kernel_for("NERR11")(_graded(_nerr11_c))
+cwl_sdcg = kernel_for("SDCG")(_graded(_sdcg_c))
 
 
 def rbp_column(r: Ranked, m: Measure, top: np.ndarray) -> np.ndarray:

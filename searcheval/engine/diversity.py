@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from ..fast.segments import divide, segment_sum
-from ..measures import Measure
+from ..measures import Measure, kernel_for
 from .context import Ranked
 from .diversity_ideal import ideal_gains
 from .views import level_of, subtopic_view
@@ -118,23 +118,27 @@ def _alpha(m: Measure) -> float:
     return float(m.coefficients()[0])
 
 
+@kernel_for("alpha_DCG")
 def alpha_dcg(r: Ranked, m: Measure) -> np.ndarray:
     alpha = _alpha(m)
     e, raw = _raw(r, m, discount, alpha)
     return _normalised(raw, e, discount, alpha, m.cutoff)
 
 
+@kernel_for("alpha_nDCG")
 def alpha_ndcg(r: Ranked, m: Measure) -> np.ndarray:
     alpha = _alpha(m)
     _, raw = _raw(r, m, discount, alpha)
     return divide(raw, _ideal_total(r, m, alpha, discount, m.cutoff))
 
 
+@kernel_for("ERR_IA")
 def err_ia(r: Ranked, m: Measure) -> np.ndarray:
     e, raw = _raw(r, m, _reciprocal, ERR_ALPHA)
     return _normalised(raw, e, _reciprocal, ERR_ALPHA, m.cutoff)
 
 
+@kernel_for("nERR_IA")
 def nerr_ia(r: Ranked, m: Measure) -> np.ndarray:
     _, raw = _raw(r, m, _reciprocal, ERR_ALPHA)
     return divide(raw, _ideal_total(r, m, ERR_ALPHA, _reciprocal, m.cutoff))
@@ -146,29 +150,34 @@ def _nrbp_raw(r: Ranked, m: Measure) -> tuple[Entries, np.ndarray, float, float]
     return e, e.total(e.gain(alpha) * beta ** e.pos.astype(np.float64)), alpha, beta
 
 
+@kernel_for("NRBP")
 def nrbp(r: Ranked, m: Measure) -> np.ndarray:
     e, raw, alpha, beta = _nrbp_raw(r, m)
     return divide(raw * (1.0 - (1.0 - alpha) * beta), e.subtopics)
 
 
+@kernel_for("nNRBP")
 def nnrbp(r: Ranked, m: Measure) -> np.ndarray:
     _, raw, alpha, beta = _nrbp_raw(r, m)
     depth = nrbp_depth(r, m, beta)
     return divide(raw, _ideal_total(r, m, alpha, lambda pos: beta ** pos, depth))
 
 
+@kernel_for("P_IA")
 def p_ia(r: Ranked, m: Measure) -> np.ndarray:
     e = entries(r, m)
     found = np.bincount(e.q[e.pos < m.cutoff], minlength=r.num_queries)
     return divide(found, m.cutoff * e.subtopics)
 
 
+@kernel_for("StRecall")
 def strec(r: Ranked, m: Measure) -> np.ndarray:
     e = entries(r, m)
     first = (e.covered == 0) & (e.pos < m.cutoff)  # a subtopic's first relevant row
     return divide(np.bincount(e.q[first], minlength=r.num_queries), e.subtopics)
 
 
+@kernel_for("AP_IA")
 def ap_ia(r: Ranked, m: Measure) -> np.ndarray:
     """Per subtopic AP (relevant rows so far over rank, summed, over its relevant
     judgments), averaged over the S subtopics with a relevant judgment."""

@@ -26,10 +26,8 @@ from typing import Callable
 import numpy as np
 
 from ..errors import UsageError
-from ..measures import Measure
+from ..measures import REFUSED, SAME_KERNEL, Measure, kernel_for, registered
 from .context import Ranked
-from ..measures import REFUSED, SAME_KERNEL, registered
-from .kernels import kernel_of, named_kernel
 from ..fast.segments import divide, segment_cumprod, segment_sum
 from .views import level_of, level_view
 
@@ -67,6 +65,7 @@ def _build_groups(r: Ranked, v) -> Groups:
     return Groups(size, relevant, above, place, none_above)
 
 
+@kernel_for("success", ties_average=True)
 def success(r: Ranked, m: Measure) -> np.ndarray:
     """E[Success@k] = 1 - [nothing relevant above the group cut by k] * C(n-r, m)/C(n, m)."""
     g = _groups(r, m)
@@ -78,6 +77,7 @@ def success(r: Ranked, m: Measure) -> np.ndarray:
     return out
 
 
+@kernel_for("recip_rank", ties_average=True)
 def reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
     """E[RR]: over the positions of the first group holding a relevant document."""
     g = _groups(r, m)
@@ -86,6 +86,7 @@ def reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
     return segment_sum(np.where(counts, first_here / (r.pos + 1.0), 0.0), r.q, r.num_queries)
 
 
+@kernel_for("map", "map_cut", ties_average=True)
 def average_precision(r: Ranked, m: Measure) -> np.ndarray:
     """E[AP] = 1/R sum over rows of (r/n) (c + 1 + (y-1)(r-1)/(n-1)) / (s + y)."""
     g = _groups(r, m)
@@ -97,15 +98,15 @@ def average_precision(r: Ranked, m: Measure) -> np.ndarray:
 
 
 def kernel(measure: Measure) -> Callable[[Ranked, Measure], np.ndarray]:
-    """The kernel computing ``measure`` under --ties average (``Spec.average``), or a
+    """The kernel computing ``measure`` under --ties average (``Computing.average``), or a
     UsageError naming the families that have one."""
-    spec = measure.spec
-    if spec.average == SAME_KERNEL:
-        return kernel_of(spec)
-    if spec.average != REFUSED:
-        return named_kernel(spec.average, globals(), spec)
-    names = list(dict.fromkeys(s.name for s in registered()
-                               if s.average != REFUSED and not s.order_free))
+    computing = measure.spec.computing
+    if computing.average == SAME_KERNEL:
+        return computing.kernel
+    if computing.average != REFUSED:
+        return computing.average
+    names = list(dict.fromkeys(s.name for s in registered() if s.computing.average != REFUSED
+                               and not s.computing.order_free))
     raise UsageError(f"--ties average is not defined for {measure}: it is for "
                      f"{', '.join(names[:-1])} and {names[-1]}, and for measures that do not "
                      "depend on the order")

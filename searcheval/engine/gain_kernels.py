@@ -14,7 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import UsageError
-from ..measures import Measure
+from ..measures import Measure, kernel_for
 from ..measures.measure import format_number
 from ..fast.join import NONPOOL
 from .context import Ranked, query_starts
@@ -34,6 +34,7 @@ def doubles_as_c(kernel):
     return quietly
 
 
+@kernel_for("G")
 @doubles_as_c
 def g_measure(r: Ranked, m: Measure) -> np.ndarray:
     """G = 1/sum(ideal gains) sum over rows of gain / log2(2 + cost so far - gain so far)."""
@@ -91,6 +92,7 @@ def _exponential(m: Measure) -> bool:
     return m.option("gain") == "exp"
 
 
+@kernel_for("ndcg")
 @doubles_as_c
 def ndcg(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG = DCG / ideal DCG, gain = grade (or the given gains, or 2^grade - 1 with
@@ -99,6 +101,7 @@ def ndcg(r: Ranked, m: Measure) -> np.ndarray:
     return divide(total_dcg(r, g), _ideal_dcg_at(g, g.ideal_len))
 
 
+@kernel_for("dcg")
 @doubles_as_c
 def dcg(r: Ranked, m: Measure) -> np.ndarray:
     """DCG = sum over the ranking of gain / log2(rank + 1): trec_eval 10's ``dcg``, the
@@ -106,6 +109,7 @@ def dcg(r: Ranked, m: Measure) -> np.ndarray:
     return total_dcg(r, gain_view(r, m.params, _exponential(m), m))
 
 
+@kernel_for("ideal_dcg")
 @doubles_as_c
 def ideal_dcg(r: Ranked, m: Measure) -> np.ndarray:
     """The DCG of the ideal ranking of the query's judgments, built level by level as
@@ -114,6 +118,7 @@ def ideal_dcg(r: Ranked, m: Measure) -> np.ndarray:
     return _ideal_dcg_at(g, g.ideal_len)
 
 
+@kernel_for("ndcg_cut")
 @doubles_as_c
 def ndcg_cut(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG@k = DCG@k / ideal DCG@k; gains are the grades (trec_eval takes no gains here),
@@ -149,6 +154,7 @@ class _RunningDCG:
         return value_at(self.cum, self.starts, np.diff(self.starts))
 
 
+@kernel_for("ndcg_rel")
 @doubles_as_c
 def ndcg_rel(r: Ranked, m: Measure) -> np.ndarray:
     """nDCG averaged over the relevant documents (gain > 0); unretrieved ones count at
@@ -169,6 +175,7 @@ def ndcg_rel(r: Ranked, m: Measure) -> np.ndarray:
     return np.where(total > 0, divide(total, L), 0.0)
 
 
+@kernel_for("Rndcg")
 @doubles_as_c
 def rndcg(r: Ranked, m: Measure) -> np.ndarray:
     """Mean nDCG at the ranks where the ideal gain changes (and at the end of the
@@ -204,6 +211,7 @@ def _ideal_cum_at(g, q: np.ndarray, k: np.ndarray) -> np.ndarray:
                                                    len(g.ideal_cum_dcg) - 1)], 0.0)
 
 
+@kernel_for("rbp")
 def rank_biased_precision(r: Ranked, m: Measure) -> np.ndarray:
     """RBP = (1 - p) sum over rows of gain * p^(rank-1), gains scaled into [0, 1] by the
     query's largest grade when it exceeds 1 (trec_eval 10); with rel=N the gain is 1 for a
@@ -223,6 +231,7 @@ def rank_biased_precision(r: Ranked, m: Measure) -> np.ndarray:
                                    r.num_queries)
 
 
+@kernel_for("rbp_resid")
 def rbp_residual(r: Ranked, m: Measure) -> np.ndarray:
     """The most RBP could rise if every unjudged retrieved document had full gain."""
     (p,) = m.coefficients()
@@ -247,12 +256,14 @@ def _largest_grade(r: Ranked) -> np.ndarray:
     return out
 
 
+@kernel_for("unj")
 def unjudged_at(r: Ranked, m: Measure) -> np.ndarray:
     """unj@k = documents among the first k that are not judged, over k."""
     running = segment_cumsum((r.rel < 0).astype(np.int64), r.starts)
     return value_at(running, r.starts, np.full(r.num_queries, m.cutoff)) / float(m.cutoff)
 
 
+@kernel_for("Judged")
 def judged_at(r: Ranked, m: Measure) -> np.ndarray:
     """Judged@k = documents among the first k that are in the qrels (any grade), over
     min(k, documents retrieved); Judged (no k) is the whole ranking. ir_measures'
@@ -263,6 +274,7 @@ def judged_at(r: Ranked, m: Measure) -> np.ndarray:
     return divide(value_at(running, r.starts, shown), shown)  # nothing retrieved: 0
 
 
+@kernel_for("ERR")
 def expected_reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
     """ERR@k = sum over ranks i <= k of 1/i * R_i * prod_{j<i} (1 - R_j),
     R = (2^grade - 1) / 2^max_grade (Chapelle et al., CIKM 2009); unjudged: grade 0.

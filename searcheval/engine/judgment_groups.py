@@ -1,4 +1,4 @@
-"""trec_eval's measures over judgment groups (``Spec.groups``; -R qrels_jg): each group's
+"""trec_eval's measures over judgment groups (``Computing.groups``; -R qrels_jg): each group's
 judgments evaluated as plain qrels, the values averaged over each query's groups.
 
 form_res_rels_jg.c ranks the run once and judges it against each judgment group of the
@@ -30,7 +30,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     engine's evaluate of plain qrels."""
     whole, _ = qrels.by_document_rows()  # every judged (query, doc): the queries evaluated
     outcome = plain_evaluate(whole, run, measures, settings)
-    grouped = [i for i, m in enumerate(measures) if m.spec.groups]
+    grouped = [i for i, m in enumerate(measures) if m.spec.computing.groups]
     if not grouped:
         return outcome
     sums = np.zeros((len(grouped), len(outcome.query_ids)))

@@ -1,5 +1,8 @@
 """One array kernel per trec_eval measure family: Ranked -> one value per query.
 
+Each kernel is attached to its families' specs where it is defined (``kernel_for``); the
+engine's other kernel modules do the same for theirs, and ``families`` imports them all.
+
 Each kernel mirrors the loop of trec_eval's ``m_<family>.c`` with whole-array
 operations; the docstring gives the formula. R is the number of relevant judgments
 (grade >= level), rel(k) the relevant documents among the first k retrieved.
@@ -7,28 +10,13 @@ operations; the docstring gives the formula. R is the number of relevant judgmen
 
 from __future__ import annotations
 
-from typing import Callable
-
 import numpy as np
 
-from ..errors import SpecError
-from ..measures import Measure, Spec
+from ..measures import Measure, Spec, kernel_for
 from ..fast.join import UNJUDGED
 from .context import Ranked
 from ..fast.segments import divide, segment_max, segment_sum
-from .gain_kernels import (dcg, expected_reciprocal_rank, g_measure, ideal_dcg,  # noqa: F401
-                           judged_at, ndcg, ndcg_cut, ndcg_rel, rank_biased_precision,
-                           rbp_residual, rndcg, unjudged_at)
 from .views import LevelView, before_rows, level_of, level_view
-from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: F401
-                        nnrbp, nrbp, p_ia, strec)  # ndeval's measures' kernels
-from .peer_kernels import (  # noqa: F401  other tools' measures
-    accuracy_at, dcg_at, f1_at, hits, hole_at)
-from .texts import relstring  # noqa: F401  the relstring spec's kernel (NaN: a string measure)
-from .cwl_kernels import (cwl_bpm, cwl_bpm_dynamic, cwl_insq, cwl_inst,  # noqa: F401
-                          cwl_nerr8, cwl_nerr9, cwl_nerr10, cwl_nerr11, cwl_sdcg, cwl_tbg,
-                          cwl_umeasure)  # the C/W/L measures' kernels (cwl_eval's)
-from .compat import compatibility  # noqa: F401  Compat's kernel (ir_measures')
 
 INFAP_EPSILON = 0.00001
 
@@ -39,27 +27,33 @@ def _linear_view(r: Ranked, m: Measure):
     return level_view(r, level_of(r, m), averaged=r.settings.ties == "average")
 
 
+@kernel_for("num_q")
 def num_q(r: Ranked, m: Measure) -> np.ndarray:
     return np.ones(r.num_queries)
 
 
+@kernel_for("num_ret")
 def num_ret(r: Ranked, m: Measure) -> np.ndarray:
     return r.num_ret.astype(np.float64)
 
 
+@kernel_for("num_rel")
 def num_rel(r: Ranked, m: Measure) -> np.ndarray:
     return level_view(r, level_of(r, m)).num_rel.astype(np.float64)
 
 
+@kernel_for("num_rel_ret")
 def num_rel_ret(r: Ranked, m: Measure) -> np.ndarray:
     return level_view(r, level_of(r, m)).num_rel_ret.astype(np.float64)
 
 
+@kernel_for("num_nonrel_judged_ret")
 def num_nonrel_judged_ret(r: Ranked, m: Measure) -> np.ndarray:
     nonrel = (r.rel >= 0) & (r.rel < level_of(r, m))
     return np.bincount(r.q[nonrel], minlength=r.num_queries).astype(np.float64)
 
 
+@kernel_for("map", "gm_map", "map_cut", "map_avgjg")
 def average_precision(r: Ranked, m: Measure) -> np.ndarray:
     """AP = sum over relevant rows at rank i of rel(i)/i, over R (map; map_cut: ranks <= k)."""
     v = level_view(r, level_of(r, m))
@@ -71,6 +65,7 @@ def average_precision(r: Ranked, m: Measure) -> np.ndarray:
     return divide(segment_sum(precision, q, r.num_queries), v.num_rel)
 
 
+@kernel_for("yaap")
 def yaap(r: Ranked, m: Measure) -> np.ndarray:
     """yaap = log((1 + S) / (1 + R - S)), S = sum over relevant rows at rank i of rel(i)/i
     (AP before its division by R), as m_yaap.c computes it."""
@@ -80,12 +75,14 @@ def yaap(r: Ranked, m: Measure) -> np.ndarray:
     return np.log((1.0 + found) / (1.0 + v.num_rel - found))
 
 
+@kernel_for("Rprec")
 def r_precision(r: Ranked, m: Measure) -> np.ndarray:
     """Rprec = rel(R) / R."""
     v = _linear_view(r, m)
     return divide(v.rel_at(r, v.num_rel), v.num_rel)
 
 
+@kernel_for("bpref", "gm_bpref")
 def bpref(r: Ranked, m: Measure) -> np.ndarray:
     """bpref = 1/R sum over relevant rows of 1 - min(n, R) / min(N, R), n judged
     non-relevant above the row (1 when n = 0), N judged non-relevant in the qrels."""
@@ -99,6 +96,7 @@ def bpref(r: Ranked, m: Measure) -> np.ndarray:
     return divide(segment_sum(terms, q, r.num_queries), v.num_rel)
 
 
+@kernel_for("recip_rank")
 def reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
     """RR = 1 / rank of the first relevant document (RR@k: 0 if it is below k)."""
     v = level_view(r, level_of(r, m))
@@ -109,6 +107,7 @@ def reciprocal_rank(r: Ranked, m: Measure) -> np.ndarray:
     return out
 
 
+@kernel_for("FirstRel")
 def first_relevant_rank(r: Ranked, m: Measure) -> np.ndarray:
     """FirstRel = rank of the first relevant document; 0 when none is retrieved."""
     rr = reciprocal_rank(r, m)
@@ -137,10 +136,12 @@ def _precision_from(r: Ranked, v: LevelView, cut: np.ndarray) -> np.ndarray:
     return np.where(cut <= v.num_rel_ret, best, 0.0)
 
 
+@kernel_for("iprec_at_recall")
 def iprec_at_recall(r: Ranked, m: Measure) -> np.ndarray:
     return _interpolated_precision(r, m, float(m.cutoff))
 
 
+@kernel_for("11pt_avg")
 def eleven_point_average(r: Ranked, m: Measure) -> np.ndarray:
     """11pt_avg = mean of interpolated precision at the recall points.
 
@@ -171,28 +172,33 @@ def eleven_point_average(r: Ranked, m: Measure) -> np.ndarray:
     return total / len(points)
 
 
+@kernel_for("P", "P_avgjg")
 def precision(r: Ranked, m: Measure) -> np.ndarray:
     """P@k = rel(k) / k."""
     return _linear_view(r, m).rel_at(r, m.cutoff) / float(m.cutoff)
 
 
+@kernel_for("recall")
 def recall(r: Ranked, m: Measure) -> np.ndarray:
     """R@k = rel(k) / R."""
     v = _linear_view(r, m)
     return divide(v.rel_at(r, m.cutoff), v.num_rel)
 
 
+@kernel_for("relative_P")
 def relative_precision(r: Ranked, m: Measure) -> np.ndarray:
     """relative_P@k = rel(k) / min(k, R)."""
     v = _linear_view(r, m)
     return divide(v.rel_at(r, m.cutoff), np.minimum(m.cutoff, v.num_rel))
 
 
+@kernel_for("success")
 def success(r: Ranked, m: Measure) -> np.ndarray:
     """Success@k = 1 if a relevant document is among the first k."""
     return (level_view(r, level_of(r, m)).rel_at(r, m.cutoff) > 0).astype(np.float64)
 
 
+@kernel_for("Rprec_mult", "Rprec_mult_avgjg")
 def r_precision_multiple(r: Ranked, m: Measure) -> np.ndarray:
     """Rprec_mult@x = P@n with n = (long)(x*R + 0.9).
 
@@ -207,6 +213,7 @@ def r_precision_multiple(r: Ranked, m: Measure) -> np.ndarray:
     return np.where(past, 0.0, divide(v.rel_at(r, n), n))
 
 
+@kernel_for("utility")
 def utility(r: Ranked, m: Measure) -> np.ndarray:
     """a*relret + b*nonrelret + c*relnotret + d*nonrelnotret, nonrelnotret = N + relret -
     ret - R with N the collection size (-N; 0 unless given, as trec_eval's default)."""
@@ -219,6 +226,7 @@ def utility(r: Ranked, m: Measure) -> np.ndarray:
         return a * rr + b * (ret - rr) + c * (R - rr) + d * (r.settings.num_docs + rr - ret - R)
 
 
+@kernel_for("infAP")
 def inferred_ap(r: Ranked, m: Measure) -> np.ndarray:
     """infAP (Yilmaz & Aslam), trec_eval's formula with epsilon 1e-5."""
     level = level_of(r, m)
@@ -235,6 +243,7 @@ def inferred_ap(r: Ranked, m: Measure) -> np.ndarray:
     return divide(segment_sum(terms, q, r.num_queries), v.num_rel)
 
 
+@kernel_for("binG")
 def binary_g(r: Ranked, m: Measure) -> np.ndarray:
     """binG = 1/R sum over relevant rows of 1 / log2(2 + non-relevant above)."""
     v = level_view(r, level_of(r, m))
@@ -242,20 +251,24 @@ def binary_g(r: Ranked, m: Measure) -> np.ndarray:
     return divide(segment_sum(terms, v.rel_q, r.num_queries), v.num_rel)
 
 
+@kernel_for("set_P")
 def set_precision(r: Ranked, m: Measure) -> np.ndarray:
     return divide(level_view(r, level_of(r, m)).num_rel_ret, r.num_ret)
 
 
+@kernel_for("set_recall")
 def set_recall(r: Ranked, m: Measure) -> np.ndarray:
     v = level_view(r, level_of(r, m))
     return divide(v.num_rel_ret, v.num_rel)
 
 
+@kernel_for("set_relative_P")
 def set_relative_precision(r: Ranked, m: Measure) -> np.ndarray:
     v = level_view(r, level_of(r, m))
     return divide(v.num_rel_ret, np.minimum(r.num_ret, v.num_rel))
 
 
+@kernel_for("set_map")
 def set_map(r: Ranked, m: Measure) -> np.ndarray:
     """SetAP = rel_ret^2 / (retrieved * R), computed as m_set_map.c does: P * R rounds
     differently (3 of 8 found in 60: 0.05 * 0.375 = 0.018750000000000003, prints 0.0188;
@@ -265,6 +278,7 @@ def set_map(r: Ranked, m: Measure) -> np.ndarray:
     return divide(found * found, r.num_ret.astype(np.float64) * v.num_rel)
 
 
+@kernel_for("set_F")
 def set_f(r: Ranked, m: Measure) -> np.ndarray:
     """F = (x+1) P R / (x P + R), x the weight of recall (default 1)."""
     (x,) = m.coefficients()
@@ -272,24 +286,7 @@ def set_f(r: Ranked, m: Measure) -> np.ndarray:
     return divide((x + 1.0) * p * rec, x * p + rec)
 
 
-def user_measure(r: Ranked, m: Measure) -> np.ndarray:
-    """The kernel of the measures ``measures.user.define`` makes (``user_measures``),
-    imported with the first of them computed: built-in measures never need it."""
-    from .user_measures import user_measure as kernel
-    return kernel(r, m)
-
-
-def kernel_of(spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
-    """The kernel a spec declares: its callable, or the function of that name here (a
-    built-in spec names its kernel, so that measures/ needs no engine import)."""
-    return named_kernel(spec.kernel, globals(), spec)
-
-
-def named_kernel(kernel, namespace: dict, spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
-    """``kernel`` if it is callable, else the function of that name in ``namespace``."""
-    if callable(kernel):
-        return kernel
-    found = namespace.get(kernel) if isinstance(kernel, str) else None
-    if not callable(found):
-        raise SpecError(f"measure {spec.name!r}: no kernel named {kernel!r} in the engine")
-    return found
+def kernel_of(spec: Spec):
+    """The kernel ``spec`` holds (``spec.computing.kernel``): a built-in family's is the
+    function its engine module attached (``kernel_for``)."""
+    return spec.computing.kernel

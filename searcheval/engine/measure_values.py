@@ -31,13 +31,13 @@ def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | Non
     """
     if recounted_num_rel is not None and measure.family == "num_rel" and measure.rel is None:
         return float(recounted_num_rel)
-    if measure.spec.text:  # a string per query (relstring): no aggregate
+    if measure.spec.aggregation.text:  # a string per query (relstring): no aggregate
         return math.nan
     if len(values) == 0:
         return 0.0
     if measure.spec.kind is Kind.COUNT:
         return float(np.cumsum(values)[-1])
-    if measure.spec.geometric:
+    if measure.spec.aggregation.geometric:
         # glibc's log and exp, one query at a time (numpy's vectorised log can differ
         # from them in the last place)
         kept = values if unevaluated is None else values[~unevaluated]
@@ -46,7 +46,7 @@ def aggregate(measure: Measure, values: np.ndarray, recounted_num_rel: int | Non
         if unevaluated is not None:
             total += int(np.count_nonzero(unevaluated)) * math.log(MIN_GEO_MEAN)
         return math.exp(total / len(values))
-    if measure.spec.found_only:
+    if measure.spec.aggregation.found_only:
         found = values[values != 0]
         return float(np.cumsum(found)[-1] / len(found)) if len(found) else 0.0
     return float(np.cumsum(values)[-1] / len(values))
@@ -67,7 +67,8 @@ def undefined_note(undefined: dict[str, list[str]]) -> str:
 
 def is_whole(measure: Measure, value: float) -> bool:
     """Counts, and a rank (FirstRel) of one query, are whole numbers: shown without decimals."""
-    return measure.spec.kind is Kind.COUNT or (measure.spec.found_only and float(value).is_integer())
+    return measure.spec.kind is Kind.COUNT or (measure.spec.aggregation.found_only
+                                               and float(value).is_integer())
 
 
 def plain_value(measure: Measure, value: float) -> int | float:
@@ -81,6 +82,6 @@ def plain_values(measure: Measure, values: np.ndarray) -> list:
     floats = values.tolist()
     if measure.spec.kind is Kind.COUNT:  # NaN (not computed) stays NaN, for the view to say
         return [v if math.isnan(v) else int(round(v)) for v in floats]
-    if measure.spec.found_only:
+    if measure.spec.aggregation.found_only:
         return [int(round(v)) if v.is_integer() else v for v in floats]
     return floats

@@ -39,7 +39,7 @@ def missing_queries_as_9(values: np.ndarray, measures: list[Measure],
     """9.0.8: every measure but the counts is 0 for a query the run lacks (an empty
     ranking scores ``utility``'s c*R - d*R, which 9.0.8 never adds)."""
     rows = [i for i, m in enumerate(measures)  # a text measure (relstring) has no number
-            if m.spec.kind is not Kind.COUNT and not m.spec.text]
+            if m.spec.kind is not Kind.COUNT and not m.spec.aggregation.text]
     out = values.copy()
     out[np.ix_(rows, np.flatnonzero(~in_run))] = 0.0
     return out
@@ -61,7 +61,7 @@ def missing_queries_as_10(values: np.ndarray, texts: dict[str, list[str]], ranke
     # in its order (``absent``'s); the other qrels queries follow, not evaluated
     out = values.copy()
     for i, m in enumerate(measures):
-        if m.trec_name is not None and not m.spec.text:  # relstring: no number
+        if m.trec_name is not None and not m.spec.aggregation.text:  # relstring: no number
             out[i, absent] = 0.0 if _cleaned_up(m) else placed[i]
     return (out, _placeholder_texts(texts, ranked, placeholder, absent, measures),
             zero_over_zero(placeholder, measures, np.arange(len(absent))))
@@ -74,7 +74,7 @@ def _placeholder_texts(texts: dict[str, list[str]], ranked: Ranked, placeholder:
     out = dict(texts)
     column = {q: j for j, q in enumerate(ranked.reported.tolist())}
     for m in measures:
-        if m.spec.text and m.trec_name is not None and not _cleaned_up(m):
+        if m.spec.aggregation.text and m.trec_name is not None and not _cleaned_up(m):
             strings = list(out[str(m)])
             for q, text in zip(absent.tolist(), relstrings(placeholder, m)):
                 if q in column:

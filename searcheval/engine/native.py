@@ -14,7 +14,7 @@ from .empty_runs import empty_run_notes
 from .reading_notes import reading_notes
 from ..settings import Settings
 from . import missing
-from .kernels import kernel_of
+from . import families
 from .peer_kernels import accuracy_notes
 from .peer_ties import rbp_tie_notes
 from . import judgment_groups
@@ -39,14 +39,14 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
 
 
 def _evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings) -> Outcome:
-    kernels = [_kernel(m, settings.ties) for m in measures]  # fails before any work
+    kernels = [families.kernel(m, settings.ties) for m in measures]  # fails before any work
     notes: list[str] = []  # what the costs and the peers' tie orders add
     if settings.costs is not None:
         from .cwl import with_element_costs  # cwl_eval's reading of a cost file, if it is one
         run, notes = with_element_costs(run, settings)
     # The tie shortcut of ranking only for measures that see nothing but the grades.
     # The C/W/L costs (--costs) are per document: tied rows then need trec_eval's order.
-    grades_only = all(m.spec.grades_only for m in measures) and settings.costs is None
+    grades_only = all(m.spec.computing.grades_only for m in measures) and settings.costs is None
     ranked = prepare(qrels, run, settings, grades_only)
     # A measure asked judged_only (ir_measures' per-measure -J) reads the ranking without
     # its unjudged documents: a second preparation, with the same queries in the same order.
@@ -92,7 +92,7 @@ def _run_only_sums(ranked: Ranked, measures: list[Measure], values: np.ndarray
 def _values_under(qrels: Qrels, run: Run, settings: Settings, measures: list[Measure],
                   grades_only: bool) -> np.ndarray:
     """The values of ``measures`` under ``settings``, for the reported queries."""
-    kernels = [_kernel(m, settings.ties) for m in measures]
+    kernels = [families.kernel(m, settings.ties) for m in measures]
     ranked = prepare(qrels, run, settings, grades_only)
     values, _, _ = missing.apply(
         _compute(ranked, measures, kernels)[0], text_values(ranked, measures), ranked, qrels,
@@ -111,14 +111,6 @@ def _with_judged_only(qrels: Qrels, run: Run, measures: list[Measure], kernels: 
     out[rest] = values
     out[judged] = _compute(only, [measures[i] for i in judged], [kernels[i] for i in judged])[0]
     return out
-
-
-def _kernel(measure: Measure, ties: str):
-    if ties == "average":
-        from . import expected  # only this policy needs it: kept off the start-up path
-
-        return expected.kernel(measure)
-    return kernel_of(measure.spec)
 
 
 def _compute(ranked: Ranked, measures: list[Measure], kernels: list

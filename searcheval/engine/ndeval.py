@@ -58,7 +58,8 @@ def unsupported(measure: Measure, ties: str = "trec_eval") -> str | None:
 
 def _request(measure: Measure, level: int) -> tuple[tuple, str]:
     """(the evaluator it needs: level, alpha, beta, judged only; ndeval's name of it)."""
-    params = measure.coefficients() if measure.spec.param_keys or measure.spec.param else ()
+    takes = measure.spec.parameters
+    params = measure.coefficients() if takes.param_keys or takes.param else ()
     alpha = float(params[0]) if measure.family in WITH_ALPHA else 0.5
     beta = float(params[1]) if measure.family in WITH_BETA else 0.5
     rel = level if measure.rel is None else measure.rel

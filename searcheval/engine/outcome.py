@@ -35,7 +35,7 @@ class Outcome:
     positive_judgments: int | None = None  # judgments with a grade > 0 in the averaged queries
     # canonical measure name -> queries where trec_eval divides 0 by 0 (engine.undefined)
     undefined: dict[str, list[str]] = field(default_factory=dict)
-    # canonical measure name -> per query string, for the text measures (``Spec.text``:
+    # canonical measure name -> per query string, for the text measures (``Aggregation.text``:
     # relstring), whose ``values`` row is NaN (engine.texts)
     texts: dict[str, list[str]] = field(default_factory=dict)
     # canonical measure name -> its sum over the run's queries the qrels lack, for the
@@ -65,7 +65,7 @@ def version_notes(settings: Settings, measures: list[Measure]) -> list[str]:
     if settings.compat != 9:
         return []
     later = list(dict.fromkeys(m.spec.trec for m in measures
-                               if m.spec.since > 9 and m.trec_name is not None))
+                               if m.spec.names.since > 9 and m.trec_name is not None))
     if not later:
         return []
     them = "them" if len(later) > 1 else "it"

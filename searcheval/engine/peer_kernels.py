@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..measures import Measure
+from ..measures import Measure, kernel_for
 from ..model.arrow import numbers
 from .context import Ranked
 from ..fast.segments import divide, segment_sum
@@ -21,11 +21,13 @@ def _depth(r: Ranked, m: Measure):
     return r.num_ret if m.cutoff is None else m.cutoff
 
 
+@kernel_for("Hits")
 def hits(r: Ranked, m: Measure) -> np.ndarray:
     """Hits@k = rel(k), the relevant documents among the first k (ranx's _hits)."""
     return _linear_view(r, m).rel_at(r, _depth(r, m)).astype(np.float64)
 
 
+@kernel_for("F1")
 def f1_at(r: Ranked, m: Measure) -> np.ndarray:
     """F1@k = 2 P@k R@k / (P@k + R@k) = 2 rel(k) / (k + R), with P@k = rel(k)/k and
     R@k = rel(k)/R; 0 when rel(k) is 0 (ranx's _f1 returns 0 then, and when R is 0)."""
@@ -33,6 +35,7 @@ def f1_at(r: Ranked, m: Measure) -> np.ndarray:
     return divide(2.0 * v.rel_at(r, m.cutoff), m.cutoff + v.num_rel.astype(np.float64))
 
 
+@kernel_for("DCG")
 def dcg_at(r: Ranked, m: Measure) -> np.ndarray:
     """DCG@k = sum over ranks i <= k of gain_i / log2(i + 1); gain = grade, or 2^grade - 1
     with gain=exp (ranx's _dcg, Jarvelin's and Burges' formulations)."""
@@ -44,6 +47,7 @@ def dcg_at(r: Ranked, m: Measure) -> np.ndarray:
     return segment_sum(terms, r.q[rows], r.num_queries)
 
 
+@kernel_for("Accuracy")
 def accuracy_at(r: Ranked, m: Measure) -> np.ndarray:
     """Accuracy@k = 1 - sum over the relevant rows i among the first k of N_i, over
     (R_k N_k): N_i the non-relevant rows above i (an unjudged document is non-relevant),
@@ -98,6 +102,7 @@ def accuracy_notes(r: Ranked, measures: list[Measure], values: np.ndarray) -> li
     return notes
 
 
+@kernel_for("Hole")
 def hole_at(r: Ranked, m: Measure) -> np.ndarray:
     """Hole@k = documents among the first k judged for no query of the qrels, over k (BEIR's
     custom_metrics.hole: its "annotated corpus" is every doc id of the qrels, any grade)."""

@@ -1,4 +1,4 @@
-"""Preference measures (``Spec.preferences``; -R prefs, -R qrels_prefs): one query at a
+"""Preference measures (``Computing.preferences``; -R prefs, -R qrels_prefs): one query at a
 time in plain Python (``prefs_counts``, ``prefs_measures``), as trec_eval's
 form_prefs_counts.c, which the C code also does per query.
 
@@ -28,12 +28,12 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
              plain_evaluate) -> Outcome:
     """The Outcome of ``measures`` on preference judgments (form prefs or qrels_prefs);
     ``plain_evaluate`` is the native engine's evaluate of plain qrels."""
-    if settings.ties != "trec_eval" and any(m.spec.preferences for m in measures):
+    if settings.ties != "trec_eval" and any(m.spec.computing.preferences for m in measures):
         raise UsageError(f"--ties {settings.ties}: the preference measures order tied scores "
                          "as trec_eval's form_prefs_counts.c does (doc id ascending) only; "
                          "leave --ties out")
     outcome = plain_evaluate(qrels.by_document(), run, measures, settings)
-    rows = [i for i, m in enumerate(measures) if m.spec.preferences]
+    rows = [i for i, m in enumerate(measures) if m.spec.computing.preferences]
     if not rows:
         return outcome
     judgments = _judgments(qrels)

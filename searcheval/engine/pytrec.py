@@ -60,8 +60,8 @@ class Route:
 
 
 def route(spec: Spec) -> Route | None:
-    """How pytrec_eval is asked for ``spec``'s family (``Spec.pytrec``), None if it has none."""
-    return None if spec.pytrec is None else Route(spec.pytrec, spec.takes_cutoff)
+    """How pytrec_eval is asked for ``spec``'s family (``Names.pytrec``), None if it has none."""
+    return None if spec.names.pytrec is None else Route(spec.names.pytrec, spec.takes_cutoff)
 
 
 def level_for(measure: Measure, relevance_level: int) -> int:
@@ -71,7 +71,7 @@ def level_for(measure: Measure, relevance_level: int) -> int:
     ignore the level (nDCG, num_ret, ...) are then computed at level 1.
     """
     level = relevance_level if measure.rel is None else measure.rel
-    return level if measure.spec.uses_rel else max(level, 1)
+    return level if measure.spec.parameters.uses_rel else max(level, 1)
 
 
 def relabelled_gains(measure: Measure) -> tuple[tuple[int, int], ...] | None:
@@ -94,18 +94,18 @@ def _gains_problem(measure: Measure) -> str | None:
 
 def unsupported(measure: Measure, relevance_level: int = 1, ties: str = "trec_eval") -> str | None:
     """Why pytrec_eval cannot compute ``measure``, or None when it can."""
-    if ties == "average" and not measure.spec.order_free:
+    if ties == "average" and not measure.spec.computing.order_free:
         return "pytrec_eval scores one order of tied documents, not their average"
-    if measure.spec.text:
+    if measure.spec.aggregation.text:
         return "a string per query, which pytrec_eval cannot return: it gives 0.0"
-    if measure.spec.groups or measure.spec.preferences:
+    if measure.spec.computing.groups or measure.spec.computing.preferences:
         return "pytrec_eval reads plain qrels only (no trec_eval -R qrels_jg, prefs, qrels_prefs)"
     if route(measure.spec) is None:
-        if measure.spec.since == 0:
+        if measure.spec.names.since == 0:
             return "not a trec_eval measure"
-        if measure.spec.since == 9:  # yaap: in trec_eval 9.0.8, not in pytrec_eval's list
+        if measure.spec.names.since == 9:  # yaap: in trec_eval 9.0.8, not in pytrec_eval's list
             return "trec_eval 9.0.8 has it, pytrec_eval's build does not"
-        return f"added in trec_eval {measure.spec.since}.0; pytrec_eval embeds 9.0.8"
+        return f"added in trec_eval {measure.spec.names.since}.0; pytrec_eval embeds 9.0.8"
     if relabelled_gains(measure) is not None:
         return _gains_problem(measure)
     if measure.trec_request is None:

@@ -1,8 +1,8 @@
 """Which measures read which kind of judgments (``Qrels.form``), checked before any work,
 and what the output says about how a form was read.
 
-Never a silent switch: a measure that reads a grade per subtopic (``Spec.subtopics``)
-needs diversity qrels, a measure averaged over judgment groups (``Spec.groups``) needs
+Never a silent switch: a measure that reads a grade per subtopic (``Computing.subtopics``)
+needs diversity qrels, a measure averaged over judgment groups (``Computing.groups``) needs
 qrels_jg qrels, and the plain measures read qrels_jg qrels only as trec_eval does, not
 at all (te_form_res_rels refuses a rel_info format other than "qrels").
 """
@@ -38,23 +38,24 @@ def refuse_unfit(qrels: Qrels, measures: list[Measure], command: str | None = No
     (``command``: a command without -R, ``_how``)."""
     for measure in measures:
         spec = measure.spec
-        if spec.subtopics and qrels.form != "diversity":
+        if spec.computing.subtopics and qrels.form != "diversity":
             raise UsageError(f"{measure} reads a grade per subtopic, and {qrels.path} was "
                              f"read as {qrels.form} qrels: read it as diversity qrels, whose "
                              f"second field is the subtopic ({_how('diversity', command)})")
-        if spec.groups and qrels.form != "qrels_jg":
+        if spec.computing.groups and qrels.form != "qrels_jg":
             raise UsageError(f"{measure} averages over judgment groups, and {qrels.path} was "
                              f"read as {qrels.form} qrels: read it as qrels_jg qrels, whose "
                              f"second field is the judgment group ({_how('qrels_jg', command)})")
-        if spec.preferences and qrels.form not in PREFERENCE_FORMS:
+        if spec.computing.preferences and qrels.form not in PREFERENCE_FORMS:
             raise UsageError(f"{measure} reads preferences, and {qrels.path} was read as "
                              f"{qrels.form} qrels: read it as preferences "
                              f"({_how('prefs', command)})")
-        if qrels.form in PREFERENCE_FORMS and not spec.preferences and spec.trec != "num_q":
+        if qrels.form in PREFERENCE_FORMS and not spec.computing.preferences \
+                and spec.trec != "num_q":
             raise UsageError(f"{measure} reads one judgment per document, and {qrels.path} "
                              f"holds preferences (-R {qrels.form}): ask for the preference "
                              "measures (-m all_prefs), or read the qrels with -R trec")
-        if qrels.form == "qrels_jg" and not spec.groups and spec.trec != "num_q":
+        if qrels.form == "qrels_jg" and not spec.computing.groups and spec.trec != "num_q":
             raise UsageError(f"{measure} reads one judgment per document, and {qrels.path} "
                              "holds one per judgment group (-R qrels_jg): ask for the "
                              "judgment-group measures (-m qrels_jg: map_avgjg, P_avgjg, "
@@ -98,11 +99,11 @@ def _hinted(error: RepeatedJudgment, measures: list[Measure],
     if error.second_fields is None:
         return error
     for measure in measures:
-        if measure.spec.subtopics:
+        if measure.spec.computing.subtopics:
             return FormatError(error.path, error.line, f"{_under(error)}: {measure} reads a "
                                "grade per subtopic: read the file as diversity qrels, whose "
                                f"second field is the subtopic ({_how('diversity', command)})")
-        if measure.spec.groups:
+        if measure.spec.computing.groups:
             return FormatError(error.path, error.line, f"{_under(error)}: {measure} averages "
                                "over judgment groups: read the file as qrels_jg qrels, whose "
                                "second field is the judgment group "
@@ -114,7 +115,7 @@ def form_notes(qrels: Qrels, measures: list[Measure]) -> list[str]:
     """What the output says about how diversity qrels were read."""
     if qrels.form != "diversity":
         return []
-    plain = [str(m) for m in measures if not m.spec.subtopics and m.spec.trec != "num_q"]
+    plain = [str(m) for m in measures if not m.spec.computing.subtopics and m.spec.trec != "num_q"]
     if not plain:
         return []
     return ["diversity qrels: the measures of one grade per document ("

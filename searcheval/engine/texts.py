@@ -1,4 +1,4 @@
-"""Measures whose value is a string per query (``Spec.text``): trec_eval's ``relstring``.
+"""Measures whose value is a string per query (``Aggregation.text``): trec_eval's ``relstring``.
 
 Their kernel gives NaN (the value is not a number, and has no `all`); ``text_values``
 gives the strings, which ``Outcome.texts`` carries to every output format.
@@ -9,10 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..fast.join import NONPOOL, UNJUDGED
-from ..measures import Measure
+from ..measures import Measure, kernel_for
 from .context import Ranked
 
 
+@kernel_for("relstring")
 def relstring(r: Ranked, m: Measure) -> np.ndarray:
     """No number: the strings are ``relstrings``."""
     return np.full(r.num_queries, np.nan)
@@ -51,7 +52,7 @@ def text_values(r: Ranked, measures: list[Measure]) -> dict[str, list[str]]:
     ``relstring.n`` the placeholder's string); 9.0.8 prints no line for such a query."""
     out = {}
     for m in measures:
-        if m.spec.text:
+        if m.spec.aggregation.text:
             strings = relstrings(r, m)
             out[str(m)] = [strings[i] for i in r.reported.tolist()]
     return out

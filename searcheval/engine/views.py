@@ -343,5 +343,5 @@ def _distinct(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def subtopic_view(r: Ranked) -> SubtopicView:
-    """The grades per subtopic of the ranked rows (a measure with ``Spec.subtopics``)."""
+    """The grades per subtopic of the ranked rows (a measure with ``Computing.subtopics``)."""
     return r.cached("subtopics", lambda: SubtopicView(r))

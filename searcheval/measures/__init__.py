@@ -6,12 +6,14 @@ from . import judgment_groups as _judgment_groups  # noqa: F401  (registers them
 from . import preferences as _preferences  # noqa: F401  (registers them)
 from .names import parse_measure, parse_measures
 from .measure import Measure
-from .registry import BY_TREC, TREC_ORDER, register, registered, unregister
-from .specs import REFUSED, SAME_KERNEL, Kind, Spec
+from .registry import BY_TREC, TREC_ORDER, kernel_for, register, registered, unregister
+from .specs import (OWN_KERNEL, REFUSED, SAME_KERNEL, Aggregation, Computing, Kind, Names,
+                    Parameters, Spec)
 
-__all__ = ["BY_TREC", "NICKNAMES", "REFUSED", "SAME_KERNEL", "SPECS", "TREC_ORDER", "Kind",
-           "Measure", "Spec", "define", "forget", "parse_measure", "parse_measures", "register", "registered",
-           "unregister"]
+__all__ = ["BY_TREC", "NICKNAMES", "OWN_KERNEL", "REFUSED", "SAME_KERNEL", "SPECS",
+           "TREC_ORDER", "Aggregation", "Computing", "Kind", "Measure", "Names", "Parameters",
+           "Spec", "define", "forget", "kernel_for", "parse_measure", "parse_measures",
+           "register", "registered", "unregister"]
 
 
 def __getattr__(name: str):

@@ -1,6 +1,6 @@
 """Every registered measure for people: the documentation's table and `searcheval measures`.
 
-Both are made from the specs (``Spec.written_forms``, ``Spec.about``), so a registered
+Both are made from the specs (``Spec.written_forms``, ``Names.about``), so a registered
 family is listed with no other change; a test checks that the measures page holds the table.
 """
 
@@ -19,7 +19,7 @@ def markdown_table() -> str:
     rows = []
     for spec in registered():
         canonical, trec = spec.written_forms()
-        row = f"| {_code(canonical)} | {_code(trec)} | {spec.about} |"
+        row = f"| {_code(canonical)} | {_code(trec)} | {spec.names.about} |"
         rows.append(row.replace("|  |", "| |"))  # an empty cell, as the README writes it
     return HEADER + "\n".join(rows) + "\n"
 
@@ -29,7 +29,7 @@ def text_rows() -> list[tuple[str, str, str]]:
     rows = []
     for spec in registered():
         canonical, trec = spec.written_forms()
-        about = _plain(spec.about) + ("" if spec.in_pytrec else "; not in pytrec_eval")
+        about = _plain(spec.names.about) + ("" if spec.in_pytrec else "; not in pytrec_eval")
         rows.append((", ".join(canonical), ", ".join(trec), about))
     return rows
 
@@ -67,7 +67,7 @@ def text_table(width: int) -> str:
 
 def plain_about(spec) -> str:
     """What a family measures, as plain text (the HTML report's definitions)."""
-    return _plain(spec.about)
+    return _plain(spec.names.about)
 
 
 def _code(names: tuple[str, ...]) -> str:

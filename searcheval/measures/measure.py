@@ -53,15 +53,16 @@ class Measure:
         args += [f"{key}={word}" for key, word in self.options]
         # A family whose default differs between tools (rbp: 0.9, RBP: 0.8) always writes
         # its parameter, so that a printed name never means two things.
-        params = self.coefficients() if spec.spelling_defaults else self.params
-        if params and spec.param_keys:  # NRBP(alpha=0.5,beta=0.25): each under its key
-            args += [f"{key}={format_number(v)}" for key, v in zip(spec.param_keys, params)]
+        params = self.coefficients() if spec.parameters.spelling_defaults else self.params
+        if params and spec.parameters.param_keys:  # NRBP(alpha=0.5,beta=0.25): each under its key
+            args += [f"{key}={format_number(v)}"
+                     for key, v in zip(spec.parameters.param_keys, params)]
         elif params:
-            key = spec.param
+            key = spec.parameters.param
             if spec.takes_gains:
                 pairs = ",".join(f"{lvl}:{format_number(g)}" for lvl, g in params)
                 args.append(f"{key}={{{pairs}}}")
-            elif spec.coeff_count == 1:
+            elif spec.parameters.coeff_count == 1:
                 args.append(f"{key}={format_number(params[0])}")
             else:
                 args.append(f"{key}=[{','.join(format_number(v) for v in params)}]")
@@ -78,7 +79,8 @@ class Measure:
         """The name trec_eval prints (``P_5``, ``iprec_at_recall_0.10``), or None if it has none."""
         spec = self.spec
         if (self.cutoff is not None and not spec.takes_cutoff) or self.options \
-                or spec.since == 0 or (spec.binary_at_rel and self.rel is not None) \
+                or spec.names.since == 0 \
+                or (spec.parameters.binary_at_rel and self.rel is not None) \
                 or (spec.takes_cutoff and self.params):
             # an extension (RR@k, nDCG(gain=exp), nDCG(gains={...})@k, ERR, Judged)
             return None
@@ -88,8 +90,9 @@ class Measure:
             # meas_init.c's append_double: snprintf("%s_%3.2f") into strlen(name) + 10
             # bytes, so 8 characters of the number are kept (Rprec_mult_123456.5)
             return f"{self.family}_{self.cutoff:3.2f}"[:len(self.family) + 9]
-        if spec.trec_prefix and self.params and not self.trec_label:  # trec_eval's rbp.p=x
-            return f"{self.family}_{spec.trec_prefix}{format_number(self.params[0])}"
+        prefix = spec.parameters.trec_prefix
+        if prefix and self.params and not self.trec_label:  # trec_eval's rbp.p=x
+            return f"{self.family}_{prefix}{format_number(self.params[0])}"
         if spec.kind in (Kind.COEFFS, Kind.GAINS) and (self.params or self.trec_label):
             label = self.trec_label or ",".join(
                 f"{lvl}={format_number(g)}" if spec.kind is Kind.GAINS else format_number(lvl)

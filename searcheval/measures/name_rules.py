@@ -98,7 +98,7 @@ _RANGES = {
 def check_params(family: str, values: tuple, offset: int) -> None:
     """A family's parameter values, as either syntax gives them: as many as it takes, each
     in its range (``_RANGES``)."""
-    expected = BY_TREC[family].coeff_count
+    expected = BY_TREC[family].parameters.coeff_count
     if expected is not None and len(values) != expected:
         raise Problem(offset, f"{family} takes {expected} parameter(s), found {len(values)}")
     if not values:
@@ -146,9 +146,9 @@ def family_params(family: str, value: object, pos: int) -> tuple:
         raise Problem(pos, "gains are written {level:gain,...}")
     values = value if isinstance(value, tuple) else (value,)
     if any(not isinstance(v, float) for v in values):  # a word, a quoted text, {level:gain}
-        raise Problem(pos, f"{spec.param} takes numbers, found {written(value)}")
+        raise Problem(pos, f"{spec.parameters.param} takes numbers, found {written(value)}")
     check_params(family, values, pos)
-    if spec.param == "alpha":  # alpha-DCG's alpha: a gain decays by 1 - alpha
+    if spec.parameters.param == "alpha":  # alpha-DCG's alpha: a gain decays by 1 - alpha
         check_unit_interval("alpha", values[0], pos)
     if family == "ERR":  # gdeval.pl's largest grade: R = (2^g - 1)/2^max_grade is negative below 1
         in_range("max_grade", "a positive whole number",
@@ -310,7 +310,7 @@ def spelling_default(spec, name: str) -> tuple:
     without case (``RBP``, ``Rbp``: ir_measures'); () is the family's default."""
     if name == spec.trec:
         return ()
-    by_spelling = {key.lower(): value for key, value in spec.spelling_defaults}
+    by_spelling = {key.lower(): value for key, value in spec.parameters.spelling_defaults}
     return by_spelling.get(name.lower(), ())
 
 

@@ -302,7 +302,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
                                      "which reads 1000 ranks: it takes no cutoff")
     if options and params and spec.takes_gains:  # words of other families combine
         raise Problem(pos, f"{name}: gain=exp and explicit gains cannot be combined")
-    if spec.spelling_defaults and spec.param not in args:
+    if spec.parameters.spelling_defaults and spec.parameters.param not in args:
         params = spelling_default(spec, name)  # RBP is ir_measures': its default persistence
     return Measure(family, cutoff=cutoff, rel=rel, params=params, options=tuple(options),
                    judged_only=only_judged)
@@ -311,7 +311,7 @@ def _build(name_tok: tuple, args: dict, cutoff_tok: tuple | None) -> Measure:
 
 def _cutoff_example(name: str, family: str) -> str:
     if BY_TREC[family].kind is Kind.FRACTION:  # IPrec@0.1: a recall level, not a rank
-        return f"needs a recall level, e.g. {name}@{BY_TREC[family].default[1]!r}"
+        return f"needs a recall level, e.g. {name}@{BY_TREC[family].parameters.default[1]!r}"
     return f"needs a cutoff, e.g. {name}@10"
 
 
@@ -321,7 +321,7 @@ def _arguments(name: str, pos: int, family: str, args: dict) -> tuple[int | None
     rel, params, options, keyed = None, (), [], {}
     words = spec.word_options()
     for key, (value, key_pos) in args.items():
-        if key == "rel" and (spec.uses_rel or spec.binary_at_rel):
+        if key == "rel" and (spec.parameters.uses_rel or spec.parameters.binary_at_rel):
             if not (isinstance(value, float) and value.is_integer()):
                 raise Problem(key_pos, f"rel must be a whole number, found {quoted(value)}")
             if value < 0:  # as -l: a negative grade is "not judged", never relevant
@@ -330,16 +330,17 @@ def _arguments(name: str, pos: int, family: str, args: dict) -> tuple[int | None
         elif key in words and value in words[key]:
             if value != words[key][0]:
                 options.append((key, value))
-        elif key == spec.param:
+        elif key == spec.parameters.param:
             params = family_params(family, value, key_pos)
-        elif key in spec.param_keys:
-            keyed[key] = keyed_param(key, value, key_pos, spec.param_check is None)
+        elif key in spec.parameters.param_keys:
+            keyed[key] = keyed_param(key, value, key_pos, spec.parameters.param_check is None)
         else:
             raise Problem(key_pos, f"{name} has no parameter {quoted(key)} with that value")
     if keyed:
+        facts = spec.parameters
         params = tuple(keyed.get(key, default)
-                       for key, default in zip(spec.param_keys, spec.parameter_default()))
-        problem = spec.param_check and spec.param_check(dict(zip(spec.param_keys, params)))
+                       for key, default in zip(facts.param_keys, spec.parameter_default()))
+        problem = facts.param_check and facts.param_check(dict(zip(facts.param_keys, params)))
         if problem:  # a family's own limits (C/W/L measures: min_rel below max_rel)
             raise Problem(pos, f"{name}: {problem}")
         params = () if params == spec.parameter_default() else params
@@ -366,7 +367,7 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
         return [Measure(family)]
     if spec.kind in (Kind.CUTOFF, Kind.FRACTION):
         if not params:
-            return [Measure(family, cutoff=c) for c in spec.default]
+            return [Measure(family, cutoff=c) for c in spec.parameters.default]
         values = [trec_cutoff(v, spec.kind, offset) for v in params.split(",")]
         for value in values:
             check_cutoff(family, value, offset)
@@ -378,13 +379,13 @@ def expand_trec(family: str, params: str | None, offset: int) -> list[Measure]:
     if spec.kind is Kind.GAINS:
         pairs = tuple(trec_gain(item, offset) for item in params.split(","))
         return [Measure(family, params=pairs, trec_label=params)]
-    if spec.trec_prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
-        if not params.startswith(spec.trec_prefix):
-            raise Problem(offset, f"{family} takes {spec.trec_prefix}<{spec.param}>, "
-                                  f"found {quoted(params)}")
-        values = (number(params[len(spec.trec_prefix):], offset, spec.param),)
+    prefix, key = spec.parameters.trec_prefix, spec.parameters.param
+    if prefix:  # trec_eval writes rbp's persistence as rbp.p=0.95
+        if not params.startswith(prefix):
+            raise Problem(offset, f"{family} takes {prefix}<{key}>, found {quoted(params)}")
+        values = (number(params[len(prefix):], offset, key),)
     else:
-        values = tuple(number(v, offset, spec.param) for v in params.split(","))
+        values = tuple(number(v, offset, key) for v in params.split(","))
     check_params(family, values, offset)
     # The defaults written out (set_F.1, rbp.p=0.9) are the default measure, one canonical
     # name; trec_label keeps the text, which trec_eval prints (set_F_1).

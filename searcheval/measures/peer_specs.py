@@ -12,29 +12,29 @@ from .specs import REFUSED, SAME_KERNEL as SAME, Kind, Spec
 GAIN_WORDS = (("gain", ("linear", "exp")),)
 
 PEER_SPECS: tuple[Spec, ...] = (
-    Spec("Hits", Kind.CUTOFF, "Hits", "hits",
+    Spec.of("Hits", Kind.CUTOFF, "Hits",
          "relevant documents among the first k retrieved (`Hits` without k: the whole "
          "ranking), averaged over queries like any measure, not summed (ranx's `hits@k`, "
          "checked against ranx)",
          cutoff_optional=True, default=(10,), ranx=("hits",), average=SAME),
-    Spec("F1", Kind.CUTOFF, "F1", "f1_at",
+    Spec.of("F1", Kind.CUTOFF, "F1",
          "harmonic mean of P@k and R@k: 2 rel(k) / (k + R), 0 when nothing relevant is in the "
          "first k (ranx's `f1@k`, checked against ranx; F1 of the whole retrieved set is "
          "`SetF`)",
          default=(10,), ranx=("f1",), average=SAME),
-    Spec("DCG", Kind.CUTOFF, "DCG", "dcg_at",
+    Spec.of("DCG", Kind.CUTOFF, "DCG",
          "discounted cumulative gain at rank k, not normalised: sum over ranks i <= k of "
          "gain_i / log2(i + 1), gain = grade (0 below 1), `DCG(gain=exp)@k` 2^grade - 1 "
          "(ranx's `dcg@k` and `dcg_burges@k`, checked against ranx); `DCG` without k is "
          "trec_eval 10's `dcg`",
          default=(10,), words=GAIN_WORDS, uses_rel=False,
          ranx=("dcg",), average=SAME, written=("DCG@k", "DCG(gain=exp)@k")),
-    Spec("Hole", Kind.CUTOFF, "Hole", "hole_at",
+    Spec.of("Hole", Kind.CUTOFF, "Hole",
          "documents among the first k that the qrels judge for no query at all, over k "
          "(BEIR's `Hole@k`, its custom_metrics.hole: a measure of the judgments' coverage)",
          default=(10,), uses_rel=False, grades_only=False, ranks_quality=False,
          average=REFUSED),
-    Spec("Accuracy", Kind.CUTOFF, "Accuracy", "accuracy_at",
+    Spec.of("Accuracy", Kind.CUTOFF, "Accuracy",
          "the share of (relevant, non-relevant) pairs among the first k retrieved in which the "
          "relevant document is ranked above: 1 - sum over relevant documents of the "
          "non-relevant ones above it, over (relevant retrieved x non-relevant retrieved); "

@@ -1,6 +1,6 @@
 """trec_eval's preference measures (its ``all_prefs`` and ``prefs`` nicknames; -R prefs and
 -R qrels_prefs), computed by ``engine.prefs`` per query as form_prefs_counts.c counts
-preferences (``Spec.preferences``). Their kernel is only a placeholder of zeros: the
+preferences (``Computing.preferences``). Their kernel is only a placeholder of zeros: the
 native engine computes them from the preference counts instead.
 """
 
@@ -20,8 +20,8 @@ def counted_by_engine_prefs(ranked, measure):
 
 def _prefs(trec: str, canonical: str, about: str, kind: Kind = Kind.SCALAR) -> Spec:
     facts = dict(ranks_quality=False) if kind is Kind.COUNT else {}
-    return Spec(trec, kind, canonical, counted_by_engine_prefs, about, preferences=True,
-                uses_rel=False, since=9, **facts)
+    return Spec.of(trec, kind, canonical, about, kernel=counted_by_engine_prefs,
+                   preferences=True, uses_rel=False, since=9, **facts)
 
 
 _ALL = "every preference counts, failed when neither document is retrieved"

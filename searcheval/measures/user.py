@@ -5,7 +5,8 @@ query's ranking as every built-in measure reads it (after the tie rule, ``-M`` a
 ``-J``): a list of :class:`RankedDoc` in rank order; ``judgments`` is the query's
 ``{doc_id: grade}``. ``fn`` returns a number. ``define`` registers a spec like any
 built-in (``registry.register``), so the measure parses by its name and works in every
-command, output format, plot and statistic; ``engine.user_measures`` is its kernel.
+command, output format, plot and statistic; its kernel is ``user_kernel.user_measure``,
+which hands each query's ranking to ``fn``.
 
 ``load(source)`` imports a module that calls ``define`` (``--measures-from``): a module
 name on the import path, or the path of a ``.py`` file.
@@ -18,13 +19,13 @@ import importlib.util
 import inspect
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from ..errors import SearchevalError, SpecError, UsageError
 from .registry import register, unregister
-from .specs import Kind, Spec
+from .specs import Aggregation, Computing, Kind, Names, Parameters, Spec
+from .user_kernel import DEFINED, UserMeasure, user_measure
 
 # How the per-query values become the `all` value: the mean (most measures), the
 # geometric mean as trec_eval's gm_map takes it (values below 1e-5 count as 1e-5), or
@@ -33,29 +34,6 @@ AVERAGES = {"mean": {}, "geometric": {"geometric": True}, "sum": {"kind": Kind.C
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*\Z")  # a NAME of the canonical syntax
 
 
-class RankedDoc(NamedTuple):
-    """One retrieved document of a query's ranking, as a user measure sees it.
-
-    ``relevance`` is the grade in the qrels; None when the qrels do not judge the
-    document, or judge it with a negative grade (trec_eval: in the pool, not judged)."""
-
-    doc_id: str
-    score: float
-    rank: int  # 1-based, after the tie rule
-    relevance: int | None
-
-
-@dataclass(frozen=True)
-class UserMeasure:
-    """What ``define`` was given: the function and whether it reads the judgments."""
-
-    name: str
-    fn: Callable
-    takes_judgments: bool
-    average: str
-
-
-DEFINED: dict[str, UserMeasure] = {}  # family -> its function, for the engine's kernel
 LOADED: list[str] = []  # what ``load`` imported, in order (batch -j's workers import it too)
 
 
@@ -77,11 +55,12 @@ def define(name: str, fn: Callable, *, average: str = "mean", description: str =
                         "digits, _ or - (it is written in -m lists and CSV headers)")
     if name in DEFINED:
         forget(name)
-    spec = Spec(name, AVERAGES[average].get("kind", Kind.SCALAR), name,
-                "user_measure", description or f"defined with searcheval.measures.define "
-                f"({getattr(fn, '__qualname__', 'a function')})",
-                geometric=AVERAGES[average].get("geometric", False),
-                ranks_quality=higher_is_better, grades_only=False, uses_rel=False)
+    about = description or (f"defined with searcheval.measures.define "
+                            f"({getattr(fn, '__qualname__', 'a function')})")
+    spec = Spec(Names(name, name, about), AVERAGES[average].get("kind", Kind.SCALAR),
+                Computing(user_measure, grades_only=False), Parameters(uses_rel=False),
+                Aggregation(geometric=AVERAGES[average].get("geometric", False),
+                            ranks_quality=higher_is_better))
     register(spec)
     DEFINED[name] = UserMeasure(name, fn, takes_judgments, average)
     return spec

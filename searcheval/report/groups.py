@@ -48,7 +48,7 @@ def _table(results: Results, groups: dict[str, list[str]], markdown: bool) -> st
     header = ["measure", f"all ({len(results.query_ids)})",
               *(f"{g.group} ({len(g.queries)})" for g in means)]
     rows = [[str(m), _cell(results.means[i], m), *(_cell(g.means[str(m)], m) for g in means)]
-            for i, m in enumerate(results.measures) if not m.spec.text]
+            for i, m in enumerate(results.measures) if not m.spec.aggregation.text]
     title = f"{results.run}: means per group"
     notes = group_notes(results, groups)
     if markdown:  # the run's and the groups' names are the user's text, not markup
@@ -67,7 +67,7 @@ def json_groups(results: Results, groups: dict[str, list[str]]) -> tuple[dict, l
     and the notes it adds to the run's."""
     shown = {g.group: {"queries": len(g.queries), "not_evaluated": g.not_evaluated,
                        "summary": {str(m): plain_value(m, g.means[str(m)])
-                                   for m in results.measures if not m.spec.text}}
+                                   for m in results.measures if not m.spec.aggregation.text}}
              for g in group_means(results, groups)}
     return shown, group_notes(results, groups)
 
@@ -77,7 +77,7 @@ def csv_rows(results: Results, groups: dict[str, list[str]]) -> list[tuple[str, 
     rows = []
     for g in group_means(results, groups):
         for m in results.measures:
-            if not m.spec.text:
+            if not m.spec.aggregation.text:
                 value = plain_value(m, g.means[str(m)])
                 rows.append((g.group, str(m), repr(value) if isinstance(value, float)
                              else str(value)))

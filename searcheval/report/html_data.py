@@ -140,13 +140,13 @@ def _run_facts(label: str, run: Run, results: Results) -> dict:
 def _measure_facts(measure: Measure) -> dict:
     spec = measure.spec
     how = ("a sum over queries" if spec.kind is Kind.COUNT else
-           "geometric mean over queries" if spec.geometric else
-           "mean over the queries where it is not 0" if spec.found_only else
+           "geometric mean over queries" if spec.aggregation.geometric else
+           "mean over the queries where it is not 0" if spec.aggregation.found_only else
            "mean over queries")
     return {"name": str(measure), "trec": spec.trec, "about": plain_about(spec), "how": how,
-            "per_query": spec.per_query, "count": spec.kind is Kind.COUNT,
-            "found_only": spec.found_only,
-            "higher_better": spec.ranks_quality}
+            "per_query": spec.aggregation.per_query, "count": spec.kind is Kind.COUNT,
+            "found_only": spec.aggregation.found_only,
+            "higher_better": spec.aggregation.ranks_quality}
 
 
 def _interval(measure: Measure, results: Results) -> list[float] | None:
@@ -155,14 +155,14 @@ def _interval(measure: Measure, results: Results) -> list[float] | None:
     if measure.spec.kind is Kind.COUNT or not results.query_ids:
         return None
     values = results.values[results.measures.index(measure)]
-    if measure.spec.found_only:  # FirstRel: averaged over the queries where it is not 0
+    if measure.spec.aggregation.found_only:  # FirstRel: averaged over the queries where it is not 0
         values = values[values != 0]
-    found = spread(values, log_scale=measure.spec.geometric)
+    found = spread(values, log_scale=measure.spec.aggregation.geometric)
     return None if math.isnan(found.low) else [found.low, found.high]
 
 
 def _per_query(measure: Measure, results: Results, queries: list[str]) -> list:
-    if not measure.spec.per_query:
+    if not measure.spec.aggregation.per_query:
         return []
     row = results.values[results.measures.index(measure)]
     column = {q: j for j, q in enumerate(results.query_ids)}

@@ -191,7 +191,8 @@ def plotted_measures(results_list: list, options: PlotOptions) -> list[int]:
 
 def _varies(results_list: list, row: int) -> bool:
     measure = results_list[0].measures[row]
-    if not measure.spec.per_query or measure.spec.text or measure.spec.kind is Kind.COUNT:
+    how = measure.spec.aggregation
+    if not how.per_query or how.text or measure.spec.kind is Kind.COUNT:
         return False
     values = np.concatenate([r.values[row] for r in results_list])
     return bool(len(values)) and bool(np.nanmax(values) != np.nanmin(values))

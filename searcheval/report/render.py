@@ -82,7 +82,7 @@ def to_json(results_list: list[Results], per_query: bool = True, summary: bool =
                "measures": [str(m) for m in results.measures]}
         if summary:
             doc["summary"] = {str(m): _json_number(m, v) for m, v in
-                              zip(results.measures, results.means) if not m.spec.text}
+                              zip(results.measures, results.means) if not m.spec.aggregation.text}
         if summary and results.spreads is not None:  # --ci
             doc["spread"] = spread_cells.json_spread(results)
         if results.notes:
@@ -125,7 +125,7 @@ def _per_query_json(results: Results, level: int) -> str | None:
         return None
     encoded = []
     for measure, row in zip(results.measures, measure_rows(results)):
-        if measure.spec.text:
+        if measure.spec.aggregation.text:
             encoded.append([json.dumps(_json_number(measure, v)) for v in row])
         else:
             values = [None if isinstance(v, float) and math.isnan(v) else v for v in row]
@@ -214,16 +214,16 @@ def to_trec(results: Results, per_query: bool = False, runid: bool = False,
             for i in order:
                 m = results.measures[i]
                 text = results.text(i, j)
-                if m.spec.text:  # m_relstring.c's te_print_q_relstring (no strings: an
+                if m.spec.aggregation.text:  # m_relstring.c's te_print_q_relstring (no strings: an
                     if text is not None:  # engine that cannot compute them, with a note)
                         lines.append(f"{m.trec_name:<22}\t{results.query_ids[j]}\t'{text}'")
-                elif m.spec.per_query:
+                elif m.spec.aggregation.per_query:
                     lines.append(_trec_line(m, results.query_ids[j], results.values[i, j],
                                             results.zscores is not None))
     if runid and summary:
         lines.append(f"{'runid':<22}\tall\t{results.run_tag}")
     for i in order if summary else []:
-        if not results.measures[i].spec.text:
+        if not results.measures[i].spec.aggregation.text:
             lines.append(_trec_line(results.measures[i], "all", results.means[i],
                                     results.zscores is not None))
     return "".join(line + "\n" for line in lines)
@@ -327,7 +327,7 @@ def to_wide_csv(results_list: list[Results], summary: bool = True) -> str:
                 if name not in index:
                     return ""
                 i = index[name]
-                if results.measures[i].spec.text:
+                if results.measures[i].spec.aggregation.text:
                     return "" if query_id == "all" else results.text(i, column[query_id])
                 value = results.means[i] if query_id == "all" else results.values[i, column[query_id]]
                 return csv_value(_number(results.measures[i], value))

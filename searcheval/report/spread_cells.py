@@ -40,7 +40,7 @@ def _spread(results: Results, row: int):
 
 def symmetric(results: Results, row: int) -> bool:
     """Is the interval mean ± half-width (t on the measure's own scale)?"""
-    return results.interval.method == "t" and not results.measures[row].spec.geometric
+    return results.interval.method == "t" and not results.measures[row].spec.aggregation.geometric
 
 
 def mean_text(results: Results, row: int, mean_text: str, digits: int = 4) -> str:

@@ -33,7 +33,7 @@ def mean_text(results: Results, row: int, digits: int) -> str:
     """The `all` value of measure ``row`` (nothing for a text measure), with its interval
     when --ci computed one (``spread_cells.mean_text``: mean ± half-width)."""
     measure = results.measures[row]
-    if measure.spec.text:
+    if measure.spec.aggregation.text:
         return ""
     return spread_cells.mean_text(results, row, value_text(measure, results.means[row], digits),
                                   digits)
@@ -82,7 +82,7 @@ def require_unique_labels(results_list: list[Results]) -> None:
 def ranked_runs(values: dict[str, float], measure: Measure) -> tuple[set[str], set[str]]:
     """(the runs holding the highest value, those holding the second highest); none for
     counts, coverage or a rank, where more is not better, nor for a single run."""
-    if not measure.spec.ranks_quality or len(values) < 2:
+    if not measure.spec.aggregation.ranks_quality or len(values) < 2:
         return set(), set()
     distinct = sorted({v for v in values.values() if v == v}, reverse=True)  # NaN: no rank
     if not distinct:
@@ -101,7 +101,7 @@ def best_runs(values: dict[str, float], measure: Measure) -> set[str]:
 
 def shown_measures(results_list: list[Results]) -> list[int]:
     """Rows of the first run's measures that have a mean (a text measure has none)."""
-    return [i for i, m in enumerate(results_list[0].measures) if not m.spec.text]
+    return [i for i, m in enumerate(results_list[0].measures) if not m.spec.aggregation.text]
 
 
 def same_measures(results_list: list[Results]) -> None:
@@ -161,7 +161,7 @@ def per_query_grid(results: Results, options: TableOptions = PLAIN
         if query == MEAN_ROW:
             return options.cell(results, row, options.digits)
         text = results.text(row, column[query])
-        if text is not None or measure.spec.text:
+        if text is not None or measure.spec.aggregation.text:
             return text or ""
         return value_text(measure, results.values[row, column[query]], options.digits)
 

@@ -35,7 +35,7 @@ class Plan:
     """The measures asked for, and the measures each block computes to give them.
 
     A family whose default parameter the engine computes from the judgments of all the
-    evaluated queries (``Spec.collection_default``), which a block cannot know, is
+    evaluated queries (``Computing.collection_default``), which a block cannot know, is
     computed for every candidate (each grade present) and ``select`` keeps the right one.
     No family needs it at present: ERR's max_grade is fixed at 4 (gdeval.pl's)."""
 
@@ -49,7 +49,7 @@ class Plan:
         plan = cls(list(measures))
         for measure in measures:
             variants = ([replace(measure, params=(grade,)) for grade in grades]
-                        if measure.spec.collection_default and not measure.params
+                        if measure.spec.computing.collection_default and not measure.params
                         else [measure])
             plan.rows.append({grade: len(plan.computed) + i for i, grade in enumerate(grades)}
                              if len(variants) > 1 else {-1: len(plan.computed)})

@@ -18,14 +18,16 @@ def order_words(job: Job, sort: str) -> str:
     """How the leaderboard is ordered, for people: a count or a judgment coverage (unj@10,
     Hole@10) is sorted highest first but is no better there, and says so."""
     measure = next((m for m in job.parsed_measures() if str(m) == sort), None)
-    if sort.split("(")[0] in LOWER_IS_BETTER or measure is None or measure.spec.ranks_quality:
+    if sort.split("(")[0] in LOWER_IS_BETTER or measure is None \
+            or measure.spec.aggregation.ranks_quality:
         return f"best first by {sort}"
     return f"highest first by {sort} (a count or coverage: higher is not better)"
 
 
 def leaderboard(outcomes: list[Outcome], job: Job, sort: str) -> tuple[str, str]:
     """(summary CSV, summary JSON): one row per run, best first by ``sort``."""
-    measures = [m for m in job.parsed_measures() if not m.spec.text]  # relstring: no mean
+    # relstring: no mean
+    measures = [m for m in job.parsed_measures() if not m.spec.aggregation.text]
     done = [o for o in outcomes if o.status != "failed"]
     sign = 1 if sort.split("(")[0] in LOWER_IS_BETTER else -1
     done.sort(key=lambda o: (sign * o.summary[sort], natural_key(o.name)))

@@ -1,6 +1,8 @@
-"""The kernel of the measures people define (``measures.user.define``).
+"""The kernel of the measures people define (``user.define``), and what it reads.
 
-It hands each evaluated query's ranking, as the engine prepared it (``context.prepare``
+It is here, not in the engine, because ``define`` makes a spec and a spec holds its
+kernel itself, and measures/ comes before the engine. It hands each evaluated query's
+ranking (the engine's ``Ranked``), as the engine prepared it (``context.prepare``
 with doc ids: after the tie rule, ``-M`` and ``-J``), to the user's function, one query
 at a time, in plain Python: the function is Python anyway, and a list of named tuples
 is what it can read. A function that raises, or returns something that is not a finite
@@ -11,16 +13,41 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
 
 import numpy as np
 
 from ..errors import UsageError, quoted
-from ..measures import Measure
-from ..measures.user import DEFINED, RankedDoc, UserMeasure
-from .context import Ranked
+from .measure import Measure
 
 
-def user_measure(ranked: Ranked, measure: Measure) -> np.ndarray:
+class RankedDoc(NamedTuple):
+    """One retrieved document of a query's ranking, as a user measure sees it.
+
+    ``relevance`` is the grade in the qrels; None when the qrels do not judge the
+    document, or judge it with a negative grade (trec_eval: in the pool, not judged)."""
+
+    doc_id: str
+    score: float
+    rank: int  # 1-based, after the tie rule
+    relevance: int | None
+
+
+@dataclass(frozen=True)
+class UserMeasure:
+    """What ``define`` was given: the function and whether it reads the judgments."""
+
+    name: str
+    fn: Callable
+    takes_judgments: bool
+    average: str
+
+
+DEFINED: dict[str, UserMeasure] = {}  # family -> its function, for the kernel
+
+
+def user_measure(ranked, measure: Measure) -> np.ndarray:
     """fn(ranking[, judgments]) per evaluated query; 0 for the others (never reported)."""
     user = DEFINED.get(measure.family)
     if user is None:
@@ -41,7 +68,7 @@ def user_measure(ranked: Ranked, measure: Measure) -> np.ndarray:
     return values
 
 
-def _judgments_by_query(ranked: Ranked) -> dict[int, dict[str, int]]:
+def _judgments_by_query(ranked) -> dict[int, dict[str, int]]:
     """Internal query index -> {doc_id: grade} of its judgments (negative grades too)."""
     out: dict[int, dict[str, int]] = {}
     for q, doc_id, grade in zip(np.asarray(ranked.judged_q).tolist(),
