@@ -112,24 +112,34 @@ class AnswerCells:
     def counts(self) -> dict[str, int]:
         return {cell.kind.name: cell.count for cell in self.cells}
 
-    def to_dataframe(self, per_query: bool = False):
-        """One row a cell (run, cell, found, good, queries, query_ids, R@k, RR, fix), or
-        with ``per_query`` one row a placed query (run, query_id, cell, found, good, score,
-        R@k, RR)."""
-        import pandas as pd
+    def columns(self, per_query: bool = False) -> list[str]:
+        """The names of ``rows``' columns."""
+        if per_query:
+            return ["run", "query_id", "cell", "found", "answer", "score", f"R@{self.k}", "RR"]
+        return ["run", "cell", "found", "answer", "queries", f"R@{self.k}", "RR", "query_ids",
+                "fix"]
 
-        recall = f"R@{self.k}"
+    def rows(self, per_query: bool = False) -> list[tuple]:
+        """One row a cell, in the order of ``KINDS`` (its query ids space-separated, its
+        means None when it is empty), or with ``per_query`` one row a placed query."""
         if per_query:
             kinds = {kind.name: kind for kind in KINDS}
-            return pd.DataFrame(
-                [(self.run, q.query_id, q.cell, kinds[q.cell].found, q.good, q.score,
-                  q.recall, q.reciprocal_rank) for q in self.queries],
-                columns=["run", "query_id", "cell", "found", "good", "score", recall, "RR"])
-        return pd.DataFrame(
-            [(self.run, c.kind.name, c.kind.found, c.kind.good, c.count, " ".join(c.query_ids),
-              c.recall, c.reciprocal_rank, c.kind.fix) for c in self.cells],
-            columns=["run", "cell", "found", "good", "queries", "query_ids", recall, "RR",
-                     "fix"])
+            return [(self.run, q.query_id, q.cell, kinds[q.cell].found, _answer(q.good),
+                     q.score, q.recall, q.reciprocal_rank) for q in self.queries]
+        return [(self.run, c.kind.name, c.kind.found, _answer(c.kind.good), c.count,
+                 c.recall, c.reciprocal_rank, " ".join(c.query_ids), c.kind.fix)
+                for c in self.cells]
+
+    def to_dataframe(self, per_query: bool = False):
+        """``rows`` as a DataFrame: the CSV of ``searcheval answers -f csv``, or with
+        ``per_query`` one row a placed query."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows(per_query), columns=self.columns(per_query))
+
+
+def _answer(good: bool) -> str:
+    return "good" if good else "bad"
 
 
 def answers(qrels, run, verdicts, k: int = 5, relevance_level: int = 1,

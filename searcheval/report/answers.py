@@ -44,24 +44,16 @@ def _mean(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
-CSV_COLUMNS = ("run", "cell", "found", "answer", "queries", "R@{k}", "RR", "query_ids", "fix")
-
-
 def csv_text(result: AnswerCells) -> str:
-    """One row a cell; an empty cell's means are empty; query ids space-separated."""
+    """One row a cell (``AnswerCells.rows``): found true or false, an empty cell's means
+    empty, its query ids space-separated."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([column.format(k=result.k) for column in CSV_COLUMNS])
-    for cell in result.cells:
-        writer.writerow([result.run, cell.kind.name, str(cell.kind.found).lower(),
-                         "good" if cell.kind.good else "bad", cell.count,
-                         _plain(cell.recall), _plain(cell.reciprocal_rank),
-                         " ".join(cell.query_ids), cell.kind.fix])
+    writer.writerow(result.columns())
+    for row in result.rows():
+        writer.writerow(["" if value is None else str(value).lower() if isinstance(value, bool)
+                         else value for value in row])
     return out.getvalue()
-
-
-def _plain(value: float | None) -> str:
-    return "" if value is None else repr(value)
 
 
 def json_text(result: AnswerCells) -> str:
