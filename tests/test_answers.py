@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tempfile
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import docs_pages
 import searcheval
 from cli_runner import cli
 from searcheval.analysis.answers import KINDS
@@ -260,3 +262,23 @@ def test_the_api_is_the_command():
     assert list(per_query["cell"]) == ["found_good", "found_good", "missed_bad", "missed_bad",
                                        "found_good"]
     assert list(per_query["R@1"]) == [1.0, 0.5, 0.0, 0.0, 1.0]
+
+
+# --- the how-to page ------------------------------------------------------------------------
+
+def test_the_how_to_pages_python_says_what_it_returns(monkeypatch):
+    """Each line of the page's Python block that ends in `# value` evaluates to that value
+    (the console blocks run in test_readme)."""
+    block = re.search(r"```python\n(.*?)```", docs_pages.page("how-to/search-and-answer.md"),
+                      re.S).group(1)
+    monkeypatch.chdir(docs_pages.ROOT)
+    names: dict = {}
+    stated = 0
+    for statement in re.split(r"\n(?=\S)", block.strip()):
+        code, _, value = statement.partition("  # ")
+        if value:
+            assert repr(eval(code, names)) == value.strip(), code
+            stated += 1
+        else:
+            exec(statement, names)
+    assert stated == 6
