@@ -97,7 +97,8 @@ def test_the_lessons_recorded_answer_is_the_search_failing():
     assert result.cell("found_good").reciprocal_rank == 1.0
     assert (result.cell("missed_bad").recall, result.cell("missed_bad").reciprocal_rank) == \
         (0.0, 0.25)
-    assert result.cell("found_bad").recall is None and result.notes == ()
+    assert result.cell("found_bad").recall is None
+    assert result.notes == ("1 query is not in the run: placed as found nothing (q4)",)
     assert_equal_to_brute_force(result, brute_force(QRELS, RUN, VERDICTS, 1))
 
 
@@ -126,7 +127,8 @@ each query ranked by score descending, then doc id descending; scores as trec_ev
 
 def test_the_lab_on_the_command_line():
     result = cli("answers", QRELS, RUN, VERDICTS, "-k", "1")
-    assert (result.exit_code, result.stdout, result.stderr) == (0, LAB_TABLE, "")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, LAB_TABLE, "searcheval: note: 1 query is not in the run: placed as found nothing (q4)\n")
 
 
 # --- generated cases --------------------------------------------------------------------
@@ -191,7 +193,8 @@ def test_queries_not_placed_are_named(tmp_path):
         "the search could find: not placed (q2)\n"
         "searcheval: note: 1 query of the qrels has no verdict: not placed (q3)\n"
         "searcheval: note: 1 verdict for queries the qrels do not hold: not placed, the "
-        "search cannot be scored there (q9)\n")
+        "search cannot be scored there (q9)\n"
+        "searcheval: note: 1 query is not in the run: placed as found nothing (q4)\n")
     # q4, which the run lacks, found nothing
     assert "r.run,missed_bad,false,bad,1,0.0,0.0,q4," in result.stdout
     assert "r.run,found_good,true,good,1,1.0,1.0,q1," in result.stdout
@@ -252,7 +255,7 @@ def test_the_api_is_the_command():
          "fix": c.kind.fix} for c in result.cells]
     assert [(q["query_id"], q["cell"], q["R@1"], q["RR"]) for q in shown["per_query"]] == \
         [(q.query_id, q.cell, q.recall, q.reciprocal_rank) for q in result.queries]
-    assert (shown["k"], shown["threshold"], shown["notes"]) == (1, None, [])
+    assert (shown["k"], shown["threshold"], shown["notes"]) == (1, None, list(result.notes))
     frame = result.to_dataframe()
     table = cli("answers", QRELS, RUN, VERDICTS, "-k", "1", "-f", "csv").stdout.splitlines()
     assert table[0].split(",") == list(frame.columns)
@@ -281,4 +284,4 @@ def test_the_how_to_pages_python_says_what_it_returns(monkeypatch):
             stated += 1
         else:
             exec(statement, names)
-    assert stated == 6
+    assert stated == 7

@@ -142,7 +142,7 @@ def _answer(good: bool) -> str:
     return "good" if good else "bad"
 
 
-def answers(qrels, run, verdicts, k: int = 5, relevance_level: int = 1,
+def answers(qrels, run, verdicts, *, k: int = 5, relevance_level: int = 1,
             threshold: float | None = None, compat: int = 9,
             name: str | None = None) -> AnswerCells:
     """Put each query in one of four cells: did the search find a relevant document in its
@@ -171,6 +171,11 @@ def answers(qrels, run, verdicts, k: int = 5, relevance_level: int = 1,
         if query_id in relevant and query_id in given)
     notes = _notes(sorted(set(judged.query_ids), key=natural_key), relevant, given,
                    relevance_level)
+    in_run = set(ranked.query_ids)
+    lacked = [q.query_id for q in placed if q.query_id not in in_run]
+    if lacked:  # placed all the same: a query the run lacks ranked nothing (trec_eval -c)
+        notes += (f"{counted(len(lacked), 'query is', 'queries are')} not in the run: "
+                  f"placed as found nothing ({listed(lacked)})",)
     return AnswerCells(name or ranked.name, k, relevance_level, threshold, compat,
                        tuple(_cell(kind, placed) for kind in KINDS), placed, notes)
 

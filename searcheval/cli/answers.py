@@ -50,8 +50,8 @@ def answers_command(qrels, run, verdicts, k, relevance_level, threshold, compat,
         argument = run_arguments([run], single=True)[0]
         refuse_inputs_as_outputs([output], [qrels, argument.path, verdicts])
         refuse_stdin_twice([qrels, argument.path, verdicts])
-        result = answers(qrels, argument.path, verdicts, k, relevance_level, threshold,
-                         int(compat), argument.name)
+        result = answers(qrels, argument.path, verdicts, k=k, relevance_level=relevance_level,
+                         threshold=threshold, compat=int(compat), name=argument.name)
         render = {"table": table_text, "csv": csv_text, "json": json_text}[fmt]
         write_text(output, render(result))
     except SearchevalError as exc:
