@@ -159,10 +159,11 @@ def answers(qrels, run, verdicts, *, k: int = 5, relevance_level: int = 1,
         raise UsageError(f"k: expected a whole number of documents, 1 or more, found {k!r}")
     given = read_verdicts(verdicts, checked_threshold(threshold))
     judged, ranked = as_qrels(qrels), as_run(run)
-    # a run that ranks nothing the qrels judge found nothing for any query: that is
-    # this report's answer, cell by cell, not a refusal
+    # every qrels query, one the run lacks scored 0 (it found nothing); a run that ranks
+    # nothing the qrels judge found nothing anywhere: this report's answer, not a refusal
     results = evaluate(judged, ranked, [f"Success@{k}", f"R@{k}", "RR"],
-                       relevance_level=relevance_level, compat=compat, allow_empty=True)
+                       relevance_level=relevance_level, compat=compat, missing="zero",
+                       allow_empty=True)
     relevant = relevant_documents(judged, relevance_level)
     placed = tuple(
         _placed(query_id, [results.value(m, query_id) for m in (f"Success@{k}", f"R@{k}", "RR")],
