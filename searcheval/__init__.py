@@ -15,10 +15,12 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".engine.qrels_forms", "read_
          "Comparison": ".analysis.compare", "compare": ".analysis.compare",
          "Fusion": ".analysis.fusion", "fuse": ".analysis.fusion",
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",
-         "Evaluator": ".evaluator"}
+         "Evaluator": ".evaluator", "answers": ".analysis.answers",
+         "AnswerCells": ".analysis.answers"}
 
-__all__ = ["Comparison", "Evaluator", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results",
-           "ResultsByRun", "Run", "SearchevalError", "add_spread", "compare", "evaluate", "experiment", "fuse",
+__all__ = ["AnswerCells", "Comparison", "Evaluator", "FormatError", "Fusion", "Measure",
+           "MeasureError", "Qrels", "Results", "ResultsByRun", "Run", "SearchevalError",
+           "add_spread", "answers", "compare", "evaluate", "experiment", "fuse",
            "parse_measures", "read_qrels", "read_run", "__version__"]
 
 

@@ -33,6 +33,7 @@ CASES = {
     "convert": (["convert", "r.run", "r.run"], "r.run", "r.run"),
     "check --fix": (["check", "q.qrels", "r.run", "--fix", "r.run"], "r.run", "r.run"),
     "misses": (["misses", "q.qrels", "r.run", "-o", "q.qrels"], "q.qrels", "q.qrels"),
+    "answers": (["answers", "q.qrels", "r.run", "v.tsv", "-o", "v.tsv"], "v.tsv", "v.tsv"),
     "pool": (["pool", "r.run", "--docs", "docs.tsv", "--queries", "queries.tsv",
               "-o", "queries.tsv"], "queries.tsv", "queries.tsv"),
     "judgments": (["judgments", "filled.csv", "-o", "filled.csv"], "filled.csv", "filled.csv"),
@@ -50,6 +51,7 @@ def _inputs(folder: Path) -> dict[str, bytes]:
     shutil.copy(SEEDS / "library.docs.tsv", folder / "docs.tsv")
     shutil.copy(SEEDS / "library.queries.tsv", folder / "queries.tsv")
     shutil.copy(LABELS, folder / "lab.csv")
+    shutil.copy(SEEDS / "library.verdicts", folder / "v.tsv")
     (folder / "filled.csv").write_text(SHEET)
     os.symlink("r.run", folder / "link.run")
     os.link(folder / "r.run", folder / "hard.run")
@@ -73,6 +75,7 @@ STDIN_TWICE = {
     "compare": ["compare", "-", "r.run", "-", "-m", "AP"],
     "check": ["check", "-", "-"],
     "misses": ["misses", "-", "-"],
+    "answers": ["answers", "-", "r.run", "-"],
     "judgments": ["judgments", "-", "--qrels", "-", "-o", "out.qrels"],
     "search": ["search", "-", "-", "-o", "out.run"],
 }

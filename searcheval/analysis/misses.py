@@ -50,11 +50,7 @@ def find_misses(qrels, run, k: int, queries: dict[str, str] | None = None,
     # answer, said query by query, not a mean that would rank the run last unseen
     results = evaluate(judged, ranked, [f"Found@{k}", "FirstRel"],
                        relevance_level=relevance_level, compat=compat, allow_empty=True)
-    relevant: dict[str, list[str]] = {}
-    for query_id, doc_id, grade in zip(judged.query_ids, judged.doc_ids,
-                                       judged.relevance.tolist()):
-        if grade >= relevance_level:
-            relevant.setdefault(query_id, []).append(doc_id)
+    relevant = relevant_documents(judged, relevance_level)
     missed = []
     for query_id in results.natural_query_order():
         if query_id in relevant and results.value(f"Success@{k}", query_id) == 0:
@@ -64,6 +60,17 @@ def find_misses(qrels, run, k: int, queries: dict[str, str] | None = None,
     with_relevant = sum(q in relevant for q in results.query_ids)
     return Misses(k, name or ranked.name, missed, with_relevant,
                   len(results.query_ids) - with_relevant, compat)
+
+
+def relevant_documents(judged, relevance_level: int) -> dict[str, list[str]]:
+    """query_id -> its documents of grade ``relevance_level`` or more, in file order; a
+    query with none is not a key."""
+    relevant: dict[str, list[str]] = {}
+    for query_id, doc_id, grade in zip(judged.query_ids, judged.doc_ids,
+                                       judged.relevance.tolist()):
+        if grade >= relevance_level:
+            relevant.setdefault(query_id, []).append(doc_id)
+    return relevant
 
 
 def table_text(found: Misses, ids: int = 10) -> str:

@@ -314,6 +314,7 @@ LAZY_COMMANDS = {
     "pool": "searcheval.cli.pool:pool_command",
     "judgments": "searcheval.cli.judgments:judgments_command",
     "misses": "searcheval.cli.misses:misses_command",
+    "answers": "searcheval.cli.answers:answers_command",
     "fuse": "searcheval.cli.fuse:fuse_command",
     "overlap": "searcheval.cli.overlap:overlap_command",
     "agree": "searcheval.cli.agree:agree_command",

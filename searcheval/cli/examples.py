@@ -11,6 +11,8 @@ EXAMPLES = {
     "agree": ["searcheval agree fixtures/cranfield-runs/qrel fixtures/agree/second-assessor.qrels",
               "searcheval agree fixtures/cranfield-runs/qrel fixtures/agree/second-assessor.qrels "
               "fixtures/cranfield-runs/results -m AP"],
+    "answers": ["searcheval answers fixtures/seeds/library.qrels fixtures/seeds/library.run "
+                "fixtures/seeds/library.verdicts -k 1"],
     "batch": ["searcheval batch fixtures/cranfield-runs/qrel fixtures/cranfield-runs/results "
               "-o out -m AP -m P@10 -j 2"],
     "check": ["searcheval check fixtures/seeds/library.qrels fixtures/seeds/library.run"],
