@@ -22,7 +22,7 @@ from .model.words import counted
 from .results import Results, ResultsByRun
 from .settings import Options
 
-__all__ = ["ENGINES", "computed", "evaluate", "evaluated", "labelled", "outcome", "prepared", "subset_of",
+__all__ = ["ENGINES", "computed", "evaluate", "evaluated", "labelled", "outcome", "prepared", "cut_inputs",
            "reads_runs_whole"]
 
 
@@ -113,7 +113,7 @@ def computed(config: Configuration, qrels: Qrels, run: Run) -> Results:
 def outcome(config: Configuration, qrels: Qrels, run: Run) -> Outcome:
     """The one call of an engine: per-query values, no aggregate (a block of a streamed
     run is aggregated with the others, ``scale.blocks``), on the query subset if any."""
-    qrels, run = subset_of(config, qrels, run)
+    qrels, run = cut_inputs(config, qrels, run)
     if config.engine == "pytrec_eval":
         from .engine import pytrec as engine
     else:
@@ -121,14 +121,18 @@ def outcome(config: Configuration, qrels: Qrels, run: Run) -> Outcome:
     return engine.evaluate(qrels, run, list(config.measures), config.settings)
 
 
-def subset_of(config: Configuration, qrels: Qrels, run: Run) -> tuple[Qrels, Run]:
-    """The qrels and the run cut to the configuration's query subset (``--queries-from``),
-    as if their files held no other query; as they are without one."""
+def cut_inputs(config: Configuration, qrels: Qrels, run: Run | None
+               ) -> tuple[Qrels, Run | None]:
+    """The qrels and the run (None: the qrels alone) as the configuration's rules that cut
+    what is evaluated leave them, before any engine sees them: the query subset
+    (``--queries-from``), as if their files held no other query. Every path that hands
+    inputs to an engine goes through here: ``outcome``, a streamed run's blocks
+    (``scale.blocks``) and the cross-check's reference engine."""
     subset = config.settings.query_ids
     if subset is None:
         return qrels, run
     from .io.query_subset import only_queries
-    return only_queries(qrels, subset), only_queries(run, subset)
+    return only_queries(qrels, subset), None if run is None else only_queries(run, subset)
 
 
 def _refuse_a_subset_outside(config: Configuration, qrels: Qrels) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..engine import cwl_eval, ndeval, pytrec
 from ..engine.configure import Configuration
-from ..pipeline import computed, subset_of
+from ..pipeline import computed, cut_inputs
 from ..settings import Settings
 from ..model import Qrels, Run
 from ..model.words import counted
@@ -120,7 +120,7 @@ def crosscheck(qrels: Qrels, run: Run, measures: list[Measure], settings: Settin
     installed raises ReferenceEngineError (nothing could be checked).
     """
     config = Configuration(settings, tuple(measures))
-    qrels, run = subset_of(config, qrels, run)  # the reference sees the same queries
+    qrels, run = cut_inputs(config, qrels, run)  # the reference sees the same queries
     results = computed(config, qrels, run)
     as_9 = results if settings.compat == 9 else computed(config.with_settings(compat=9),
                                                          qrels, run)

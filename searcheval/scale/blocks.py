@@ -27,7 +27,7 @@ from ..model.columns import Encoded, compact, encode
 from ..model import Qrels, Run
 from ..io.trec import make_run
 from ..measures import Measure
-from ..pipeline import outcome
+from ..pipeline import cut_inputs, outcome
 from ..results import Results
 
 @dataclass
@@ -104,8 +104,8 @@ def qrels_for(qrels: Qrels, query_ids: pa.Array) -> Qrels:
 
 def evaluate_block(qrels: Qrels, run: Run, plan: Plan, settings: Settings) -> Part:
     """Per-query values (``plan.computed``) of the judged queries of ``run``, a block of
-    whole queries (of the query subset only, ``--queries-from``)."""
-    qrels, run = _subset(qrels, run, settings)
+    whole queries, cut as the pipeline cuts a whole run (``--queries-from``)."""
+    qrels, run = cut_inputs(Configuration(settings), qrels, run)  # as a whole run is cut
     names = run.query.vocabulary.take(pa.array(np.unique(run.query.codes)))
     judged = pc.is_in(names, value_set=qrels.query.vocabulary)
     if not pc.any(judged).as_py():
@@ -122,20 +122,10 @@ def empty_run(path: str, tag: str) -> Run:
     return make_run(encode([]), encode([]), np.zeros(0), np.zeros(0, dtype=np.int64), path, tag)
 
 
-def _subset(qrels: Qrels, run: Run | None, settings: Settings) -> tuple[Qrels, Run | None]:
-    """The block's qrels and run cut to the query subset (``--queries-from``), as the
-    pipeline cuts a whole run: the queries outside it are neither evaluated nor ignored."""
-    if settings.query_ids is None:
-        return qrels, run
-    from ..io.query_subset import only_queries
-    return (only_queries(qrels, settings.query_ids),
-            None if run is None else only_queries(run, settings.query_ids))
-
-
 def combine(parts: list[Part], qrels: Qrels, plan: Plan, settings: Settings,
             run_name: str, run_tag: str, run_path: str) -> Results:
     """One Results from the parts of a run, as if the run had been evaluated at once."""
-    qrels, _ = _subset(qrels, None, settings)
+    qrels, _ = cut_inputs(Configuration(settings), qrels, None)
     seen = [q for part in parts for q in part.query_ids]
     in_run = [True] * len(seen)
     in_both = len(seen)  # before the zero-filled queries join them
