@@ -224,7 +224,8 @@ def _fail(message: str, code: int = 2) -> None:
               help="No summary: leave out the `all` values (trec_eval -n); for -f trec, "
                    "csv, wide-csv and json.")
 @click.option("-f", "--format", "fmt", default="table", show_default=True, help="Output format.",
-              type=click.Choice(["table", "csv", "wide-csv", "json", "markdown", "latex", "trec"]))
+              type=click.Choice(["table", "csv", "wide-csv", "json", "jsonl", "markdown", "latex",
+                                 "trec"]))
 @click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
 @click.option("--plot", "plot_dir", shell_complete=folders, default=None, metavar="DIR",

@@ -23,7 +23,7 @@ from ..io.run_labels import refuse_repeated_paths, run_labels
 from ..model import Qrels, Run
 from ..model.words import counted
 
-NOTELESS = ("csv", "wide-csv", "trec")  # formats with no place for notes: those go to stderr
+NOTELESS = ("csv", "wide-csv", "trec", "jsonl")  # formats with no place for notes: those go to stderr
 
 
 def run_evaluate(qrels_path: str, run_paths: list[str], measure_names: list[str],

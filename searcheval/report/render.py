@@ -18,8 +18,10 @@ from ..results import plain_value as _number
 from .settings_block import shared_settings_lines
 
 FORMATS = ("table", "csv", "wide-csv", "json", "markdown", "latex", "trec")
+# evaluate's formats: those, and JSON Lines (one value a line, as ir_measures -o jsonl)
+RESULTS_FORMATS = FORMATS + ("jsonl",)
 RUN_LINE = "run"  # the first line of each run's block in --format trec, with several runs
-ALL_NAMES_THE_MEAN = ("csv", "wide-csv")  # and with -q the tables: queries beside `all`
+ALL_NAMES_THE_MEAN = ("csv", "wide-csv", "jsonl")  # and with -q the tables: queries beside `all`
 PER_QUERY_TABLES = ("table", "markdown", "latex")
 
 
@@ -69,6 +71,19 @@ def to_csv(results_list: list[Results], summary: bool = True,
                 writer.writerow([results.run, "all", measure, value] + [""] * len(fields)
                                 + [name])
     return out.getvalue()
+
+
+def to_jsonl(results_list: list[Results], summary: bool = True) -> str:
+    """JSON Lines: one object a value, ``run``, ``query_id`` (``all`` for a mean),
+    ``measure``, ``value``, the rows of the long CSV at full precision (a NaN is null, a
+    text measure's value its string); ``summary`` False (-n): no `all` rows."""
+    import json
+    refuse_query_named_all(results_list, "jsonl")
+    rows = [row for r in results_list for row in
+            (long_rows(r) if summary else long_rows(r)[:len(r.query_ids) * len(r.measures)])]
+    return "".join(json.dumps(dict(zip(("run", "query_id", "measure", "value"), row[:3] + (
+        None if isinstance(row[3], float) and row[3] != row[3] else row[3],))),
+        ensure_ascii=False) + "\n" for row in rows)
 
 
 def to_json(results_list: list[Results], per_query: bool = True, summary: bool = True,
@@ -246,7 +261,7 @@ def _trec_line(measure: Measure, query_id: str, value: float, zscore: bool = Fal
     return f"{measure.trec_name:<22}\t{query_id}\t{text}"
 
 
-SUMMARY_OPTIONAL = ("trec", "csv", "wide-csv", "json")  # the formats -n (no summary) applies to
+SUMMARY_OPTIONAL = ("trec", "csv", "wide-csv", "json", "jsonl")  # the formats -n (no summary) applies to
 
 
 def to_trec_blocks(results_list: list[Results], per_query: bool = False,
@@ -285,12 +300,13 @@ def render_results(results_list: list[Results], fmt: str, per_query: bool = Fals
     views = {"table": lambda: to_table(results_list, per_query=per_query, options=options),
              "csv": lambda: to_csv(results_list, summary, groups),
              "wide-csv": lambda: to_wide_csv(results_list, summary),
+             "jsonl": lambda: to_jsonl(results_list, summary),
              "json": lambda: to_json(results_list, summary=summary, groups=groups),
              "markdown": lambda: to_markdown(results_list, per_query=per_query,
                                              options=options),
              "latex": lambda: to_latex(results_list, per_query=per_query, options=options)}
     if fmt not in views:
-        raise UsageError(f"unknown format {quoted(fmt)}: choose {', '.join(FORMATS)}")
+        raise UsageError(f"unknown format {quoted(fmt)}: choose {', '.join(RESULTS_FORMATS)}")
     if groups is None or fmt in ("csv", "json"):
         return views[fmt]()
     from .groups import with_tables

@@ -66,7 +66,7 @@ def _num_rel_recount(results: Results, both: int) -> list[str]:
 
 def stderr_settings(results: Results, fmt: str, policy_given: bool) -> str | None:
     """The settings line the formats without a place for them print on stderr (``-f csv``,
-    ``wide-csv``: always; ``-f trec``: only where trec_eval would print other numbers)."""
+    ``wide-csv``, ``jsonl``: always; ``-f trec``: only where trec_eval would print other numbers)."""
     if fmt == "trec":
         return trec_eval_difference(results, policy_given)
-    return one_line(results) if fmt in ("csv", "wide-csv") else None
+    return one_line(results) if fmt in ("csv", "wide-csv", "jsonl") else None
