@@ -6,7 +6,7 @@ import click
 
 from ..measures.defaults import default_measures, stated
 from .completion import files
-from .options import ALLOW_EMPTY_OPTION, CORRECTION, measures_from_option
+from .options import ALLOW_EMPTY_OPTION, CORRECTION, DIGITS_OPTION, measures_from_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -28,21 +28,22 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               show_default=True, help="Significance level.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="Output format.")
+@DIGITS_OPTION
 @click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
 @ALLOW_EMPTY_OPTION
-def agree_command(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output,
-                  allow_empty) -> None:
+def agree_command(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, digits,
+                  output, allow_empty) -> None:
     """How far QRELS_B agrees with QRELS_A (the reference): per judgment (Cohen's kappa,
     Krippendorff's alpha, confusion of grades) and, given runs, per leaderboard (each
     run's mean under both, Kendall's tau, tau_ap, the pairs of runs whose order swaps)."""
     from . import run_reporting
     run_reporting(lambda: _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt,
-                                 output, allow_empty), output or "-")
+                                 output, allow_empty, digits), output or "-")
 
 
 def _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, output,
-           allow_empty: bool = False) -> list[str]:
+           allow_empty: bool = False, digits: int = 4) -> list[str]:
     """Read both qrels (and the runs), compare, write the report; no lines to add."""
     from ..analysis.agreement import agree_judgments, agree_leaderboards
     from ..engine.qrels_forms import read_for, refuse_unfit
@@ -71,5 +72,6 @@ def _agree(qrels_a, qrels_b, runs, measures, test, correction, alpha, fmt, outpu
                                  alpha=alpha, names=names, allow_empty=allow_empty)
               for m in measures] if runs else []
     names = tuple(path_labels([qrels_a, qrels_b]))
-    write_text(output, (table_text if fmt == "table" else json_text)(agreement, boards, names))
+    write_text(output, table_text(agreement, boards, names, digits) if fmt == "table"
+               else json_text(agreement, boards, names))
     return []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from .completion import files
-from .options import ranking_compat_option
+from .options import DIGITS_OPTION, ranking_compat_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -28,10 +28,11 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @ranking_compat_option
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True, help="table for people; csv, json for programs.")
+@DIGITS_OPTION
 @click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
 def answers_command(qrels, run, verdicts, k, relevance_level, threshold, compat, fmt,
-                    output) -> None:
+                    digits, output) -> None:
     """Score the search apart from the answer: each query in one of four cells.
 
     VERDICTS judges each query's answer: query_id<TAB>good|bad lines (or scores, with
@@ -52,8 +53,9 @@ def answers_command(qrels, run, verdicts, k, relevance_level, threshold, compat,
         refuse_stdin_twice([qrels, argument.path, verdicts])
         result = answers(qrels, argument.path, verdicts, k=k, relevance_level=relevance_level,
                          threshold=threshold, compat=int(compat), name=argument.name)
-        render = {"table": table_text, "csv": csv_text, "json": json_text}[fmt]
-        write_text(output, render(result))
+        render = {"table": lambda: table_text(result, digits), "csv": lambda: csv_text(result),
+                  "json": lambda: json_text(result)}[fmt]
+        write_text(output, render())
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except OSError as exc:  # the output's folder is missing or not writable

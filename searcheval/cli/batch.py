@@ -26,7 +26,8 @@ from ..errors import INTERRUPTED_CODE, SearchevalError, UsageError, WorkersLost,
 from ..io.irds import is_irds
 from ..measures.defaults import default_measures, stated
 from .completion import files, folders
-from .options import ci_options, evaluation_options, interval_asked, measures_from_option
+from .options import (DIGITS_OPTION, ci_options, evaluation_options, interval_asked,
+                      measures_from_option)
 from .run_args import RunsCommand, name_option
 from .output import write_text
 from ..io.output import remove_leftovers
@@ -210,9 +211,10 @@ def _human(number: float) -> str:
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default=None, help="Also print the leaderboard on stdout: table for people, "
               "csv and json as OUTDIR's summary.csv and summary.json (default: not printed).")
+@DIGITS_OPTION
 @ci_options()
 def batch_command(qrels, runs, outdir, measures, evaluation, sort_by, jobs, stream,
-                  chunk_queries, block_size, dask, fmt, ci, ci_method, ci_level, seed,
+                  chunk_queries, block_size, dask, fmt, digits, ci, ci_method, ci_level, seed,
                   resamples) -> None:
     """Evaluate every RUN (files, directories or globs) against QRELS into OUTDIR.
 
@@ -246,7 +248,7 @@ def batch_command(qrels, runs, outdir, measures, evaluation, sort_by, jobs, stre
         f"{n} {status}" for status, n in counts.items()) +
         f"; leaderboard in {Path(outdir) / 'summary.csv'}, {order_words(job, sort)}", err=True)
     if fmt is not None:
-        click.echo(leaderboard_text(outdir, fmt), nl=False)
+        click.echo(leaderboard_text(outdir, fmt, digits), nl=False)
     sys.exit(1 if failed else 0)
 
 
@@ -271,27 +273,28 @@ def _terminated_as_interrupted() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def leaderboard_text(outdir: str, fmt: str) -> str:
+def leaderboard_text(outdir: str, fmt: str, digits: int = 4) -> str:
     """The leaderboard batch wrote, as --format asks: csv and json are the files as they
-    are; table aligns summary.csv's columns (numbers at four decimals, as evaluate's table)."""
+    are; table aligns summary.csv's columns (numbers at ``digits`` decimals, --digits)."""
     import csv
     summary = Path(outdir) / ("summary.json" if fmt == "json" else "summary.csv")
     text = summary.read_text(encoding="utf-8")
     if fmt != "table":
         return text
     rows = list(csv.reader(text.splitlines()))
-    shown = [rows[0]] + [[row[0]] + [_cell(value) for value in row[1:]] for row in rows[1:]]
+    shown = [rows[0]] + [[row[0]] + [_cell(value, digits) for value in row[1:]]
+                         for row in rows[1:]]
     widths = [max(len(row[i]) for row in shown) for i in range(len(shown[0]))]
     return "".join("  ".join(value.ljust(widths[0]) if i == 0 else value.rjust(widths[i])
                              for i, value in enumerate(row)).rstrip() + "\n" for row in shown)
 
 
-def _cell(value: str) -> str:
+def _cell(value: str, digits: int) -> str:
     try:
         number = float(value)
     except ValueError:
         return value  # a failed run's empty cell, or an error
-    return value if value.isdigit() else f"{number:.4f}"
+    return value if value.isdigit() else f"{number:.{digits}f}"
 
 
 def batch_job(qrels: str, measures: list[str], config: Configuration | Settings,

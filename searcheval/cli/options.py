@@ -243,6 +243,11 @@ def interval_asked(ci: bool, method: str | None, level: float | None, seed: int,
                     ddof=0 if like == "ranx" else 1)
 
 
+# Decimals of every table for people, in every command that prints one (ir_measures' -p)
+DIGITS_OPTION = click.option("--digits", type=click.IntRange(0, 15), default=4,
+                             show_default=True,
+                             help="Decimals in the tables for people (table, markdown, latex).")
+
 # How the tables for people look (-f table, markdown, latex): report.tables.TableOptions.
 TABLE_OPTIONS = [
     click.option("--caption", default="", metavar="TEXT",
@@ -252,8 +257,7 @@ TABLE_OPTIONS = [
     click.option("--transpose", is_flag=True,
                  help="Flip the tables: measures as rows when runs are rows (several runs), "
                       "and queries as columns per query."),
-    click.option("--digits", type=click.IntRange(0, 15), default=4, show_default=True,
-                 help="Decimals in the tables for people (table, markdown, latex)."),
+    DIGITS_OPTION,
     click.option("--underline-second", is_flag=True,
                  help="Underline the second best value of each measure (best is bold)."),
     click.option("--table-star", is_flag=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .completion import files
-from .options import ranking_compat_option
+from .options import DIGITS_OPTION, ranking_compat_option
 from .run_args import RunsCommand, name_option
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -24,18 +24,19 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-q", "per_query", is_flag=True, help="Also print each query's values.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True, help="Output format (csv: per query).")
+@DIGITS_OPTION
 @click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
-def overlap_command(runs, k, p, depth, compat, per_query, fmt, output) -> None:
+def overlap_command(runs, k, p, depth, compat, per_query, fmt, digits, output) -> None:
     """How alike two runs' rankings are, without judgments: rank-biased overlap
     (extrapolated, with its minimum and residual), Jaccard of the top k, and Kendall's tau
     on the documents both retrieved; per query (-q) and averaged."""
     from . import run_reporting
-    run_reporting(lambda: _overlap(runs, k, p, depth, int(compat), per_query, fmt, output),
-                  output or "-")
+    run_reporting(lambda: _overlap(runs, k, p, depth, int(compat), per_query, fmt, output,
+                                   digits), output or "-")
 
 
-def _overlap(runs, k, p, depth, compat, per_query, fmt, output) -> list[str]:
+def _overlap(runs, k, p, depth, compat, per_query, fmt, output, digits=4) -> list[str]:
     """Read both runs, compare their rankings, write the report; no lines to add."""
     from ..analysis.overlap import overlap
     from ..errors import UsageError
@@ -49,6 +50,6 @@ def _overlap(runs, k, p, depth, compat, per_query, fmt, output) -> list[str]:
     refuse_inputs_as_outputs([output], paths)
     refuse_stdin_twice(paths)
     result = overlap(paths[0], paths[1], k=k, p=p, depth=depth, names=names, compat=compat)
-    write_text(output, {"table": lambda: table_text(result, per_query), "csv": lambda: csv_text(result),
-                        "json": lambda: json_text(result)}[fmt]())
+    write_text(output, {"table": lambda: table_text(result, per_query, digits),
+                        "csv": lambda: csv_text(result), "json": lambda: json_text(result)}[fmt]())
     return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import functools
 import math
 
 from ..analysis.agreement import JudgmentAgreement, LeaderboardAgreement
@@ -11,17 +12,19 @@ from ..model.words import counted
 from .settings_words import leaderboard_settings, leaderboard_settings_lines
 
 
-def _number(value: float) -> str:
-    return "n/a" if value is None or math.isnan(value) else f"{value:.4f}"
+def _number(value: float, digits: int = 4) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:.{digits}f}"
 
 
-def judgments_lines(agreement: JudgmentAgreement, names: tuple[str, str]) -> list[str]:
+def judgments_lines(agreement: JudgmentAgreement, names: tuple[str, str],
+                    digits: int = 4) -> list[str]:
     a, b = names
+    number = functools.partial(_number, digits=digits)
     lines = [f"judgments: {agreement.shared} (query, document) pairs judged by both; "
              f"{agreement.only_a} only in {a} (the reference), {agreement.only_b} only in {b}",
-             f"agreement {_number(agreement.percent)}   Cohen's kappa {_number(agreement.kappa)}   "
-             f"linear weighted kappa {_number(agreement.kappa_linear)}   "
-             f"Krippendorff's alpha (ordinal) {_number(agreement.alpha_ordinal)}",
+             f"agreement {number(agreement.percent)}   Cohen's kappa {number(agreement.kappa)}   "
+             f"linear weighted kappa {number(agreement.kappa_linear)}   "
+             f"Krippendorff's alpha (ordinal) {number(agreement.alpha_ordinal)}",
              "", f"grades: rows {a}, columns {b}"]
     width = max(6, *(len(str(x)) for x in agreement.confusion.ravel()))
     lines.append(" " * 8 + "".join(f"{g:>{width + 2}}" for g in agreement.grades))
@@ -34,17 +37,20 @@ def judgments_lines(agreement: JudgmentAgreement, names: tuple[str, str]) -> lis
     return lines
 
 
-def leaderboard_lines(board: LeaderboardAgreement, names: tuple[str, str]) -> list[str]:
+def leaderboard_lines(board: LeaderboardAgreement, names: tuple[str, str],
+                      digits: int = 4) -> list[str]:
     a, b = names
     width = max(len(r) for r in board.runs)
-    lines = ["", f"{board.measure}: Kendall's tau-b {_number(board.tau)}   tau_ap ({a} the "
-             f"reference) {_number(board.tau_ap)}   tau_ap_b {_number(board.tau_ap_b)}",
+    number = functools.partial(_number, digits=digits)
+    lines = ["", f"{board.measure}: Kendall's tau-b {number(board.tau)}   tau_ap ({a} the "
+             f"reference) {number(board.tau_ap)}   tau_ap_b {number(board.tau_ap_b)}",
              f"means over {_queries(board.queries_a, board.zero_filled_a)} under {a}, "
              f"{_queries(board.queries_b, board.zero_filled_b)} under {b}",
              f"{'run':<{width}}  {'under ' + a:>14}  {'under ' + b:>14}"]
     order = sorted(range(len(board.runs)), key=lambda i: -board.means_a[i])
     for i in order:
-        lines.append(f"{board.runs[i]:<{width}}  {board.means_a[i]:>14.4f}  {board.means_b[i]:>14.4f}")
+        lines.append(f"{board.runs[i]:<{width}}  {board.means_a[i]:>14.{digits}f}  "
+                     f"{board.means_b[i]:>14.{digits}f}")
     if not board.swaps:
         lines.append("no pair of runs changes order")
     else:
@@ -52,9 +58,9 @@ def leaderboard_lines(board: LeaderboardAgreement, names: tuple[str, str]) -> li
         lines.append(f"{count} pair{' changes' if count == 1 else 's change'} order (first: "
                      f"higher under {a}); significant: under each qrels")
         for s in board.swaps:
-            lines.append(f"  {s.first} > {s.second} under {a} ({s.delta_a:+.4f}, {p_phrase(s.p_a)}"
+            lines.append(f"  {s.first} > {s.second} under {a} ({s.delta_a:+.{digits}f}, {p_phrase(s.p_a)}"
                          f"{' significant' if s.significant_a else ''}), < under {b} "
-                         f"({s.delta_b:+.4f}, {p_phrase(s.p_b)}"
+                         f"({s.delta_b:+.{digits}f}, {p_phrase(s.p_b)}"
                          f"{' significant' if s.significant_b else ''})")
     lines.append(f"test: {board.test}; {board.correction}")
     return lines
@@ -72,10 +78,11 @@ def settings_lines(boards: list[LeaderboardAgreement]) -> list[str]:
 
 
 def table_text(agreement: JudgmentAgreement, boards: list[LeaderboardAgreement],
-               names: tuple[str, str]) -> str:
-    lines = judgments_lines(agreement, names)
+               names: tuple[str, str], digits: int = 4) -> str:
+    """``digits``: the decimals of the values (--digits; p-values keep their own)."""
+    lines = judgments_lines(agreement, names, digits)
     for board in boards:
-        lines += leaderboard_lines(board, names)
+        lines += leaderboard_lines(board, names, digits)
     return "\n".join(lines + settings_lines(boards)) + "\n"
 
 

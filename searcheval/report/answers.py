@@ -13,7 +13,7 @@ from ..ranking import ranking_rule
 SHOWN_IDS = 10  # query ids a table row shows before it counts the rest
 
 
-def table_text(result: AnswerCells) -> str:
+def table_text(result: AnswerCells, digits: int = 4) -> str:
     """A row a cell (queries, their mean R@k and RR, their ids), then what each cell
     with a query points to, then the ranking rule that decided what was found."""
     rows = [("cell", "queries", f"R@{result.k}", "RR", "query ids")]
@@ -21,8 +21,8 @@ def table_text(result: AnswerCells) -> str:
         ids = " ".join(cell.query_ids[:SHOWN_IDS])
         if cell.count > SHOWN_IDS:
             ids += f" ... ({cell.count} in all)"
-        rows.append((cell.kind.label, str(cell.count), _mean(cell.recall),
-                     _mean(cell.reciprocal_rank), ids))
+        rows.append((cell.kind.label, str(cell.count), _mean(cell.recall, digits),
+                     _mean(cell.reciprocal_rank, digits), ids))
     widths = [max(len(row[c]) for row in rows) for c in range(4)]
     lines = [f"{result.run}: found = a document of grade {result.relevance_level} or more "
              f"in the top {result.k}; {_verdicts(result)}"]
@@ -40,8 +40,8 @@ def _verdicts(result: AnswerCells) -> str:
     return f"answered well = score {result.threshold:g} or more"
 
 
-def _mean(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
+def _mean(value: float | None, digits: int = 4) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
 
 
 def csv_text(result: AnswerCells) -> str:

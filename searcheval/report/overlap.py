@@ -22,10 +22,10 @@ def _row(result: Overlap, q) -> list:
     return [q.rbo.ext, q.rbo.min, q.rbo.residual, q.jaccard, q.tau, q.shared]
 
 
-def _cell(value) -> str:
+def _cell(value, digits: int = 4) -> str:
     if isinstance(value, int):
         return str(value)
-    return "n/a" if math.isnan(value) else f"{value:.4f}"
+    return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
 
 
 def settings_lines(result: Overlap) -> list[str]:
@@ -41,11 +41,13 @@ def settings_lines(result: Overlap) -> list[str]:
     return lines
 
 
-def table_text(result: Overlap, per_query: bool) -> str:
+def table_text(result: Overlap, per_query: bool, digits: int = 4) -> str:
+    """``digits``: the decimals of the values (--digits)."""
     header = ["query", *_columns(result)]
-    rows = [[q.query_id, *map(_cell, _row(result, q))] for q in result.queries] if per_query else []
+    rows = ([[q.query_id, *(_cell(v, digits) for v in _row(result, q))] for q in result.queries]
+            if per_query else [])
     means = result.means()
-    rows.append(["mean", *(_cell(means[c]) if c != "shared" else f"{means[c]:.1f}"
+    rows.append(["mean", *(_cell(means[c], digits) if c != "shared" else f"{means[c]:.1f}"
                            for c in _columns(result))])
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in
