@@ -15,11 +15,11 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".engine.qrels_forms", "read_
          "Comparison": ".analysis.compare", "compare": ".analysis.compare",
          "Fusion": ".analysis.fusion", "fuse": ".analysis.fusion",
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",
-         "Evaluator": ".evaluator"}
+         "Evaluator": ".evaluator", "tune_memory": ".io.heap"}
 
 __all__ = ["Comparison", "Evaluator", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results",
            "ResultsByRun", "Run", "SearchevalError", "add_spread", "compare", "evaluate", "experiment", "fuse",
-           "parse_measures", "read_qrels", "read_run", "__version__"]
+           "parse_measures", "read_qrels", "read_run", "tune_memory", "__version__"]
 
 
 def __getattr__(name: str):
@@ -30,7 +30,7 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'searcheval' has no attribute {name!r}")
     # the notebook and table views of Results and Comparison (they live in a later layer
     # than the objects, which may not import it), registered before any object is made
-    if name != "__version__":
+    if name not in ("__version__", "tune_memory"):
         importlib.import_module(".report.views", __name__)
     value = getattr(importlib.import_module(_LAZY[name], __name__), name)
     globals()[name] = value  # found directly from now on

@@ -19,7 +19,6 @@ from typing import Any
 from .errors import UsageError, quoted
 from .engine import presets
 from .fast.join import prepared
-from .io.heap import input_rows, large_arrays_reuse_memory
 from .io.inputs import as_qrels, as_run
 from .io.run_sources import rows_as_frame
 from .results import ENGINES, Results, configured
@@ -59,19 +58,18 @@ class Evaluator:
         """The Results of one run (a path, a DataFrame, a pyarrow Table, a
         ``{query_id: {doc_id: score}}`` dict or ir_measures' ScoredDoc tuples), equal to
         ``searcheval.evaluate``'s."""
-        with large_arrays_reuse_memory(input_rows(run)):
-            ranked = as_run(rows_as_frame(run, "score"), ranks=self.settings.ties == "rank")
-            ranked = presets.prepared(self._chosen, self.qrels, ranked)  # ranx's check, BEIR's ids
-            if self.engine == "native":
-                from .engine import native
-                outcome = native.evaluate(self.qrels, ranked, self.measures, self.settings)
-            else:
-                from .engine import pytrec
-                outcome = pytrec.evaluate(self.qrels, ranked, self.measures, self.settings)
-            results = Results.of(outcome)
-            results.count_dropped(ranked)  # BEIR's identical-id rule: how many it dropped
-            results.notes[:0] = self._notes
-            return results
+        ranked = as_run(rows_as_frame(run, "score"), ranks=self.settings.ties == "rank")
+        ranked = presets.prepared(self._chosen, self.qrels, ranked)  # ranx's check, BEIR's ids
+        if self.engine == "native":
+            from .engine import native
+            outcome = native.evaluate(self.qrels, ranked, self.measures, self.settings)
+        else:
+            from .engine import pytrec
+            outcome = pytrec.evaluate(self.qrels, ranked, self.measures, self.settings)
+        results = Results.of(outcome)
+        results.count_dropped(ranked)  # BEIR's identical-id rule: how many it dropped
+        results.notes[:0] = self._notes
+        return results
 
     def __repr__(self) -> str:
         names = ", ".join(str(m) for m in self.measures)
