@@ -8,7 +8,7 @@ from .errors import FormatError, MeasureError, SearchevalError
 # Every other name is imported on first use (PEP 562). `import searcheval` then costs
 # nothing, and the program (``__main__``) loads numpy, Arrow and the rest inside its own
 # guard, where a Ctrl-C is an "Aborted!" line and not a traceback of the imports.
-_LAZY = {"__version__": ".settings", "read_qrels": ".engine.qrels_forms", "read_run": ".io.trec",
+_LAZY = {"__version__": ".settings", "read_qrels": ".io.readers", "read_run": ".io.readers",
          "Measure": ".measures", "parse_measures": ".measures",
          "Qrels": ".model", "Run": ".model",
          "Results": ".results", "ResultsByRun": ".results", "evaluate": ".results",
