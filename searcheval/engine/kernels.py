@@ -7,6 +7,7 @@ operations; the docstring gives the formula. R is the number of relevant judgmen
 
 from __future__ import annotations
 
+import importlib
 from typing import Callable
 
 import numpy as np
@@ -20,17 +21,19 @@ from .gain_kernels import (dcg, expected_reciprocal_rank, g_measure, ideal_dcg, 
                            judged_at, ndcg, ndcg_cut, ndcg_rel, rank_biased_precision,
                            rbp_residual, rndcg, unjudged_at)
 from .views import LevelView, before_rows, level_of, level_view
-from .diversity import (alpha_dcg, alpha_ndcg, ap_ia, err_ia, nerr_ia,  # noqa: F401
-                        nnrbp, nrbp, p_ia, strec)  # ndeval's measures' kernels
 from .peer_kernels import (  # noqa: F401  other tools' measures
     accuracy_at, dcg_at, f1_at, hits, hole_at)
 from .texts import relstring  # noqa: F401  the relstring spec's kernel (NaN: a string measure)
-from .cwl_kernels import (cwl_bpm, cwl_bpm_dynamic, cwl_insq, cwl_inst,  # noqa: F401
-                          cwl_nerr8, cwl_nerr9, cwl_nerr10, cwl_nerr11, cwl_sdcg, cwl_tbg,
-                          cwl_umeasure)  # the C/W/L measures' kernels (cwl_eval's)
 from .compat import compatibility  # noqa: F401  Compat's kernel (ir_measures')
 
 INFAP_EPSILON = 0.00001
+# The extras' kernels, each module imported with the first of its measures computed, so
+# that evaluating trec_eval's measures never loads the diversity or C/W/L engines.
+ELSEWHERE = {".diversity": ("alpha_dcg", "alpha_ndcg", "ap_ia", "err_ia", "nerr_ia", "nnrbp",
+                            "nrbp", "p_ia", "strec"),  # ndeval's measures
+             ".cwl_kernels": ("cwl_bpm", "cwl_bpm_dynamic", "cwl_insq", "cwl_inst",
+                              "cwl_nerr8", "cwl_nerr9", "cwl_nerr10", "cwl_nerr11",
+                              "cwl_sdcg", "cwl_tbg", "cwl_umeasure")}  # cwl_eval's
 
 
 def _linear_view(r: Ranked, m: Measure):
@@ -282,7 +285,15 @@ def user_measure(r: Ranked, m: Measure) -> np.ndarray:
 def kernel_of(spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
     """The kernel a spec declares: its callable, or the function of that name here (a
     built-in spec names its kernel, so that measures/ needs no engine import)."""
-    return named_kernel(spec.kernel, globals(), spec)
+    return named_kernel(spec.kernel, _namespace(spec.kernel), spec)
+
+
+def _namespace(kernel) -> dict:
+    """Where a kernel of that name is defined: an extra's module (``ELSEWHERE``), else here."""
+    for module, names in ELSEWHERE.items():
+        if kernel in names:
+            return vars(importlib.import_module(module, __package__))
+    return globals()
 
 
 def named_kernel(kernel, namespace: dict, spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
