@@ -19,6 +19,7 @@ from typing import Any
 from .errors import UsageError, quoted
 from .engine import presets
 from .fast.join import prepared
+from .fast.reuse import reused_arrays
 from .io.inputs import as_qrels, as_run
 from .io.run_sources import rows_as_frame
 from .results import ENGINES, Results, configured
@@ -58,18 +59,19 @@ class Evaluator:
         """The Results of one run (a path, a DataFrame, a pyarrow Table, a
         ``{query_id: {doc_id: score}}`` dict or ir_measures' ScoredDoc tuples), equal to
         ``searcheval.evaluate``'s."""
-        ranked = as_run(rows_as_frame(run, "score"), ranks=self.settings.ties == "rank")
-        ranked = presets.prepared(self._chosen, self.qrels, ranked)  # ranx's check, BEIR's ids
-        if self.engine == "native":
-            from .engine import native
-            outcome = native.evaluate(self.qrels, ranked, self.measures, self.settings)
-        else:
-            from .engine import pytrec
-            outcome = pytrec.evaluate(self.qrels, ranked, self.measures, self.settings)
-        results = Results.of(outcome)
-        results.count_dropped(ranked)  # BEIR's identical-id rule: how many it dropped
-        results.notes[:0] = self._notes
-        return results
+        with reused_arrays():  # numpy's arrays from the blocks the call freed (fast.reuse)
+            ranked = as_run(rows_as_frame(run, "score"), ranks=self.settings.ties == "rank")
+            ranked = presets.prepared(self._chosen, self.qrels, ranked)  # ranx's check, BEIR's ids
+            if self.engine == "native":
+                from .engine import native
+                outcome = native.evaluate(self.qrels, ranked, self.measures, self.settings)
+            else:
+                from .engine import pytrec
+                outcome = pytrec.evaluate(self.qrels, ranked, self.measures, self.settings)
+            results = Results.of(outcome)
+            results.count_dropped(ranked)  # BEIR's identical-id rule: how many it dropped
+            results.notes[:0] = self._notes
+            return results
 
     def __repr__(self) -> str:
         names = ", ".join(str(m) for m in self.measures)

@@ -13,6 +13,7 @@ from .engine.measure_values import aggregate, plain_value, plain_values, undefin
 from .engine.outcome import Outcome
 from .engine.presets import prepared
 from .errors import UsageError, quoted
+from .fast.reuse import reused_arrays
 from .io.inputs import as_qrels, as_run
 from .measures import Measure
 from .io.run_sources import is_several, labels_of, named_runs, rows_as_frame
@@ -336,34 +337,35 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     no ranked line, or with no query of the qrels, 0 with a note, where it is otherwise
     refused (UsageError; ``engine.empty_runs``).
     """
-    chosen, parsed, notes = configured(
-        qrels, measures, like, missing=missing, ignore_identical_ids=ignore_identical_ids,
-        compat=compat, relevance_level=relevance_level, depth=depth,
-        judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs,
-        allow_empty=allow_empty)
-    settings = chosen.settings
-    judged = as_qrels(rows_as_frame(qrels, "relevance"))
-    if not is_several(run):
-        if names is not None and len(names) != 1:
-            raise UsageError(f"names: one run, {len(names)} names")
-        ranked = prepared(chosen, judged,
-                          as_run(rows_as_frame(run, "score"), ranks=ties == "rank"))
-        results = _evaluate_one(judged, ranked, parsed, settings, engine, notes)
-        results.count_dropped(ranked)
-        if names:
-            results.run = str(names[0])
-        return results
-    sources, given = named_runs(run, names)
-    read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"),
-                                            name or f"run{i + 1}", ranks=ties == "rank"))
-            for i, (source, name) in enumerate(zip(sources, given))]
-    by_run = ResultsByRun()
-    for ranked, label in zip(read, labels_of(read, given)):
-        results = _evaluate_one(judged, ranked, parsed, settings, engine, list(notes))
-        results.count_dropped(ranked)
-        results.run = label
-        by_run[label] = results
-    return by_run
+    with reused_arrays():  # numpy's arrays from the blocks the call freed (fast.reuse)
+        chosen, parsed, notes = configured(
+            qrels, measures, like, missing=missing, ignore_identical_ids=ignore_identical_ids,
+            compat=compat, relevance_level=relevance_level, depth=depth,
+            judged_only=judged_only, ties=ties, num_docs=num_docs, costs=costs,
+            allow_empty=allow_empty)
+        settings = chosen.settings
+        judged = as_qrels(rows_as_frame(qrels, "relevance"))
+        if not is_several(run):
+            if names is not None and len(names) != 1:
+                raise UsageError(f"names: one run, {len(names)} names")
+            ranked = prepared(chosen, judged,
+                              as_run(rows_as_frame(run, "score"), ranks=ties == "rank"))
+            results = _evaluate_one(judged, ranked, parsed, settings, engine, notes)
+            results.count_dropped(ranked)
+            if names:
+                results.run = str(names[0])
+            return results
+        sources, given = named_runs(run, names)
+        read = [prepared(chosen, judged, as_run(rows_as_frame(source, "score"),
+                                                name or f"run{i + 1}", ranks=ties == "rank"))
+                for i, (source, name) in enumerate(zip(sources, given))]
+        by_run = ResultsByRun()
+        for ranked, label in zip(read, labels_of(read, given)):
+            results = _evaluate_one(judged, ranked, parsed, settings, engine, list(notes))
+            results.count_dropped(ranked)
+            results.run = label
+            by_run[label] = results
+        return by_run
 
 
 def _evaluate_one(judged: Any, ranked: Any, parsed: list[Measure], settings: Settings,

@@ -14,10 +14,10 @@ The command line sets all that for its own process (``reuse_freed_memory``) and 
 readers hand the free pages back once their pieces are done (``hand_back_freed_heap``).
 The library (``searcheval.evaluate``, ``Evaluator``) sets none of it on its own: these
 are settings of the caller's whole process, and glibc's cannot be read back to be
-restored. A program evaluating millions of rows in memory may ask for them around its
-calls (``searcheval.tune_memory``), which cuts
-the kernel's time zeroing fresh pages (``scripts/bench.py --api`` measures it). Where the
-C library is not glibc (macOS, musl, Windows) all of this is a no-op.
+restored; each library call reuses the memory it freed through a numpy memory handler
+of its own context instead (``fast.reuse``). A program may ask for the command line's
+settings around its calls (``searcheval.tune_memory``). Where the C library is not glibc
+(macOS, musl, Windows) all of this is a no-op.
 """
 
 from __future__ import annotations
