@@ -283,8 +283,9 @@ def user_measure(r: Ranked, m: Measure) -> np.ndarray:
 
 
 def kernel_of(spec: Spec) -> Callable[[Ranked, Measure], np.ndarray]:
-    """The kernel a spec declares: its callable, or the function of that name here (a
-    built-in spec names its kernel, so that measures/ needs no engine import)."""
+    """The kernel a spec declares: its callable, or the function of that name here or in
+    an extra's module (a built-in spec names its kernel, so that measures/ needs no engine
+    import)."""
     return named_kernel(spec.kernel, _namespace(spec.kernel), spec)
 
 

@@ -79,14 +79,15 @@ def _hinted(error: RepeatedJudgment, measures: list[Measure],
         return error
     for measure in measures:
         if measure.spec.subtopics:
-            return FormatError(error.path, error.line, f"{repeated_under(error)}: {measure} reads a "
-                               "grade per subtopic: read the file as diversity qrels, whose "
-                               f"second field is the subtopic ({_how('diversity', command)})")
+            return FormatError(error.path, error.line,
+                               f"{repeated_under(error)}: {measure} reads a grade per subtopic: "
+                               "read the file as diversity qrels, whose second field is the "
+                               f"subtopic ({_how('diversity', command)})")
         if measure.spec.groups:
-            return FormatError(error.path, error.line, f"{repeated_under(error)}: {measure} averages "
-                               "over judgment groups: read the file as qrels_jg qrels, whose "
-                               "second field is the judgment group "
-                               f"({_how('qrels_jg', command)})")
+            return FormatError(error.path, error.line,
+                               f"{repeated_under(error)}: {measure} averages over judgment "
+                               "groups: read the file as qrels_jg qrels, whose second field is "
+                               f"the judgment group ({_how('qrels_jg', command)})")
     return error
 
 
