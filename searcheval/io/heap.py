@@ -108,10 +108,17 @@ _huge_pages_before: bool | None = None  # numpy's setting the first such block c
 @contextlib.contextmanager
 def tune_memory() -> Iterator[None]:
     """Tune the process's memory for large arrays while the block runs, an explicit opt-in
-    for a program that evaluates millions of rows in memory::
+    for a program that makes large arrays of its own, as the command line tunes its
+    process::
 
         with searcheval.tune_memory():
-            results = searcheval.evaluate(qrels, run, ["AP", "nDCG@10"])
+            for run in runs:
+                results = searcheval.evaluate(qrels, run, ["AP", "nDCG@10"])
+                ...  # the program's own work on arrays of millions of rows
+
+    The library's calls need none: each reuses the memory it freed (``fast.reuse``), and a
+    block around each single call costs more than it saves (its end hands back the memory
+    the next call maps again).
 
     Inside the block glibc serves large arrays from its heap and keeps what is freed for
     the next one, and numpy puts its arrays on ordinary pages, as the command line sets for
