@@ -60,7 +60,10 @@ def settings_seen():
 RECORDER = """
 import sys
 sys.path.insert(0, "tests")
-from numpy._core.multiarray import _get_madvise_hugepage, _set_madvise_hugepage
+try:
+    from numpy._core.multiarray import _get_madvise_hugepage, _set_madvise_hugepage
+except ImportError:  # numpy 1
+    from numpy.core.multiarray import _get_madvise_hugepage, _set_madvise_hugepage
 import searcheval
 from searcheval.io import heap
 from searcheval.measures.user import define
