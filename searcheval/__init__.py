@@ -8,7 +8,7 @@ from .errors import FormatError, MeasureError, SearchevalError
 # Every other name is imported on first use (PEP 562). `import searcheval` then costs
 # nothing, and the program (``__main__``) loads numpy, Arrow and the rest inside its own
 # guard, where a Ctrl-C is an "Aborted!" line and not a traceback of the imports.
-_LAZY = {"__version__": ".settings", "read_qrels": ".engine.qrels_forms", "read_run": ".io.trec",
+_LAZY = {"__version__": ".settings", "read_qrels": ".io.readers", "read_run": ".io.readers",
          "Measure": ".measures", "parse_measures": ".measures",
          "Qrels": ".model", "Run": ".model",
          "Results": ".results", "ResultsByRun": ".results", "evaluate": ".pipeline",
@@ -16,12 +16,12 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".engine.qrels_forms", "read_
          "Fusion": ".analysis.fusion", "fuse": ".analysis.fusion",
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",
          "Evaluator": ".evaluator", "answers": ".analysis.answers",
-         "AnswerCells": ".analysis.answers"}
+         "AnswerCells": ".analysis.answers", "tune_memory": ".io.heap"}
 
 __all__ = ["AnswerCells", "Comparison", "Evaluator", "FormatError", "Fusion", "Measure",
            "MeasureError", "Qrels", "Results", "ResultsByRun", "Run", "SearchevalError",
            "add_spread", "answers", "compare", "evaluate", "experiment", "fuse",
-           "parse_measures", "read_qrels", "read_run", "__version__"]
+           "parse_measures", "read_qrels", "read_run", "tune_memory", "__version__"]
 
 
 def __getattr__(name: str):
@@ -32,7 +32,7 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'searcheval' has no attribute {name!r}")
     # the notebook and table views of Results and Comparison (they live in a later layer
     # than the objects, which may not import it), registered before any object is made
-    if name != "__version__":
+    if name not in ("__version__", "tune_memory"):
         importlib.import_module(".report.views", __name__)
     value = getattr(importlib.import_module(_LAZY[name], __name__), name)
     globals()[name] = value  # found directly from now on

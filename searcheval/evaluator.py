@@ -18,7 +18,7 @@ from typing import Any, Unpack
 
 from .engine.configure import configure
 from .fast.join import prepared as with_lookup_table
-from .io.heap import input_rows, large_arrays_reuse_memory
+from .fast.reuse import reused_arrays
 from .io.inputs import as_qrels, as_run
 from .io.run_sources import rows_as_frame
 from .pipeline import evaluated
@@ -49,7 +49,7 @@ class Evaluator:
         """The Results of one run (a path, a DataFrame, a pyarrow Table, a
         ``{query_id: {doc_id: score}}`` dict or ir_measures' ScoredDoc tuples), equal to
         ``searcheval.evaluate``'s."""
-        with large_arrays_reuse_memory(input_rows(run)):
+        with reused_arrays():  # numpy's arrays from the blocks the call freed (fast.reuse)
             ranked = as_run(rows_as_frame(run, "score"), ranks=self.settings.ties == "rank")
             return evaluated(self.configuration, self.qrels, ranked)
 

@@ -14,7 +14,7 @@ from typing import Any, Unpack
 from .engine.configure import ENGINES, Configuration, configure
 from .engine.outcome import Outcome
 from .errors import UsageError
-from .io.heap import input_rows, large_arrays_reuse_memory
+from .fast.reuse import reused_arrays
 from .io.inputs import as_qrels, as_run
 from .io.run_sources import is_several, labels_of, named_runs, rows_as_frame
 from .model import Qrels, Run
@@ -53,7 +53,7 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
     ``engine.presets.TOOLS``: that tool's defaults, its query policy unless ``missing`` is
     given, its measure names; named in a note).
     """
-    with large_arrays_reuse_memory(input_rows(qrels) + _run_rows(run)):
+    with reused_arrays():  # numpy's arrays from the blocks the call freed (fast.reuse)
         config = configure(qrels, measures, **options)
         judged = as_qrels(rows_as_frame(qrels, "relevance"))
         ranks = config.settings.ties == "rank"
@@ -162,10 +162,3 @@ def reads_runs_whole(config: Configuration) -> bool:
     lack) see every query of a run at once."""
     settings = config.settings
     return settings.ignore_identical_ids or config.equal_queries or settings.beir_custom_means
-
-
-def _run_rows(run: Any) -> int:
-    """``input_rows`` of one run or of the largest of several."""
-    if not is_several(run):
-        return input_rows(run)
-    return max(map(input_rows, run.values() if isinstance(run, dict) else run), default=0)

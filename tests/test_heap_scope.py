@@ -1,8 +1,9 @@
-"""A library call on a large input keeps its freed memory for reuse while it works, and
-hands everything back when it returns (``io.heap.large_arrays_reuse_memory``): numpy's
-arrays use ordinary pages during the call (and glibc keeps its heap: measured in a child
-process), and the caller's settings are back afterwards. A smaller input changes
-nothing."""
+"""The library leaves the process's memory settings to its caller: ``searcheval.evaluate``
+and an ``Evaluator`` on a large input neither call glibc's ``mallopt`` nor change numpy's
+huge-page setting, during the call or after it. A program may opt in
+(``searcheval.tune_memory``): inside the block freed memory is kept for reuse and numpy's
+arrays use ordinary pages; after it the heap is handed back and numpy's setting is the
+caller's again. Measured in child processes: the settings are process-wide."""
 
 from __future__ import annotations
 
@@ -56,35 +57,88 @@ def settings_seen():
     forget("SettingsSeen")
 
 
-LARGE_CALL = """
+RECORDER = """
 import sys
 sys.path.insert(0, "tests")
+try:
+    from numpy._core.multiarray import _get_madvise_hugepage, _set_madvise_hugepage
+except ImportError:  # numpy 1
+    from numpy.core.multiarray import _get_madvise_hugepage, _set_madvise_hugepage
 import searcheval
-from searcheval.io.heap import LARGE_ROWS
+from searcheval.io import heap
 from searcheval.measures.user import define
-from test_heap_scope import huge_pages_asked, tables
+from test_heap_scope import tables
 
+class Recording:
+    # glibc as the library reaches it (io.heap's one handle), each mallopt noted
+    def __init__(self, libc):
+        self.libc, self.mallopts = libc, []
+    def mallopt(self, option, value):
+        self.mallopts.append((option, value))
+        return self.libc.mallopt(option, value)
+    def __getattr__(self, name):
+        return getattr(self.libc, name)
+
+recording = Recording(heap._glibc())
+heap._glibc = lambda: recording
 seen = []
-define("SettingsSeen", lambda ranking: seen.append(huge_pages_asked()) or 0.0)
-qrels, run = tables(1024, 1024)
-assert run.num_rows >= LARGE_ROWS
-results = searcheval.evaluate(qrels, run, ["RR", "AP", "SettingsSeen"])
-evaluator_rr = searcheval.Evaluator(qrels, ["RR", "SettingsSeen"]).evaluate(run).summary()["RR"]
-print(results.summary()["RR"], results.summary()["AP"], evaluator_rr, set(seen),
-      huge_pages_asked())
+define("SettingsSeen", lambda ranking: seen.append(bool(_get_madvise_hugepage())) or 0.0)
+qrels, run = tables(1024, 1024)  # a million run rows
+"""
+
+LEFT_ALONE = RECORDER + """
+for asked in (True, False):
+    _set_madvise_hugepage(asked)  # the caller's choice, through numpy's own switch
+    rr = searcheval.evaluate(qrels, run, ["RR", "SettingsSeen"]).summary()["RR"]
+    rr_evaluator = searcheval.Evaluator(qrels, ["RR", "SettingsSeen"]).evaluate(run).summary()["RR"]
+    print(asked, rr, rr_evaluator, sorted(set(seen)), bool(_get_madvise_hugepage()),
+          recording.mallopts)
+    seen.clear()
 """
 
 
-def test_a_large_call_uses_ordinary_pages_while_it_works_and_restores_the_setting():
-    """In a process of its own (the command line's settings, made by other tests in this
-    one, are process-wide and would leave the call nothing to do): numpy asks for huge
-    pages (its default) before and after an evaluate and an Evaluator call on a million
-    rows, and not during them (what a user measure sees); the values are the tables'."""
-    done = subprocess.run([sys.executable, "-c", LARGE_CALL], capture_output=True, text=True,
+def run_child(program: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                           cwd=ROOT, timeout=300, env={"PYTHONPATH": str(ROOT),
                                                       "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0.5", "0.5", "0.5", "{False}", "True"]
+    return done.stdout.splitlines()
+
+
+def test_the_library_leaves_numpys_pages_and_glibcs_malloc_as_the_caller_set_them():
+    """Inside each call (what a user measure sees) and after it numpy asks for the pages
+    the caller chose, whichever it was, and the library called no mallopt at all."""
+    assert run_child(LEFT_ALONE) == ["True 0.5 0.5 [True] True []",
+                                     "False 0.5 0.5 [False] False []"]
+
+
+OPTED_IN = RECORDER + """
+for asked in (True, False):
+    _set_madvise_hugepage(asked)
+    with searcheval.tune_memory():
+        rr = searcheval.evaluate(qrels, run, ["RR", "SettingsSeen"]).summary()["RR"]
+    print(asked, rr, sorted(set(seen)), bool(_get_madvise_hugepage()), len(recording.mallopts) > 0)
+    seen.clear()
+"""
+
+
+def test_a_program_that_opts_in_gets_ordinary_pages_then_its_own_setting_back():
+    assert run_child(OPTED_IN) == ["True 0.5 [False] True True", "False 0.5 [False] False True"]
+
+
+TUNERS = ("reuse_freed_memory(", "one_arena(", "tune_memory(", "_keep_freed_memory(",
+          "mallopt(", "_set_madvise_hugepage", "_ordinary_pages_for_arrays(")
+
+
+def test_only_the_program_tunes_the_process():
+    """Outside io/heap.py, where they are defined, the process-wide settings are made by the
+    program alone: ``__main__`` (one malloc arena before Arrow starts a thread) and the
+    command line's group (``reuse_freed_memory``); the library has no other call site."""
+    package = ROOT / "searcheval"
+    callers = sorted((str(path.relative_to(package)), tuner)
+                     for path in package.rglob("*.py") if path.name != "heap.py"
+                     for tuner in TUNERS if tuner in path.read_text(encoding="utf-8"))
+    assert callers == [("__main__.py", "one_arena("), ("cli/__init__.py", "reuse_freed_memory(")]
 
 
 def test_a_small_call_changes_nothing(settings_seen):
@@ -103,14 +157,14 @@ HANDED_BACK = """
 import os
 import numpy as np
 import pyarrow  # loaded before the first measure, as in any process evaluating
-from searcheval.io.heap import LARGE_ROWS, large_arrays_reuse_memory
+import searcheval
 
 def resident_mib():
     with open("/proc/self/statm") as handle:
         return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 before = resident_mib()
-with large_arrays_reuse_memory(LARGE_ROWS):
+with searcheval.tune_memory():
     array = np.ones(8 << 20)  # 64 MiB, every page written
     del array
     kept = resident_mib()
@@ -118,11 +172,11 @@ print(before, kept, resident_mib())
 """
 
 
-def test_a_large_call_keeps_freed_arrays_then_hands_them_back():
+def test_the_opt_in_keeps_freed_arrays_then_hands_them_back():
     """In a process of its own (the settings are process-wide), as test_heap measures the
-    command line's: inside a large call a freed 64 MiB array stays resident, for the
-    call's next arrays; once the call returns it is handed back (glibc alone would unmap
-    it at once: test_heap)."""
+    command line's: inside the opt-in block a freed 64 MiB array stays resident, for the
+    next arrays; once the block ends it is handed back (glibc alone would unmap it at
+    once: test_heap)."""
     done = subprocess.run([sys.executable, "-c", HANDED_BACK], capture_output=True,
                           text=True, cwd=ROOT, timeout=120,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})

@@ -52,6 +52,9 @@ def test_a_spec_is_its_kind_and_four_groups() -> None:
 
 
 def test_every_registered_spec_holds_its_kernel_function() -> None:
+    from searcheval.engine import families
+    for extra in families.EXTRAS:  # what computing a measure of the extra does first
+        families.load_extra(extra)
     for spec in registered():
         kernel = spec.computing.kernel
         assert inspect.isfunction(kernel), (spec.trec, kernel)
@@ -70,12 +73,34 @@ def test_a_built_in_kernel_is_the_engine_function_that_declares_it() -> None:
     assert by_trec["map"].computing.average is expected.average_precision
 
 
-def test_the_engine_imported_alone_attaches_every_kernel() -> None:
+def test_the_engine_imported_alone_attaches_every_core_kernel() -> None:
+    """The core's kernels come with the engine; an extra's (diversity, C/W/L) with the
+    first of its measures computed, never before."""
     out = _run("import inspect, searcheval.engine.native\n"
                "from searcheval.measures import registered\n"
-               "print([s.trec for s in registered() if not inspect.isfunction(s.kernel)])")
+               "print(sorted({s.computing.extra for s in registered()\n"
+               "              if not inspect.isfunction(s.kernel)}, key=str))")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
+    assert out.stdout.strip() == "['cwl_kernels', 'diversity']"
+    out = _run("import inspect, searcheval\n"
+               "searcheval.evaluate({'q': {'d': 1}}, {'q': {'d': 1.0}}, ['INST'])\n"
+               "from searcheval.measures import registered\n"
+               "print(sorted({s.computing.extra for s in registered()\n"
+               "              if not inspect.isfunction(s.kernel)}, key=str))")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['diversity']"
+
+
+def test_an_extra_that_leaves_a_family_without_its_kernel_is_refused_when_loaded() -> None:
+    error = _error("from searcheval.measures import Kind, Spec, Computing, Names\n"
+                   "from searcheval.measures.registry import declare\n"
+                   "declare(Spec(Names('Nope', 'Nope', 'x'), Kind.SCALAR,\n"
+                   "             Computing(extra='diversity')))\n"
+                   "from searcheval.engine import families\n"
+                   "families.load_extra('diversity')")
+    assert error == ("searcheval.errors.SpecError: measure 'Nope': no kernel in the engine for "
+                     "the family 'Nope' (none of searcheval.engine.diversity attaches one with "
+                     "kernel_for)")
 
 
 def _error(code: str) -> str:

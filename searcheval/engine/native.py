@@ -17,7 +17,6 @@ from . import missing
 from . import families
 from .peer_kernels import accuracy_notes
 from .peer_ties import rbp_tie_notes
-from . import judgment_groups
 from .qrels_forms import form_notes, refuse_unfit
 from .texts import text_values
 
@@ -27,6 +26,7 @@ def evaluate(qrels: Qrels, run: Run, measures: list[Measure], settings: Settings
     # a run that ranks nothing: refused (unless allowed) before any work
     notes = reading_notes(qrels, run) + empty_run_notes(qrels, run, settings)
     if qrels.form == "qrels_jg":
+        from . import judgment_groups  # only for judgment groups' qrels (-R qrels_jg)
         outcome = judgment_groups.evaluate(qrels, run, measures, settings, _evaluate)
     elif qrels.form in ("prefs", "qrels_prefs"):
         from . import prefs  # plain Python per query: only for preference judgments

@@ -10,11 +10,11 @@ at all (te_form_res_rels refuses a rel_info format other than "qrels").
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
 from ..errors import FormatError, RepeatedJudgment, UsageError
+from ..io.readers import repeated_under
 from ..model import Qrels
 from ..measures import Measure
 
@@ -74,40 +74,21 @@ def read_for(measures: list[Measure], read: Callable[[], Qrels],
         raise _hinted(error, measures, command) from None
 
 
-def read_qrels(source: str | Path, form: str = "trec") -> Qrels:
-    """``io.trec.read_qrels`` (the library's ``searcheval.read_qrels``): judgments of one
-    document under two second fields, read as plain qrels, say which forms read such
-    files, as the command line does; no measure is known here, so both forms are named."""
-    from ..io.trec import read_qrels as read
-    try:
-        return read(source, form=form)
-    except RepeatedJudgment as error:
-        if error.second_fields is None:
-            raise
-        raise FormatError(error.path, error.line, f"{_under(error)}: if the second field is "
-                          "a subtopic, read the file as diversity qrels (form='diversity'); "
-                          "if a judgment group, as qrels_jg qrels (form='qrels_jg')") from None
-
-
-def _under(error: RepeatedJudgment) -> str:
-    fields = " and ".join(repr(field) for field in error.second_fields)
-    return f"{error.message}, under second fields {fields}"
-
-
 def _hinted(error: RepeatedJudgment, measures: list[Measure],
             command: str | None = None) -> FormatError:
     if error.second_fields is None:
         return error
     for measure in measures:
         if measure.spec.computing.subtopics:
-            return FormatError(error.path, error.line, f"{_under(error)}: {measure} reads a "
-                               "grade per subtopic: read the file as diversity qrels, whose "
-                               f"second field is the subtopic ({_how('diversity', command)})")
+            return FormatError(error.path, error.line,
+                               f"{repeated_under(error)}: {measure} reads a grade per subtopic: "
+                               "read the file as diversity qrels, whose second field is the "
+                               f"subtopic ({_how('diversity', command)})")
         if measure.spec.computing.groups:
-            return FormatError(error.path, error.line, f"{_under(error)}: {measure} averages "
-                               "over judgment groups: read the file as qrels_jg qrels, whose "
-                               "second field is the judgment group "
-                               f"({_how('qrels_jg', command)})")
+            return FormatError(error.path, error.line,
+                               f"{repeated_under(error)}: {measure} averages over judgment "
+                               "groups: read the file as qrels_jg qrels, whose second field is "
+                               f"the judgment group ({_how('qrels_jg', command)})")
     return error
 
 

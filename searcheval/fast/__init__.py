@@ -1,9 +1,11 @@
 """Hand-written speed kernels (hashing, byte order and equality, segment sums): each
 function's contract is at its top. A hash is a filter; bytes decide.
 
-The four compiled modules are optional: where one was not built (no C compiler), or
+The compiled modules are optional: where one was not built (no C compiler), or
 ``SEARCHEVAL_PURE_PYTHON`` is set in the environment, its callers take numpy and Python
-ways to the same numbers. The variable lets one installation test both ways."""
+ways to the same numbers. The variable lets one installation test both ways. ``COMPILED``
+are the kernels ``--version`` names; ``_reuse`` (``reuse.py``) is a memory handler, which
+no number depends on."""
 
 from __future__ import annotations
 

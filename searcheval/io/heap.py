@@ -10,23 +10,24 @@ time, several times slower than ordinary pages. Arrow allocates through the same
 (its system pool, one arena), so what its CSV reader frees is reused by numpy instead of
 staying in Arrow's own allocator while numpy maps more.
 
-The command line sets all that for its process (``reuse_freed_memory``) and the table
+The command line sets all that for its own process (``reuse_freed_memory``) and the table
 readers hand the free pages back once their pieces are done (``hand_back_freed_heap``).
-The library (``searcheval.evaluate``, ``Evaluator.evaluate``) sets it only while one call
-works on a large input (``large_arrays_reuse_memory``) and hands the memory back when the
-call returns, which cuts the kernel's time zeroing fresh pages to about a third
-(``scripts/bench.py --api`` measures it). Where the C library is not glibc (macOS, musl,
-Windows) all of this is a no-op.
+The library (``searcheval.evaluate``, ``Evaluator``) sets none of it on its own: these
+are settings of the caller's whole process, and glibc's cannot be read back to be
+restored; each library call reuses the memory it freed through a numpy memory handler
+of its own context instead (``fast.reuse``). A program may ask for the command line's
+settings around its calls (``searcheval.tune_memory``). Where the C library is not glibc
+(macOS, musl, Windows) all of this is a no-op.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
@@ -99,36 +100,49 @@ def hand_back_freed_heap() -> None:
 
 
 _whole_process = False  # reuse_freed_memory was called: the command line's process
-LARGE_ROWS = 1 << 20  # rows of an input from which a library call keeps its freed memory
-_calls_keeping = 0  # library calls inside large_arrays_reuse_memory (threads may overlap)
+_blocks_keeping = 0  # blocks inside tune_memory (threads may overlap)
 _keeping_lock = threading.Lock()
-_huge_pages_before: bool | None = None  # numpy's setting the first such call changed
+_huge_pages_before: bool | None = None  # numpy's setting the first such block changed
 
 
 @contextlib.contextmanager
-def large_arrays_reuse_memory(rows: int):
-    """While a library call works on an input of ``rows`` rows (``LARGE_ROWS`` or more),
-    glibc serves large arrays from its heap and keeps it, and numpy's arrays use ordinary
-    pages, as ``reuse_freed_memory`` sets for the command line (Arrow's own pool is left
-    alone: switching it too changed nothing measurable here); when the last such call
-    returns (calls on several threads share one setting), the heap's free pages are
-    handed back (``malloc_trim``), numpy's setting restored, and glibc's thresholds left
-    where its own adaptation to large arrays puts them. Smaller inputs leave everything as
-    it is: their arrays come from the heap already."""
-    global _calls_keeping, _huge_pages_before
-    if rows < LARGE_ROWS or _whole_process or _glibc() is None:
+def tune_memory() -> Iterator[None]:
+    """Tune the process's memory for large arrays while the block runs, an explicit opt-in
+    for a program that makes large arrays of its own, as the command line tunes its
+    process::
+
+        with searcheval.tune_memory():
+            for run in runs:
+                results = searcheval.evaluate(qrels, run, ["AP", "nDCG@10"])
+                ...  # the program's own work on arrays of millions of rows
+
+    The library's calls need none: each reuses the memory it freed (``fast.reuse``), and a
+    block around each single call costs more than it saves (its end hands back the memory
+    the next call maps again).
+
+    Inside the block glibc serves large arrays from its heap and keeps what is freed for
+    the next one, and numpy puts its arrays on ordinary pages, as the command line sets for
+    its whole process (``reuse_freed_memory``; Arrow's own pool is left alone: switching
+    it too changed nothing measurable here). When the last such block ends (blocks on
+    several threads share one setting) the heap's free pages are handed back
+    (``malloc_trim``), numpy's setting is the caller's again, and glibc's thresholds are
+    left where its own adaptation to large arrays puts them (glibc cannot say what they
+    were). The library never does this on its own: the settings are the whole process's.
+    Where the C library is not glibc, the block changes nothing."""
+    global _blocks_keeping, _huge_pages_before
+    if _whole_process or _glibc() is None:
         yield
         return
     with _keeping_lock:
-        _calls_keeping += 1
-        if _calls_keeping == 1:
+        _blocks_keeping += 1
+        if _blocks_keeping == 1:
             _huge_pages_before = _keep_freed_memory()
     try:
         yield
     finally:
         with _keeping_lock:
-            _calls_keeping -= 1
-            if _calls_keeping == 0:
+            _blocks_keeping -= 1
+            if _blocks_keeping == 0:
                 _hand_back(_huge_pages_before)
 
 
@@ -147,25 +161,6 @@ def _hand_back(huge_pages: bool | None) -> None:
     libc.malloc_trim(0)
     if huge_pages is not None:
         _madvise_hugepage()(huge_pages)
-
-
-def input_rows(source) -> int:
-    """About how many rows an input holds, cheaply: a table's or DataFrame's rows, a dict's
-    entries (a length per query), a file's bytes over 32 (a TREC line is longer); 0 for
-    anything else."""
-    if hasattr(source, "columns") and hasattr(source, "__len__"):  # a DataFrame, an Arrow table
-        return len(source)
-    if isinstance(source, dict):
-        try:
-            return sum(map(len, source.values()))
-        except TypeError:  # a value without a length: the reader refuses it
-            return 0
-    if isinstance(source, (str, os.PathLike)):
-        try:
-            return os.path.getsize(source) // 32
-        except (OSError, ValueError):
-            return 0
-    return 0
 
 
 def _madvise_hugepage():

@@ -58,7 +58,7 @@ def _cwl(name: str, kind: Kind, about: str, keys: tuple, defaults: tuple,
     return Spec.of(name, kind, name, _about(about), param_keys=keys + GRADES,
                 param_default=defaults + GRADE_DEFAULTS, coeff_count=len(keys) + 2,
                 words=(VALUE_WORD,) + facts.pop("words", ()), uses_rel=False,
-                param_check=check_cwl_params, written=written, **facts)
+                param_check=check_cwl_params, written=written, extra="cwl_kernels", **facts)
 
 
 CWL_SPECS: tuple[Spec, ...] = (

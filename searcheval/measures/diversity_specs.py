@@ -18,7 +18,7 @@ ALPHA = (("alpha", 0.5),)  # ndeval's default redundancy intolerance
 
 
 def _ia(name: str, kind: Kind, about: str, ndeval: str, **facts) -> Spec:
-    return Spec.of(name, kind, name, about, aliases=(ndeval,), subtopics=True,
+    return Spec.of(name, kind, name, about, aliases=(ndeval,), subtopics=True, extra="diversity",
                 default=NDEVAL_CUTOFFS if kind is Kind.CUTOFF else (), **facts)
 
 

@@ -120,7 +120,10 @@ class Computing:
     ``engine.prefs`` as form_prefs_counts.c counts them; its kernel is never called with
     other judgments (``engine.qrels_forms`` refuses them first). ``collection_default``: a
     default parameter computed from the judgments of all the evaluated queries (blocks then
-    compute every candidate).
+    compute every candidate). ``extra``: the engine module of an extra (diversity, C/W/L)
+    whose import attaches this family's kernel, imported when the first measure of the
+    family is computed (``engine.families.EXTRAS``), so evaluating trec_eval's measures
+    never loads it; None: a core kernel module attaches it when the engine is imported.
 
     Not frozen: ``kernel`` and an ``OWN_KERNEL`` ``average`` are filled once, by
     ``registry.kernel_for``, when the engine module defining them is imported."""
@@ -133,6 +136,7 @@ class Computing:
     groups: bool = False
     preferences: bool = False
     collection_default: bool = False
+    extra: str | None = None
 
 
 @dataclass(frozen=True)
