@@ -15,10 +15,11 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".engine.qrels_forms", "read_
          "Comparison": ".analysis.compare", "compare": ".analysis.compare",
          "Fusion": ".analysis.fusion", "fuse": ".analysis.fusion",
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",
-         "Evaluator": ".evaluator"}
+         "Evaluator": ".evaluator",
+         "Correlation": ".analysis.correlation", "correlate": ".analysis.correlation"}
 
-__all__ = ["Comparison", "Evaluator", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results",
-           "ResultsByRun", "Run", "SearchevalError", "add_spread", "compare", "evaluate", "experiment", "fuse",
+__all__ = ["Comparison", "Correlation", "Evaluator", "FormatError", "Fusion", "Measure", "MeasureError", "Qrels", "Results",
+           "ResultsByRun", "Run", "SearchevalError", "add_spread", "compare", "correlate", "evaluate", "experiment", "fuse",
            "parse_measures", "read_qrels", "read_run", "__version__"]
 
 
