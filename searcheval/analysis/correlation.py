@@ -136,7 +136,8 @@ def correlation(a: Leaderboard, b: Leaderboard, method: str = "kendall") -> Corr
     """The ``method`` coefficient of two leaderboards of the same systems."""
     if method not in METHODS:
         raise UsageError(f"method {quoted(method)}: expected one of {', '.join(METHODS)}")
-    systems = sorted(a.scores, key=lambda s: (-a.scores[s], natural_key(s)))
+    # a's own order: scipy's sums then run as they would on a's list, to the last bit
+    systems = list(a.scores)
     x = np.array([a.scores[s] for s in systems])
     y = np.array([b.scores[s] for s in systems])
     for board, values in ((a, x), (b, y)):
@@ -167,6 +168,9 @@ def _refuse_ties(b: Leaderboard, systems: list[str], y: np.ndarray) -> None:
 
 
 def swapped_pairs(systems: list[str], x: np.ndarray, y: np.ndarray) -> tuple[tuple[str, str], ...]:
-    """The pairs x orders one way and y strictly the other; ``systems`` in x's order."""
+    """The pairs x orders one way and y strictly the other, in x's order (best first, ties
+    by name)."""
+    order = sorted(range(len(systems)), key=lambda i: (-x[i], natural_key(systems[i])))
+    x, y = x[order], y[order]
     reversed_ = (x[:, None] > x[None, :]) & (y[:, None] < y[None, :])
-    return tuple((systems[i], systems[j]) for i, j in zip(*np.nonzero(reversed_)))
+    return tuple((systems[order[i]], systems[order[j]]) for i, j in zip(*np.nonzero(reversed_)))
