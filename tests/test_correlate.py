@@ -15,6 +15,7 @@ import itertools
 import math
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -322,3 +323,12 @@ def test_error_a_file_in_python_names_its_line(tmp_path):
     with pytest.raises(FormatError) as raised:
         searcheval.correlate(path, path)
     assert (raised.value.path, raised.value.line) == (str(path), 3)
+
+
+def test_the_how_to_pages_python_prints_what_the_page_says(monkeypatch, capsys):
+    page = (ROOT / "docs" / "how-to" / "correlation.md").read_text()
+    code, shown = re.search(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", page,
+                            re.S).groups()
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "correlation.md", "exec"), {})
+    assert capsys.readouterr().out == shown
