@@ -229,6 +229,18 @@ def test_csv_output_one_row_per_method(tmp_path):
     assert int(rows[1]["swaps"]) == len(tau_ap.swaps) and rows[1]["systems"] == "15"
 
 
+def test_a_p_value_scipy_cannot_give_is_null_in_json_and_empty_in_csv(tmp_path):
+    path = tmp_path / "two.csv"
+    path.write_text("run,AP,RR\nx,0.3,0.5\ny,0.2,0.4\n")
+    assert math.isnan(stats.spearmanr([0.3, 0.2], [0.5, 0.4]).pvalue)  # two systems
+    shown = cli("correlate", path, "-m", "AP", "-m", "RR", "--method", "spearman", "-f", "json")
+    assert json.loads(shown.stdout)["correlations"][0]["pvalue"] is None
+    shown = cli("correlate", path, "-m", "AP", "-m", "RR", "--method", "spearman", "-f", "csv")
+    assert shown.stdout.splitlines()[1].split(",")[2] == ""
+    shown = cli("correlate", path, "-m", "AP", "-m", "RR", "--method", "spearman")
+    assert shown.stdout.splitlines()[1].split()[2:] == ["p", "not", "computed"]
+
+
 def test_the_commands_methods_are_the_librarys():
     from searcheval.analysis.correlation import METHODS
     from searcheval.cli.correlate import METHODS as SHOWN

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 from ..analysis.correlation import Correlation
 from ..analysis.p_values import p_phrase
@@ -45,7 +46,8 @@ def csv_text(results: list[Correlation]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     for r in results:
-        writer.writerow([r.method, repr(r.value), "" if r.pvalue is None else repr(r.pvalue),
+        writer.writerow([r.method, *("" if v is None else repr(v)
+                                     for v in (_number(r.value), _number(r.pvalue))),
                          r.n, len(r.swaps)])
     return out.getvalue()
 
@@ -53,8 +55,13 @@ def csv_text(results: list[Correlation]) -> str:
 def json_text(results: list[Correlation], names: tuple[str, str]) -> str:
     document = {
         "a": names[0], "b": names[1], "systems": results[0].n,
-        "correlations": [{"method": r.method, "value": r.value, "pvalue": r.pvalue}
-                         for r in results],
+        "correlations": [{"method": r.method, "value": _number(r.value),
+                          "pvalue": _number(r.pvalue)} for r in results],
         "swaps": [list(pair) for pair in results[0].swaps],
     }
     return json.dumps(document, indent=2) + "\n"
+
+
+def _number(value: float | None) -> float | None:
+    """None for no number: scipy's NaN p-value of two systems (spearman) is no JSON."""
+    return None if value is None or math.isnan(value) else value
