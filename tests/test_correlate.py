@@ -309,6 +309,7 @@ def test_error_bad_arguments_one_line_exit_2(tmp_path, arguments, message):
     ({"x": 1, "y": 2}, {"x": 1, "y": "2"}, {}, UsageError,
      "b: the score of 'y': expected a finite number, found '2'"),
     ({"x": 1}, {"x": 1}, {}, UsageError, "a: 1 system: a correlation needs two at least"),
+    ({}, {}, {}, UsageError, "a: 0 systems: a correlation needs two at least"),
     ({"x": 1, "y": 2}, {"x": 1, "y": 2}, {"method": "kendal"}, UsageError,
      "method 'kendal': expected one of kendall, tau_ap, spearman, pearson"),
     ({"x": 1, "y": 2}, {"x": 2, "y": 2}, {"method": "tau_ap"}, UsageError,

@@ -30,6 +30,7 @@ import numpy as np
 from ..errors import UsageError, quoted
 from ..io.leaderboards import Leaderboard, read_leaderboard
 from ..model import natural_key
+from ..model.words import counted
 from .agreement import tau_ap
 
 METHODS = ("kendall", "tau_ap", "spearman", "pearson")
@@ -52,7 +53,7 @@ class Correlation:
         more = ", ..." if len(self.swaps) > SHOWN_SWAPS else ""
         swaps = f": {shown}{more}" if self.swaps else ""
         return (f"<Correlation {self.method} {self.value:.4f} ({p}), {self.n} systems, "
-                f"{len(self.swaps)} swapped pair{'' if len(self.swaps) == 1 else 's'}{swaps}>")
+                f"{counted(len(self.swaps), 'swapped pair')}{swaps}>")
 
 
 def correlate(a: Any, b: Any, method: str = "kendall", *,
@@ -125,7 +126,8 @@ def same_systems(a: Leaderboard, b: Leaderboard) -> None:
                             f"{_more(len(missing) - 1)}: both leaderboards must rank the "
                             "same systems")
     if len(a.scores) < 2:
-        raise UsageError(f"{a.name}: {len(a.scores)} system: a correlation needs two at least")
+        raise UsageError(f"{a.name}: {counted(len(a.scores), 'system')}: a correlation needs "
+                         "two at least")
 
 
 def _more(count: int) -> str:

@@ -60,8 +60,9 @@ def _correlate(paths: list[str], measures: list[str], methods: list[str], fmt: s
 def _sides(paths: list[str], measures: list[str]) -> tuple[tuple[str, str], tuple]:
     """(the two files, the two columns) the arguments name."""
     from ..errors import UsageError
+    from ..model.words import counted
     if len(paths) > 2:
-        raise UsageError(f"correlate compares two leaderboards, found {len(paths)} files")
+        raise UsageError(f"correlate compares two leaderboards, found {counted(len(paths), 'file')}")
     if len(measures) > 2:
         raise UsageError(f"correlate compares two measures at most, found {len(measures)} "
                          f"(-m {' -m '.join(measures)})")

@@ -35,8 +35,7 @@ def swap_lines(swaps: tuple[tuple[str, str], ...], names: tuple[str, str]) -> li
     a, b = names
     if not swaps:
         return ["no pair of systems is ordered differently"]
-    count = len(swaps)
-    lines = [f"{count} pair{' is' if count == 1 else 's are'} ordered differently "
+    lines = [f"{counted(len(swaps), 'pair is', 'pairs are')} ordered differently "
              f"(first: higher in {a}, lower in {b}):"]
     return lines + [f"  {first} > {second}" for first, second in swaps]
 
