@@ -16,12 +16,14 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".io.readers", "read_run": ".
          "Fusion": ".analysis.fusion", "fuse": ".analysis.fusion",
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",
          "Evaluator": ".evaluator", "answers": ".analysis.answers",
-         "AnswerCells": ".analysis.answers", "tune_memory": ".io.heap"}
+         "AnswerCells": ".analysis.answers", "tune_memory": ".io.heap",
+         "Correlation": ".analysis.correlation", "correlate": ".analysis.correlation"}
 
-__all__ = ["AnswerCells", "Comparison", "Evaluator", "FormatError", "Fusion", "Measure",
-           "MeasureError", "Qrels", "Results", "ResultsByRun", "Run", "SearchevalError",
-           "add_spread", "answers", "compare", "evaluate", "experiment", "fuse",
-           "parse_measures", "read_qrels", "read_run", "tune_memory", "__version__"]
+__all__ = ["AnswerCells", "Comparison", "Correlation", "Evaluator", "FormatError", "Fusion",
+           "Measure", "MeasureError", "Qrels", "Results", "ResultsByRun", "Run",
+           "SearchevalError", "add_spread", "answers", "compare", "correlate", "evaluate",
+           "experiment", "fuse", "parse_measures", "read_qrels", "read_run", "tune_memory",
+           "__version__"]
 
 
 def __getattr__(name: str):

@@ -190,7 +190,7 @@ def test_shell_completion_script_and_answers():
 FILE_WORDS = [
     *(f"{command} fix" for command in ("evaluate", "compare", "batch", "check", "report",
                                        "misses", "agree", "fuse", "overlap", "pool", "convert",
-                                       "labels", "judgments", "search")),
+                                       "labels", "judgments", "search", "correlate")),
     *(f"{command} q.qrels fix" for command in ("evaluate", "compare", "batch", "check",
                                                "report", "misses", "agree", "search")),
     "compare q.qrels a.run fix", "agree a.qrels b.qrels fix", "convert in.run fix",
@@ -198,7 +198,8 @@ FILE_WORDS = [
                                                        "misses", "agree")),
     *(f"{command} r.run -o fix" for command in ("fuse", "overlap", "pool", "convert", "labels",
                                                "judgments")),
-    "search d.tsv q.tsv -o fix", "check q.qrels r.run --fix fix",
+    "search d.tsv q.tsv -o fix", "check q.qrels r.run --fix fix", "correlate a.csv fix",
+    "correlate a.csv b.csv -o fix",
     "evaluate q.qrels r.run --groups fix", "evaluate q.qrels r.run -Z fix",
     "evaluate q.qrels r.run --costs fix", "evaluate q.qrels r.run --measures-from fix",
     "compare q.qrels a.run b.run --baseline fix", "report q.qrels r.run --docs fix",

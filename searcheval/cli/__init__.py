@@ -319,5 +319,6 @@ LAZY_COMMANDS = {
     "fuse": "searcheval.cli.fuse:fuse_command",
     "overlap": "searcheval.cli.overlap:overlap_command",
     "agree": "searcheval.cli.agree:agree_command",
+    "correlate": "searcheval.cli.correlate:correlate_command",
     "report": "searcheval.cli.report:report_command",
 }

@@ -20,6 +20,10 @@ EXAMPLES = {
                 "fixtures/seeds/after.run -m P@5 -m nDCG@10",
                 "searcheval compare fixtures/seeds/rerank.qrels before=fixtures/seeds/before.run "
                 "after=fixtures/seeds/after.run -m nDCG@10 --test randomization -f latex"],
+    "correlate": ["searcheval correlate fixtures/leaderboards/cranfield.csv -m AP -m nDCG@10",
+                  "searcheval correlate fixtures/leaderboards/cranfield.csv "
+                  "fixtures/leaderboards/second-assessor.csv -m AP --method kendall "
+                  "--method tau_ap"],
     "convert": ["searcheval convert fixtures/seeds/library.run library.jsonl",
                 "searcheval convert fixtures/seeds/library.qrels -o - --to csv"],
     "evaluate": ["searcheval evaluate fixtures/seeds/library.qrels fixtures/seeds/library.run "
