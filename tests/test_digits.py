@@ -64,3 +64,14 @@ def test_agree(tmp_path):
     assert table.exit_code == 0, table.output
     kappa = re.search(r"Cohen's kappa (\S+)", table.stdout).group(1)
     assert kappa == f"{data['judgments']['cohens_kappa']:.5f}"
+
+
+def test_correlate():
+    board = ROOT / "fixtures" / "leaderboards" / "cranfield.csv"
+    args = [board, "-m", "AP", "-m", "nDCG@10", "--method", "kendall", "--method", "spearman"]
+    table = cli("correlate", *args, "--digits", 6)
+    data = json.loads(cli("correlate", *args, "-f", "json").stdout)
+    assert table.exit_code == 0, table.output
+    rows = {line.split()[0]: line.split()[1] for line in table.stdout.splitlines()[1:3]}
+    found = {entry["method"]: entry["value"] for entry in data["correlations"]}
+    assert rows == {m: f"{v:.6f}" for m, v in found.items()}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from .completion import files
+from .options import DIGITS_OPTION
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 METHODS = ("kendall", "tau_ap", "spearman", "pearson")  # analysis.correlation.METHODS
@@ -24,9 +25,10 @@ METHODS = ("kendall", "tau_ap", "spearman", "pearson")  # analysis.correlation.M
                    "leaderboard the reference), Spearman's rho, Pearson's r.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True, help="Output format.")
+@DIGITS_OPTION
 @click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
-def correlate_command(paths, measures, methods, fmt, output) -> None:
+def correlate_command(paths, measures, methods, fmt, digits, output) -> None:
     """How alike the orders of the same systems are in two leaderboards (two CSV files, or
     two measures of one): Kendall's tau-b, tau_ap, Spearman, Pearson, with their p-values
     and the pairs of systems the two order differently.
@@ -35,11 +37,11 @@ def correlate_command(paths, measures, methods, fmt, output) -> None:
     first column, as batch writes summary.csv."""
     from . import run_reporting
     run_reporting(lambda: _correlate(list(paths), list(measures), list(dict.fromkeys(methods)),
-                                     fmt, output), output or "-")
+                                     fmt, output, digits), output or "-")
 
 
 def _correlate(paths: list[str], measures: list[str], methods: list[str], fmt: str,
-               output: str | None) -> list[str]:
+               output: str | None, digits: int = 4) -> list[str]:
     """Read both leaderboards, correlate, write the report; no lines to add."""
     from ..analysis.correlation import correlation, leaderboards
     from ..io.output import refuse_inputs_as_outputs, refuse_stdin_twice
@@ -51,7 +53,7 @@ def _correlate(paths: list[str], measures: list[str], methods: list[str], fmt: s
     first, second = leaderboards(*sides, columns)
     results = [correlation(first, second, method) for method in methods]
     names = _names(sides, columns)
-    write_text(output, {"table": lambda: table_text(results, names),
+    write_text(output, {"table": lambda: table_text(results, names, digits),
                         "csv": lambda: csv_text(results),
                         "json": lambda: json_text(results, names)}[fmt]())
     return []

@@ -16,10 +16,11 @@ from ..model.words import counted
 HEADER = ("method", "value", "pvalue", "systems", "swaps")
 
 
-def table_text(results: list[Correlation], names: tuple[str, str]) -> str:
+def table_text(results: list[Correlation], names: tuple[str, str], digits: int = 4) -> str:
+    """``digits``: the decimals of the coefficients (--digits; p-values keep their own)."""
     a, b = names
     rows = [("method", "value", "p-value")]
-    rows += [(r.method, f"{r.value:.4f}",
+    rows += [(r.method, f"{r.value:.{digits}f}",
               "none (no test)" if r.pvalue is None else p_phrase(r.pvalue)) for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     lines = ["  ".join(cell.ljust(w) if i != 1 else cell.rjust(w)
