@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Any, Callable, Unpack
 
 import numpy as np
 
@@ -35,7 +35,7 @@ DEFAULT_MEASURES = DEFAULTS["compare"].measures
 
 
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,
-            baseline: Any = None, test: str = "t", correction: str | None = None,
+            baseline: Any = None, test: str | Callable = "t", correction: str | None = None,
             alpha: float = 0.05, seed: int = 0, resamples: int = 10000,
             names: list[str | None] | None = None,
             groups: dict[str, list[str]] | None = None, **options: Unpack[Options]
@@ -47,7 +47,10 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     ``names``: a name for each run of a list (None: its file name or tag), as the dict's keys.
     ``baseline``: one of ``runs`` (the same object or path, or a run's name, or its key in
     the dict) or another run, put first. ``options`` (the settings, ``like``, ``costs``)
-    are :func:`searcheval.evaluate`'s, by name.
+    are :func:`searcheval.evaluate`'s, by name. ``test``: a name (``stats.TESTS``), or a
+    function called as pt.Experiment calls one, ``test(run's values, baseline's values)``
+    per pair and measure (scipy.stats.ttest_rel's signature), whose result's ``pvalue``,
+    else its second value, is the p-value.
     ``correction``: over every comparison made; by default holm, and for Tukey's tests
     (already adjusted over the pairs of runs of each measure) none.
     ``groups`` (group -> query ids, ``io.groups.read_groups``): every comparison is made
@@ -77,16 +80,24 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     notes += _test_notes(query_ids, rows, floor, left_out, stats)
     return Comparison(results=results, measures=parsed, query_ids=query_ids, rows=rows,
                       baseline=results[base_index].run if base_index is not None else None,
-                      test=test, test_description=stats.describe(test, resamples, seed,
+                      test=_test_name(test),
+                      test_description=stats.describe(test, resamples, seed,
                                                                  len(query_ids)),
                       correction=correction, alpha=alpha, left_out=left_out, notes=notes,
                       floor=floor, whole=whole, groups=dict(groups or {}))
 
 
-def _checked_test(test: str, correction: str | None, alpha: float, resamples: int,
+def _test_name(test) -> str:
+    """What the outputs call the test: its name, or a function's."""
+    if not callable(test):
+        return test
+    return getattr(test, "__qualname__", None) or getattr(test, "__name__", None) or repr(test)
+
+
+def _checked_test(test: str | Callable, correction: str | None, alpha: float, resamples: int,
                   stats: Any) -> str:
     """The correction to make, once the test, the level and the resamples are valid."""
-    if test not in stats.TESTS:
+    if not callable(test) and test not in stats.TESTS:
         raise UsageError(f"unknown test {quoted(test)}: choose {', '.join(stats.TESTS)}")
     correction = _correction_for(test, correction, stats)
     if not 0 < alpha < 1:

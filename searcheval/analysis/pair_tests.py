@@ -46,7 +46,31 @@ def pvalues(test: str, values: np.ndarray, pairs: list[tuple[int, int]], resampl
     return p, ci
 
 
-def _one(test: str, a: np.ndarray, b: np.ndarray, resamples: int, seed: int) -> stats.Outcome:
+def _one(test, a: np.ndarray, b: np.ndarray, resamples: int, seed: int) -> stats.Outcome:
+    if callable(test):  # the caller's own test, as pt.Experiment takes one
+        return stats.Outcome(user_pvalue(test, b, a))
     if test in stats.ALL_SYSTEMS_TESTS:  # fewer than two queries: no spread to test against
         return stats.Outcome(math.nan if (b - a).any() else 1.0)
     return stats.run_test(test, a, b, resamples, seed)
+
+
+def user_pvalue(test, run: np.ndarray, baseline: np.ndarray) -> float:
+    """The p-value of a test given as a function, called as pt.Experiment calls one
+    (``test(run's values, baseline's values)``, scipy.stats.ttest_rel's signature): its
+    result's ``pvalue``, else its second value; a number from 0 to 1, or NaN."""
+    from ..errors import UsageError, quoted
+    result = test(run, baseline)
+    try:
+        p = result.pvalue if hasattr(result, "pvalue") else result[1]
+        p = float(p)
+    except (TypeError, IndexError, KeyError, ValueError):
+        raise UsageError(f"test {_name(test)}: expected a result with a p-value (its "
+                         f"pvalue, or its second value, as scipy's tests give), found "
+                         f"{quoted(result)}") from None
+    if not (math.isnan(p) or 0 <= p <= 1):
+        raise UsageError(f"test {_name(test)}: expected a p-value from 0 to 1, found {p!r}")
+    return p
+
+
+def _name(test) -> str:
+    return getattr(test, "__qualname__", None) or getattr(test, "__name__", None) or repr(test)

@@ -178,8 +178,15 @@ def _hommel(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def describe(test: str, resamples: int, seed: int, queries: int) -> str:
+def describe(test, resamples: int, seed: int, queries: int) -> str:
     """One line saying exactly which test produced the p-values."""
+    if callable(test):
+        name = getattr(test, "__module__", "") or ""
+        name = (name + "." if name and name != "__main__" else "") + getattr(
+            test, "__qualname__", getattr(test, "__name__", repr(test)))
+        return (f"the test given as a function, {name}, called with the run's and the "
+                "baseline's per-query values (as pt.Experiment calls it): its pvalue, else "
+                "its second value")
     if test == "t":
         return "paired t-test (scipy.stats.ttest_rel), two-sided"
     if test == "wilcoxon":
