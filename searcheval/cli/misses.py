@@ -20,7 +20,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True,
               help="Top k to look in.")
 @click.option("--queries", shell_complete=files, default=None, metavar="QUERIES",
-              help="Query texts to show: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
+              help="Query texts to show: TSV (id<TAB>text), CSV, JSON Lines, a TREC topic file "
+                   "(<top> or <topics>) or irds:DATASET_ID.")
 @click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
               help="Grade at or above which a document is relevant.")
 @ranking_compat_option

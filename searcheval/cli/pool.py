@@ -49,7 +49,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--docs", shell_complete=files, default=None, metavar="DOCS",
               help="Document texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
 @click.option("--queries", shell_complete=files, default=None, metavar="QUERIES",
-              help="Query texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
+              help="Query texts: TSV (id<TAB>text), CSV, JSON Lines, a TREC topic file (<top> "
+                   "or <topics>) or irds:DATASET_ID.")
 @click.option("--qrels", "existing", shell_complete=files, default=None, metavar="QRELS",
               help="Judgments already made: their documents are left out.")
 @click.option("--max-chars", type=click.IntRange(min=0), default=300, show_default=True,

@@ -50,7 +50,8 @@ MAX_SHOWN = 2 ** 53
               help="Document texts, shown beside the rankings: TSV (id<TAB>text), CSV, "
                    "JSON Lines or irds:DATASET_ID (as for pool).")
 @click.option("--queries", shell_complete=files, default=None, metavar="QUERIES",
-              help="Query texts: TSV (id<TAB>text), CSV, JSON Lines or irds:DATASET_ID.")
+              help="Query texts: TSV (id<TAB>text), CSV, JSON Lines, a TREC topic file (<top> "
+                   "or <topics>) or irds:DATASET_ID.")
 @click.option("--shown", "shown", type=click.IntRange(min=1, max=MAX_SHOWN), default=20,
               show_default=True,
               help="Documents of each ranking shown per query (-M/--depth says how many are "

@@ -5,6 +5,8 @@
   Fields are split at tabs, without quoting, as those files are written.
 * CSV: a header line naming an id column and text columns; quoted cells may span lines.
 * JSON Lines: one object a line (BEIR's ``{"_id": ..., "title": ..., "text": ...}``).
+* TREC topic files (queries): the SGML ``<top>`` form and the XML ``<topics>`` form
+  (``topics``), recognised by their content whatever their extension.
 * ``irds:DATASET_ID``: the dataset's documents or queries through ir_datasets, offline
   (each item's default text: Cranfield's documents are title + abstract).
 
@@ -21,6 +23,7 @@ from pathlib import Path
 from ..errors import FormatError, quoted
 from .irds import is_irds
 from .textrows import csv_rows, json_objects
+from .topics import is_topics, topic_entries
 from .trec import read_raw, text_bytes
 
 ID_COLUMNS = {"doc": ("doc_id", "docid", "docno", "_id", "id"),
@@ -69,7 +72,11 @@ def _entries(source: str, role: str) -> Iterator[Entry]:
         line = data.count(b"\n", 0, exc.start) + 1
         raise FormatError(path, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
     fmt = _format(path, text)
-    if fmt == "jsonl":
+    if fmt == "topics":
+        if role != "query":
+            raise FormatError(path, 1, "a TREC topic file holds queries, not documents")
+        yield from topic_entries(path, text)
+    elif fmt == "jsonl":
         yield from _jsonl(path, text, role)
     elif fmt == "csv":
         yield from _csv(path, text, role)
@@ -78,6 +85,8 @@ def _entries(source: str, role: str) -> Iterator[Entry]:
 
 
 def _format(path: str, text: str) -> str:
+    if is_topics(text):  # topics.301-350.txt: the content says it, not the extension
+        return "topics"
     name = Path(path).name.lower()
     suffix = Path(name[:-3] if name.endswith(".gz") else name).suffix
     if suffix in EXTENSIONS:
