@@ -201,7 +201,7 @@ def test_error_no_summary_in_a_table(tmp_path):
     result = evaluate(qrels, run, "-n")
     assert result.exit_code == 2
     assert result.stderr == ("-n (no summary) leaves the table format nothing to show: it is "
-                             "for -f trec, csv, wide-csv, json\n")
+                             "for -f trec, csv, wide-csv, json, jsonl\n")
 
 
 def test_results_format_trec_results_is_the_only_one(tmp_path):
