@@ -232,3 +232,47 @@ def test_error_empty_file(tmp_path):
     assert (result.exit_code, result.stderr) == (
         2, f"{path}: no record: expected JSON Lines of {{\"qid\": ..., \"nuggets\": [...]}} "
            "(nuggetizer's assignments)\n")
+
+
+# --- compare takes them: paired tests on the per-topic values -----------------------------
+
+def test_compare_pairs_the_topics_as_scipy_does():
+    scipy_stats = pytest.importorskip("scipy.stats")
+    both = searcheval.nuggets({"a": ALPHA, "b": BETA})
+    comparison = searcheval.compare(None, both, ["WeightedScore", "AllScore(strict=True)"],
+                                    baseline="a")
+    expected_a, expected_b = reference(records_of(ALPHA)), reference(records_of(BETA))
+    topics = ["q1", "q2", "q10"]
+    for row in comparison.rows:
+        a = [expected_a[q][row.measure] for q in topics]
+        b = [expected_b[q][row.measure] for q in topics]
+        assert (row.run, row.baseline) == ("b", "a")
+        assert row.run_mean == pytest.approx(sum(b) / 3, abs=1e-12)
+        assert row.baseline_mean == pytest.approx(sum(a) / 3, abs=1e-12)
+        assert row.p == pytest.approx(scipy_stats.ttest_rel(b, a).pvalue, rel=1e-9)
+        assert (row.wins, row.ties, row.losses) == (
+            sum(x > y for x, y in zip(b, a)), sum(x == y for x, y in zip(b, a)),
+            sum(x < y for x, y in zip(b, a)))
+
+
+def test_cli_compare_names_the_settings_of_nugget_scores():
+    result = cli("nuggets", f"a={ALPHA}", f"b={BETA}", "--baseline", "a", "-m", "AllScore")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-3:] == [
+        "runs (2): a, b",
+        "engine: nuggets (nuggetizer's assignments: no ranking, qrels or tie rule)",
+        "queries: 3 topics averaged"]
+    assert "ties:" not in result.stdout and "relevance level" not in result.stdout
+    csv_result = cli("nuggets", f"a={ALPHA}", f"b={BETA}", "--baseline", "a", "-m",
+                     "AllScore", "-f", "csv")
+    row = list(csv.DictReader(io.StringIO(csv_result.stdout)))[0]
+    assert (row["measure"], row["run"], row["baseline"]) == ("AllScore", "b", "a")
+
+
+def test_error_compare_one_run_or_per_query():
+    result = cli("nuggets", ALPHA, "--compare")
+    assert (result.exit_code, result.stderr) == (2, "compare needs at least two runs, "
+                                                    "found 1\n")
+    result = cli("nuggets", ALPHA, BETA, "--compare", "-q")
+    assert (result.exit_code, result.stderr) == (
+        2, "-q shows each topic's values and --compare the runs' comparison: choose one\n")

@@ -33,6 +33,10 @@ class NuggetResults(Results):
     def settings_dict(self) -> dict:
         return {"engine": self.engine, "queries_averaged": len(self.query_ids)}
 
+    def own_settings_lines(self) -> list[str]:
+        return [f"engine: {self.engine} (nuggetizer's assignments: no ranking, qrels or "
+                "tie rule)", f"queries: {len(self.query_ids)} topics averaged"]
+
 
 def nuggets(sources, measures=None, *, names: list[str | None] | None = None):
     """The nugget scores of one run's answers (a path: its ``Results``) or of several (a

@@ -21,10 +21,17 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-q", "--per-query", is_flag=True, help="Also show each topic's values.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]),
               default="table", show_default=True, help="table for people; csv, json for programs.")
+@click.option("--compare", "comparing", is_flag=True,
+              help="Compare the runs as `compare` does: every pair, or each with --baseline.")
+@click.option("--baseline", default=None, metavar="NAME",
+              help="With --compare: the run every other is compared with (its name).")
+@click.option("--test", type=click.Choice(["t", "wilcoxon", "randomization", "bootstrap"]),
+              default="t", show_default=True, help="With --compare: the paired test.")
 @DIGITS_OPTION
 @click.option("-o", "--output", shell_complete=files, default=None, metavar="FILE",
               help="Write to FILE (atomically) instead of stdout.")
-def nuggets_command(runs, measures, per_query, fmt, digits, output) -> None:
+def nuggets_command(runs, measures, per_query, fmt, comparing, baseline, test, digits,
+                    output) -> None:
     """Nugget scores of RAG answers: per topic and as means, one FILE per run.
 
     Each FILE holds one run's answers as nuggetizer writes them (TREC's RAG track's
@@ -49,8 +56,13 @@ def nuggets_command(runs, measures, per_query, fmt, digits, output) -> None:
         refuse_stdin_twice(paths)
         scored = nuggets(paths, list(measures) or None, names=[a.name for a in arguments])
         results = list(scored.values())
-        write_text(output, render_results(results, fmt, per_query=per_query,
-                                          options=TableOptions(digits=digits, notes="none")))
+        if comparing or baseline is not None:
+            text = _compared(scored, per_query, fmt, baseline, test, digits)
+            results = []  # the comparison's foot says the notes
+        else:
+            text = render_results(results, fmt, per_query=per_query,
+                                  options=TableOptions(digits=digits, notes="none"))
+        write_text(output, text)
     except SearchevalError as exc:
         _fail(str(exc), 2)
     except OSError as exc:  # the output's folder is missing or not writable
@@ -58,3 +70,17 @@ def nuggets_command(runs, measures, per_query, fmt, digits, output) -> None:
     for one in results:
         for note in one.notes:
             click.echo(f"searcheval: note: {one.run}: {note}", err=True)
+
+
+def _compared(scored, per_query: bool, fmt: str, baseline: str | None, test: str,
+              digits: int) -> str:
+    """The runs' comparison, as ``compare`` renders it (``analysis.compare``)."""
+    from ..analysis.compare import compare
+    from ..errors import UsageError
+    from ..report.compare import render_comparison
+    from ..report.tables import TableOptions
+    if per_query:
+        raise UsageError("-q shows each topic's values and --compare the runs' comparison: "
+                         "choose one")
+    comparison = compare(None, scored, baseline=baseline, test=test)
+    return render_comparison(comparison, fmt, options=TableOptions(digits=digits))
