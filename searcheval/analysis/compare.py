@@ -43,7 +43,9 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in
-    a list, or in a ``{name: run}`` dict that names each run in every output.
+    a list, or in a ``{name: run}`` dict that names each run in every output. With
+    ``qrels`` None, the runs' Results computed already (a ``ResultsByRun`` or a list: the
+    nugget scores, ``searcheval.nuggets``), compared on their measures or those named.
     ``names``: a name for each run of a list (None: its file name or tag), as the dict's keys.
     ``baseline``: one of ``runs`` (the same object or path, or a run's name, or its key in
     the dict) or another run, put first. ``options`` (the settings, ``like``, ``costs``)
