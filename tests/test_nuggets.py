@@ -276,3 +276,13 @@ def test_error_compare_one_run_or_per_query():
     result = cli("nuggets", ALPHA, BETA, "--compare", "-q")
     assert (result.exit_code, result.stderr) == (
         2, "-q shows each topic's values and --compare the runs' comparison: choose one\n")
+
+
+def test_a_run_lacking_topics_another_has_says_so(tmp_path):
+    fewer = tmp_path / "fewer.jsonl"
+    fewer.write_text(ALPHA.read_text().splitlines()[0] + "\n")  # q1 alone
+    both = searcheval.nuggets([ALPHA, fewer], ["AllScore"])
+    assert both["fewer.jsonl"].query_ids == ["q1"]
+    assert both["fewer.jsonl"].notes == [
+        "2 topics of the other runs not in this file, so not in its means: q2, q10"]
+    assert both["alpha.jsonl"].notes == []

@@ -58,7 +58,19 @@ def nuggets(sources, measures=None, *, names: list[str | None] | None = None):
     labels = path_labels(paths, names)
     results = [scored(label, read_nuggets(path)[1], measures)
                for label, path in zip(labels, paths)]
+    _note_other_topics(results)
     return results[0] if single else ResultsByRun((r.run, r) for r in results)
+
+
+def _note_other_topics(results: list[NuggetResults]) -> None:
+    """Each mean is over the run's own topics (no qrels say which topics count): a run that
+    lacks topics another has is said to, since its means are then over fewer."""
+    every = set().union(*(r.query_ids for r in results))
+    for one in results:
+        lacking = sorted(every - set(one.query_ids), key=natural_key)
+        if lacking:
+            one.notes.append(f"{counted(len(lacking), 'topic')} of the other runs not in this "
+                             f"file, so not in its means: {listed(lacking)}")
 
 
 def scored(run: str, topics: list[Topic], measures: list[NuggetMeasure]) -> NuggetResults:
