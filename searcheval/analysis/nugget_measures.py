@@ -13,9 +13,9 @@ A nugget's score is 1 when the answer supports it, 0.5 when it supports it partl
 under ``strict=True``: only full support counts) and 0 otherwise. ``AllScore`` is the
 mean score of the topic's nuggets, ``VitalScore`` of its vital nuggets (nuggetizer's
 ``all_score``/``strict_all_score`` and ``vital_score``/``strict_vital_score``), and
-``WeightedScore`` the mean weighted 1 for a vital nugget and 0.5 for an okay one (the TREC
-2024 RAG track's W). A topic without a nugget to average over scores 0, as nuggetizer
-scores it. ``str(measure)`` parses back to an equal measure; ``strict=False``, the
+``WeightedScore`` the mean weighted 1 for a vital nugget and 0.5 for an okay one (the
+TREC 2024 RAG track's weighted score). A topic without a nugget to average over scores 0,
+as nuggetizer scores it. ``str(measure)`` parses back to an equal measure; ``strict=False``, the
 default, is not written.
 """
 
@@ -32,8 +32,8 @@ ABOUT = {
     "AllScore": "mean support of all the topic's nuggets (nuggetizer's all_score)",
     "VitalScore": "mean support of the topic's vital nuggets (nuggetizer's vital_score); "
                   "0 for a topic without one",
-    "WeightedScore": "mean support weighted 1 for vital, 0.5 for okay nuggets (TREC 2024 "
-                     "RAG's W)",
+    "WeightedScore": "mean support weighted 1 for vital, 0.5 for okay nuggets (the TREC 2024 "
+                     "RAG track's weighted score)",
 }
 SPECS = {name: Spec.of(name, Kind.SCALAR, about=about, uses_rel=False,
                        words=(("strict", ("False", "True")),))
