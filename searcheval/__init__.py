@@ -17,12 +17,13 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".io.readers", "read_run": ".
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",
          "Evaluator": ".evaluator", "answers": ".analysis.answers",
          "AnswerCells": ".analysis.answers", "tune_memory": ".io.heap",
-         "Correlation": ".analysis.correlation", "correlate": ".analysis.correlation"}
+         "Correlation": ".analysis.correlation", "correlate": ".analysis.correlation",
+         "nuggets": ".analysis.nuggets"}
 
 __all__ = ["AnswerCells", "Comparison", "Correlation", "Evaluator", "FormatError", "Fusion",
            "Measure", "MeasureError", "Qrels", "Results", "ResultsByRun", "Run",
            "SearchevalError", "add_spread", "answers", "compare", "correlate", "evaluate",
-           "experiment", "fuse", "parse_measures", "read_qrels", "read_run", "tune_memory",
+           "experiment", "fuse", "nuggets", "parse_measures", "read_qrels", "read_run", "tune_memory",
            "__version__"]
 
 

@@ -168,6 +168,11 @@ class Results(Outcome):
             return []
         return [str(m) for m in self.measures if not m.spec.parameters.uses_rel and m.rel is None]
 
+    def own_settings_lines(self) -> list[str] | None:
+        """The settings lines of Results that no ranking setting made (the nugget scores,
+        ``analysis.nuggets``); None: ``report.settings_words`` says the settings."""
+        return None
+
     def settings_dict(self) -> dict:
         s = self.settings
         return {

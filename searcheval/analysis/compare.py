@@ -43,7 +43,9 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     """Compare runs on paired per-query values; returns the Comparison every format renders.
 
     ``runs``: paths, Run objects, DataFrames or dicts (at least two with the baseline), in
-    a list, or in a ``{name: run}`` dict that names each run in every output.
+    a list, or in a ``{name: run}`` dict that names each run in every output. With
+    ``qrels`` None, the runs' Results computed already (a ``ResultsByRun`` or a list: the
+    nugget scores, ``searcheval.nuggets``), compared on their measures or those named.
     ``names``: a name for each run of a list (None: its file name or tag), as the dict's keys.
     ``baseline``: one of ``runs`` (the same object or path, or a run's name, or its key in
     the dict) or another run, put first. ``options`` (the settings, ``like``, ``costs``)
@@ -58,11 +60,15 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
     """
     from . import pair_tests, stats  # scipy: only when comparing
     correction = _checked_test(test, correction, alpha, resamples, stats)
-    config = configure(None, measures or None, command="compare", **options)
-    parsed, notes = _paired_measures(list(config.measures))
-    notes += list(config.notes)
-    sources, names, base_index = _with_baseline(*named_runs(runs, names), baseline)
-    whole, query_ids, left_out = _paired(_evaluated(qrels, sources, names, config))
+    if qrels is None and _are_results(runs):  # computed already: searcheval.nuggets(...)
+        whole, parsed, notes, base_index = _given(runs, measures, baseline)
+    else:
+        config = configure(None, measures or None, command="compare", **options)
+        parsed, notes = _paired_measures(list(config.measures))
+        notes += list(config.notes)
+        sources, names, base_index = _with_baseline(*named_runs(runs, names), baseline)
+        whole = _evaluated(qrels, sources, names, config)
+    whole, query_ids, left_out = _paired(whole)
     results = [_only(r, parsed) for r in whole]
     pairs = ([(base_index, j) for j in range(len(results)) if j != base_index]
              if base_index is not None else
@@ -85,6 +91,41 @@ def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None
                                                                  len(query_ids)),
                       correction=correction, alpha=alpha, left_out=left_out, notes=notes,
                       floor=floor, whole=whole, groups=dict(groups or {}))
+
+
+def _are_results(runs: Any) -> bool:
+    values = list(runs.values()) if isinstance(runs, dict) else runs
+    return isinstance(values, (list, tuple)) and len(values) > 0 \
+        and all(isinstance(r, Results) for r in values)
+
+
+def _given(runs: Any, measures: Any, baseline: Any
+           ) -> tuple[list[Results], list[Measure], list[str], int | None]:
+    """Runs given as their Results (a ``ResultsByRun`` or a list, qrels None: the nugget
+    scores, which no qrels make): their measures, or those of them named in ``measures``
+    (as the Results print them), and the baseline's place (its Results or its run name)."""
+    whole = list(runs.values()) if isinstance(runs, dict) else list(runs)
+    first = whole[0].measures
+    if any([str(m) for m in r.measures] != [str(m) for m in first] for r in whole[1:]):
+        raise UsageError("runs given as Results must hold the same measures to be compared")
+    if measures:
+        by_name = {str(m).lower(): m for m in first}
+        asked = [measures] if isinstance(measures, str) else list(measures)
+        unknown = [str(n) for n in asked if str(n).lower() not in by_name]
+        if unknown:
+            raise UsageError(f"not in the Results given: {', '.join(unknown)} (they hold "
+                             f"{', '.join(str(m) for m in first)})")
+        first = list(dict.fromkeys(by_name[str(n).lower()] for n in asked))
+    parsed, notes = _paired_measures(list(first))
+    if baseline is None:
+        if len(whole) < 2:
+            raise UsageError(f"compare needs at least two runs, found {len(whole)}")
+        return whole, parsed, notes, None
+    index = next((i for i, r in enumerate(whole) if r is baseline or r.run == baseline), None)
+    if index is None:
+        raise UsageError(f"baseline {quoted(str(baseline))} is none of the runs given "
+                         f"({', '.join(r.run for r in whole)})")
+    return whole, parsed, notes, index
 
 
 def _test_name(test) -> str:

@@ -316,6 +316,7 @@ LAZY_COMMANDS = {
     "judgments": "searcheval.cli.judgments:judgments_command",
     "misses": "searcheval.cli.misses:misses_command",
     "answers": "searcheval.cli.answers:answers_command",
+    "nuggets": "searcheval.cli.nuggets:nuggets_command",
     "fuse": "searcheval.cli.fuse:fuse_command",
     "overlap": "searcheval.cli.overlap:overlap_command",
     "agree": "searcheval.cli.agree:agree_command",

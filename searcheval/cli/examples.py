@@ -31,6 +31,9 @@ EXAMPLES = {
                  "searcheval evaluate fixtures/cranfield-runs/qrel "
                  "bm25=fixtures/cranfield-runs/results/results_english_bm25.txt "
                  "-m map -m nDCG@10 -m P@10 -f csv -o scores.csv"],
+    "nuggets": ["searcheval nuggets fixtures/nuggets/alpha.jsonl fixtures/nuggets/beta.jsonl",
+                "searcheval nuggets alpha=fixtures/nuggets/alpha.jsonl -m VitalScore "
+                "-m 'VitalScore(strict=True)' -q -f csv"],
     "fuse": ["searcheval fuse fixtures/fusion/bm25.run fixtures/fusion/dense.run --method rrf "
              "-o fused.run"],
     "judgments": ["searcheval judgments sheet.csv --partial -o judged.qrels   "

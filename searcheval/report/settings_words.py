@@ -58,6 +58,9 @@ def dropped_count(results: Results) -> str:
 def foot_lines(results: Results) -> list[str]:
     """The settings of one run, a fact a line (``report.settings_block.shared_settings_lines`` says
     the lines every run shares once)."""
+    own = results.own_settings_lines()
+    if own is not None:
+        return [f"run: {results.run} (tag {results.run_tag})", *own]
     s = results.settings
     lines = [f"run: {results.run} (tag {results.run_tag})",
              f"engine: {results.engine}   semantics: {s.semantics}",
