@@ -20,7 +20,7 @@ from ..io.run_labels import path_labels
 from ..model import natural_key
 from ..model.words import counted, listed
 from ..results import Results, ResultsByRun
-from ..settings import Settings
+from ..engine.configure import configure
 from .nugget_measures import NuggetMeasure, parse_nugget_measures, topic_value
 
 ENGINE = "nuggets"
@@ -80,7 +80,7 @@ def scored(run: str, topics: list[Topic], measures: list[NuggetMeasure]) -> Nugg
                       dtype=float).reshape(len(measures), len(topics))
     return NuggetResults(run=run, run_tag=run, measures=list(measures),
                          query_ids=[t.query_id for t in topics], values=values,
-                         settings=Settings(), engine=ENGINE,
+                         settings=configure(None, []).settings, engine=ENGINE,
                          in_run=np.ones(len(topics), dtype=bool),
                          notes=_notes(topics, measures))
 
