@@ -21,7 +21,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
               metavar="FILE", help="Run file to write ('-': stdout).")
 @click.option("--write-queries", "queries_output", shell_complete=files, default=None,
               metavar="FILE", help="Also write the query texts (query_id<TAB>text) to FILE "
-              "('-': stdout); needed when ids are made from texts.")
+              "('-': stdout), for pool's sheet.")
 @click.option("--tag", default=None, help="Run tag (default: the trace's name, no extension).")
 def traces_command(source, output, queries_output, tag) -> None:
     """Turn an application's log of retrieval calls (JSON Lines) into a TREC run.
@@ -51,10 +51,7 @@ def run_traces(source: str, output: str, queries_output: str | None,
     for target in (output, queries_output):
         if target not in (None, "-") and not Path(target).parent.is_dir():
             raise UsageError(f"{target}: no such directory to write into")
-    traced = read_traces(source)
-    if traced.generated_ids and not queries_output:
-        raise UsageError("the query ids are made here from the texts, so the texts must be "
-                         "written: give --write-queries FILE")
+    traced = read_traces(source)  # ids made from texts need no file: a text gives its id
     outputs = [(output, run_text(traced.rows, tag))]
     if queries_output:
         outputs.append((queries_output, queries_text(traced.queries)))
@@ -71,5 +68,5 @@ def _written(traced: Traces, output: str, queries_output: str | None, tag: str) 
         line += (f", queries {'to stdout' if queries_output == '-' else queries_output} "
                  f"({counted(len(traced.queries), 'query', 'queries')})")
     elif traced.queries:
-        line += "; query texts not written (give --write-queries FILE)"
+        line += "; query texts not written (give --write-queries FILE for pool's sheet)"
     return line
