@@ -41,6 +41,8 @@ EXAMPLES = {
              "-o sheet.csv"],
     "report": ["searcheval report fixtures/seeds/rerank.qrels fixtures/seeds/before.run "
                "fixtures/seeds/after.run -o report.html"],
+    "traces": ["searcheval traces fixtures/traces/library.jsonl -o app.run "
+               "--write-queries app.queries.tsv"],
     "search": ["searcheval search fixtures/seeds/library.docs.tsv "
                "fixtures/seeds/library.queries.tsv -o lab.run"],
 }
