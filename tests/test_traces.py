@@ -20,6 +20,7 @@ import pytrec_eval
 from click.testing import CliRunner
 
 import searcheval
+import searcheval.build.labels
 from searcheval import FormatError
 from searcheval.cli import main
 from searcheval.io.trec import read_run
@@ -27,7 +28,7 @@ from searcheval.io.trec import read_run
 ROOT = Path(__file__).resolve().parent.parent
 TRACE = ROOT / "fixtures" / "traces" / "library.jsonl"
 DOCS = ROOT / "fixtures" / "seeds" / "library.docs.tsv"
-TEAM_LABELS = ROOT / "fixtures" / "traces" / "library.labels.csv"
+TEAM_LABELS = ROOT / "fixtures" / "traces" / "labels"  # ana.csv and luis.csv
 
 
 def text_id(text: str) -> str:
@@ -171,17 +172,19 @@ EXPECTED_QRELS = {"print": {"d8": 1, "d5": 0}, ABRE: {"d1": 1, "d7": 0},
                   HORARIO: {"d5": 1, "d1": 0}, RENOVAR: {"d6": 2, "d2": 0}}
 
 
-def labelled(sheet: str) -> str:
-    """The pool's sheet as the team hands it back: each row once per labeler, with an
-    annotator column and the labeler's grade."""
-    rows = list(csv.DictReader(io.StringIO(sheet)))
+def filled(sheet: str, who: int, annotator: bool = False) -> list[dict[str, str]]:
+    """A labeler's copy of the pool's sheet (0: ana, 1: luis), the label column filled."""
+    name = ("ana", "luis")[who]
+    return [{**row, "label": str(VOTES[(row["query_id"], row["doc_id"])][who]),
+             **({"annotator": name} if annotator else {})}
+            for row in csv.DictReader(io.StringIO(sheet))]
+
+
+def as_csv(rows: list[dict[str, str]]) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, [*rows[0], "annotator"], lineterminator="\n")
+    writer = csv.DictWriter(out, list(rows[0]), lineterminator="\n")
     writer.writeheader()
-    for who, name in enumerate(("ana", "luis")):
-        for row in rows:
-            grade = VOTES[(row["query_id"], row["doc_id"])][who]
-            writer.writerow({**row, "label": grade, "annotator": name})
+    writer.writerows(rows)
     return out.getvalue()
 
 
@@ -199,14 +202,26 @@ def test_end_to_end_qrels_and_numbers_against_pytrec_eval(tmp_path, monkeypatch)
     result = CliRunner().invoke(main, ["pool", "app.run", "--depth", "10", "--docs", str(DOCS),
                                        "--queries", "app.queries.tsv", "-o", "sheet.csv"])
     assert result.exit_code == 0, result.output
-    team = labelled(Path("sheet.csv").read_text())
-    assert team == TEAM_LABELS.read_text()  # the docs' fixture is this very file
-    Path("team.csv").write_text(team)
-    result = CliRunner().invoke(main, ["labels", "team.csv", "-o", "app.qrels"])
+    sheet = Path("sheet.csv").read_text()
+    for who, name in enumerate(("ana", "luis")):
+        Path(f"{name}.csv").write_text(as_csv(filled(sheet, who)))
+        # the docs' fixtures are these very files
+        assert Path(f"{name}.csv").read_text() == (TEAM_LABELS / f"{name}.csv").read_text()
+    result = CliRunner().invoke(main, ["labels", "ana.csv", "luis.csv", "-o", "app.qrels"])
     assert result.exit_code == 0, result.output
-    assert "judgments: 13 (query, doc) pairs from 26 labels by 2 annotators" in result.stdout
-    assert "agreement: Cohen's kappa" in result.stdout
+    assert result.stdout.splitlines()[2:4] == [
+        "judgments: 13 (query, doc) pairs from 26 labels by 2 annotators; aggregate: majority "
+        "(a tie goes to the lower grade), 3 ties broken",
+        # kappa by hand: 10 of 13 pairs agree, p_o = 10/13; ana's grades 0,1,2 on 6,5,2
+        # pairs and luis's on 6,6,1, p_e = (36 + 30 + 2) / 169; (p_o - p_e) / (1 - p_e)
+        "agreement: Cohen's kappa 0.614 (ana and luis) over 13 pairs labeled by both; percent "
+        "agreement 76.9% (pairs of labels that agree)"]
     assert qrels_of(Path("app.qrels").read_text()) == EXPECTED_QRELS
+    # the same labels in one file, one row per label with an annotator column
+    Path("team.csv").write_text(as_csv(filled(sheet, 0, True) + filled(sheet, 1, True)))
+    stacked = CliRunner().invoke(main, ["labels", "team.csv", "-o", "-"])
+    assert stacked.exit_code == 0, stacked.output
+    assert stacked.stdout == Path("app.qrels").read_text()
     result = CliRunner().invoke(main, ["evaluate", "app.qrels", "app.run", "-m", "AP", "-m", "RR",
                                        "-m", "nDCG@10", "-f", "csv"])
     assert result.exit_code == 0, result.output
@@ -256,3 +271,55 @@ def test_the_how_to_pages_python_says_what_it_returns(monkeypatch):
         else:
             exec(code, names)
     assert stated == 4
+
+
+# ---- labels from several files, one per labeler ----------------------------------------------
+
+def test_labels_names_each_files_labeler_by_name_or_file_name(tmp_path):
+    ana, luis = TEAM_LABELS / "ana.csv", TEAM_LABELS / "luis.csv"
+    named = CliRunner().invoke(main, ["labels", f"A={ana}", f"L={luis}", "-o", "-"])
+    assert named.exit_code == 0, named.output
+    assert "Cohen's kappa 0.614 (A and L)" in named.stderr
+    assert f"read {ana}, {luis} (csv): 26 rows;" in named.stderr
+    assert "annotator=each file's name (A, L)" in named.stderr
+    assert qrels_of(named.stdout) == EXPECTED_QRELS
+    converted = searcheval.build.labels.convert([(str(ana), "ana"), (str(luis), "luis")])
+    assert sorted(converted.qrels) == sorted((q, d, g) for q, docs in EXPECTED_QRELS.items()
+                                             for d, g in docs.items())
+    assert converted.agreement.annotators == ("ana", "luis")
+
+
+def luis_with(tmp_path: Path, line: int, label: str) -> Path:
+    lines = (TEAM_LABELS / "luis.csv").read_text().splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].rsplit(",", 1)[0] + f",{label}\n"
+    path = tmp_path / "luis.csv"
+    path.write_text("".join(lines))
+    return path
+
+
+@pytest.mark.parametrize("label,message", [
+    ("maybe", "unknown label 'maybe': give its grade with --label-map 'maybe=GRADE', or use "
+     "integers"),
+    ("0.5", "label must be an integer grade or a word, found '0.5'"),
+])
+def test_error_a_bad_label_in_the_second_file_names_that_file(tmp_path, label, message):
+    luis = luis_with(tmp_path, 5, label)
+    result = CliRunner().invoke(main, ["labels", str(TEAM_LABELS / "ana.csv"), str(luis),
+                                       "-o", str(tmp_path / "q.qrels")])
+    assert (result.exit_code, result.stderr) == (2, f"{luis}:5: {message}\n")
+    assert not (tmp_path / "q.qrels").exists()
+
+
+def test_error_files_of_one_name_or_of_other_columns(tmp_path):
+    ana = TEAM_LABELS / "ana.csv"
+    twice = CliRunner().invoke(main, ["labels", str(ana), str(ana), "-o", str(tmp_path / "q")])
+    assert (twice.exit_code, twice.stderr) == (2, f"{ana}: two files are labelled by 'ana' (the "
+                                               "name of a file without an annotator column): "
+                                               "name each, NAME=PATH\n")
+    other = tmp_path / "luis.csv"
+    other.write_text("query_id,doc_id,label\nprint,d8,1\n")
+    result = CliRunner().invoke(main, ["labels", str(ana), str(other), "-o", str(tmp_path / "q")])
+    assert (result.exit_code, result.stderr) == (
+        2, f"{other}: columns for doc_id, label, query_id, where {ana} has doc_id, label, "
+        "query, query_id: give every labeler the same sheet\n")
+    assert not (tmp_path / "q").exists()
