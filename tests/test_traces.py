@@ -323,3 +323,16 @@ def test_error_files_of_one_name_or_of_other_columns(tmp_path):
         2, f"{other}: columns for doc_id, label, query_id, where {ana} has doc_id, label, "
         "query, query_id: give every labeler the same sheet\n")
     assert not (tmp_path / "q").exists()
+
+
+@pytest.mark.parametrize("scores,written", [
+    ([0.9000000001, 0.9], [2.0, 1.0]),  # one 32-bit float: trec_eval 9.0.8 would tie them
+    ([3, 3], [2.0, 1.0]),
+    ([1e40, 1e39], [2.0, 1.0]),  # beyond a 32-bit float: both inf there
+    ([0.5, 0.25], [0.5, 0.25]),
+])
+def test_scores_are_kept_only_when_they_rank_in_the_order_returned(tmp_path, scores, written):
+    trace = tmp_path / "t.jsonl"
+    trace.write_text(f'{{"query_id": "1", "results": [{{"doc_id": "a", "score": {scores[0]}}}, '
+                     f'{{"doc_id": "b", "score": {scores[1]}}}]}}\n')
+    assert searcheval.read_traces(trace).rows == [("1", "a", written[0]), ("1", "b", written[1])]

@@ -13,10 +13,10 @@ ignored). Rules, each stated in the notes when it acts:
   query text meet the run's ids; the same text always gets the same id, wherever it is
   in the log. A ``query_id`` with two different texts is refused.
 * **The order returned decides.** trec_eval ranks by score, then doc id descending, and
-  ignores ranks. Scores that fall strictly in the order returned are kept as they are;
-  a call without scores, or whose scores tie or rise (a distance, lower is better), gets
-  scores made from its ranks (n + 1 - rank for n documents), so the run ranks as the
-  application did.
+  ignores ranks. Scores that fall strictly in the order returned, as 32-bit floats too
+  (trec_eval 9.0.8 reads them so), are kept as they are; a call without scores, or whose
+  scores tie or rise (a distance, lower is better), gets scores made from its ranks
+  (n + 1 - rank for n documents), so the run ranks as the application did.
 * **A document twice in one call** (two chunks of it) keeps its first, best, place.
 
 Every bad record is a FormatError naming the file and the physical line; nothing of the
@@ -198,14 +198,23 @@ def _rows(call: Call, counts: dict[str, int]) -> list[Row]:
         kept.setdefault(doc_id, score)
     counts["repeats"] += len(call.doc_ids) - len(kept)
     scores = list(kept.values())
-    if any(s is None for s in scores):
+    single = _single(scores) if None not in scores else []
+    if None in scores:
         counts["unscored"] += 1
-    elif any(a <= b for a, b in zip(scores, scores[1:])):
+    elif any(a <= b for a, b in zip(single, single[1:])):
         counts["reordered"] += 1
     else:
         return [(call.query_id, d, s) for d, s in kept.items()]
     n = len(kept)
     return [(call.query_id, d, float(n - rank)) for rank, d in enumerate(kept)]
+
+
+def _single(scores: list[float]) -> list[float]:
+    """The scores as 32-bit floats, as trec_eval 9.0.8 reads them (``--compat 9``): two
+    scores apart only in their 64-bit digits tie there, and a tie goes to the doc id."""
+    import numpy as np
+    with np.errstate(over="ignore"):  # beyond a 32-bit float's range: inf, a tie
+        return np.asarray(scores, dtype=np.float32).tolist()
 
 
 def _notes(out: Traces, last: dict[str, Call], counts: dict[str, int]) -> list[str]:
