@@ -14,8 +14,8 @@ ignored). Rules, each stated in the notes when it acts:
   in the log. A ``query_id`` with two different texts is refused.
 * **The order returned decides.** trec_eval ranks by score, then doc id descending, and
   ignores ranks. Scores that fall strictly in the order returned, as 32-bit floats too
-  (trec_eval 9.0.8 reads them so), are kept as they are; a call without scores, or whose
-  scores tie or rise (a distance, lower is better), gets scores made from its ranks
+  (trec_eval 9.0.8 reads them so), are kept as they are; a call with a result without a
+  score, or whose scores tie or rise (a distance, lower is better), gets scores made from its ranks
   (n + 1 - rank for n documents), so the run ranks as the application did.
 * **A document twice in one call** (two chunks of it) keeps its first, best, place.
 
@@ -28,13 +28,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import FormatError, quoted
 from ..io.labeled import assign_query_ids, query_key
 from ..io.textrows import json_objects
 from ..io.trec import read_raw, text_bytes
 from ..model.words import counted
+
+if TYPE_CHECKING:
+    from ..model import Run
 
 Row = tuple[str, str, float]  # query_id, doc_id, score
 
@@ -64,7 +67,7 @@ class Traces:
     empty: list[str] = field(default_factory=list)  # queries whose last call found nothing
     notes: list[str] = field(default_factory=list)
 
-    def run(self, tag: str | None = None):
+    def run(self, tag: str | None = None) -> Run:
         """The run as a ``Run``, the one the command writes (``run_text``)."""
         from ..io.trec import parse_run
         from .labels import run_text
@@ -87,7 +90,7 @@ def read_traces(source: str | Path) -> Traces:
     return _traced(path, calls)
 
 
-def run_from_traces(source: str | Path, tag: str | None = None):
+def run_from_traces(source: str | Path, tag: str | None = None) -> Run:
     """The ``Run`` of a trace (``read_traces(source).run(tag)``): each query's last call,
     in the order returned; the tag is the file's name without extensions by default."""
     return read_traces(source).run(tag)
