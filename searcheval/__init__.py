@@ -17,12 +17,13 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".engine.qrels_forms", "read_
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",
          "Evaluator": ".evaluator", "answers": ".analysis.answers",
          "AnswerCells": ".analysis.answers", "read_traces": ".build.traces",
-         "run_from_traces": ".build.traces", "Traces": ".build.traces"}
+         "run_from_traces": ".build.traces", "Traces": ".build.traces",
+         "read_labels": ".build.labels"}
 
 __all__ = ["AnswerCells", "Comparison", "Evaluator", "FormatError", "Fusion", "Measure",
            "MeasureError", "Qrels", "Results", "ResultsByRun", "Run", "SearchevalError",
            "add_spread", "answers", "compare", "evaluate", "experiment", "fuse",
-           "parse_measures", "read_qrels", "read_run", "read_traces", "run_from_traces",
+           "parse_measures", "read_labels", "read_qrels", "read_run", "read_traces", "run_from_traces",
            "Traces", "__version__"]
 
 

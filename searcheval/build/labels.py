@@ -28,6 +28,26 @@ class Converted:
     agreement: Agreement | None = None
     report: list[str] = field(default_factory=list)
 
+    def as_dict(self) -> dict[str, dict[str, int]]:
+        """The judgments as ``{query_id: {doc_id: grade}}``, which ``evaluate`` takes."""
+        out: dict[str, dict[str, int]] = {}
+        for query_id, doc_id, grade in self.qrels:
+            out.setdefault(query_id, {})[doc_id] = grade
+        return out
+
+
+def read_labels(source: str | Path | list, **options) -> Converted:
+    """A team's labels into judgments, as ``searcheval labels`` makes them: one file, or
+    several, one per labeler (paths, each file's labeler named by its file name, or
+    ``(path, name)`` pairs). ``options``: ``columns``, ``fmt``, ``sheet``, ``label_map``,
+    ``how`` and ``query_ids``, as the command's. The result holds ``qrels`` ((query_id,
+    doc_id, grade) rows; ``as_dict()``), ``agreement``, ``queries`` and ``report``."""
+    if isinstance(source, (str, Path)):
+        return convert(str(source), **options)
+    pairs = [(str(item), Path(item).name.split(".")[0]) if isinstance(item, (str, Path))
+             else (str(item[0]), item[1]) for item in source]
+    return convert(pairs, **options)
+
 
 # ---- from rows to judgments ------------------------------------------------------------------
 
