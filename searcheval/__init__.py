@@ -18,12 +18,15 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".io.readers", "read_run": ".
          "Evaluator": ".evaluator", "answers": ".analysis.answers",
          "AnswerCells": ".analysis.answers", "tune_memory": ".io.heap",
          "Correlation": ".analysis.correlation", "correlate": ".analysis.correlation",
-         "nuggets": ".analysis.nuggets"}
+         "nuggets": ".analysis.nuggets", "read_traces": ".build.traces",
+         "run_from_traces": ".build.traces", "Traces": ".build.traces",
+         "read_labels": ".build.labels"}
 
 __all__ = ["AnswerCells", "Comparison", "Correlation", "Evaluator", "FormatError", "Fusion",
            "Measure", "MeasureError", "Qrels", "Results", "ResultsByRun", "Run",
-           "SearchevalError", "add_spread", "answers", "compare", "correlate", "evaluate",
-           "experiment", "fuse", "nuggets", "parse_measures", "read_qrels", "read_run", "tune_memory",
+           "SearchevalError", "Traces", "add_spread", "answers", "compare", "correlate",
+           "evaluate", "experiment", "fuse", "nuggets", "parse_measures", "read_labels",
+           "read_qrels", "read_run", "read_traces", "run_from_traces", "tune_memory",
            "__version__"]
 
 

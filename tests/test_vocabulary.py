@@ -95,6 +95,8 @@ def test_output_defaults_to_stdout_and_equals_the_file(tmp_path):
         "labels": (["labels", ROOT / "fixtures" / "labels" / "library.csv",
                     "--write-queries", tmp_path / "q.tsv"], tmp_path / "l.qrels"),
         "convert": (["convert", SEEDS / "library.run", "--to", "tsv"], tmp_path / "c.tsv"),
+        "traces": (["traces", ROOT / "fixtures" / "traces" / "library.jsonl"],
+                   tmp_path / "t.run"),
     }
     for name, (arguments, target) in cases.items():
         to_stdout = cli(*arguments)
@@ -190,7 +192,7 @@ def test_shell_completion_script_and_answers():
 FILE_WORDS = [
     *(f"{command} fix" for command in ("evaluate", "compare", "batch", "check", "report",
                                        "misses", "agree", "fuse", "overlap", "pool", "convert",
-                                       "labels", "judgments", "search", "correlate")),
+                                       "labels", "judgments", "search", "correlate", "traces")),
     *(f"{command} q.qrels fix" for command in ("evaluate", "compare", "batch", "check",
                                                "report", "misses", "agree", "search")),
     "compare q.qrels a.run fix", "agree a.qrels b.qrels fix", "convert in.run fix",
@@ -205,6 +207,7 @@ FILE_WORDS = [
     "compare q.qrels a.run b.run --baseline fix", "report q.qrels r.run --docs fix",
     "pool r.run --queries fix", "pool r.run --unsampled fix", "fuse r.run --train-qrels fix",
     "labels sheet.csv -r fix", "labels sheet.csv --write-queries fix",
+    "traces t.jsonl -o fix", "traces t.jsonl --write-queries fix",
     "judgments sheet.csv --qrels fix", "search d.tsv q.tsv --stopwords fix",
 ]
 FOLDER_WORDS = ["batch q.qrels r.run -o fix", "evaluate q.qrels r.run --plot fix",

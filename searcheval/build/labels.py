@@ -10,6 +10,7 @@ for agreement in ``votes.py``; reading the file is ``io/labeled.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 from ..errors import FormatError, quoted
@@ -27,15 +28,43 @@ class Converted:
     agreement: Agreement | None = None
     report: list[str] = field(default_factory=list)
 
+    def as_dict(self) -> dict[str, dict[str, int]]:
+        """The judgments as ``{query_id: {doc_id: grade}}``, which ``evaluate`` takes."""
+        out: dict[str, dict[str, int]] = {}
+        for query_id, doc_id, grade in self.qrels:
+            out.setdefault(query_id, {})[doc_id] = grade
+        return out
+
+
+def read_labels(source: str | Path | list, **options) -> Converted:
+    """A team's labels into judgments, as ``searcheval labels`` makes them: one file, or
+    several, one per labeler (paths, each file's labeler named by its file name, or
+    ``(path, name)`` pairs). ``options``: ``columns``, ``fmt``, ``sheet``, ``label_map``,
+    ``how`` and ``query_ids``, as the command's. The result holds ``qrels`` ((query_id,
+    doc_id, grade) rows; ``as_dict()``), ``agreement``, ``queries`` and ``report``."""
+    if isinstance(source, (str, Path)):
+        return convert(str(source), **options)
+    pairs = [(str(item), Path(item).name.split(".")[0]) if isinstance(item, (str, Path))
+             else (str(item[0]), item[1]) for item in source]
+    return convert(pairs, **options)
+
 
 # ---- from rows to judgments ------------------------------------------------------------------
 
-def convert(source: str, *, columns: dict[str, str] | None = None, fmt: str | None = None,
-            sheet: str | None = None, label_map: dict[str, int] | None = None,
-            how: str = "majority", query_ids: str = "order") -> Converted:
-    """Read a labeled file and turn it into qrels rows, queries and (if ranked) a run."""
-    data = lab.read_labeled(source, columns, fmt, sheet)
+def convert(source: str | list[tuple[str, str]], *, columns: dict[str, str] | None = None,
+            fmt: str | None = None, sheet: str | None = None,
+            label_map: dict[str, int] | None = None, how: str = "majority",
+            query_ids: str = "order") -> Converted:
+    """Read a labeled file and turn it into qrels rows, queries and (if ranked) a run.
+
+    ``source`` may be several files, ``[(path, name), ...]``, one per labeler (each a copy
+    of one judging sheet): a file without an annotator column is labelled by ``name``."""
     mapping = {lab.word_key(k): v for k, v in (label_map or {}).items()}
+    if isinstance(source, (str, Path)):
+        data = lab.read_labeled(source, columns, fmt, sheet)
+    else:
+        data = _joined([(lab.read_labeled(path, columns, fmt, sheet), name)
+                        for path, name in source], mapping)
     ids, queries, generated = _query_ids(data, query_ids)
     docs = [_required(data, row, "doc_id") for row in data.rows]
     grades = [lab.grade(data, row, mapping) for row in data.rows]
@@ -53,10 +82,44 @@ def convert(source: str, *, columns: dict[str, str] | None = None, fmt: str | No
     return out
 
 
+def _joined(sets: list[tuple[lab.LabeledSet, str]], mapping: dict[str, int]) -> lab.LabeledSet:
+    """Several labelers' files as one set, each row keeping its file; the labels of each
+    file are read here first, so that an unknown word is reported with its own file."""
+    first = sets[0][0]
+    roles = sorted(set(first.columns) - {"annotator"})
+    names = [name for data, name in sets if "annotator" not in data.columns]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise FormatError(first.path, 0, f"two files are labelled by {quoted(twice[0])} (the "
+                          "name of a file without an annotator column): name each, NAME=PATH")
+    rows = []
+    for data, name in sets:
+        found = sorted(set(data.columns) - {"annotator"})
+        if found != roles:
+            raise FormatError(data.path, 0, f"columns for {', '.join(found)}, where "
+                              f"{first.path} has {', '.join(roles)}: give every labeler the "
+                              "same sheet")
+        for row in data.rows:
+            lab.grade(data, row, mapping)
+        if data.unknown:
+            raise _unknown_words(data)
+        own = "annotator" in data.columns
+        rows.extend(lab.Row(row.line, row.cells if own else {**row.cells, "annotator": name},
+                            data.path) for row in data.rows)
+    headers = [data.columns["annotator"] for data, _ in sets if "annotator" in data.columns]
+    parts = [*dict.fromkeys(headers)] + ([f"each file's name ({', '.join(names)})"]
+                                         if names else [])
+    columns = {**first.columns, "annotator": " or ".join(parts)}
+    ignored = list(dict.fromkeys(h for data, _ in sets for h in data.ignored))
+    return lab.LabeledSet(", ".join(data.path for data, _ in sets),
+                          "/".join(dict.fromkeys(data.format for data, _ in sets)), columns,
+                          ignored, rows)
+
+
 def _required(data: lab.LabeledSet, row: lab.Row, role: str) -> str:
-    value = lab.identifier(data.path, row, role)
+    value = lab.identifier(lab.where(data, row), row, role)
     if not value:
-        raise FormatError(data.path, row.line, f"no {role} (column {quoted(data.columns[role])} is "
+        raise FormatError(lab.where(data, row), row.line, f"no {role} (column {quoted(data.columns[role])} is "
                           "empty)")
     return value
 
@@ -67,7 +130,7 @@ def _query_ids(data: lab.LabeledSet, scheme: str) -> tuple[list[str], dict[str, 
     if "query_id" not in data.columns:
         for row, text in zip(data.rows, texts):
             if not text:
-                raise FormatError(data.path, row.line, f"no query (column "
+                raise FormatError(lab.where(data, row), row.line, f"no query (column "
                                   f"{quoted(data.columns['query'])} is empty)")
         given = lab.assign_query_ids(texts, scheme)
         return [given[t] for t in texts], {v: k for k, v in given.items()}, True
@@ -77,7 +140,7 @@ def _query_ids(data: lab.LabeledSet, scheme: str) -> tuple[list[str], dict[str, 
         if text:
             first = queries.setdefault(query_id, (text, row.line))
             if first[0] != text:
-                raise FormatError(data.path, row.line, f"query {quoted(query_id)} has two texts: "
+                raise FormatError(lab.where(data, row), row.line, f"query {quoted(query_id)} has two texts: "
                                   f"{quoted(first[0])} (line {first[1]}) and {quoted(text)}")
     return ids, {q: t for q, (t, _) in queries.items()}, False
 
@@ -99,12 +162,12 @@ def _votes(data: lab.LabeledSet, ids: list[str], docs: list[str],
         if "annotator" in data.columns:
             annotator = str(row.cells.get("annotator") or "").strip() or None
             if annotator is None:
-                raise FormatError(data.path, row.line, "no annotator (column "
+                raise FormatError(lab.where(data, row), row.line, "no annotator (column "
                                   f"{quoted(data.columns['annotator'])} is empty)")
         votes = pairs.setdefault((query_id, doc_id), [])
         for vote in votes:
             if annotator is not None and vote.annotator == annotator:
-                raise FormatError(data.path, row.line, f"annotator {quoted(annotator)} labels query "
+                raise FormatError(lab.where(data, row), row.line, f"annotator {quoted(annotator)} labels query "
                                   f"{quoted(query_id)} document {quoted(doc_id)} twice (lines {vote.line} "
                                   f"and {row.line})")
         votes.append(Vote(annotator, grade, row.line))
@@ -127,11 +190,11 @@ def _run(data: lab.LabeledSet, ids: list[str], docs: list[str]
             continue
         first = values.setdefault((query_id, doc_id), (value, row.line))
         if first[0] != value:
-            raise FormatError(data.path, row.line, f"query {quoted(query_id)} document {quoted(doc_id)} has "
+            raise FormatError(lab.where(data, row), row.line, f"query {quoted(query_id)} document {quoted(doc_id)} has "
                               f"{role} {value:g} here and {first[0]:g} on line {first[1]}")
         held = ranks.setdefault((query_id, value), (doc_id, row.line))
         if role == "rank" and held[0] != doc_id:
-            raise FormatError(data.path, row.line, f"query {quoted(query_id)} has rank {value:g} twice "
+            raise FormatError(lab.where(data, row), row.line, f"query {quoted(query_id)} has rank {value:g} twice "
                               f"({quoted(held[0])} on line {held[1]} and {quoted(doc_id)})")
     top = max((v for v, _ in values.values()), default=0.0)
     return [(q, d, v if role == "score" else top + 1 - v) for (q, d), (v, _) in values.items()]

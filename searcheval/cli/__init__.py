@@ -308,6 +308,7 @@ def _measures_text(fmt: str) -> str:
 LAZY_COMMANDS = {
     "convert": "searcheval.cli.convert:convert_command",
     "labels": "searcheval.cli.labels:labels",
+    "traces": "searcheval.cli.traces:traces_command",
     "check": "searcheval.cli.check:check_command",
     "batch": "searcheval.cli.batch:batch_command",
     "compare": "searcheval.cli.compare:compare_command",

@@ -39,7 +39,9 @@ EXAMPLES = {
     "judgments": ["searcheval judgments sheet.csv --partial -o judged.qrels   "
                   "(sheet.csv: pool's sheet, labels filled in)"],
     "labels": ["searcheval labels fixtures/labels/library.csv -o lab.qrels -r lab.run "
-               "--write-queries lab.queries.tsv"],
+               "--write-queries lab.queries.tsv",
+               "searcheval labels fixtures/traces/labels/ana.csv fixtures/traces/labels/luis.csv "
+               "-o team.qrels"],
     "measures": ["searcheval measures", "searcheval measures -f json"],
     "misses": ["searcheval misses fixtures/seeds/library.qrels fixtures/seeds/library.run -k 1"],
     "overlap": ["searcheval overlap fixtures/fusion/bm25.run fixtures/fusion/dense.run -k 10"],
@@ -48,6 +50,8 @@ EXAMPLES = {
              "-o sheet.csv"],
     "report": ["searcheval report fixtures/seeds/rerank.qrels fixtures/seeds/before.run "
                "fixtures/seeds/after.run -o report.html"],
+    "traces": ["searcheval traces fixtures/traces/library.jsonl -o app.run "
+               "--write-queries app.queries.tsv"],
     "search": ["searcheval search fixtures/seeds/library.docs.tsv "
                "fixtures/seeds/library.queries.tsv -o lab.run"],
 }

@@ -23,7 +23,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 # --queries names texts to read in pool and misses: labels' output of them is --write-queries
 @click.command("labels", cls=VocabularyCommand, context_settings=CONTEXT,
                renamed={"--queries": "--write-queries"})
-@click.argument("source", metavar="IN", shell_complete=files)
+@click.argument("sources", nargs=-1, required=True, metavar="IN...", shell_complete=files)
 @click.option("-o", "--output",
               shell_complete=files, default="-", show_default=True, metavar="FILE",
               help="Qrels file to write ('-': stdout).")
@@ -51,23 +51,34 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("--annotator-col", default=None, help="Column naming the annotator.")
 @click.option("--rank-col", default=None, help="Column holding ranks (1 = first).")
 @click.option("--score-col", default=None, help="Column holding scores (higher = first).")
-def labels(source, output, run_output, queries_output, how, label_map,
+def labels(sources, output, run_output, queries_output, how, label_map,
            query_ids, fmt, sheet, tag, **column_options) -> None:
     """Turn a labeled file (CSV, TSV, JSONL, XLSX; one judgment per row) into TREC qrels.
 
     Several rows for one (query, doc) are annotators' votes: they are aggregated and their
-    agreement is reported. Query texts without ids get ids; --write-queries FILE writes
-    the texts.
+    agreement is reported. Several files are several labelers' copies of one sheet: a file
+    without an annotator column is labelled by its name (NAME=PATH, else the file's name).
+    Query texts without ids get ids; --write-queries FILE writes the texts.
     """
     from . import _fail  # the CLI turns errors into messages and exit codes
     from ..errors import SearchevalError
     try:
         columns = {COLUMN_OPTIONS[k]: v for k, v in column_options.items() if v}
-        run_labels(source, output, run_output, queries_output, how=how,
+        run_labels(_sources(sources), output, run_output, queries_output, how=how,
                    label_map=_label_map(label_map), query_ids=query_ids, fmt=fmt, sheet=sheet,
                    tag=tag, columns=columns)
     except SearchevalError as exc:
         _fail(str(exc), 2)
+
+
+def _sources(tokens: tuple[str, ...]) -> str | list[tuple[str, str]]:
+    """One file as it is; several as (path, the labeler's name: NAME=PATH, else the file's
+    name without extensions), one per labeler."""
+    from .run_args import split_argument
+    arguments = [split_argument(token) for token in tokens]
+    if len(arguments) == 1 and arguments[0].name is None:
+        return arguments[0].path
+    return [(a.path, a.name or Path(a.path).name.split(".")[0] or "stdin") for a in arguments]
 
 
 def _label_map(entries: tuple[str, ...]) -> dict[str, int]:
@@ -84,18 +95,22 @@ def _label_map(entries: tuple[str, ...]) -> dict[str, int]:
     return mapping
 
 
-def run_labels(source: str, output: str, run_output: str | None, queries_output: str | None,
-               *, tag: str | None = None, **options) -> Converted:
+def run_labels(source: str | list[tuple[str, str]], output: str, run_output: str | None,
+               queries_output: str | None, *, tag: str | None = None,
+               **options) -> Converted:
     """Convert, check where everything goes, then write it all; returns the conversion."""
-    from ..io.output import refuse_inputs_as_outputs, refuse_shared_outputs
+    from ..io.output import refuse_inputs_as_outputs, refuse_shared_outputs, refuse_stdin_twice
     from .output import write_texts
-    refuse_inputs_as_outputs([output, run_output, queries_output], [source])
+    one = isinstance(source, (str, Path))
+    paths = [str(source)] if one else [path for path, _ in source]
+    refuse_inputs_as_outputs([output, run_output, queries_output], paths)
+    refuse_stdin_twice(paths)
     out = convert(source, **options)
     to_stdout = "-" in (output, run_output, queries_output)
     if [output, run_output, queries_output].count("-") > 1:
         raise UsageError("only one output can be '-' (stdout)")
     if run_output and out.run is None:
-        raise UsageError(f"{source}: no rank or score column, so no run to write (name one "
+        raise UsageError(f"{', '.join(paths)}: no rank or score column, so no run to write (name one "
                          "with --rank-col or --score-col)")
     if out.queries and not queries_output and out.generated_ids:
         raise UsageError("the query ids are made here, so their texts must be written: "
@@ -105,7 +120,7 @@ def run_labels(source: str, output: str, run_output: str | None, queries_output:
             raise UsageError(f"{target}: no such directory to write into")
     refuse_shared_outputs([output, run_output, queries_output],
                           ["the qrels (-o)", "the run (-r)", "the query texts (--write-queries)"])
-    stem = Path(source).name.split(".")[0] if source != "-" else ""
+    stem = Path(paths[0]).name.split(".")[0] if paths[0] != "-" else ""
     tag = tag or "_".join(stem.split()) or "labels"
     if tag.split() != [tag]:
         raise UsageError(f"--tag {quoted(tag)}: a run tag cannot hold whitespace")

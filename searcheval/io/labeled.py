@@ -64,6 +64,7 @@ class Row:
 
     line: int
     cells: dict[str, Any]  # role -> raw cell value (None when empty)
+    path: str = ""  # the file it is in, when rows of several files are read as one set
 
 
 @dataclass
@@ -236,6 +237,11 @@ def _require(path: str, header: list[str], chosen: dict[str, str]) -> None:
 
 # ---- cells ---------------------------------------------------------------------------------
 
+def where(labeled: LabeledSet, row: Row) -> str:
+    """The file a row is in: its own (rows of several files read as one set), else the set's."""
+    return row.path or labeled.path
+
+
 def identifier(path: str, row: Row, role: str) -> str | None:
     """A query or doc id cell as text (101.0 from a spreadsheet reads as 101)."""
     value = row.cells.get(role)
@@ -261,17 +267,17 @@ def grade(labeled: LabeledSet, row: Row, mapping: dict[str, int]) -> int | None:
     """
     value = row.cells.get("label")
     if value is None or isinstance(value, int) and not isinstance(value, bool):
-        return value if value is None else _grade_in_range(labeled.path, row.line, value, value)
+        return value if value is None else _grade_in_range(where(labeled, row), row.line, value, value)
     shown = str(value).strip() if not isinstance(value, bool) else str(value).lower()
     if _INTEGER.fullmatch(shown):
-        return _grade_in_range(labeled.path, row.line, grade_text_value(shown), shown)
+        return _grade_in_range(where(labeled, row), row.line, grade_text_value(shown), shown)
     if isinstance(value, float) or _FLOAT.fullmatch(shown):
-        raise FormatError(labeled.path, row.line, f"label must be an integer grade or a word, "
+        raise FormatError(where(labeled, row), row.line, f"label must be an integer grade or a word, "
                           f"found {quoted(value)}")
     key = word_key(shown)
     numbered = _NUMBERED.fullmatch(shown)  # "2 - highly relevant"
     if numbered is not None:
-        numbered = _grade_in_range(labeled.path, row.line,
+        numbered = _grade_in_range(where(labeled, row), row.line,
                                    grade_text_value(numbered.group(1)), shown)
     found = mapping.get(key, numbered)
     found = VOCABULARY.get(key) if found is None else found
@@ -320,7 +326,7 @@ def number(labeled: LabeledSet, row: Row, role: str) -> float | None:
     if isinstance(value, bool) or not math.isfinite(result) or role == "rank" and (
             result < 1 or not float(result).is_integer()):
         kind = "a positive integer" if role == "rank" else "a finite number"
-        raise FormatError(labeled.path, row.line, f"{role} must be {kind}, found {quoted(value)}")
+        raise FormatError(where(labeled, row), row.line, f"{role} must be {kind}, found {quoted(value)}")
     return float(result)
 
 
