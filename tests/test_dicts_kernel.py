@@ -14,6 +14,7 @@ import pytest
 import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import check_built, needs, ways
 
 import searcheval
 from searcheval.fast import dicts
@@ -25,11 +26,12 @@ RUNS = st.dictionaries(IDS, st.dictionaries(IDS, SCORES, max_size=8), max_size=8
 
 def test_the_package_was_built_with_its_compiled_module():
     """``pip install`` compiles ``fast/dicts.c`` (setup.py; the README's test command
-    installs with ``-e``, so the module lands beside the sources the tests import): the
-    README's machine has a C compiler, and without the module dicts take the slower way."""
-    assert dicts.KERNEL is not None, "searcheval.fast._dicts was not built: reinstall"
+    installs with ``-e``, so the module lands beside the sources the tests import) where a
+    C compiler is; without the module dicts take the slower way."""
+    check_built("_dicts")
 
 
+@needs("_dicts")
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(RUNS)
 def test_flat_scores_against_python(run):
@@ -55,6 +57,7 @@ class Scores(dict):
     pass
 
 
+@needs("_dicts")
 @pytest.mark.parametrize("run", [
     {"q": {"d": True}},  # a bool: the Python way reads it (1.0), as before
     {"q": {"d": np.float32(1.5)}},
@@ -72,6 +75,7 @@ def test_flat_scores_leaves_other_dicts_to_python(run):
     assert dicts.flat_scores(run) is None
 
 
+@needs("_dicts")
 def test_a_float_subclass_is_read_as_its_value():
     """numpy's float64 is a float: read as it is, not sent the slow way."""
     _, scores, _ = dicts.flat_scores({"q": {"a": np.float64(0.25), "b": 2**63 + 1}})
@@ -82,6 +86,7 @@ CODES = st.dictionaries(IDS, st.dictionaries(IDS, st.integers(-2, 2**31 - 1), ma
                         max_size=8)
 
 
+@needs("_dicts")
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(RUNS, CODES, st.data())
 def test_judgments_against_dict_lookups(run, codes, data):
@@ -95,6 +100,7 @@ def test_judgments_against_dict_lookups(run, codes, data):
     assert got.dtype == np.int32 and got.tolist() == expected
 
 
+@needs("_dicts")
 @pytest.mark.parametrize("codes", [
     {"q": {"d": np.int64(1)}},
     {"q": {"d": 1.0}},
@@ -108,6 +114,7 @@ def test_judgments_leave_other_codes_to_python(codes):
     assert dicts.judgments({"q": {"d": 1.0}}, codes) is None
 
 
+@needs("_dicts")
 def test_a_key_that_changes_the_dicts_while_compared_does_not_crash_the_pass():
     """A str subclass in the codes whose __eq__ empties the run (and frees what the pass
     read): the pass gives the Python way back (None) or the lookups' own answer."""
@@ -158,6 +165,7 @@ def test_evaluations_with_and_without_the_module_equal_pytrec_eval(monkeypatch):
         assert with_module[key] == pytest.approx(value, abs=1e-12)
 
 
+@needs("_dicts")
 def test_a_key_that_replaces_a_query_s_documents_while_compared_sends_the_python_way():
     """The __eq__ swaps a later query's documents for another object (the run keeps its
     size): the pass must not read that object as a dict (it read out of bounds once)."""
@@ -189,7 +197,7 @@ def test_int_scores_past_a_double_s_precision_give_the_same_numbers_both_ways(sc
     assert with_module[("q1", "AP")] == expected
 
 
-@pytest.mark.parametrize("kernel", [True, False])
+@pytest.mark.parametrize("kernel", ways("_dicts"))
 def test_an_int_score_beyond_a_double_is_refused_by_its_entry(kernel, monkeypatch):
     if not kernel:
         monkeypatch.setattr(dicts, "KERNEL", None)

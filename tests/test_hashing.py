@@ -24,7 +24,7 @@ from searcheval.fast.hashing import (descending_order, equal_pairs, hashes_and_r
                                      same_strings, string_hashes)
 from searcheval.io.trec import read_qrels, read_run
 
-from kernels import both_ways
+from kernels import each_way
 
 TREC_EVAL = Path(__file__).resolve().parent.parent / "fixtures" / "trec_eval"
 
@@ -390,7 +390,7 @@ def test_descending_order_against_python(data, strings):
     rows = data.draw(st.lists(st.integers(0, len(strings) - 1), unique=True, max_size=30))
     groups = data.draw(st.lists(st.integers(0, 3), min_size=len(rows), max_size=len(rows)))
     column = data.draw(layouts(strings))[data.draw(st.integers(0, 7))]
-    for got in both_ways(hashing, lambda: descending_order(np.array(groups, dtype=np.int64), column,
+    for got in each_way(hashing, lambda: descending_order(np.array(groups, dtype=np.int64), column,
                                                   np.array(rows, dtype=np.int64))):
         assert got.tolist() == python_descending(groups, [strings[r] for r in rows])
 
@@ -404,7 +404,7 @@ def test_descending_order_long_shared_prefixes():
     order = np.random.default_rng(1).permutation(len(strings))
     rows = order.astype(np.int64)
     groups = [int(r) % 2 for r in rows]
-    for got in both_ways(hashing, lambda: descending_order(np.array(groups), exact_buffers(strings),
+    for got in each_way(hashing, lambda: descending_order(np.array(groups), exact_buffers(strings),
                                                   rows)):
         assert got.tolist() == python_descending(groups, [strings[r] for r in rows])
 
@@ -413,7 +413,7 @@ def test_descending_order_of_rows_that_are_a_strided_view():
     """Rows given as every other element of an array (not one buffer): the same order both
     ways."""
     rows = np.arange(8, dtype=np.int64)[::2]
-    for got in both_ways(hashing, lambda: descending_order(np.zeros(4, np.int64), pa.array(list("bxaxcxdx")),
+    for got in each_way(hashing, lambda: descending_order(np.zeros(4, np.int64), pa.array(list("bxaxcxdx")),
                                                   rows)):
         assert got.tolist() == [3, 2, 0, 1]  # rows 6, 4, 0, 2: "d", "c", "b", "a"
 

@@ -39,6 +39,8 @@ NOT_RUN = {
     "python -m searcheval.cli.baselines irds:cranfield": "ir_datasets' Cranfield texts (tests/test_search_cranfield.py runs it)",
     "dask scheduler": "a Dask cluster (tests/test_dask.py starts one)",
     "searcheval evaluate my.qrels bm25=bm25.run": "the reader's own files",
+    "git worktree add --detach ../searcheval-without-c": "the whole suite once more, as an "
+    "install without a C compiler has it",
 }
 
 

@@ -16,6 +16,7 @@ import pytest
 import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import check_built, needs, needs_compiler, ways
 
 import searcheval
 from searcheval import ranking
@@ -26,8 +27,8 @@ MAX = 2**64 - 1
 
 
 def test_the_package_was_built_with_its_span_sort():
-    """``pip install`` compiles ``fast/spans.c`` (setup.py), as it does ``fast/dicts.c``."""
-    assert group_sort.KERNEL is not None, "searcheval.fast._spans was not built: reinstall"
+    """``pip install`` compiles ``fast/spans.c`` (setup.py) where a C compiler is."""
+    check_built("_spans")
 
 
 def _keys(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -44,6 +45,7 @@ def _keys(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, 1 << int(kind), n).astype(np.uint64)  # "20": keys below 2**20
 
 
+@needs("_spans")
 @settings(max_examples=60, deadline=None)
 @given(lengths=st.lists(st.sampled_from([0, 1, 2, 24, 25, 100, 700, 5000]), min_size=1,
                         max_size=6),
@@ -79,9 +81,11 @@ class _Recorded:
         return self.module.rank_spans(scores, bounds, order)
 
 
-@pytest.fixture
-def kernel(monkeypatch) -> _Recorded:
-    recorded = _Recorded(group_sort.KERNEL)
+@pytest.fixture(params=ways("_spans"))
+def kernel(request, monkeypatch) -> _Recorded | None:
+    """The C sort, recording what reached it (where it is in use), or none: the numpy way an
+    install without a C compiler takes."""
+    recorded = _Recorded(group_sort.KERNEL) if request.param else None
     monkeypatch.setattr(group_sort, "KERNEL", recorded)
     return recorded
 
@@ -103,7 +107,7 @@ def test_sort_spans_takes_the_kernel_for_wide_spans_and_agrees_with_numpy(kernel
     keys = rng.integers(0, MAX, int(bounds[-1]), dtype=np.uint64, endpoint=True)
     with_kernel, without = keys.copy(), keys.copy()
     sort_spans(with_kernel, bounds)
-    assert sum(kernel.keys) == len(keys)
+    assert kernel is None or sum(kernel.keys) == len(keys)
     assert np.array_equal(with_kernel, _numpy_sorted(keys, bounds))
     monkeypatch.setattr(group_sort, "KERNEL", None)
     sort_spans(without, bounds)
@@ -118,10 +122,11 @@ def test_short_spans_stay_with_numpy(kernel):
     keys = rng.integers(0, MAX, int(bounds[-1]), dtype=np.uint64, endpoint=True)
     sorted_keys = keys.copy()
     sort_spans(sorted_keys, bounds)
-    assert kernel.keys == []
+    assert kernel is None or kernel.keys == []
     assert np.array_equal(sorted_keys, _numpy_sorted(keys, bounds))
 
 
+@needs("_spans")
 @pytest.mark.parametrize("bounds, payload, message", [
     ([0, 5, 3], None, "bounds"),  # decreasing
     ([0, 11], None, "bounds"),  # past the keys
@@ -135,6 +140,7 @@ def test_bad_bounds_are_refused_before_anything_moves(bounds, payload, message):
     assert keys.tolist() == list(range(10, 0, -1))
 
 
+@needs("_spans")
 def test_keys_that_cannot_be_written_are_refused():
     keys = np.arange(100, dtype=np.uint64)
     keys.flags.writeable = False
@@ -142,6 +148,7 @@ def test_keys_that_cannot_be_written_are_refused():
         group_sort.KERNEL.sort_spans(keys, np.array([0, 100], dtype=np.int64))
 
 
+@needs("_spans")
 @pytest.mark.parametrize("keys, bounds, payload, message", [
     (np.arange(10.0), np.array([0, 10]), None, "keys"),  # floats: not sorted by their bits
     (np.arange(10), np.array([0, 10]), None, "keys"),  # signed keys
@@ -155,6 +162,7 @@ def test_buffers_of_another_type_are_refused(keys, bounds, payload, message):
         group_sort.KERNEL.sort_spans(keys, bounds, payload)
 
 
+@needs("_spans")
 @settings(max_examples=60, deadline=None)
 @given(lengths=st.lists(st.sampled_from([0, 1, 2, 24, 25, 100, 700, 5000]), min_size=1,
                         max_size=6),
@@ -179,6 +187,7 @@ def test_rank_spans_is_the_sort_of_descending_keys_with_row_numbers(lengths, sin
         assert np.all(ranked[1:] <= ranked[:-1])
 
 
+@needs("_spans")
 @pytest.mark.parametrize("scores, bounds, order, message", [
     (np.zeros(10), [0, 5, 3], np.zeros(10, np.int64), "bounds"),
     (np.zeros(10), [0, 11], np.zeros(10, np.int64), "bounds"),
@@ -204,7 +213,7 @@ def test_ranking_by_score_with_the_kernel_is_numpys(kernel, monkeypatch):
     scores = rng.choice(np.array([-2.5, -0.0, 0.0, 1e-300, 0.5, 3.0, 1e300]), len(codes))
     scores[::3] = rng.normal(size=len(scores[::3]))
     order = ranking.by_query_and_score(codes, scores)
-    assert sum(kernel.keys) == len(codes)
+    assert kernel is None or sum(kernel.keys) == len(codes)
     assert np.array_equal(np.sort(order), np.arange(len(codes)))
     reference = np.lexsort((-scores, codes))
     assert np.array_equal(codes[order], codes[reference])
@@ -233,7 +242,7 @@ def test_whole_evaluation_with_and_without_the_kernel_is_pytrec_evals(kind, kern
         [(q, d, s) for q, docs in run.items() for d, s in docs.items()],
         columns=["query_id", "doc_id", "score"])
     with_kernel = searcheval.evaluate(qrels, given_run, measures=measures)
-    assert kernel.keys, "the evaluation did not reach the C sort"
+    assert kernel is None or kernel.keys, "the evaluation did not reach the C sort"
     monkeypatch.setattr(group_sort, "KERNEL", None)
     without = searcheval.evaluate(qrels, given_run, measures=measures)
     np.testing.assert_array_equal(with_kernel.values, without.values)
@@ -243,6 +252,7 @@ def test_whole_evaluation_with_and_without_the_kernel_is_pytrec_evals(kind, kern
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
 
 
+@needs_compiler
 def test_the_portable_build_sorts_as_numpy_does(tmp_path, monkeypatch):
     """Compilers without GCC's count-leading-zeros builtin (MSVC) take spans.c's portable
     bit_length: built here with that path forced (SEARCHEVAL_PORTABLE_C), it sorts every
