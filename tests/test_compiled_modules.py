@@ -16,3 +16,13 @@ def test_every_compiled_module_is_in_use_where_a_compiler_is():
         assert in_use() == []
         assert [compiled(name) for name in COMPILED] == [None] * len(COMPILED)
     evaluates_as_pytrec_eval()
+
+
+def test_the_memory_handler_is_built_where_a_compiler_is():
+    """``fast/reuse.c`` (the library's memory handler, no number depends on it, so
+    ``--version`` leaves it out): built with the others, so test_reuse.py runs."""
+    from searcheval.fast import reuse
+    if compiler() is not None and not switched_off():
+        assert reuse.HANDLER is not None
+    else:
+        assert reuse.HANDLER is None
