@@ -137,3 +137,28 @@ def test_partitioned_run_tag_is_the_last_lines(cluster, tmp_path, ending):
         results, _ = evaluate_partitioned(client, read_qrels(SUITE / "qrels.test"), str(path),
                                           resolve_measures(["AP"]), Settings(), block_bytes=2_000)
     assert results.run_tag == "mytag" == read_run(path).tag
+
+
+def test_a_local_cluster_says_nothing_when_another_dask_holds_the_dashboard_port(tmp_path):
+    """Another Dask on the machine holds 8787 (its dashboard): a local cluster's scheduler
+    serves on a free port, and distributed's "Port 8787 is already in use" warning, a
+    second line on stderr, never comes."""
+    import socket
+    import subprocess
+    import sys
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        holder.bind(("", 8787))
+        holder.listen()
+    except OSError:
+        pass  # taken already: by another Dask, which is the case tested
+    try:
+        done = subprocess.run([sys.executable, "-m", "searcheval", "batch", str(CRANFIELD / "qrel"),
+                               str(CRANFIELD / "results" / "results_custom_bm25.txt"), "-o",
+                               str(tmp_path / "out"), "-m", "AP",
+                               "--dask", "local:1"], capture_output=True, text=True, timeout=300)
+    finally:
+        holder.close()
+    assert done.returncode == 0, done.stderr
+    assert "8787" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr

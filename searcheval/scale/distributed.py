@@ -46,6 +46,11 @@ def require_dask() -> None:
         raise UsageError(INSTALL_HINT) from None
 
 
+# The scheduler's HTTP server (its /health route) without a dashboard, on a free port: on
+# dashboard's 8787, taken by any other Dask on the machine, distributed warns on stderr.
+QUIET_SCHEDULER = {"dashboard": False, "dashboard_address": ":0"}
+
+
 @contextmanager
 def dask_client(address: str):
     """A ``distributed.Client`` for ``local[:N]`` (a LocalCluster of N processes) or the
@@ -59,7 +64,8 @@ def dask_client(address: str):
         try:  # the scheduler's and workers' own logs are off: a lost worker is one line
             cluster = LocalCluster(n_workers=int(count or DEFAULT_LOCAL_WORKERS),
                                    threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.CRITICAL)
+                                   dashboard_address=None, silence_logs=logging.CRITICAL,
+                                   scheduler_kwargs=QUIET_SCHEDULER)
         except Exception as exc:  # noqa: BLE001 - every way a cluster fails to start
             # (a worker killed as it starts: RuntimeError "Nanny failed to start.")
             raise WorkersLost(f"--dask {address}: the local cluster did not start "
