@@ -16,12 +16,13 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".engine.qrels_forms", "read_
          "Fusion": ".analysis.fusion", "fuse": ".analysis.fusion",
          "add_spread": ".analysis.mean_spread", "experiment": ".analysis.experiment",
          "Evaluator": ".evaluator", "answers": ".analysis.answers",
-         "AnswerCells": ".analysis.answers"}
+         "AnswerCells": ".analysis.answers", "register_ir_measures": ".provider"}
 
 __all__ = ["AnswerCells", "Comparison", "Evaluator", "FormatError", "Fusion", "Measure",
            "MeasureError", "Qrels", "Results", "ResultsByRun", "Run", "SearchevalError",
            "add_spread", "answers", "compare", "evaluate", "experiment", "fuse",
-           "parse_measures", "read_qrels", "read_run", "__version__"]
+           "parse_measures", "read_qrels", "read_run", "register_ir_measures",
+           "__version__"]
 
 
 def __getattr__(name: str):

@@ -1,0 +1,70 @@
+"""How searcheval's ir_measures provider evaluates: one ``searcheval.Evaluator`` with
+ir_measures' conventions (``like="ir_measures"``) for the measures asked, made once per
+qrels, and each run's values handed back as ir_measures' ``Metric`` records.
+
+The qrels and runs come in any form ir_measures takes (a dict of dicts, a DataFrame,
+``Qrel``/``ScoredDoc`` tuples, an iterator): ir_measures' own converters turn them into
+the ``{query_id: {doc_id: value}}`` dicts its pytrec_eval provider reads (a judgment
+listed twice: the last one, as there), which searcheval reads in one pass in C.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..evaluator import Evaluator
+from ..measures import parse_measures
+
+LIKE = "ir_measures"
+
+
+def evaluator_class(ir_measures: Any) -> type:
+    """The Evaluator class (made here: its base class is ir_measures', imported on call)."""
+    base = ir_measures.providers.Evaluator
+    util = ir_measures.util
+
+    class SearchevalEvaluator(base):
+        """Runs against one qrels: ``iter_calc(run)`` yields a ``Metric`` for every qrels
+        query and measure (ir_measures' ``Evaluator.iter_calc`` fills any it lacks with the
+        measure's DEFAULT, as for every provider); ``calc_aggregate`` and ``calc`` are
+        ir_measures', over these records."""
+
+        def __init__(self, measures: list, qrels: Any) -> None:
+            judgments = util.QrelsConverter(qrels).as_dict_of_dict()
+            super().__init__(measures, set(judgments))
+            self.rows = ordered_rows(measures)
+            self.searcheval = Evaluator(judgments, list(self.rows), like=LIKE)
+
+        def _iter_calc(self, run: Any) -> Iterator:
+            scores = util.RunConverter(run).as_dict_of_dict()
+            yield from metrics(self.searcheval.evaluate(scores), self.rows, util.Metric)
+
+    return SearchevalEvaluator
+
+
+def ordered_rows(measures: list) -> dict:
+    """Each measure asked (ir_measures' object) under searcheval's reading of its name,
+    ``{searcheval measure: [ir_measures' measures]}``: two of ir_measures' objects that
+    name one measure (``nDCG`` and ``nDCG(dcg='log2')``) are computed once, reported twice."""
+    rows: dict = {}
+    for measure in measures:
+        rows.setdefault(parse_measures([measure], like=LIKE)[0], []).append(measure)
+    return rows
+
+
+def metrics(results: Any, rows: dict, record: type) -> Iterator:
+    """``record(query_id, measure, value)`` for each query of the run evaluated and measure
+    asked, the value a Python float (as pytrec_eval gives every value, counts included).
+
+    A qrels query the run lacks gets no record here: ir_measures' ``Evaluator.iter_calc``
+    gives it the measure's DEFAULT, as for every provider. That is ir_measures' rule, and it
+    differs from trec_eval -c's in the counts: ``NumQ`` and ``NumRel`` are 0 there, not 1
+    and the query's relevant documents."""
+    queries = [(column, query_id) for column, query_id in enumerate(results.query_ids)
+               if results.in_run[column]]
+    for measure, asked in rows.items():
+        values = results.values[results.measure_row(measure)].tolist()
+        for column, query_id in queries:
+            for one in asked:
+                value = values[column]
+                yield record(query_id=query_id, measure=one, value=value)
