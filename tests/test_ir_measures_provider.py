@@ -12,6 +12,7 @@ tests/test_ir_measures_suite.py.
 from __future__ import annotations
 
 import math
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -58,8 +59,14 @@ NOT_DECLARED = [
     M.RBP, M.RBP(rel=1)@10,  # graded RBP and RBP@k: no provider of its pipeline to hold them to
     M.nDCG(dcg="exp-log2"), M.nDCG(dcg="exp-log2", judged_only=True)@10,  # gdeval: neither
     M.NumRel(rel=2),  # its pytrec_eval provider passes no level
-    M.alpha_nDCG@10, M.ERR_IA@10, M.P_IA@10,  # diversity: subtopic qrels not passed on
+    M.ERR_IA(judged_only=True)@10,  # pyndeval's provider fails with judged_only
+    M.alpha_nDCG,  # searcheval's diversity measures take a cutoff
 ]
+# what pyndeval computes: diversity, the qrels' iteration field the subtopic
+DIVERSITY_MEASURES = [measure for rel in (1, 2) for measure in (
+    M.ERR_IA(rel=rel)@5, M.nERR_IA(rel=rel)@20, M.alpha_DCG(rel=rel)@10,
+    M.alpha_nDCG(rel=rel, alpha=0.3)@10, M.AP_IA(rel=rel), M.P_IA(rel=rel)@10, M.NRBP(rel=rel),
+    M.nNRBP(rel=rel, alpha=0.3, beta=0.8), M.StRecall(rel=rel)@10)]
 
 
 @pytest.fixture
@@ -166,6 +173,32 @@ def test_equal_to_gdeval_on_ir_measures_test_data(provider, measure):
     # gdeval.pl prints 5 places (ERR) or 4 (nDCG): ir_measures' own suite compares to 4
     assert_same(per_query(provider, [measure], SMALL_QRELS, SMALL_RUN),
                 per_query(ir_measures.gdeval, [measure], SMALL_QRELS, SMALL_RUN), 1e-4)
+
+
+def diversity_data() -> tuple[list, list[dict]]:
+    """Twelve queries of one to four subtopics, graded 0-3 at random (a fixed seed), and
+    three runs without ties, two with queries the qrels lack and one lacking two of theirs."""
+    rng = random.Random(7)
+    qrels = []
+    for query in range(1, 13):
+        docs = [f"d{i}" for i in range(30)]
+        for subtopic in range(1, rng.randint(2, 5)):
+            qrels += [ir_measures.Qrel(str(query), doc, rng.choice([0, 0, 1, 1, 2, 3]),
+                                       str(subtopic)) for doc in rng.sample(docs, 12)]
+    runs = []
+    for last in (10, 13, 13):
+        ranked = {str(q): rng.sample([f"d{i}" for i in range(40)], 25) for q in range(1, last + 1)}
+        runs.append({q: {doc: float(25 - i) for i, doc in enumerate(docs)}
+                     for q, docs in ranked.items()})
+    return qrels, runs
+
+
+@pytest.mark.parametrize("measure", DIVERSITY_MEASURES, ids=str)
+def test_diversity_equal_to_pyndeval(provider, measure):
+    qrels, runs = diversity_data()
+    for run in runs:
+        assert_same(per_query(provider, [measure], qrels, run),
+                    per_query(ir_measures.pyndeval, [measure], qrels, run), 1e-9)
 
 
 @pytest.mark.parametrize("measure", NOT_DECLARED, ids=str)

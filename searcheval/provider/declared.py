@@ -6,7 +6,11 @@ Narrower than searcheval's names where ir_measures has no provider to check the 
 against, or where the rest means something else there: ``NumRel`` only at ``rel=1`` (its
 pytrec_eval provider passes no level), ``RBP`` only with ``rel`` (graded RBP has no provider
 in ir_measures' pipeline; ``RBP@k`` only its trectools provider, which multiplies by the raw
-grade), ``nDCG(dcg='exp-log2')`` without gains or judged_only (gdeval's, which takes neither).
+grade), ``nDCG(dcg='exp-log2')`` only with a cutoff and without gains or judged_only
+(gdeval's, which takes neither; without a cutoff only ranx's, which fails under pandas 3),
+no ``Accuracy`` (ir_measures averages it over the run's queries alone), and the diversity
+measures without ``judged_only`` (pyndeval's provider fails with it) and with a cutoff
+(searcheval's diversity measures take one always).
 """
 
 from __future__ import annotations
@@ -51,6 +55,16 @@ DECLARED: tuple[tuple[str, dict[str, Any]], ...] = (
     ("NERR11", {"T": ANY, "min_rel": ANY, "max_rel": REQUIRED}),
     ("INST", {"T": ANY, "min_rel": ANY, "max_rel": REQUIRED}),
     ("INSQ", {"T": ANY, "min_rel": ANY, "max_rel": REQUIRED}),
+    # diversity: the qrels' iteration field is the subtopic, as pyndeval reads it
+    ("ERR_IA", {"cutoff": REQUIRED, "rel": ANY, "judged_only": (False,)}),
+    ("nERR_IA", {"cutoff": REQUIRED, "rel": ANY, "judged_only": (False,)}),
+    ("alpha_DCG", {"cutoff": REQUIRED, "alpha": ANY, "rel": ANY, "judged_only": (False,)}),
+    ("alpha_nDCG", {"cutoff": REQUIRED, "alpha": ANY, "rel": ANY, "judged_only": (False,)}),
+    ("NRBP", {"alpha": ANY, "beta": ANY, "rel": ANY}),
+    ("nNRBP", {"alpha": ANY, "beta": ANY, "rel": ANY}),
+    ("AP_IA", {"rel": ANY, "judged_only": (False,)}),
+    ("P_IA", {"cutoff": REQUIRED, "rel": ANY, "judged_only": (False,)}),
+    ("StRecall", {"cutoff": REQUIRED, "rel": ANY}),
 )
 
 

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 from ..evaluator import Evaluator
 from ..measures import parse_measures
+from ..model import Qrels
 
 LIKE = "ir_measures"
 
@@ -30,16 +31,34 @@ def evaluator_class(ir_measures: Any) -> type:
         ir_measures', over these records."""
 
         def __init__(self, measures: list, qrels: Any) -> None:
+            rows = ordered_rows(measures)
+            diverse = {m: a for m, a in rows.items() if m.spec.computing.subtopics}
+            plain = {m: a for m, a in rows.items() if m not in diverse}
+            if diverse:  # read once: qrels may be an iterator
+                qrels = list(util.QrelsConverter(qrels).as_namedtuple_iter())
             judgments = util.QrelsConverter(qrels).as_dict_of_dict()
             super().__init__(measures, set(judgments))
-            self.rows = ordered_rows(measures)
-            self.searcheval = Evaluator(judgments, list(self.rows), like=LIKE)
+            self.parts = []
+            if plain:
+                self.parts.append((Evaluator(judgments, list(plain), like=LIKE), plain))
+            if diverse:
+                self.parts.append((Evaluator(diversity_qrels(qrels), list(diverse), like=LIKE),
+                                   diverse))
 
         def _iter_calc(self, run: Any) -> Iterator:
             scores = util.RunConverter(run).as_dict_of_dict()
-            yield from metrics(self.searcheval.evaluate(scores), self.rows, util.Metric)
+            for evaluator, rows in self.parts:
+                yield from metrics(evaluator.evaluate(scores), rows, util.Metric)
 
     return SearchevalEvaluator
+
+
+def diversity_qrels(rows: list) -> Qrels:
+    """The qrels as diversity judgments, a grade per (query, subtopic, document): ir_measures'
+    ``Qrel.iteration`` is the subtopic, as pyndeval, its diversity provider, reads it."""
+    return Qrels.from_columns([r.query_id for r in rows], [r.doc_id for r in rows],
+                              [r.relevance for r in rows], form="diversity",
+                              iteration=[str(r.iteration) for r in rows])
 
 
 def ordered_rows(measures: list) -> dict:
