@@ -251,3 +251,17 @@ def test_ir_measures_command_line_refusal_is_one_line():
     assert result.stderr == ("python -m searcheval.cli.ir_measures_main: ERR@10: ERR's largest"
                              " grade is 4 unless given (gdeval.pl's), but the qrels grade a "
                              "document 5: write ERR(max_grade=5)@10\n")
+
+
+@pytest.mark.parametrize("run", [{}, {"1": {"z": 1.0}}, {"3": {"a": 1.0}}, {"1": {"a": 1.0}}],
+                         ids=["empty", "nothing judged", "other queries", "one query"])
+def test_runs_searcheval_refuses_alone_score_as_in_ir_measures(provider, run):
+    """A run that ranks nothing (or nothing the qrels judge): ir_measures' providers give
+    every qrels query the DEFAULT, where searcheval.evaluate refuses it (allow_empty)."""
+    qrels = {"1": {"a": 1, "b": 0}, "2": {"c": 1}}
+    measures = [M.AP, M.NumQ, M.NumRet, M.P@1]
+    assert_same(per_query(provider, measures, qrels, run),
+                per_query(ir_measures.pytrec_eval, measures, qrels, run), 0)
+    diverse = [M.alpha_nDCG@5]
+    assert_same(per_query(provider, diverse, qrels, run),
+                per_query(ir_measures.pyndeval, diverse, qrels, run), 0)

@@ -17,6 +17,9 @@ from ..measures import parse_measures
 from ..model import Qrels
 
 LIKE = "ir_measures"
+# ir_measures' conventions: its query policy and names; a run that ranks nothing the
+# qrels judge (or nothing at all) scores every qrels query the DEFAULT, as its providers do
+OPTIONS = {"like": LIKE, "allow_empty": True}
 
 
 def evaluator_class(ir_measures: Any) -> type:
@@ -40,9 +43,9 @@ def evaluator_class(ir_measures: Any) -> type:
             super().__init__(measures, set(judgments))
             self.parts = []
             if plain:
-                self.parts.append((Evaluator(judgments, list(plain), like=LIKE), plain))
+                self.parts.append((Evaluator(judgments, list(plain), **OPTIONS), plain))
             if diverse:
-                self.parts.append((Evaluator(diversity_qrels(qrels), list(diverse), like=LIKE),
+                self.parts.append((Evaluator(diversity_qrels(qrels), list(diverse), **OPTIONS),
                                    diverse))
 
         def _iter_calc(self, run: Any) -> Iterator:
