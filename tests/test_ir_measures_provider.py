@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,9 @@ ir_measures = pytest.importorskip("ir_measures")
 import searcheval  # noqa: E402
 from searcheval.provider import evaluation  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+import docs_pages  # noqa: E402
+
+ROOT = docs_pages.ROOT
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
 QRELS = CRANFIELD / "qrel"
 RUNS = sorted((CRANFIELD / "results").glob("*.txt"))
@@ -59,6 +62,7 @@ NOT_DECLARED = [
     M.RBP, M.RBP(rel=1)@10,  # graded RBP and RBP@k: no provider of its pipeline to hold them to
     M.nDCG(dcg="exp-log2"), M.nDCG(dcg="exp-log2", judged_only=True)@10,  # gdeval: neither
     M.NumRel(rel=2),  # its pytrec_eval provider passes no level
+    M.ERR,  # gdeval's takes a cutoff always
     M.ERR_IA(judged_only=True)@10,  # pyndeval's provider fails with judged_only
     M.alpha_nDCG,  # searcheval's diversity measures take a cutoff
 ]
@@ -265,3 +269,21 @@ def test_runs_searcheval_refuses_alone_score_as_in_ir_measures(provider, run):
     diverse = [M.alpha_nDCG@5]
     assert_same(per_query(provider, diverse, qrels, run),
                 per_query(ir_measures.pyndeval, diverse, qrels, run), 0)
+
+
+def test_the_how_to_pages_python_says_what_it_returns(provider, monkeypatch):
+    """Each line of the page's Python block that ends in `# value` evaluates to that value
+    (its sh block runs in test_readme)."""
+    block = re.search(r"```python\n(.*?)```", docs_pages.page("how-to/ir-measures-provider.md"),
+                      re.S).group(1)
+    monkeypatch.chdir(ROOT)
+    names: dict = {}
+    stated = 0
+    for statement in re.split(r"\n(?=\S)", block.strip()):
+        code, _, value = statement.partition("  # ")
+        if value:
+            assert repr(eval(code, names)) == value.strip(), code
+            stated += 1
+        else:
+            exec(statement, names)
+    assert stated == 5

@@ -44,7 +44,7 @@ DECLARED: tuple[tuple[str, dict[str, Any]], ...] = (
     ("Success", {"cutoff": ANY, "rel": ANY, "judged_only": ANY}),
     ("IPrec", {"recall": ANY, "judged_only": ANY}),
     ("Judged", {"cutoff": ANY}),
-    ("ERR", {"cutoff": ANY}),
+    ("ERR", {"cutoff": REQUIRED}),
     ("Compat", {"p": ANY, "normalize": ANY}),
     ("RBP", {"cutoff": ABSENT, "p": ANY, "rel": REQUIRED}),
     ("BPM", {"cutoff": ANY, "T": ANY, "min_rel": ANY, "max_rel": REQUIRED}),
