@@ -45,12 +45,14 @@ PYTREC_MEASURES = [
     M.Bpref(rel=2), M.infAP, M.NumRet, M.NumRet(rel=1), M.NumRet(rel=3), M.NumQ, M.NumRel,
     M.SetAP, M.SetF, M.SetF(beta=0.5), M.SetP, M.SetP(relative=True), M.SetR(rel=2),
     M.Success@10, M.Success(rel=5)@1, M.IPrec@0.0, M.IPrec@0.5,
+    *(measure(judged_only=True) for measure in (M.RR, M.Rprec, M.AP@10, M.R@20, M.Success@5,
+                                                M.SetAP, M.SetF, M.SetP, M.IPrec@0.3)),
 ]
 # what the other providers of its pipeline compute (the one it would choose for each)
 OTHER_MEASURES = [
     M.RR@10, M.RR(rel=2)@5, M.Judged@10, M.Judged, M.Compat(p=0.8),
     M.Compat(p=0.95, normalize=False), M.RBP(rel=1), M.RBP(rel=3, p=0.5),
-    M.BPM(T=1.0, max_rel=5)@10, M.SDCG(max_rel=5)@10, M.NERR8(max_rel=5)@10,
+    M.BPM(T=1.0, max_rel=5)@10, M.BPM(T=2.0, min_rel=1, max_rel=5)@20, M.SDCG(max_rel=5)@10, M.NERR8(max_rel=5)@10,
     M.NERR9(max_rel=5)@20, M.NERR10(max_rel=5), M.NERR11(T=2.0, max_rel=5),
     M.INST(T=1.0, max_rel=5), M.INSQ(T=2.0, max_rel=5),
 ]
@@ -63,6 +65,7 @@ NOT_DECLARED = [
     M.nDCG(dcg="exp-log2"), M.nDCG(dcg="exp-log2", judged_only=True)@10,  # gdeval: neither
     M.NumRel(rel=2),  # its pytrec_eval provider passes no level
     M.ERR,  # gdeval's takes a cutoff always
+    M.RR(judged_only=True)@10,  # msmarco's (RR@k) takes no judged_only
     M.ERR_IA(judged_only=True)@10,  # pyndeval's provider fails with judged_only
     M.alpha_nDCG,  # searcheval's diversity measures take a cutoff
 ]

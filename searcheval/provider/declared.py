@@ -26,7 +26,8 @@ ABSENT = "absent"  # must not be given
 # a parameter left out takes any value (ir_measures' Provider.supports checks only those named).
 DECLARED: tuple[tuple[str, dict[str, Any]], ...] = (
     ("P", {"cutoff": ANY, "rel": ANY, "judged_only": ANY}),
-    ("RR", {"cutoff": ANY, "rel": ANY, "judged_only": ANY}),
+    ("RR", {"cutoff": ABSENT, "rel": ANY, "judged_only": ANY}),
+    ("RR", {"cutoff": ANY, "rel": ANY, "judged_only": (False,)}),  # msmarco's: RR@k
     ("Rprec", {"rel": ANY, "judged_only": ANY}),
     ("AP", {"cutoff": ANY, "rel": ANY, "judged_only": ANY}),
     ("nDCG", {"cutoff": ANY, "dcg": ("log2",), "gains": ANY, "judged_only": ANY}),

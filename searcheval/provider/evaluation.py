@@ -5,7 +5,7 @@ qrels, and each run's values handed back as ir_measures' ``Metric`` records.
 The qrels and runs come in any form ir_measures takes (a dict of dicts, a DataFrame,
 ``Qrel``/``ScoredDoc`` tuples, an iterator): ir_measures' own converters turn them into
 the ``{query_id: {doc_id: value}}`` dicts its pytrec_eval provider reads (a judgment
-listed twice: the last one, as there), which searcheval reads in one pass in C.
+listed twice: the last one, as there), which searcheval reads as it reads any dict.
 """
 
 from __future__ import annotations
@@ -88,5 +88,4 @@ def metrics(results: Any, rows: dict, record: type) -> Iterator:
         values = results.values[results.measure_row(measure)].tolist()
         for column, query_id in queries:
             for one in asked:
-                value = values[column]
-                yield record(query_id=query_id, measure=one, value=value)
+                yield record(query_id=query_id, measure=one, value=values[column])
