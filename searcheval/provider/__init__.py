@@ -67,6 +67,6 @@ def _provider_class(ir_measures: Any) -> type:
             return evaluator(list(measures), qrels)
 
         def install_instructions(self) -> str:
-            return "pip install searcheval"
+            return "pip install searcheval-trec"
 
     return SearchevalProvider
