@@ -138,12 +138,13 @@ def test_default_puts_it_first_and_ir_measures_computes_with_it(provider, monkey
             return super().evaluate(run)
 
     monkeypatch.setattr(evaluation, "Evaluator", Recorded)
+    run = read_trec_run(RUNS[0], untie=True)  # judged ranks ties by doc id ascending
+    qrels = list(ir_measures.read_trec_qrels(str(QRELS)))
+    without = ir_measures.calc_aggregate([M.AP, M.Accuracy@10], qrels, run)
     assert searcheval.register_ir_measures(default=True) is provider
     assert ir_measures.DefaultPipeline.providers[0] is provider
     searcheval.register_ir_measures(default=True)  # still once in the pipeline
     assert ir_measures.DefaultPipeline.providers.count(provider) == 1
-    run = read_trec_run(RUNS[0], untie=True)  # judged ranks ties by doc id ascending
-    qrels = list(ir_measures.read_trec_qrels(str(QRELS)))
     ours = ir_measures.calc_aggregate([M.AP, M.nDCG@10, M.Judged@10], qrels, run)
     theirs = {**ir_measures.pytrec_eval.calc_aggregate([M.AP, M.nDCG@10], qrels, run),
               **ir_measures.judged.calc_aggregate([M.Judged@10], qrels, run)}
@@ -152,6 +153,11 @@ def test_default_puts_it_first_and_ir_measures_computes_with_it(provider, monkey
     assert list(ir_measures.iter_calc([M.P@5], qrels, run)) == \
         list(provider.iter_calc([M.P@5], qrels, run))
     assert type(ir_measures.evaluator([M.P@5], qrels)).__module__ == evaluation.__name__
+    # a measure it does not declare still goes to ir_measures' own provider: the same
+    # numbers as ir_measures' pipeline without searcheval (which gives Accuracy the queries
+    # of the first provider's qrels, pytrec_eval's then, searcheval's now: the same ones)
+    mixed = ir_measures.calc_aggregate([M.AP, M.Accuracy@10], qrels, run)
+    assert mixed == pytest.approx(without, abs=1e-12)
 
 
 @pytest.mark.parametrize("path", RUNS, ids=[p.stem for p in RUNS])
