@@ -20,14 +20,14 @@ _LAZY = {"__version__": ".settings", "read_qrels": ".io.readers", "read_run": ".
          "Correlation": ".analysis.correlation", "correlate": ".analysis.correlation",
          "nuggets": ".analysis.nuggets", "read_traces": ".build.traces",
          "run_from_traces": ".build.traces", "Traces": ".build.traces",
-         "read_labels": ".build.labels"}
+         "read_labels": ".build.labels", "register_ir_measures": ".provider"}
 
 __all__ = ["AnswerCells", "Comparison", "Correlation", "Evaluator", "FormatError", "Fusion",
            "Measure", "MeasureError", "Qrels", "Results", "ResultsByRun", "Run",
            "SearchevalError", "Traces", "add_spread", "answers", "compare", "correlate",
            "evaluate", "experiment", "fuse", "nuggets", "parse_measures", "read_labels",
-           "read_qrels", "read_run", "read_traces", "run_from_traces", "tune_memory",
-           "__version__"]
+           "read_qrels", "read_run", "read_traces", "register_ir_measures",
+           "run_from_traces", "tune_memory", "__version__"]
 
 
 def __getattr__(name: str):

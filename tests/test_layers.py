@@ -18,7 +18,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "searcheval"
 # The fixed order (README "Architecture"): a module may import its own layer and the ones
 # listed before it. A layer is a top-level module or package of searcheval.
 LAYERS = ("errors", "settings", "model", "fast", "io", "measures", "ranking", "engine",
-          "results", "pipeline", "evaluator", "analysis", "report", "build", "scale", "cli")
+          "results", "pipeline", "evaluator", "provider",
+          "analysis", "report", "build", "scale", "cli")
 # Outside the order: the public API (``__init__``, re-exports, so it imports any layer but
 # the CLI) and ``python -m searcheval`` (runs the CLI).
 FACADE = {"": len(LAYERS) - 1, "__main__": len(LAYERS)}
