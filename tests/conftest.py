@@ -36,7 +36,12 @@ def irds_home(tmp_path_factory) -> Iterator[Path]:
     """
     import os
     import shutil
+    import sys
 
+    # a test module that imports ir_datasets at its top has it read the home before this
+    assert "ir_datasets" not in sys.modules, (
+        "ir_datasets was imported while the tests were collected: import it inside the "
+        "tests, so that it reads the IR_DATASETS_HOME set here")
     home = tmp_path_factory.mktemp("ir_datasets_home")
     (home / "cranfield").mkdir()
     for name, source in IRDS_CRANFIELD.items():

@@ -10,8 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-from ir_datasets.formats.trec import TrecQueries, TrecXmlQueries
-from ir_datasets.util import LocalDownload
 
 from searcheval.errors import FormatError
 from searcheval.io.texts import read_texts
@@ -65,6 +63,10 @@ def _written(tmp_path: Path, name: str, text: str) -> Path:
 
 
 def test_sgml_topics_are_ir_datasets_titles(tmp_path):
+    # ir_datasets imported in the test: it reads IR_DATASETS_HOME once, at its import,
+    # which conftest's session fixture sets (an import at collection would come first)
+    from ir_datasets.formats.trec import TrecQueries
+    from ir_datasets.util import LocalDownload
     path = _written(tmp_path, "topics.1-2.txt", SGML)
     theirs = {q.query_id: " ".join(q.title.split())
               for q in TrecQueries(LocalDownload(path)).queries_iter()}
@@ -74,6 +76,9 @@ def test_sgml_topics_are_ir_datasets_titles(tmp_path):
 
 def test_xml_topics_are_ir_datasets_queries(tmp_path):
     from collections import namedtuple
+
+    from ir_datasets.formats.trec import TrecXmlQueries
+    from ir_datasets.util import LocalDownload
     WebQuery = namedtuple("WebQuery", ["query_id", "query", "description", "type", "subtopics"])
     path = _written(tmp_path, "topics.xml", XML)
     theirs = {q.query_id: " ".join(q.query.split())
