@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import tempfile
 from pathlib import Path
 
@@ -269,19 +268,7 @@ def test_the_api_is_the_command():
 
 # --- the how-to page ------------------------------------------------------------------------
 
-def test_the_how_to_pages_python_says_what_it_returns(monkeypatch):
+def test_the_how_to_pages_python_says_what_it_returns():
     """Each line of the page's Python block that ends in `# value` evaluates to that value
     (the console blocks run in test_readme)."""
-    block = re.search(r"```python\n(.*?)```", docs_pages.page("how-to/search-and-answer.md"),
-                      re.S).group(1)
-    monkeypatch.chdir(docs_pages.ROOT)
-    names: dict = {}
-    stated = 0
-    for statement in re.split(r"\n(?=\S)", block.strip()):
-        code, _, value = statement.partition("  # ")
-        if value:
-            assert repr(eval(code, names)) == value.strip(), code
-            stated += 1
-        else:
-            exec(statement, names)
-    assert stated == 7
+    assert docs_pages.run_python_block('how-to/search-and-answer.md') == 7

@@ -13,19 +13,17 @@ from __future__ import annotations
 
 import math
 import random
-import re
 import subprocess
 import sys
 from pathlib import Path
 
+import ir_measures  # the test extra's: ir-measures
 import pytest
 
-ir_measures = pytest.importorskip("ir_measures")
+import searcheval
+from searcheval.provider import evaluation
 
-import searcheval  # noqa: E402
-from searcheval.provider import evaluation  # noqa: E402
-
-import docs_pages  # noqa: E402
+import docs_pages
 
 ROOT = docs_pages.ROOT
 CRANFIELD = ROOT / "fixtures" / "cranfield-runs"
@@ -280,19 +278,7 @@ def test_runs_searcheval_refuses_alone_score_as_in_ir_measures(provider, run):
                 per_query(ir_measures.pyndeval, diverse, qrels, run), 0)
 
 
-def test_the_how_to_pages_python_says_what_it_returns(provider, monkeypatch):
+def test_the_how_to_pages_python_says_what_it_returns(provider):
     """Each line of the page's Python block that ends in `# value` evaluates to that value
     (its sh block runs in test_readme)."""
-    block = re.search(r"```python\n(.*?)```", docs_pages.page("how-to/ir-measures-provider.md"),
-                      re.S).group(1)
-    monkeypatch.chdir(ROOT)
-    names: dict = {}
-    stated = 0
-    for statement in re.split(r"\n(?=\S)", block.strip()):
-        code, _, value = statement.partition("  # ")
-        if value:
-            assert repr(eval(code, names)) == value.strip(), code
-            stated += 1
-        else:
-            exec(statement, names)
-    assert stated == 5
+    assert docs_pages.run_python_block('how-to/ir-measures-provider.md') == 5

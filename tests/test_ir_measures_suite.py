@@ -10,8 +10,8 @@
 #      which fails here without searcheval: under pandas 3 its Qrels.from_df refuses the
 #      DataFrame ir_measures gives it ("DataFrame Query IDs column dtype must be `object`
 #      (string)": pandas 3 makes string columns `str`, not `object`).
-# test_P asserts nothing (it prints); it is kept as ir_measures has it (its measures go
-# through ir_measures' DefaultPipeline, which register_ir_measures() leaves as it is).
+#   3. test_P is left out: it asserts nothing (it prints each measure's values), so here it
+#      could not fail.
 import unittest
 import itertools
 import ir_measures
@@ -29,94 +29,6 @@ def tearDownModule():  # searcheval: (1)
     ir_measures.DefaultPipeline.providers[:] = _PIPELINE
 
 class TestMeasures(unittest.TestCase):
-
-    def test_P(self):
-        qrels = list(ir_measures.read_trec_qrels('''
-0 0 D0 0
-0 0 D1 1
-0 0 D2 1
-0 0 D3 2
-0 0 D4 0
-'''))
-        run = list(ir_measures.read_trec_run('''
-0 0 D0 1 0.8 run
-0 0 D2 2 0.7 run
-0 0 D1 3 0.3 run
-0 0 D3 4 0.4 run
-0 0 D4 5 0.1 run
-'''))
-        measure = ir_measures.P@5
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.P(rel=2)@5
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.RR
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.RR(rel=2)
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.Rprec
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.Rprec(rel=2)
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.AP
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.AP@2
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.AP(rel=2)
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.AP(rel=2)@2
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.nDCG
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.nDCG@2
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.R@2
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.R(rel=2)@2
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.Bpref
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.Bpref(rel=2)
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.Judged@5
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.Judged@20
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.ERR@2
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.ERR@20
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.nDCG(dcg='exp-log2')@2
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        measure = ir_measures.nDCG(dcg='exp-log2')@5
-        result = list(measure.iter_calc(qrels, run))
-        print(result)
-        # measure = ir_measures.RBP(p=[0.5, 0.8, 1.0, 1.2, 1.5])
-        # result = list(measure.iter_calc(qrels, run))
-        # print(result)
-        # measure = ir_measures.RBP(p=[0.5, 0.8, 1.0, 1.2, 1.5])@(1,5,10,20)
-        # result = list(measure.iter_calc(qrels, run))
-        # print(result)
 
     def test_measures(self):
         qrels = list(ir_measures.read_trec_qrels('''

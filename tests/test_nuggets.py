@@ -19,6 +19,7 @@ import json
 import tempfile
 from pathlib import Path
 
+import nuggetizer.core.metrics as metrics  # the test extra's: nuggetizer
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,7 +28,6 @@ import searcheval
 from cli_runner import cli
 from searcheval.errors import FormatError, MeasureError
 
-metrics = pytest.importorskip("nuggetizer.core.metrics")
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nuggets"
 ALPHA, BETA = FIXTURES / "alpha.jsonl", FIXTURES / "beta.jsonl"
@@ -237,7 +237,7 @@ def test_error_empty_file(tmp_path):
 # --- compare takes them: paired tests on the per-topic values -----------------------------
 
 def test_compare_pairs_the_topics_as_scipy_does():
-    scipy_stats = pytest.importorskip("scipy.stats")
+    import scipy.stats as scipy_stats
     both = searcheval.nuggets({"a": ALPHA, "b": BETA})
     comparison = searcheval.compare(None, both, ["WeightedScore", "AllScore(strict=True)"],
                                     baseline="a")

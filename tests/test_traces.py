@@ -253,24 +253,11 @@ def test_labels_keyed_by_query_text_meet_the_runs_ids(tmp_path):
     assert result.stdout == f"{ABRE} 0 d1 1\n{RENOVAR} 0 d6 2\n"
 
 
-def test_the_how_to_pages_python_says_what_it_returns(monkeypatch):
+def test_the_how_to_pages_python_says_what_it_returns():
     """Each line of the page's Python block that ends in `# value` evaluates to that value
     (its console and sh blocks run in test_readme)."""
-    import re
     import docs_pages
-    block = re.search(r"```python\n(.*?)```", docs_pages.page("how-to/traces.md"),
-                      re.S).group(1)
-    monkeypatch.chdir(ROOT)
-    names: dict = {}
-    stated = 0
-    for statement in block.strip().splitlines():
-        code, _, value = statement.partition("  # ")
-        if value and not value.startswith("a "):
-            assert repr(eval(code, names)) == value.strip(), code
-            stated += 1
-        else:
-            exec(code, names)
-    assert stated == 6
+    assert docs_pages.run_python_block('how-to/traces.md') == 6
 
 
 # ---- labels from several files, one per labeler ----------------------------------------------
