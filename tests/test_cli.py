@@ -123,9 +123,8 @@ def test_cross_check_agrees_on_the_library_lab():
 
 def test_cross_check_difference_exits_1_and_names_the_rows(monkeypatch):
     from dataclasses import replace
-    from searcheval.engine.kernels import kernel_of
     from searcheval.measures import BY_TREC
-    precision = kernel_of(BY_TREC["P"])
+    precision = BY_TREC["P"].kernel
     monkeypatch.setitem(BY_TREC, "P", replace(BY_TREC["P"],
                                               kernel=lambda r, m: precision(r, m) + 1e-6))
     result = run("evaluate", SEEDS / "pinecone.qrels", SEEDS / "pinecone.run", "-m", "P@5",

@@ -18,7 +18,6 @@ from searcheval.analysis.crosscheck import BY_DESIGN, crosscheck
 from searcheval.engine import native, pytrec
 from searcheval.results import Results
 from searcheval.settings import Settings
-from searcheval.engine.kernels import kernel_of
 from searcheval.measures import BY_TREC, parse_measures
 from trec_output import read_trec_output
 
@@ -80,7 +79,7 @@ PERTURBED = [
 
 def _perturb(monkeypatch: pytest.MonkeyPatch, family: str, delta: float) -> None:
     """The family's native kernel, ``delta`` off (its spec replaced for the test)."""
-    kernel = kernel_of(BY_TREC[family])
+    kernel = BY_TREC[family].kernel
     monkeypatch.setitem(BY_TREC, family, replace(BY_TREC[family],
                                                  kernel=lambda r, m: kernel(r, m) + delta))
 

@@ -23,7 +23,6 @@ from click.testing import CliRunner
 import searcheval
 from searcheval.cli import main
 from searcheval.engine import expected
-from searcheval.engine.kernels import kernel_of
 from searcheval.errors import SpecError, UsageError
 from searcheval.measures import (REFUSED, Computing, Kind, Measure, Names, Spec,
                                  parse_measures, register, registered, unregister)
@@ -198,7 +197,7 @@ def test_every_registered_spec_has_a_kernel(files) -> None:
         qrels = searcheval.read_qrels(files[0], form=form)
         results = searcheval.evaluate(qrels, files[1], [name])
         assert len(results.values[0]) == 3, name
-        assert callable(kernel_of(spec)), name
+        assert callable(spec.kernel), name
         measure = parse_measures([name])[0]
         if spec.computing.average == REFUSED:  # refused, with the error naming the measure
             refusal = ("--ties average: the preference measures order tied scores as "

@@ -25,13 +25,11 @@ from ..pipeline import evaluated, prepared
 from ..settings import Options
 from ..errors import UsageError, quoted
 from ..measures import Measure
-from ..measures.defaults import DEFAULTS
 from ..results import Results, undefined_note
 from ..model import natural_key
 from ..io.run_labels import path_labels, refuse_repeated_runs, same_file_key
 from .comparison import Comparison, Row
 
-DEFAULT_MEASURES = DEFAULTS["compare"].measures
 
 
 def compare(qrels: Any, runs: list[Any], measures: list[str] | str | None = None, *,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..measures import Measure, Spec, kernel_for
+from ..measures import Measure, kernel_for
 from ..fast.join import UNJUDGED
 from .context import Ranked
 from ..fast.segments import divide, segment_max, segment_sum
@@ -284,9 +284,3 @@ def set_f(r: Ranked, m: Measure) -> np.ndarray:
     (x,) = m.coefficients()
     p, rec = set_precision(r, m), set_recall(r, m)
     return divide((x + 1.0) * p * rec, x * p + rec)
-
-
-def kernel_of(spec: Spec):
-    """The kernel ``spec`` holds (``spec.computing.kernel``): a built-in family's is the
-    function its engine module attached (``kernel_for``)."""
-    return spec.computing.kernel
