@@ -27,8 +27,9 @@ EXTRAS = ("diversity", "cwl_kernels")
 
 
 def _refuse_families_without_kernels(extra: str | None = None) -> None:
-    missing = [spec for spec in without_kernel() if spec.computing.extra == extra]
-    unknown = [spec for spec in without_kernel() if spec.computing.extra not in (None, *EXTRAS)]
+    pending = without_kernel()
+    missing = [spec for spec in pending if spec.computing.extra == extra]
+    unknown = [spec for spec in pending if spec.computing.extra not in (None, *EXTRAS)]
     if unknown:
         raise SpecError(f"measure {unknown[0].name!r}: its kernel is to come from "
                         f"{unknown[0].computing.extra!r}, which is none of the engine's extras "

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-import numpy as np
 
 from . import compiled
 
@@ -31,12 +30,14 @@ from . import compiled
 def _bound():
     """The compiled handler, bound to numpy's C API; None where there is none."""
     module = compiled("_reuse")
-    if module is None or tuple(map(int, np.__version__.split(".")[:2])) < (1, 22):
+    if module is None:
         return None
     try:
         from numpy._core import _multiarray_umath as umath  # numpy 2
     except ImportError:
         from numpy.core import _multiarray_umath as umath  # numpy 1
+    if not hasattr(umath, "get_handler_name"):  # numpy before 1.22: no memory handlers
+        return None
     module.bind(umath._ARRAY_API)
     return module
 
