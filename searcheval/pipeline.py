@@ -74,7 +74,10 @@ def evaluate(qrels: Any, run: Any, measures: list[str] | str | None = None, *,
 
 def prepared(config: Configuration, qrels: Qrels, run: Run) -> Run:
     """The run as the configuration evaluates it: checked (ranx's rule), its identical ids
-    dropped (BEIR's rule); the caller's run itself is left as it was."""
+    dropped (BEIR's rule); the caller's run itself is left as it was. A query subset none
+    of whose ids the qrels hold is refused here, where every path prepares its runs (the
+    cross-check's too)."""
+    _refuse_a_subset_outside(config, qrels)
     if config.equal_queries:
         from .engine.presets import refuse_unequal_queries
         refuse_unequal_queries(qrels, run)
@@ -88,7 +91,6 @@ def evaluated(config: Configuration, qrels: Qrels, run: Run, label: str | None =
               is_prepared: bool = False) -> Results:
     """One run's Results: prepared (unless it was), computed, and ``labelled``."""
     ranked = run if is_prepared else prepared(config, qrels, run)
-    _refuse_a_subset_outside(config, qrels)
     return labelled(config, computed(config, qrels, ranked), ranked, label)
 
 

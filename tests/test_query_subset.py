@@ -198,3 +198,13 @@ def test_a_missing_subset_file_is_one_line(runs, tmp_path):
 def test_ids_that_are_not_strings_are_refused():
     with pytest.raises(searcheval.SearchevalError, match="a query id is a non-empty string"):
         searcheval.evaluate(QRELS, RUNS[0], ["AP"], query_ids=["1", ""])
+
+
+def test_the_cross_check_refuses_a_subset_outside_the_qrels_too(runs, tmp_path):
+    path = tmp_path / "ids.txt"
+    path.write_text("nope\n")
+    result = cli("evaluate", QRELS, runs[0], "-m", "map", "--queries-from", path,
+                 "--cross-check")
+    assert result.exit_code == 2
+    assert result.stderr == (f"--queries-from {path}: none of its 1 query id is in the qrels "
+                             f"({QRELS})\n")

@@ -318,10 +318,11 @@ def batch_job(qrels: str, measures: list[str], config: Configuration | Settings,
     parsed = [str(m) for m in measures_parsed]
     sort = default_sort(measures_parsed)
     if sort_by is not None:
-        sort = str(resolve_measures([sort_by], settings.compat)[0])
+        sort_measure = resolve_measures([sort_by], settings.compat)[0]
+        sort = str(sort_measure)
         if sort not in parsed:
             raise UsageError(f"--sort {sort_by}: not among the measures ({', '.join(parsed)})")
-        if resolve_measures([sort_by], settings.compat)[0].spec.aggregation.text:
+        if sort_measure.spec.aggregation.text:
             raise UsageError(f"--sort {sort_by}: a string per query, with no mean to sort by")
     # irds: the content's hash is made by run_batch, which reads the judgments anyway
     digest = "" if is_irds(qrels) or qrels == "-" else _qrels_sha256(qrels)
